@@ -1,0 +1,76 @@
+package algorithms
+
+import (
+	"hash/fnv"
+	"testing"
+)
+
+// Reference vectors from ../shared/REFERENCES.md (Go hash/fnv tests,
+// xxHash64 and MurmurHash3 reference outputs).
+func TestHashVectors(t *testing.T) {
+	cases := []struct {
+		hash, in string
+		want     uint64
+	}{
+		{"fnv1a32", "a", 0xE40C292C},
+		{"fnv1a32", "", 0x811C9DC5},
+		{"fnv1a64", "a", 0xAF63DC4C8601EC8C},
+		{"fnv1a64", "", 0xCBF29CE484222325},
+		{"xxhash", "", 0xEF46DB3751D8E999},
+		{"xxhash", "abc", 0x44BC2CF5AD770999},
+		{"murmur3", "hello", 0x248BFA47},
+		{"murmur3", "", 0},
+	}
+	for _, c := range cases {
+		if got := MustHash(c.hash).Sum(c.in); got != c.want {
+			t.Errorf("%s(%q) = %#x, want %#x", c.hash, c.in, got, c.want)
+		}
+	}
+}
+
+// The inline FNV-1a loops must equal the standard library's.
+func TestFNVMatchesStdlib(t *testing.T) {
+	for _, s := range []string{"", "a", "foobar", "node-17#159", "\xff\x00\x80"} {
+		h32 := fnv.New32a()
+		h32.Write([]byte(s))
+		if got, want := MustHash("fnv1a32").Sum(s), uint64(h32.Sum32()); got != want {
+			t.Errorf("fnv1a32(%q) = %#x, stdlib %#x", s, got, want)
+		}
+		h64 := fnv.New64a()
+		h64.Write([]byte(s))
+		if got, want := MustHash("fnv1a64").Sum(s), h64.Sum64(); got != want {
+			t.Errorf("fnv1a64(%q) = %#x, stdlib %#x", s, got, want)
+		}
+	}
+}
+
+func TestHashBitsAndNames(t *testing.T) {
+	for _, name := range HashNames() {
+		h := MustHash(name)
+		if h.Name() != name {
+			t.Errorf("MustHash(%q).Name() = %q", name, h.Name())
+		}
+		if h.Bits() == 32 {
+			for _, s := range []string{"a", "b", "hello", "node-1"} {
+				if v := h.Sum(s); v>>32 != 0 {
+					t.Errorf("%s(%q) = %#x exceeds 32 bits", name, s, v)
+				}
+			}
+		}
+	}
+	if _, err := LookupHash("md5"); err == nil {
+		t.Error(`LookupHash("md5") succeeded, want an error`)
+	}
+	if h, err := LookupHash(""); err != nil || h.Name() != DefaultHash {
+		t.Errorf(`LookupHash("") = %v, %v; want %s`, h.Name(), err, DefaultHash)
+	}
+}
+
+func TestHashDoesNotAllocate(t *testing.T) {
+	for _, name := range HashNames() {
+		h := MustHash(name)
+		if a := testing.AllocsPerRun(100, func() { _ = h.Sum("user:1000") }); a != 0 {
+			t.Errorf("%s allocates %v per call", name, a)
+		}
+	}
+}
