@@ -10,7 +10,7 @@
 //     its next-highest score. A joining node takes only keys it now wins.
 //   - Weights: the logarithmic method (Schindelhauer & Schomaker 2005,
 //     Resch's "weighted rendezvous"): score = -w / ln(u) with u =
-//     (Mix64(...) + 0.5) / 2^64 in (0, 1); node i's share converges to
+//     (Mix64(...)>>12 + 0.5) / 2^52 in (0, 1); node i's share converges to
 //     w_i / sum(w). With equal weights the score order equals the order of
 //     u, and the lookup compares the 64-bit mixes directly.
 //   - Order: the owner depends only on the member set, not on list order
@@ -94,10 +94,10 @@ func (r *Rendezvous) LocateHash(h uint64) int {
 
 // Score returns the logarithmic-method score -w / ln(u) of a node of weight
 // w whose 64-bit mix for the key is x, with u = (x + 0.5) / 2^64 taken at
-// 53-bit precision, so u lies strictly inside (0, 1) and the score is finite
-// and positive.
+// 52-bit precision (u = (x>>12 + 0.5) / 2^52, exact in a float64), so u lies
+// strictly inside (0, 1) and the score is finite and positive.
 func Score(w float64, x uint64) float64 {
-	u := (float64(x>>11) + 0.5) / (1 << 53)
+	u := (float64(x>>12) + 0.5) / (1 << 52)
 	return -w / math.Log(u)
 }
 

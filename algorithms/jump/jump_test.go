@@ -1,0 +1,140 @@
+package jump
+
+import (
+	"math"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/placertest"
+)
+
+func mustNew(t *testing.T, n int) *Jump {
+	t.Helper()
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := New(nodes, algorithms.MustHash("xxhash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// Reference outputs of Lamping & Veach's jump hash (../shared/REFERENCES.md).
+func TestReferenceVectors(t *testing.T) {
+	want100 := []int{0, 55, 62, 8, 45, 59, 86, 97, 82, 59, 73, 37, 17, 56, 86, 21, 90, 37, 38, 83}
+	j100 := mustNew(t, 100)
+	for k, w := range want100 {
+		if got := j100.LocateHash(uint64(k)); got != w {
+			t.Errorf("key %d, 100 buckets: bucket %d, want %d", k, got, w)
+		}
+	}
+	if got := mustNew(t, 1).LocateHash(1); got != 0 {
+		t.Errorf("key 1, 1 bucket: %d, want 0", got)
+	}
+	if got := mustNew(t, 1024).LocateHash(256); got != 520 {
+		t.Errorf("key 256, 1024 buckets: %d, want 520", got)
+	}
+	wantKey1 := []int{0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 17, 17}
+	for i, w := range wantKey1 {
+		if got := mustNew(t, i+1).LocateHash(1); got != w {
+			t.Errorf("key 1, %d buckets: %d, want %d", i+1, got, w)
+		}
+	}
+}
+
+// Growing n -> n+1 moves exactly the keys that land on bucket n; the moved
+// fraction is Binomial(K, 1/(n+1))/K, bounded here at 5 standard errors.
+func TestJoinMovesOnlyToNewBucket(t *testing.T) {
+	keys := placertest.Keys(50000, 1)
+	for _, n := range []int{1, 3, 9, 99} {
+		before := mustNew(t, n)
+		after, err := algorithms.Join(before, algorithms.Node{ID: "new", Weight: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := placertest.CheckJoin(t, before, after, keys, "new")
+		p := 1 / float64(n+1)
+		if se := math.Sqrt(p * (1 - p) / float64(len(keys))); math.Abs(got-p) > 5*se {
+			t.Errorf("n=%d: moved %.4f, want %.4f +- %.4f", n, got, p, 5*se)
+		}
+	}
+}
+
+func TestRemoveLastMovesOnlyItsKeys(t *testing.T) {
+	keys := placertest.Keys(20000, 2)
+	before := mustNew(t, 10)
+	after, err := algorithms.Leave(before, "node-9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	placertest.CheckLeave(t, before, after, keys, "node-9")
+}
+
+// Swap-last: removing a middle node moves its keys to the former last node,
+// and the former last bucket's keys spread over the others.
+func TestRemoveMiddleSwapLast(t *testing.T) {
+	keys := placertest.Keys(20000, 3)
+	before := mustNew(t, 10)
+	after, err := algorithms.Leave(before, "node-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := after.Nodes()
+	if len(nodes) != 9 || nodes[3].ID != "node-9" {
+		t.Fatalf("bucket order after removing node-3: %v, want node-9 in bucket 3", nodes)
+	}
+	for _, k := range keys {
+		a, b := before.Locate(k), after.Locate(k)
+		switch {
+		case a == "node-3" && b != "node-9":
+			t.Fatalf("key %q of node-3 went to %q, want node-9", k, b)
+		case a != "node-3" && a != "node-9" && a != b:
+			t.Fatalf("key %q moved from %q to %q", k, a, b)
+		}
+	}
+}
+
+func TestRebalanceFillsHolesAndAppends(t *testing.T) {
+	before := mustNew(t, 6)
+	after, err := before.Rebalance([]algorithms.Node{
+		{ID: "node-0", Weight: 1}, {ID: "node-2", Weight: 1}, {ID: "node-4", Weight: 1},
+		{ID: "node-5", Weight: 1}, {ID: "x", Weight: 1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range after.Nodes() {
+		got = append(got, n.ID)
+	}
+	want := []string{"node-0", "node-5", "node-2", "node-4", "x"}
+	if len(got) != len(want) {
+		t.Fatalf("buckets %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("buckets %v, want %v", got, want)
+		}
+	}
+}
+
+func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
+	j := mustNew(t, 100)
+	placertest.CheckNoAllocs(t, j)
+	placertest.CheckConcurrent(t, j, placertest.Keys(2000, 4))
+}
+
+func TestErrors(t *testing.T) {
+	h := algorithms.MustHash("xxhash")
+	if _, err := New(nil, h); err == nil {
+		t.Error("empty membership accepted")
+	}
+	if _, err := New([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, h); err == nil {
+		t.Error("unequal weights accepted")
+	}
+	if _, err := New([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}, h); err == nil {
+		t.Error("duplicate IDs accepted")
+	}
+}

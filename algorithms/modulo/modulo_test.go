@@ -1,0 +1,96 @@
+package modulo
+
+import (
+	"math"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/placertest"
+)
+
+func mustNew(t *testing.T, n int, hash string) *Modulo {
+	t.Helper()
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(nodes, algorithms.MustHash(hash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// A key stays iff h mod n == h mod m, so the moved fraction is
+// 1 - min(n,m)/lcm(n,m) (REFERENCES.md), within 5 binomial standard errors.
+func TestMovedFractionMatchesLCM(t *testing.T) {
+	keys := placertest.Keys(50000, 7)
+	for _, c := range []struct{ n, m int }{{3, 4}, {4, 5}, {9, 10}, {10, 11}, {4, 8}, {6, 4}} {
+		a, b := mustNew(t, c.n, "xxhash"), mustNew(t, c.m, "xxhash")
+		moved := 0
+		for _, k := range keys {
+			if a.Locate(k) != b.Locate(k) {
+				moved++
+			}
+		}
+		lcm := c.n / gcd(c.n, c.m) * c.m
+		p := 1 - float64(min(c.n, c.m))/float64(lcm)
+		got := float64(moved) / float64(len(keys))
+		if se := math.Sqrt(p * (1 - p) / float64(len(keys))); math.Abs(got-p) > 5*se+1e-12 {
+			t.Errorf("%d -> %d: moved %.4f, want %.4f +- %.4f", c.n, c.m, got, p, 5*se)
+		}
+	}
+}
+
+func TestLocateHashIsMod(t *testing.T) {
+	m := mustNew(t, 7, "fnv1a32")
+	for h := uint64(0); h < 100; h++ {
+		if got := m.LocateHash(h); got != int(h%7) {
+			t.Fatalf("LocateHash(%d) = %d", h, got)
+		}
+	}
+}
+
+func TestExactShares(t *testing.T) {
+	// 2^32 = 3 * 1431655765 + 1: node 0 gets one value more.
+	s := mustNew(t, 3, "murmur3").ExactShares()
+	want := []float64{1431655766.0 / (1 << 32), 1431655765.0 / (1 << 32), 1431655765.0 / (1 << 32)}
+	for i := range want {
+		if s[i] != want[i] {
+			t.Errorf("share %d = %v, want %v", i, s[i], want[i])
+		}
+	}
+	sum := 0.0
+	for _, v := range mustNew(t, 1000, "xxhash").ExactShares() {
+		sum += v
+	}
+	if math.Abs(sum-1) > 1e-12 {
+		t.Errorf("shares sum to %v", sum)
+	}
+}
+
+func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
+	m := mustNew(t, 10, "xxhash")
+	placertest.CheckNoAllocs(t, m)
+	placertest.CheckConcurrent(t, m, placertest.Keys(2000, 4))
+}
+
+func TestErrors(t *testing.T) {
+	h := algorithms.MustHash("xxhash")
+	if _, err := New(nil, h); err == nil {
+		t.Error("empty membership accepted")
+	}
+	if _, err := New([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 3}}, h); err == nil {
+		t.Error("unequal weights accepted")
+	}
+	if _, err := New([]algorithms.Node{{ID: "a", Weight: math.NaN()}}, h); err == nil {
+		t.Error("NaN weight accepted")
+	}
+}

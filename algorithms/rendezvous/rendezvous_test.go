@@ -1,0 +1,113 @@
+package rendezvous
+
+import (
+	"math"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/placertest"
+)
+
+func mustNew(t *testing.T, nodes []algorithms.Node, hash string) *Rendezvous {
+	t.Helper()
+	r, err := New(nodes, algorithms.MustHash(hash))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestJoinLeaveAndOrder(t *testing.T) {
+	keys := placertest.Keys(20000, 21)
+	for _, hash := range algorithms.HashNames() {
+		nodes, _ := algorithms.DefaultNodes(12)
+		before := mustNew(t, nodes, hash)
+		after, err := algorithms.Join(before, algorithms.Node{ID: "node-12", Weight: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		placertest.CheckJoin(t, before, after, keys, "node-12")
+		gone, err := algorithms.Leave(before, "node-0", "node-7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		placertest.CheckLeave(t, before, gone, keys, "node-0", "node-7")
+		placertest.CheckOrderIndependent(t, before, mustNew(t, placertest.Reversed(nodes), hash), keys)
+	}
+}
+
+// Equal weights take the integer fast path; weights that are equal but not
+// 1 take it too, and must agree with the logarithmic scores.
+func TestFastPathMatchesScores(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(9)
+	fast := mustNew(t, nodes, "xxhash")
+	for _, k := range placertest.Keys(5000, 22) {
+		h := fast.HashKey(k)
+		best, bestScore := -1, math.Inf(-1)
+		for i, s := range fast.seeds {
+			if sc := Score(1, algorithms.Mix64(s^h)); sc > bestScore {
+				best, bestScore = i, sc
+			}
+		}
+		if got := fast.LocateHash(h); got != best {
+			t.Fatalf("key %q: fast path %d, scores %d", k, got, best)
+		}
+	}
+}
+
+// Logarithmic method: shares converge to w_i / sum(w). With K keys each
+// share is Binomial(K, w_i/W)/K, bounded at 5 standard errors.
+func TestWeightedShares(t *testing.T) {
+	nodes := []algorithms.Node{{"a", 1}, {"b", 1}, {"c", 2}, {"d", 4}}
+	r := mustNew(t, nodes, "xxhash")
+	keys := placertest.Keys(100000, 23)
+	counts := placertest.Counts(r, keys)
+	for i, c := range counts {
+		p := nodes[i].Weight / 8
+		got := float64(c) / float64(len(keys))
+		if se := math.Sqrt(p * (1 - p) / float64(len(keys))); math.Abs(got-p) > 5*se {
+			t.Errorf("node %s: share %.4f, want %.4f +- %.4f", nodes[i].ID, got, p, 5*se)
+		}
+	}
+}
+
+// Weighted membership changes keep HRW's minimal disruption.
+func TestWeightedLeave(t *testing.T) {
+	nodes := []algorithms.Node{{"a", 1}, {"b", 3}, {"c", 2}}
+	before := mustNew(t, nodes, "murmur3-64")
+	after, err := algorithms.Leave(before, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	placertest.CheckLeave(t, before, after, placertest.Keys(10000, 24), "b")
+}
+
+func TestScoreFiniteAtExtremes(t *testing.T) {
+	for _, x := range []uint64{0, 1, 1 << 63, math.MaxUint64} {
+		if s := Score(1, x); math.IsNaN(s) || math.IsInf(s, 0) || s <= 0 {
+			t.Errorf("Score(1, %#x) = %v", x, s)
+		}
+	}
+	if Score(1, 1<<62) >= Score(1, 1<<63) {
+		t.Error("score not increasing in u")
+	}
+}
+
+func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(50)
+	r := mustNew(t, nodes, "xxhash")
+	placertest.CheckNoAllocs(t, r)
+	placertest.CheckConcurrent(t, r, placertest.Keys(2000, 4))
+	w := mustNew(t, []algorithms.Node{{"a", 1}, {"b", 2}}, "xxhash")
+	placertest.CheckNoAllocs(t, w)
+}
+
+func TestErrors(t *testing.T) {
+	h := algorithms.MustHash("xxhash")
+	if _, err := New(nil, h); err == nil {
+		t.Error("empty membership accepted")
+	}
+	if _, err := New([]algorithms.Node{{"a", -1}}, h); err == nil {
+		t.Error("negative weight accepted")
+	}
+}
