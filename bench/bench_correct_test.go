@@ -1,0 +1,118 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+)
+
+func TestKeys(t *testing.T) {
+	a, err := Keys(1000, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Keys(1000, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Keys(1000, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make(map[string]bool, len(a))
+	for i, k := range a {
+		if len(k) != KeyLen || !strings.HasPrefix(k, "key-") || strings.Trim(k[4:], "0123456789abcdef") != "" {
+			t.Fatalf("key %d = %q: want \"key-\" and 16 lowercase hex digits", i, k)
+		}
+		if seen[k] {
+			t.Fatalf("key %d = %q repeats", i, k)
+		}
+		seen[k] = true
+		if b[i] != k {
+			t.Fatalf("seed 7 key %d: %q then %q, want the same", i, k, b[i])
+		}
+	}
+	same := 0
+	for i := range a {
+		if a[i] == c[i] {
+			same++
+		}
+	}
+	if same != 0 {
+		t.Errorf("seeds 7 and 8 share %d of 1000 keys at the same positions, want 0", same)
+	}
+	if _, err := Keys(0, 1); err == nil || !strings.Contains(err.Error(), "0") {
+		t.Errorf("Keys(0, 1) error = %v, want one naming 0", err)
+	}
+}
+
+// TestLookupNoAlloc asserts the Placer contract the benchmarks rely on:
+// Locate and LocateHash never allocate, for every algorithm.
+func TestLookupNoAlloc(t *testing.T) {
+	keys := pool(t)
+	for _, algo := range catalog.Names() {
+		for _, n := range []int{10, 1000} {
+			t.Run(fmt.Sprintf("algo=%s/nodes=%d", algo, n), func(t *testing.T) {
+				p := newPlacer(t, algo, n)
+				hs := hashes(p, keys)
+				i := 0
+				if a := testing.AllocsPerRun(1000, func() { sinkID = p.Locate(keys[i&poolMask]); i++ }); a != 0 {
+					t.Errorf("Locate: %v allocs per lookup, want 0", a)
+				}
+				if a := testing.AllocsPerRun(1000, func() { sinkIndex = p.LocateHash(hs[i&poolMask]); i++ }); a != 0 {
+					t.Errorf("LocateHash: %v allocs per lookup, want 0", a)
+				}
+			})
+		}
+	}
+}
+
+// TestLocateMatchesLocateHash checks that the two lookup benchmarks measure
+// the same placement: Locate(k) is the ID of Nodes()[LocateHash(HashKey(k))].
+func TestLocateMatchesLocateHash(t *testing.T) {
+	keys := pool(t)[:4096]
+	for _, algo := range catalog.Names() {
+		t.Run("algo="+algo, func(t *testing.T) {
+			p := newPlacer(t, algo, 100)
+			nodes := p.Nodes()
+			for _, k := range keys {
+				i := p.LocateHash(p.HashKey(k))
+				if i < 0 || i >= len(nodes) {
+					t.Fatalf("LocateHash(HashKey(%q)) = %d, outside 0..%d", k, i, len(nodes)-1)
+				}
+				if got := p.Locate(k); got != nodes[i].ID {
+					t.Fatalf("Locate(%q) = %q, LocateHash says %q", k, got, nodes[i].ID)
+				}
+			}
+		})
+	}
+}
+
+// TestRetainedBytes checks the heap measurement of BenchmarkBuild on a
+// value of known size: a 1 MiB slice must count as 1 MiB, give or take
+// the allocations of the testing framework.
+func TestRetainedBytes(t *testing.T) {
+	const size = 1 << 20
+	got, err := retainedBytes(func() (any, error) { return make([]byte, size), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Other allocations in the process (the testing framework's) move the
+	// live heap by a few KiB; 64 KiB is 6% of the value measured.
+	const slack = 64 << 10
+	if got < size-slack || got > size+slack {
+		t.Errorf("retained bytes of a %d-byte slice = %d, want %d..%d", size, got, size-slack, size+slack)
+	}
+	// A build that copies what it captures: the source stays live, so the
+	// copy is counted in full (not offset by the source's release).
+	src := make([]byte, size)
+	got, err = retainedBytes(func() (any, error) { return append([]byte(nil), src...), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got < size-slack || got > size+slack {
+		t.Errorf("retained bytes of a copy of a captured %d-byte slice = %d, want %d..%d", size, got, size-slack, size+slack)
+	}
+}

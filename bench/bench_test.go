@@ -1,0 +1,277 @@
+package bench
+
+import (
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+)
+
+// SwapInterval is how often the writer in BenchmarkLookupSwap replaces the
+// placement: 10,000 membership changes a second, far more than any real
+// cluster sees, so the cost of the atomic load under change is visible.
+const SwapInterval = 100 * time.Microsecond
+
+// Sinks: every benchmark stores its last result here. A package-level
+// variable escapes the compiler's view, so the lookups cannot be removed as
+// dead code.
+var (
+	sinkID    string
+	sinkIndex int
+	sinkHash  uint64
+	sinkLen   atomic.Int64 // parallel benchmarks add up the ID lengths they saw
+	sinkPlace algorithms.Placer
+)
+
+const poolMask = PoolSize - 1
+
+// pool returns the shared benchmark key pool.
+func pool(tb testing.TB) []string {
+	tb.Helper()
+	keys, err := Keys(PoolSize, PoolSeed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return keys
+}
+
+// nodeCounts returns NodeCounts, without the largest in -short mode when
+// large is false.
+func nodeCounts(large bool) []int {
+	if testing.Short() && !large {
+		return NodeCounts[:len(NodeCounts)-1]
+	}
+	return NodeCounts
+}
+
+// newPlacer builds algo on n default nodes with the default configuration.
+// A constructor that panics fails the calling test or benchmark alone,
+// naming the algorithm, instead of ending the whole run.
+func newPlacer(tb testing.TB, algo string, n int) (p algorithms.Placer) {
+	tb.Helper()
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			tb.Fatalf("%s on %d nodes: constructor panicked: %v", algo, n, v)
+		}
+	}()
+	p, err = catalog.New(algo, nodes, catalog.DefaultConfig())
+	if err != nil {
+		tb.Fatalf("%s on %d nodes: %v", algo, n, err)
+	}
+	return p
+}
+
+// hashes returns p.HashKey of every key, for the placement-only benchmarks.
+func hashes(p algorithms.Placer, keys []string) []uint64 {
+	hs := make([]uint64, len(keys))
+	for i, k := range keys {
+		hs[i] = p.HashKey(k)
+	}
+	return hs
+}
+
+// BenchmarkLookup measures one lookup per op: from=key is Locate on a key
+// string (end to end), from=hash is LocateHash on a precomputed key hash
+// (placement alone).
+func BenchmarkLookup(b *testing.B) {
+	keys := pool(b)
+	for _, algo := range catalog.Names() {
+		b.Run("algo="+algo, func(b *testing.B) {
+			for _, n := range nodeCounts(true) {
+				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+					p := newPlacer(b, algo, n)
+					hs := hashes(p, keys)
+					b.Run("from=key", func(b *testing.B) {
+						b.ReportAllocs()
+						var id string
+						i := 0
+						for b.Loop() {
+							id = p.Locate(keys[i&poolMask])
+							i++
+						}
+						sinkID = id
+					})
+					b.Run("from=hash", func(b *testing.B) {
+						b.ReportAllocs()
+						var idx int
+						i := 0
+						for b.Loop() {
+							idx = p.LocateHash(hs[i&poolMask])
+							i++
+						}
+						sinkIndex = idx
+					})
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkHash measures each registered key hash on the key pool: the
+// floor under every lookup that starts from a key string.
+func BenchmarkHash(b *testing.B) {
+	keys := pool(b)
+	for _, name := range algorithms.HashNames() {
+		h := algorithms.MustHash(name)
+		b.Run("hash="+name, func(b *testing.B) {
+			b.ReportAllocs()
+			var s uint64
+			i := 0
+			for b.Loop() {
+				s = h.Sum(keys[i&poolMask])
+				i++
+			}
+			sinkHash = s
+		})
+	}
+}
+
+// BenchmarkLookupParallel measures Locate from GOMAXPROCS goroutines on one
+// shared placement. Each goroutine starts at a different point of the pool.
+func BenchmarkLookupParallel(b *testing.B) {
+	keys := pool(b)
+	for _, algo := range catalog.Names() {
+		b.Run("algo="+algo, func(b *testing.B) {
+			for _, n := range nodeCounts(false) {
+				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+					p := newPlacer(b, algo, n)
+					var start atomic.Int64
+					b.ReportAllocs()
+					b.ResetTimer()
+					b.RunParallel(func(pb *testing.PB) {
+						i := int(start.Add(PoolSize / 8))
+						var total int64
+						for pb.Next() {
+							total += int64(len(p.Locate(keys[i&poolMask])))
+							i++
+						}
+						sinkLen.Add(total)
+					})
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkLookupSwap is BenchmarkLookupParallel during membership change:
+// readers load the current placement from an atomic.Pointer for every
+// lookup, while a writer goroutine alternates it between the placements of
+// N and N+1 nodes (the second built from the first with Join) every
+// SwapInterval. No lock is taken on either side.
+func BenchmarkLookupSwap(b *testing.B) {
+	keys := pool(b)
+	for _, algo := range catalog.Names() {
+		b.Run("algo="+algo, func(b *testing.B) {
+			for _, n := range nodeCounts(false) {
+				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+					small := newPlacer(b, algo, n)
+					large, err := algorithms.Join(small, algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
+					if err != nil {
+						b.Fatalf("%s: join node %d: %v", algo, n, err)
+					}
+					var cur atomic.Pointer[algorithms.Placer]
+					cur.Store(&small)
+					done := make(chan struct{})
+					var swaps atomic.Int64
+					go func() {
+						t := time.NewTicker(SwapInterval)
+						defer t.Stop()
+						next := []*algorithms.Placer{&large, &small}
+						for k := 0; ; k++ {
+							select {
+							case <-done:
+								return
+							case <-t.C:
+								cur.Store(next[k&1])
+								swaps.Add(1)
+							}
+						}
+					}()
+					var start atomic.Int64
+					b.ReportAllocs()
+					b.ResetTimer()
+					b.RunParallel(func(pb *testing.PB) {
+						i := int(start.Add(PoolSize / 8))
+						var total int64
+						for pb.Next() {
+							total += int64(len((*cur.Load()).Locate(keys[i&poolMask])))
+							i++
+						}
+						sinkLen.Add(total)
+					})
+					b.StopTimer()
+					close(done)
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkBuild measures catalog.New on N nodes of weight 1 with the
+// default configuration, and reports the heap one placement retains.
+func BenchmarkBuild(b *testing.B) {
+	for _, algo := range catalog.Names() {
+		b.Run("algo="+algo, func(b *testing.B) {
+			for _, n := range nodeCounts(false) {
+				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
+					nodes, err := algorithms.DefaultNodes(n)
+					if err != nil {
+						b.Fatal(err)
+					}
+					cfg := catalog.DefaultConfig()
+					b.ReportAllocs()
+					var p algorithms.Placer
+					for b.Loop() {
+						if p, err = catalog.New(algo, nodes, cfg); err != nil {
+							b.Fatalf("%s on %d nodes: %v", algo, n, err)
+						}
+					}
+					sinkPlace = p
+					// Custom metrics go after the loop: the first b.Loop
+					// call resets them.
+					retained, err := retainedBytes(func() (any, error) { return catalog.New(algo, nodes, cfg) })
+					if err != nil {
+						b.Fatalf("%s on %d nodes: %v", algo, n, err)
+					}
+					b.ReportMetric(float64(retained), "retained-bytes")
+					b.ReportMetric(float64(retained)/float64(n), "retained-bytes/node")
+				})
+			}
+		})
+	}
+}
+
+// retainedBytes returns the growth of the live heap (runtime.MemStats
+// HeapAlloc after a full garbage collection) across one call of build,
+// while its result is still reachable: the bytes the result holds. It
+// returns build's error, or an error if the heap shrank (another goroutine
+// freed memory during the measurement, so it is meaningless).
+func retainedBytes(build func() (any, error)) (int64, error) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v, err := build()
+	if err != nil {
+		return 0, err
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	// build and what it captures (the membership) were live before the
+	// call; keep them live after it, or their release would offset the
+	// bytes the result holds.
+	runtime.KeepAlive(build)
+	d := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	if d <= 0 {
+		return 0, fmt.Errorf("live heap changed by %d bytes across a build: measurement disturbed", d)
+	}
+	return d, nil
+}

@@ -1,0 +1,78 @@
+// Package bench holds chbench's lookup and build benchmarks over every
+// algorithm in the catalog, and the key pool they (and the peers
+// comparison in the nested peers module) share.
+//
+// The benchmarks live in the package's tests; run them with
+//
+//	go test -run '^$' -bench . -count 6 -benchtime 200ms ./bench/ > lookup.txt
+//	go tool benchstat -filter '.name:Lookup' -table /from -col /algo -row /nodes lookup.txt
+//
+// Benchmark names (every value is free of '/', spaces and trailing -digits):
+//
+//   - Lookup/algo=A/nodes=N/from=key: Placer.Locate, end to end from a key
+//     string to the owner's node ID (hash the key, place the hash, index
+//     the membership).
+//   - Lookup/algo=A/nodes=N/from=hash: Placer.LocateHash from a key hash
+//     computed before the timer: the placement step alone.
+//   - LookupParallel/algo=A/nodes=N: Locate from GOMAXPROCS goroutines at
+//     once on one shared placement (b.RunParallel): ns/op is wall time per
+//     lookup across all of them.
+//   - LookupSwap/algo=A/nodes=N: LookupParallel while a writer goroutine
+//     swaps an atomic.Pointer between the placements of N and N+1 nodes
+//     every [SwapInterval]; each lookup loads the pointer (lock-free).
+//   - Hash/hash=H: the key hash alone, the floor under every lookup.
+//   - Build/algo=A/nodes=N: catalog.New on N nodes of weight 1 with the
+//     default configuration; besides ns/op, B/op and allocs/op it reports
+//     retained-bytes (heap still held by one placement after a garbage
+//     collection; benchstat scales it in KiB/MiB) and retained-bytes/node.
+//
+// Node counts are [NodeCounts] (10, 100, 1000, 10000); with -short the
+// largest is left out of Build, LookupParallel and LookupSwap. All
+// lookups draw keys from the same pool of [PoolSize] keys made by
+// Keys(PoolSize, PoolSeed), indexed with a mask, and keep their results
+// in package-level sinks so the compiler cannot drop the work.
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+)
+
+// PoolSize is the number of keys in the benchmark key pool, a power of two
+// so that the pool is indexed with i & (PoolSize-1).
+const PoolSize = 1 << 16
+
+// PoolSeed is the seed of the benchmark key pool.
+const PoolSeed = 1
+
+// KeyLen is the length in bytes of every generated key: "key-" followed by
+// 16 lowercase hexadecimal digits.
+const KeyLen = 20
+
+// NodeCounts are the membership sizes the benchmarks cover.
+var NodeCounts = []int{10, 100, 1000, 10000}
+
+// Keys returns n keys of KeyLen bytes, "key-" + 16 hex digits of a 64-bit
+// value drawn from a PCG generator seeded with (seed, seed). The same n and
+// seed always give the same keys; distinct values give distinct keys, and
+// 64-bit draws collide with probability about n^2/2^65 (never, for a pool
+// of 2^16). It returns an error naming n when n < 1.
+func Keys(n int, seed uint64) ([]string, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("keys %d: need at least 1 key", n)
+	}
+	r := rand.New(rand.NewPCG(seed, seed))
+	keys := make([]string, n)
+	buf := make([]byte, 0, KeyLen)
+	for i := range keys {
+		buf = append(buf[:0], "key-"...)
+		v := r.Uint64()
+		// Zero-pad to 16 digits so every key has the same length.
+		for s := 60; s >= 0; s -= 4 {
+			buf = strconv.AppendUint(buf, (v>>uint(s))&0xF, 16)
+		}
+		keys[i] = string(buf)
+	}
+	return keys, nil
+}
