@@ -1,0 +1,239 @@
+package plots
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"gonum.org/v1/plot/plotter"
+)
+
+// MovementRow is one row of movement.csv: the keys that changed owner when
+// the membership went from From to To nodes by operation Op.
+type MovementRow struct {
+	Algo, Hash, VNodes, Op string
+	Line                   int     // line in the file, for messages
+	From, To               float64 // node counts before and after
+	Moved                  Point   // moved fraction (0..1) with its 95% CI; X = From
+	IdealFrac              float64 // fraction an ideal algorithm moves, e.g. 1/(n+1) for a join
+	MovedOverIdeal         float64 // Moved.Y / IdealFrac
+	HasRatio               bool    // false when moved_over_ideal is empty (ideal 0)
+}
+
+var movementColumns = []string{"algo", "hash", "vnodes", "op", "from", "to", "moved_frac", "ideal_frac"}
+
+// ReadMovement reads movement.csv at path. Columns are found by header
+// name, unknown ones are ignored; moved_frac_lo/_hi and moved_over_ideal
+// may be empty. A missing column or a cell that is not a finite number is
+// an error naming the file, line, column and value.
+func ReadMovement(path string) ([]MovementRow, error) {
+	t, err := readTable(path, movementColumns)
+	if err != nil {
+		return nil, err
+	}
+	return movementRows(t)
+}
+
+func movementRows(t *table) ([]MovementRow, error) {
+	rows := make([]MovementRow, len(t.rows))
+	for i := range t.rows {
+		r := MovementRow{Algo: t.str(i, "algo"), Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), Op: t.str(i, "op"), Line: t.lines[i]}
+		var err error
+		if r.From, err = t.num(i, "from"); err != nil {
+			return nil, err
+		}
+		if r.To, err = t.num(i, "to"); err != nil {
+			return nil, err
+		}
+		if r.Moved, err = t.interval(i, "moved_frac"); err != nil {
+			return nil, err
+		}
+		r.Moved.X = r.From
+		if r.IdealFrac, err = t.num(i, "ideal_frac"); err != nil {
+			return nil, err
+		}
+		if r.MovedOverIdeal, r.HasRatio, err = t.optNum(i, "moved_over_ideal"); err != nil {
+			return nil, err
+		}
+		rows[i] = r
+	}
+	return rows, nil
+}
+
+// movementOps returns the distinct operations of rows, "add" first, then
+// in order of first appearance.
+func movementOps(rows []MovementRow) []string {
+	var ops []string
+	for _, r := range rows {
+		if !slices.Contains(ops, r.Op) {
+			ops = append(ops, r.Op)
+		}
+	}
+	if i := slices.Index(ops, "add"); i > 0 {
+		ops = slices.Insert(slices.Delete(ops, i, i+1), 0, "add")
+	}
+	return ops
+}
+
+// seriesKey identifies one line: an algorithm and its configuration.
+type seriesKey struct{ algo, hash, vnodes string }
+
+// seriesLabel is the algorithm name, plus its configuration when the same
+// algorithm appears with several configurations in keys.
+func seriesLabel(k seriesKey, keys []seriesKey) string {
+	n := 0
+	for _, o := range keys {
+		if o.algo == k.algo {
+			n++
+		}
+	}
+	if n == 1 {
+		return k.algo
+	}
+	return fmt.Sprintf("%s (%s, vnodes=%s)", k.algo, k.hash, k.vnodes)
+}
+
+func sortKeys(keys []seriesKey) {
+	slices.SortFunc(keys, func(a, b seriesKey) int {
+		return cmp.Or(algoOrder(a.algo, b.algo), cmp.Compare(a.hash, b.hash), cmp.Compare(a.vnodes, b.vnodes))
+	})
+}
+
+// MovedSeries extracts, for operation op, one series per algorithm (and
+// configuration) of the moved fraction against From, in catalog order and
+// increasing From, and the ideal fraction against From (one point per From,
+// from ideal_frac). If ratio is true the series hold moved/ideal instead
+// (CI bounds divided by the exact ideal; points with no ratio are left
+// out) and ideal is nil. Two rows for the same series and From are an
+// error.
+func MovedSeries(rows []MovementRow, op string, ratio bool) (series []Series, ideal []Point, err error) {
+	pts := map[seriesKey][]Point{}
+	idealAt := map[float64]float64{}
+	var keys []seriesKey
+	seen := map[seriesKey]map[float64]int{}
+	for _, r := range rows {
+		if r.Op != op {
+			continue
+		}
+		k := seriesKey{r.Algo, r.Hash, r.VNodes}
+		if seen[k] == nil {
+			seen[k] = map[float64]int{}
+			keys = append(keys, k)
+		}
+		if l, dup := seen[k][r.From]; dup {
+			return nil, nil, fmt.Errorf("movement: lines %d and %d both give algo=%s hash=%s vnodes=%s op=%s from=%v", l, r.Line, r.Algo, r.Hash, r.VNodes, op, r.From)
+		}
+		seen[k][r.From] = r.Line
+		if _, ok := idealAt[r.From]; !ok {
+			idealAt[r.From] = r.IdealFrac
+		}
+		p := r.Moved
+		if ratio {
+			if !r.HasRatio || r.IdealFrac <= 0 {
+				continue
+			}
+			p.Y = r.MovedOverIdeal
+			p.Lo, p.Hi = p.Y, p.Y
+			if p.CI {
+				p.Lo, p.Hi = r.Moved.Lo/r.IdealFrac, r.Moved.Hi/r.IdealFrac
+			}
+		}
+		pts[k] = append(pts[k], p)
+	}
+	sortKeys(keys)
+	for _, k := range keys {
+		if len(pts[k]) == 0 {
+			continue
+		}
+		ps := pts[k]
+		slices.SortFunc(ps, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+		series = append(series, Series{Algo: k.algo, Label: seriesLabel(k, keys), Points: ps})
+	}
+	if !ratio {
+		for x, y := range idealAt {
+			ideal = append(ideal, Point{X: x, Y: y, Lo: y, Hi: y})
+		}
+		slices.SortFunc(ideal, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+	}
+	return series, ideal, nil
+}
+
+// opTitle describes a membership change for plot titles.
+func opTitle(op string) string {
+	switch op {
+	case "add":
+		return "one node joins (n -> n+1)"
+	case "remove-last":
+		return "the last node leaves (n -> n-1)"
+	case "remove-random":
+		return "a random node leaves (n -> n-1)"
+	}
+	return "op=" + op
+}
+
+// movementFigures builds, for each operation in rows, the moved-fraction
+// plot (with the ideal line) and the moved/ideal plot.
+func movementFigures(rows []MovementRow) ([]*figure, error) {
+	var figs []*figure
+	for _, op := range movementOps(rows) {
+		series, ideal, err := MovedSeries(rows, op, false)
+		if err != nil {
+			return nil, err
+		}
+		f := newFigure("movement-"+op, "Moved fraction when "+opTitle(op), "nodes before the change, n (log)", "moved fraction of keys (0..1)")
+		if err := logX(f, "movement from", allXs(series)); err != nil {
+			return nil, err
+		}
+		ys := allYs(series)
+		for _, p := range ideal {
+			ys = append(ys, p.Y)
+		}
+		if useLogIfPositive(&f.p.Y, ys) {
+			f.p.Y.Label.Text = "moved fraction of keys (0..1, log)"
+		}
+		for _, s := range series {
+			if err := addSeries(f, s, AlgoStyle(s.Algo)); err != nil {
+				return nil, err
+			}
+		}
+		xys := make(plotter.XYs, len(ideal))
+		for i, p := range ideal {
+			xys[i] = plotter.XY{X: p.X, Y: p.Y}
+		}
+		label := "ideal (ideal_frac)"
+		if op == "add" {
+			label = "ideal 1/(n+1)"
+		}
+		if err := referenceLine(f, label, xys); err != nil {
+			return nil, err
+		}
+		figs = append(figs, f)
+
+		ratios, _, err := MovedSeries(rows, op, true)
+		if err != nil {
+			return nil, err
+		}
+		if len(ratios) == 0 {
+			continue
+		}
+		g := newFigure("movement-ratio-"+op, "Moved / ideal fraction when "+opTitle(op), "nodes before the change, n (log)", "moved fraction / ideal fraction (1 = ideal)")
+		if err := logX(g, "movement from", allXs(ratios)); err != nil {
+			return nil, err
+		}
+		if useLogIfPositive(&g.p.Y, allYs(ratios)) {
+			g.p.Y.Label.Text = "moved fraction / ideal fraction (1 = ideal, log)"
+		}
+		for _, s := range ratios {
+			if err := addSeries(g, s, AlgoStyle(s.Algo)); err != nil {
+				return nil, err
+			}
+		}
+		xs := allXs(ratios)
+		lo, hi := slices.Min(xs), slices.Max(xs)
+		if err := referenceLine(g, "ideal (ratio 1)", plotter.XYs{{X: lo, Y: 1}, {X: hi, Y: 1}}); err != nil {
+			return nil, err
+		}
+		figs = append(figs, g)
+	}
+	return figs, nil
+}

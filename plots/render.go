@@ -1,0 +1,143 @@
+// Package plots draws chbench's results as PNG and SVG plots with
+// gonum.org/v1/plot. It reads result files only (benchmark output and the
+// CSVs written by the analysis package) and never runs an algorithm.
+//
+// Every algorithm has one colour, marker and dash pattern in every plot,
+// fixed by its position in catalog.Names ([AlgoStyle]). Legends sit in a
+// strip right of the axes so they never hide data. Confidence intervals
+// are drawn as error bars given as offsets from the centre.
+package plots
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Input files RenderAll looks for in its directory.
+const (
+	LookupFile   = "lookup.txt"   // Go benchmark output (benchfmt)
+	MovementFile = "movement.csv" // analysis movement results
+	SpreadFile   = "spread.csv"   // analysis spread results
+	VNodesFile   = "vnodes.csv"   // ring vnodes sweep, spread.csv header
+	// OutDir is the subdirectory of the results directory the plots go to.
+	OutDir = "plots"
+)
+
+// RenderAll reads the result files in dir (lookup.txt, movement.csv,
+// spread.csv, vnodes.csv), writes every plot they support to dir/plots/ as
+// a PNG (1200x800 pixels) and an SVG, and returns the paths written, in a
+// fixed order. Each file is replaced atomically (temporary file + rename),
+// so a failed run never leaves a partial file or destroys an older plot.
+//
+// Plots:
+//   - lookup[-variant]: median ns/op vs nodes per algorithm, 95% CI, from
+//     BenchmarkLookup (and build[-variant], etc., for every other
+//     Benchmark<Name>/algo=/nodes= benchmark and every custom unit);
+//   - movement-<op>: moved fraction vs nodes with the ideal line, and
+//     movement-ratio-<op>: moved/ideal, for each op in movement.csv;
+//   - spread-peak-to-mean: peak-to-mean per algorithm grouped by nodes,
+//     with CI and the sampling-noise floor;
+//   - ring-vnodes: ring peak-to-mean vs virtual nodes, from vnodes.csv, or
+//     from spread.csv when it holds several ring vnodes values.
+//
+// A missing input file only skips its plots; the error for missing files
+// (listing them) is returned only when nothing at all could be rendered.
+// An input that exists but is malformed (bad number, NaN, missing column,
+// duplicate row) is always an error naming the file, line and value; the
+// plots of the other inputs are still written and returned with it.
+func RenderAll(dir string) ([]string, error) {
+	out := filepath.Join(dir, OutDir)
+	var (
+		figs    []*figure
+		errs    []error
+		missing []string
+	)
+	present := func(name string) (string, bool) {
+		p := filepath.Join(dir, name)
+		_, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, p)
+			return p, false
+		}
+		return p, true
+	}
+
+	if p, ok := present(LookupFile); ok {
+		fs, err := benchFiguresFrom(p)
+		figs, errs = append(figs, fs...), appendErr(errs, err)
+	}
+	if p, ok := present(MovementFile); ok {
+		rows, err := ReadMovement(p)
+		if err == nil {
+			var fs []*figure
+			fs, err = movementFigures(rows)
+			figs = append(figs, fs...)
+		}
+		errs = appendErr(errs, wrapFile(p, err))
+	}
+	var spreadRows []SpreadRow
+	if p, ok := present(SpreadFile); ok {
+		rows, err := ReadSpread(p)
+		if err == nil {
+			spreadRows = rows
+			var f *figure
+			if f, err = spreadFigure(rows); f != nil {
+				figs = append(figs, f)
+			}
+		}
+		errs = appendErr(errs, wrapFile(p, err))
+	}
+	vp := filepath.Join(dir, VNodesFile)
+	if _, err := os.Stat(vp); err == nil {
+		rows, err := ReadSpread(vp)
+		if err == nil {
+			var f *figure
+			if f, err = vnodesFigure(rows); f != nil {
+				figs = append(figs, f)
+			}
+		}
+		errs = appendErr(errs, wrapFile(vp, err))
+	} else if spreadRows != nil {
+		// No sweep file: use spread.csv's ring rows if they sweep vnodes.
+		f, err := vnodesFigure(spreadRows)
+		if f != nil {
+			figs = append(figs, f)
+		}
+		errs = appendErr(errs, err)
+	}
+
+	var written []string
+	if len(figs) > 0 {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range figs {
+		paths, err := f.save(out)
+		written = append(written, paths...)
+		errs = appendErr(errs, err)
+	}
+	if len(written) == 0 && len(errs) == 0 {
+		return nil, fmt.Errorf("no plots rendered from %s: missing or empty inputs (%s)", dir, strings.Join(missing, ", "))
+	}
+	return written, errors.Join(errs...)
+}
+
+func appendErr(errs []error, err error) []error {
+	if err != nil {
+		errs = append(errs, err)
+	}
+	return errs
+}
+
+// wrapFile prefixes err with path unless the message already names it.
+func wrapFile(path string, err error) error {
+	if err == nil || strings.Contains(err.Error(), path) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}

@@ -1,0 +1,150 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Point is one measured value: Y at X with, when CI is true, a 95%
+// confidence interval [Lo, Hi] around Y. When CI is false, Lo = Hi = Y.
+type Point struct {
+	X, Y   float64
+	Lo, Hi float64
+	CI     bool
+}
+
+// Series is one line of a plot: an algorithm (which fixes its style), a
+// legend label and its points in increasing X.
+type Series struct {
+	Algo   string
+	Label  string
+	Points []Point
+}
+
+func (s Series) ys() []float64 {
+	v := make([]float64, 0, 3*len(s.Points))
+	for _, p := range s.Points {
+		v = append(v, p.Y)
+		if p.CI {
+			v = append(v, p.Lo, p.Hi)
+		}
+	}
+	return v
+}
+
+func (s Series) xs() []float64 {
+	v := make([]float64, len(s.Points))
+	for i, p := range s.Points {
+		v[i] = p.X
+	}
+	return v
+}
+
+func allYs(ss []Series) []float64 {
+	var v []float64
+	for _, s := range ss {
+		v = append(v, s.ys()...)
+	}
+	return v
+}
+
+func allXs(ss []Series) []float64 {
+	var v []float64
+	for _, s := range ss {
+		v = append(v, s.xs()...)
+	}
+	return v
+}
+
+// addSeries draws s as a line with markers in the style of its algorithm
+// (dash overridden by dash if non-nil), with 95% CI error bars where known,
+// and adds a legend entry.
+func addSeries(f *figure, s Series, st Style) error {
+	xys := make(plotter.XYs, len(s.Points))
+	for i, p := range s.Points {
+		xys[i] = plotter.XY{X: p.X, Y: p.Y}
+	}
+	line, points, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return fmt.Errorf("series %s: %w", s.Label, err)
+	}
+	line.Color = st.Color
+	line.Width = vg.Points(2)
+	line.Dashes = st.Dashes
+	points.Color = st.Color
+	points.Shape = st.Glyph
+	points.Radius = vg.Points(4)
+	f.p.Add(line, points)
+	if bars, err := errorBars(s.Points, st.Color); err != nil {
+		return fmt.Errorf("series %s: %w", s.Label, err)
+	} else if bars != nil {
+		f.p.Add(bars)
+	}
+	f.legend.Add(s.Label, line, points)
+	return nil
+}
+
+// ciPoints is a plotter.XYer and plotter.YErrorer over the points of a
+// series that have a confidence interval; error bars are offsets from the
+// centre (Y-Lo below, Hi-Y above), as gonum expects.
+type ciPoints []Point
+
+func (c ciPoints) Len() int                      { return len(c) }
+func (c ciPoints) XY(i int) (x, y float64)       { return c[i].X, c[i].Y }
+func (c ciPoints) YError(i int) (lo, hi float64) { return c[i].Y - c[i].Lo, c[i].Hi - c[i].Y }
+
+// errorBars returns error bars for the points of pts that have a CI, or nil
+// if none has one.
+func errorBars(pts []Point, col color.Color) (*plotter.YErrorBars, error) {
+	var ci ciPoints
+	for _, p := range pts {
+		if p.CI {
+			ci = append(ci, p)
+		}
+	}
+	if len(ci) == 0 {
+		return nil, nil
+	}
+	bars, err := plotter.NewYErrorBars(ci)
+	if err != nil {
+		return nil, err
+	}
+	bars.Color = col
+	bars.Width = vg.Points(1.5)
+	bars.CapWidth = vg.Points(8)
+	return bars, nil
+}
+
+// referenceLine draws xys as a black dashed line (ideal or noise floor)
+// with a legend entry.
+func referenceLine(f *figure, label string, xys plotter.XYs) error {
+	l, err := plotter.NewLine(xys)
+	if err != nil {
+		return fmt.Errorf("%s: %w", label, err)
+	}
+	l.Color = color.Black
+	l.Width = vg.Points(1.5)
+	l.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+	f.p.Add(l)
+	if label != "" {
+		f.legend.Add(label, l)
+	}
+	return nil
+}
+
+// logX puts the X axis of f on a log scale after checking every x > 0.
+func logX(f *figure, what string, xs []float64) error {
+	if err := requirePositive(what, xs); err != nil {
+		return err
+	}
+	f.p.X.Scale = plot.LogScale{}
+	f.p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	return nil
+}
+
+var _ draw.GlyphDrawer = draw.CircleGlyph{}

@@ -1,0 +1,129 @@
+package plots
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+)
+
+// table is a CSV file read by header name: columns may come in any order
+// and unknown columns are ignored.
+type table struct {
+	file  string
+	col   map[string]int
+	rows  [][]string
+	lines []int // 1-based line number of each row
+}
+
+// readTable reads the CSV file at path and checks that every name in
+// required is a column of its header.
+func readTable(path string, required []string) (*table, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return parseTable(f, path, required)
+}
+
+func parseTable(r io.Reader, file string, required []string) (*table, error) {
+	cr := csv.NewReader(r)
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: empty file, want a CSV header", file)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	t := &table{file: file, col: map[string]int{}}
+	for i, h := range header {
+		if _, dup := t.col[h]; dup {
+			return nil, fmt.Errorf("%s:1: column %q appears twice", file, h)
+		}
+		t.col[h] = i
+	}
+	for _, name := range required {
+		if _, ok := t.col[name]; !ok {
+			return nil, fmt.Errorf("%s:1: missing column %q", file, name)
+		}
+	}
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		line, _ := cr.FieldPos(0)
+		t.rows = append(t.rows, rec)
+		t.lines = append(t.lines, line)
+	}
+	return t, nil
+}
+
+// str returns column name of row i ("" if the table has no such column).
+func (t *table) str(i int, name string) string {
+	c, ok := t.col[name]
+	if !ok {
+		return ""
+	}
+	return t.rows[i][c]
+}
+
+// num returns column name of row i as a finite number, or an error naming
+// the file, line, column and bad value.
+func (t *table) num(i int, name string) (float64, error) {
+	v, ok, err := t.optNum(i, name)
+	if err == nil && !ok {
+		err = fmt.Errorf("%s:%d: column %s (%d): empty, want a number", t.file, t.lines[i], name, t.col[name]+1)
+	}
+	return v, err
+}
+
+// optNum is like num but reports ok = false, without error, when the cell
+// is empty or the column is absent.
+func (t *table) optNum(i int, name string) (v float64, ok bool, err error) {
+	s := t.str(i, name)
+	if s == "" {
+		return 0, false, nil
+	}
+	v, err = strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, false, fmt.Errorf("%s:%d: column %s (%d): %q is not a finite number", t.file, t.lines[i], name, t.col[name]+1, s)
+	}
+	return v, true, nil
+}
+
+// interval reads a centre column and its optional name_lo, name_hi bounds
+// into a Point (X left 0). Both bounds must be present for a CI, and must
+// bracket the centre.
+func (t *table) interval(i int, name string) (Point, error) {
+	y, err := t.num(i, name)
+	if err != nil {
+		return Point{}, err
+	}
+	p := Point{Y: y, Lo: y, Hi: y}
+	lo, okLo, err := t.optNum(i, name+"_lo")
+	if err != nil {
+		return Point{}, err
+	}
+	hi, okHi, err := t.optNum(i, name+"_hi")
+	if err != nil {
+		return Point{}, err
+	}
+	if okLo != okHi {
+		return Point{}, fmt.Errorf("%s:%d: %s_lo and %s_hi: give both bounds or neither", t.file, t.lines[i], name, name)
+	}
+	if okLo {
+		if lo > y || hi < y {
+			return Point{}, fmt.Errorf("%s:%d: %s %v outside its interval [%v, %v]", t.file, t.lines[i], name, y, lo, hi)
+		}
+		p.Lo, p.Hi, p.CI = lo, hi, true
+	}
+	return p, nil
+}
