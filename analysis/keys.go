@@ -1,0 +1,311 @@
+package analysis
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// ChunkKeys is the number of keys handed to a worker at a time. The
+// generator derives each chunk's keys from (seed, set, chunk index), so the
+// key stream does not depend on the number of workers.
+const ChunkKeys = 4096
+
+// MaxSets bounds the number of key sets a source may have.
+const MaxSets = 1 << 20
+
+// A KeySource streams S key sets in chunks, without storing them.
+type KeySource interface {
+	// Sets returns S, the number of key sets (>= 1).
+	Sets() int
+	// Each calls fn for every chunk of keys of every set, from up to workers
+	// goroutines at once (workers < 1 means runtime.GOMAXPROCS(0)). worker is
+	// the calling goroutine's number, 0 <= worker < workers, and no two calls
+	// with the same worker run at once, so fn may update per-worker counters
+	// without locks. The keys slice and its strings are valid only during the
+	// call: fn must not retain them. Each returns the first error met while
+	// producing keys (for a key file, a read error).
+	Each(workers int, fn func(worker, set int, keys []string)) error
+}
+
+// Workers returns the number of workers Each uses for the request w: w
+// itself when w >= 1, else runtime.GOMAXPROCS(0).
+func Workers(w int) int {
+	if w >= 1 {
+		return w
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Generator is a seeded [KeySource] of S independent sets of K keys each.
+// Keys look like real cache keys: "user:" followed by the decimal form of a
+// pseudo-random uint64. Chunk c (ChunkKeys keys) of set s is drawn from
+// math/rand/v2's PCG seeded with (Seed, s<<40 | c), so key i of set s is a
+// pure function of (Seed, s, i): the same seed gives the same keys on every
+// machine and with any number of workers, and different sets are
+// independent streams.
+type Generator struct {
+	keys, sets int
+	seed       uint64
+}
+
+// NewGenerator returns a generator of sets sets of keys keys each from seed.
+// It returns an error naming the bad value when keys < 1, sets < 1 or
+// sets > MaxSets, or when a set would need more than 2^40 chunks.
+func NewGenerator(keys, sets int, seed uint64) (*Generator, error) {
+	if keys < 1 {
+		return nil, fmt.Errorf("keys %d: need at least 1 key per set", keys)
+	}
+	if sets < 1 {
+		return nil, fmt.Errorf("sets %d: need at least 1 key set", sets)
+	}
+	if sets > MaxSets {
+		return nil, fmt.Errorf("sets %d: at most %d key sets", sets, MaxSets)
+	}
+	if uint64(keys)/ChunkKeys >= 1<<40 {
+		return nil, fmt.Errorf("keys %d: at most %d keys per set", keys, uint64(ChunkKeys)<<40)
+	}
+	return &Generator{keys: keys, sets: sets, seed: seed}, nil
+}
+
+// Keys returns K, the number of keys in each set.
+func (g *Generator) Keys() int { return g.keys }
+
+// Sets returns S.
+func (g *Generator) Sets() int { return g.sets }
+
+// Seed returns the seed.
+func (g *Generator) Seed() uint64 { return g.seed }
+
+// Chunk appends to dst the keys of chunk c of set s (at most ChunkKeys keys;
+// fewer for the last chunk of a set, none past the end) and returns the
+// extended slice. The strings share one new allocation.
+func (g *Generator) Chunk(dst []string, s, c int) []string {
+	var arena []byte
+	var ends []int
+	arena, ends = g.fill(arena, ends, s, c)
+	all := string(arena)
+	start := 0
+	for _, e := range ends {
+		dst = append(dst, all[start:e])
+		start = e
+	}
+	return dst
+}
+
+func (g *Generator) chunksPerSet() int { return (g.keys + ChunkKeys - 1) / ChunkKeys }
+
+// fill writes the keys of chunk c of set s into arena, one after another,
+// recording where each ends.
+func (g *Generator) fill(arena []byte, ends []int, s, c int) ([]byte, []int) {
+	arena, ends = arena[:0], ends[:0]
+	n := g.keys - c*ChunkKeys
+	if n > ChunkKeys {
+		n = ChunkKeys
+	}
+	if n <= 0 {
+		return arena, ends
+	}
+	r := rand.NewPCG(g.seed, uint64(s)<<40|uint64(c))
+	for range n {
+		arena = append(arena, "user:"...)
+		arena = strconv.AppendUint(arena, r.Uint64(), 10)
+		ends = append(ends, len(arena))
+	}
+	return arena, ends
+}
+
+// Each implements [KeySource]: workers take (set, chunk) jobs in turn and
+// generate the keys themselves, so generation runs on every core.
+func (g *Generator) Each(workers int, fn func(worker, set int, keys []string)) error {
+	workers = Workers(workers)
+	per := g.chunksPerSet()
+	total := int64(per) * int64(g.sets)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var arena []byte
+			var ends []int
+			keys := make([]string, 0, ChunkKeys)
+			for {
+				j := next.Add(1) - 1
+				if j >= total {
+					return
+				}
+				s, c := int(j/int64(per)), int(j%int64(per))
+				arena, ends = g.fill(arena, ends, s, c)
+				keys = keys[:0]
+				start := 0
+				for _, e := range ends {
+					// The arena is reused for the next chunk; fn must
+					// not keep the keys (see KeySource.Each).
+					keys = append(keys, unsafe.String(unsafe.SliceData(arena[start:]), e-start))
+					start = e
+				}
+				fn(w, s, keys)
+			}
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// MaxKeyBytes is the longest line a key file may hold.
+const MaxKeyBytes = 1 << 20
+
+// KeyFile is a [KeySource] reading one key per line from a file. Blank lines
+// are skipped and a trailing "\r" is removed (CRLF files); every other line,
+// spaces included, is a key. The L keys are split into S disjoint sets by
+// position: the i-th key (0-based, blank lines not counted) belongs to set
+// i mod S, so each set holds floor(L/S) or ceil(L/S) keys and with S = 1
+// the whole file is one set. The file is read again on every Each, in
+// chunks, so memory does not grow with L.
+type KeyFile struct {
+	path       string
+	sets, keys int
+}
+
+// NewKeyFile opens path, counts its keys and returns the source splitting
+// them into sets sets. It returns an error naming the path when the file
+// cannot be read, holds no keys, holds fewer keys than sets or a line longer
+// than MaxKeyBytes, and an error naming sets when sets < 1 or > MaxSets.
+func NewKeyFile(path string, sets int) (*KeyFile, error) {
+	if sets < 1 {
+		return nil, fmt.Errorf("sets %d: need at least 1 key set", sets)
+	}
+	if sets > MaxSets {
+		return nil, fmt.Errorf("sets %d: at most %d key sets", sets, MaxSets)
+	}
+	f := &KeyFile{path: path, sets: sets}
+	n := 0
+	if err := f.scan(func(string) error { n++; return nil }); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("key file %q: no keys (empty or only blank lines)", path)
+	}
+	if n < sets {
+		return nil, fmt.Errorf("key file %q: %d keys cannot fill %d sets", path, n, sets)
+	}
+	f.keys = n
+	return f, nil
+}
+
+// Path returns the file's path.
+func (f *KeyFile) Path() string { return f.path }
+
+// Keys returns L, the number of keys in the file (all sets together).
+func (f *KeyFile) Keys() int { return f.keys }
+
+// Sets returns S.
+func (f *KeyFile) Sets() int { return f.sets }
+
+// scan calls fn with every key of the file in order.
+func (f *KeyFile) scan(fn func(key string) error) error {
+	fh, err := os.Open(f.path)
+	if err != nil {
+		return fmt.Errorf("key file: %w", err)
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(make([]byte, 64<<10), MaxKeyBytes)
+	for sc.Scan() {
+		line := bytes.TrimSuffix(sc.Bytes(), []byte{'\r'})
+		if len(line) == 0 {
+			continue
+		}
+		if err := fn(unsafe.String(unsafe.SliceData(line), len(line))); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("key file %q: a line is longer than %d bytes", f.path, MaxKeyBytes)
+		}
+		return fmt.Errorf("key file %q: %w", f.path, err)
+	}
+	return nil
+}
+
+type fileChunk struct {
+	set   int
+	arena []byte
+	ends  []int
+	keys  []string
+}
+
+// Each implements [KeySource]: one goroutine reads the file and fills a
+// chunk per set; full chunks go to the workers. At most 2*workers+S chunks
+// exist at once.
+func (f *KeyFile) Each(workers int, fn func(worker, set int, keys []string)) error {
+	workers = Workers(workers)
+	work := make(chan *fileChunk, workers)
+	free := make(chan *fileChunk, 2*workers+f.sets)
+	get := func(set int) *fileChunk {
+		select {
+		case c := <-free:
+			c.set, c.arena, c.ends = set, c.arena[:0], c.ends[:0]
+			return c
+		default:
+			return &fileChunk{set: set, ends: make([]int, 0, ChunkKeys), keys: make([]string, 0, ChunkKeys)}
+		}
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range work {
+				// The chunk is complete, so its arena no longer moves.
+				c.keys = c.keys[:0]
+				start := 0
+				for _, e := range c.ends {
+					c.keys = append(c.keys, unsafe.String(unsafe.SliceData(c.arena[start:]), e-start))
+					start = e
+				}
+				fn(w, c.set, c.keys)
+				select {
+				case free <- c:
+				default:
+				}
+			}
+		}()
+	}
+	pending := make([]*fileChunk, f.sets)
+	i := 0
+	err := f.scan(func(key string) error {
+		s := i % f.sets
+		i++
+		c := pending[s]
+		if c == nil {
+			c = get(s)
+			pending[s] = c
+		}
+		c.arena = append(c.arena, key...)
+		c.ends = append(c.ends, len(c.arena))
+		if len(c.ends) == ChunkKeys {
+			work <- c
+			pending[s] = nil
+		}
+		return nil
+	})
+	for _, c := range pending {
+		if c != nil && len(c.ends) > 0 {
+			work <- c
+		}
+	}
+	close(work)
+	wg.Wait()
+	return err
+}

@@ -1,0 +1,200 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+)
+
+// MoveCount holds the counts of one key set over a chain of placements.
+type MoveCount struct {
+	Keys       int64 // keys in the set
+	Moves      int64 // owner changes summed over the steps (a key can move at several steps)
+	Collateral int64 // moves whose old and new owner are both members before and after that step
+	Net        int64 // keys whose final owner differs from their first owner
+}
+
+// CountMoves streams src through the placements chain[0], chain[1], ...
+// (each normally the previous one's Rebalance) and counts, per key set,
+// the owner changes between consecutive placements. Owners are compared by
+// node ID: each placer's node indexes are mapped once to IDs shared by the
+// whole chain. It returns one MoveCount per set, or an error for a chain of
+// fewer than two placements or a failing source. The counts do not depend
+// on workers.
+func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
+	if len(chain) < 2 {
+		return nil, fmt.Errorf("movement needs at least two placements, got %d", len(chain))
+	}
+	// Global node numbers in order of first appearance along the chain.
+	ids := map[string]int32{}
+	gids := make([][]int32, len(chain))
+	for t, p := range chain {
+		nodes := p.Nodes()
+		gids[t] = make([]int32, len(nodes))
+		for i, n := range nodes {
+			g, ok := ids[n.ID]
+			if !ok {
+				g = int32(len(ids))
+				ids[n.ID] = g
+			}
+			gids[t][i] = g
+		}
+	}
+	// stable[t][g]: node g is a member of chain[t] and chain[t+1].
+	stable := make([][]bool, len(chain)-1)
+	for t := range stable {
+		in := make([]bool, len(ids))
+		for _, g := range gids[t] {
+			in[g] = true
+		}
+		stable[t] = make([]bool, len(ids))
+		for _, g := range gids[t+1] {
+			stable[t][g] = in[g]
+		}
+	}
+	sets := src.Sets()
+	workers = Workers(workers)
+	counts := make([][]MoveCount, workers)
+	for w := range counts {
+		counts[w] = make([]MoveCount, sets)
+	}
+	err := src.Each(workers, func(w, set int, keys []string) {
+		c := &counts[w][set]
+		var moves, coll, net int64
+		for _, k := range keys {
+			p := chain[0]
+			first := gids[0][p.LocateHash(p.HashKey(k))]
+			prev := first
+			for t := 1; t < len(chain); t++ {
+				p = chain[t]
+				o := gids[t][p.LocateHash(p.HashKey(k))]
+				if o != prev {
+					moves++
+					if stable[t-1][prev] && stable[t-1][o] {
+						coll++
+					}
+					prev = o
+				}
+			}
+			if prev != first {
+				net++
+			}
+		}
+		c.Keys += int64(len(keys))
+		c.Moves += moves
+		c.Collateral += coll
+		c.Net += net
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MoveCount, sets)
+	for w := range counts { // fixed order; integer sums are exact anyway
+		for s, c := range counts[w] {
+			out[s].Keys += c.Keys
+			out[s].Moves += c.Moves
+			out[s].Collateral += c.Collateral
+			out[s].Net += c.Net
+		}
+	}
+	for s, c := range out {
+		if c.Keys == 0 {
+			return nil, fmt.Errorf("key set %d is empty", s)
+		}
+	}
+	return out, nil
+}
+
+// MoveSample holds the fractions (0..1) measured on one key set.
+type MoveSample struct {
+	Moved      float64 `json:"moved_frac"`
+	Collateral float64 `json:"collateral_frac"`
+	Net        float64 `json:"net_moved_frac"`
+}
+
+// MoveResult is the movement of one algorithm through one scenario.
+//
+// Moved is the number of owner changes summed over the scenario's steps,
+// as a fraction of the keys (for a one-step scenario, the moved fraction;
+// for shrink and churn, the total, which can exceed 1). Ideal is the sum of
+// the steps' [IdealFraction]s, MovedOverIdeal = Moved.Mean / Ideal.
+// Collateral counts the moves between two nodes that were members both
+// before and after the step. Net is the fraction of keys whose last owner
+// differs from their first: for restore, the keys not back on their
+// original owner. Estimates are means over the key sets with 95% intervals
+// (see [MeanCI]).
+type MoveResult struct {
+	Config         RunConfig
+	Op             string
+	From, To       int // node counts before the first and after the last step
+	Steps          int
+	Moved          Estimate
+	Ideal          float64
+	MovedOverIdeal float64
+	Collateral     Estimate
+	Net            Estimate
+	Samples        []MoveSample // one per key set, in set order
+}
+
+// Placements builds the chain of placements of sc for the algorithm in o:
+// catalog.New on the initial membership, then each step as the previous
+// placement's Rebalance to the next membership. It returns the
+// constructor's or Rebalance's error, naming the step.
+func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
+	ms, err := sc.Memberships()
+	if err != nil {
+		return nil, err
+	}
+	p, err := catalog.New(o.Algo, ms[0], o.Config)
+	if err != nil {
+		return nil, err
+	}
+	chain := []algorithms.Placer{p}
+	for i, m := range ms[1:] {
+		p, err = p.Rebalance(m)
+		if err != nil {
+			return nil, fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
+		}
+		chain = append(chain, p)
+	}
+	return chain, nil
+}
+
+// Movement runs scenario sc for the algorithm and keys of o and returns its
+// MoveResult. It returns an error for invalid options (unknown algorithm,
+// bad config, keys < 1, sets < 1, unreadable key file), an invalid scenario,
+// or a membership the algorithm rejects.
+func Movement(o Options, sc Scenario) (*MoveResult, error) {
+	src, rc, err := o.prepare()
+	if err != nil {
+		return nil, err
+	}
+	ms, err := sc.Memberships()
+	if err != nil {
+		return nil, err
+	}
+	chain, err := Placements(o, sc)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := CountMoves(src, chain, o.Workers)
+	if err != nil {
+		return nil, err
+	}
+	r := &MoveResult{Config: rc, Op: sc.Op, From: len(ms[0]), To: len(ms[len(ms)-1]), Steps: len(sc.Steps)}
+	for i := 1; i < len(ms); i++ {
+		r.Ideal += IdealFraction(ms[i-1], ms[i])
+	}
+	moved := make([]float64, len(counts))
+	coll := make([]float64, len(counts))
+	net := make([]float64, len(counts))
+	for s, c := range counts {
+		k := float64(c.Keys)
+		moved[s], coll[s], net[s] = float64(c.Moves)/k, float64(c.Collateral)/k, float64(c.Net)/k
+		r.Samples = append(r.Samples, MoveSample{Moved: moved[s], Collateral: coll[s], Net: net[s]})
+	}
+	r.Moved, r.Collateral, r.Net = mustCI(moved), mustCI(coll), mustCI(net)
+	r.MovedOverIdeal = r.Moved.Mean / r.Ideal // Memberships guarantees Ideal > 0
+	return r, nil
+}

@@ -1,0 +1,93 @@
+// Package analysis measures what a key placement does to keys: how many
+// move when the membership changes (movement) and how evenly they spread
+// over the nodes (spread), with means and 95% confidence intervals over
+// independent key sets, beside the ideal a perfect algorithm would reach.
+//
+// Keys stream in chunks from a [KeySource] (a seeded [Generator] or a
+// [KeyFile]); workers on every core count owners per chunk into per-worker
+// integer counters, merged after the pass, so memory stays flat in the
+// number of keys and results are byte-identical for any worker count. The
+// analysis knows placers only through [algorithms.Placer]: owners are
+// compared by node ID, and every membership change is the previous
+// placement's Rebalance, so stateful algorithms move from their own state.
+//
+// Results ([MoveResult], [SpreadResult]) carry their configuration and are
+// written as aligned tables, CSV (the column order is a contract with the
+// plots package), JSON and the Go benchmark format for benchstat.
+package analysis
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+)
+
+// Options configures one analysis run.
+type Options struct {
+	Algo    string         // algorithm registry name (catalog.Names)
+	Config  catalog.Config // hash, vnodes, eps, partitions
+	Keys    int            // keys per generated set (>= 1); ignored with KeyFile
+	Sets    int            // number of independent key sets S (>= 1)
+	Seed    uint64         // seed of the key generator and of random scenario choices
+	KeyFile string         // if set, keys are read from this file (see KeyFile) instead of generated
+	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0). Results do not depend on it.
+	Commit  string         // the caller's source revision, copied into results
+}
+
+// Source returns the key source the options describe: NewKeyFile(KeyFile,
+// Sets) when KeyFile is set, else NewGenerator(Keys, Sets, Seed).
+func (o Options) Source() (KeySource, error) {
+	if o.KeyFile != "" {
+		return NewKeyFile(o.KeyFile, o.Sets)
+	}
+	return NewGenerator(o.Keys, o.Sets, o.Seed)
+}
+
+// RunConfig is the configuration a result was produced with.
+type RunConfig struct {
+	Algo       string  `json:"algo"`
+	Hash       string  `json:"hash"` // resolved name ("" becomes the default); slots ignore it (CRC-16)
+	VNodes     int     `json:"vnodes"`
+	Eps        float64 `json:"eps"`
+	Partitions int     `json:"partitions"`
+	// Keys is the number of keys per set for generated keys; for a key file
+	// it is the number of keys in the file (each set holds floor or ceil of
+	// Keys/Sets).
+	Keys      int    `json:"keys"`
+	Sets      int    `json:"sets"`
+	Seed      uint64 `json:"seed"`
+	KeyFile   string `json:"key_file,omitempty"`
+	GoVersion string `json:"go_version"`
+	Commit    string `json:"commit"`
+}
+
+// prepare validates o and returns its source and run configuration.
+func (o Options) prepare() (KeySource, RunConfig, error) {
+	if _, err := catalog.Describe(o.Algo); err != nil {
+		return nil, RunConfig{}, err
+	}
+	if err := o.Config.Validate(); err != nil {
+		return nil, RunConfig{}, err
+	}
+	src, err := o.Source()
+	if err != nil {
+		return nil, RunConfig{}, err
+	}
+	h, _ := algorithms.LookupHash(o.Config.Hash) // validated above
+	rc := RunConfig{
+		Algo: o.Algo, Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps,
+		Partitions: o.Config.Partitions, Sets: o.Sets, Seed: o.Seed,
+		GoVersion: runtime.Version(), Commit: o.Commit,
+	}
+	switch s := src.(type) {
+	case *KeyFile:
+		rc.Keys, rc.KeyFile = s.Keys(), s.Path()
+	case *Generator:
+		rc.Keys = s.Keys()
+	default:
+		return nil, RunConfig{}, fmt.Errorf("unexpected key source %T", src)
+	}
+	return src, rc, nil
+}

@@ -1,0 +1,259 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+)
+
+// CountOwners streams src through placer p and returns, per key set, the
+// number of keys each node owns, indexed like p.Nodes(): counts[set][node].
+// The counts do not depend on workers.
+func CountOwners(src KeySource, p algorithms.Placer, workers int) ([][]int64, error) {
+	n, sets := len(p.Nodes()), src.Sets()
+	workers = Workers(workers)
+	per := make([][]int64, workers) // per[w][set*n+node]
+	for w := range per {
+		per[w] = make([]int64, sets*n)
+	}
+	err := src.Each(workers, func(w, set int, keys []string) {
+		c := per[w][set*n : (set+1)*n]
+		for _, k := range keys {
+			c[p.LocateHash(p.HashKey(k))]++
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]int64, sets)
+	for s := range out {
+		out[s] = make([]int64, n)
+		for w := range per { // fixed order; integer sums are exact anyway
+			for i, c := range per[w][s*n : (s+1)*n] {
+				out[s][i] += c
+			}
+		}
+	}
+	return out, nil
+}
+
+// Balance summarises one distribution of keys over weighted nodes. With
+// share_i the fraction (0..1) of keys node i owns and q_i = w_i/W its weight
+// share, the normalised load is l_i = share_i / q_i (1 for a perfect
+// placement):
+//   - MinShare, MaxShare: the smallest and largest share_i;
+//   - PeakToMean: max_i l_i, the peak-to-mean ratio (for equal weights, the
+//     largest count over the mean count);
+//   - CV: the coefficient of variation of the l_i, population standard
+//     deviation over mean (for equal weights, of the per-node counts).
+type Balance struct {
+	MinShare, MaxShare, PeakToMean, CV float64
+}
+
+// BalanceOf returns the Balance of shares (one per node, summing to 1)
+// over nodes, which give the weights. It returns an error when the lengths
+// differ, nodes is invalid, or a share is negative or not finite.
+func BalanceOf(shares []float64, nodes []algorithms.Node) (Balance, error) {
+	if len(shares) != len(nodes) {
+		return Balance{}, fmt.Errorf("%d shares for %d nodes", len(shares), len(nodes))
+	}
+	if err := algorithms.ValidateNodes(nodes); err != nil {
+		return Balance{}, err
+	}
+	for i, s := range shares {
+		if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+			return Balance{}, fmt.Errorf("share %v of node %q: must be a finite number >= 0", s, nodes[i].ID)
+		}
+	}
+	w := algorithms.TotalWeight(nodes)
+	loads := make([]float64, len(shares))
+	for i, s := range shares {
+		loads[i] = s / (nodes[i].Weight / w)
+	}
+	mean, std := stat.PopMeanStdDev(loads, nil)
+	b := Balance{MinShare: slices.Min(shares), MaxShare: slices.Max(shares), PeakToMean: slices.Max(loads)}
+	if mean > 0 {
+		b.CV = std / mean
+	}
+	return b, nil
+}
+
+// NoiseReplicates returns the number of simulated placements behind the
+// noise-floor peak-to-mean ratio on n nodes: 10^6/n, clamped to
+// [200, 2000], so that the simulation costs about 10^6 binomial draws at
+// most. The Monte Carlo standard error of the result is the standard
+// deviation of the maximum load over sqrt(replicates).
+func NoiseReplicates(n int) int {
+	return min(2000, max(200, 1_000_000/n))
+}
+
+// NoiseFloor returns the spread that a perfect algorithm shows with keys
+// keys over nodes by sampling noise alone: each key lands on node i
+// independently with probability q_i = w_i/W, so the counts are
+// Multinomial(keys; q) and each is Binomial(keys, q_i).
+//
+// The peak-to-mean ratio is simulated, not derived: the mean of max_i l_i
+// (see [Balance]) over NoiseReplicates multinomial draws (sequential
+// conditional binomials from distuv.Binomial) with math/rand/v2's PCG
+// seeded with (seed, 1). The cv is sqrt((n-1)/keys), the root-mean-square
+// cv of Binomial(keys, 1/n) counts, for equal weights, and the simulated
+// mean cv for unequal weights. It returns an error for keys < 1 or an
+// invalid membership.
+func NoiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv float64, err error) {
+	if keys < 1 {
+		return 0, 0, fmt.Errorf("keys %d: need at least 1 key", keys)
+	}
+	if err := algorithms.ValidateNodes(nodes); err != nil {
+		return 0, 0, err
+	}
+	n := len(nodes)
+	src := rand.NewPCG(seed, 1)
+	w := algorithms.TotalWeight(nodes)
+	shares := make([]float64, n)
+	var sumP, sumCV float64
+	reps := NoiseReplicates(n)
+	for range reps {
+		left, wLeft := float64(keys), w
+		for i, nd := range nodes {
+			var c float64
+			switch {
+			case i == n-1:
+				c = left
+			case left > 0:
+				p := math.Min(1, nd.Weight/wLeft)
+				c = distuv.Binomial{N: left, P: p, Src: src}.Rand()
+			}
+			shares[i] = c / float64(keys)
+			left -= c
+			wLeft -= nd.Weight
+		}
+		b, err := BalanceOf(shares, nodes)
+		if err != nil {
+			return 0, 0, err
+		}
+		sumP += b.PeakToMean
+		sumCV += b.CV
+	}
+	peakToMean = sumP / float64(reps)
+	if algorithms.Uniform(nodes) {
+		cv = math.Sqrt(float64(n-1) / float64(keys))
+	} else {
+		cv = sumCV / float64(reps)
+	}
+	return peakToMean, cv, nil
+}
+
+// NodeShare is one node's measured and ideal share.
+type NodeShare struct {
+	ID          string   `json:"id"`
+	Weight      float64  `json:"weight"`
+	WeightShare float64  `json:"weight_share"` // w_i/W, the ideal share
+	Share       Estimate `json:"-"`            // fraction of keys, mean over sets with 95% CI
+	Exact       *float64 `json:"exact_share"`  // exact share of the hash space; nil without ExactSharer
+}
+
+// SpreadSample is the Balance measured on one key set.
+type SpreadSample = Balance
+
+// SpreadResult is the spread of keys over one membership.
+//
+// MinShare, MaxShare, PeakToMean and CV are the per-set [Balance] values,
+// as means over the key sets with 95% intervals. NoisePeakToMean and
+// NoiseCV are the floor a perfect algorithm shows by sampling noise with
+// the same keys per set and nodes ([NoiseFloor]). Exact is the Balance of
+// the placer's exact shares of the hash space, when it implements
+// [algorithms.ExactSharer], else nil.
+type SpreadResult struct {
+	Config          RunConfig
+	Nodes           int
+	MinShare        Estimate
+	MaxShare        Estimate
+	PeakToMean      Estimate
+	CV              Estimate
+	NoisePeakToMean float64
+	NoiseCV         float64
+	Exact           *Balance
+	Shares          []NodeShare // per node, in membership order
+	Samples         []Balance   // one per key set
+}
+
+// Spread places the keys of o on nodes with the algorithm of o and returns
+// their spread. For a key file the noise floor uses floor(L/S) keys. It
+// returns an error for invalid options or a membership the algorithm
+// rejects.
+func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
+	src, rc, err := o.prepare()
+	if err != nil {
+		return nil, err
+	}
+	p, err := catalog.New(o.Algo, nodes, o.Config)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := CountOwners(src, p, o.Workers)
+	if err != nil {
+		return nil, err
+	}
+	pn := p.Nodes() // the placer's order; report in the order given
+	r := &SpreadResult{Config: rc, Nodes: len(nodes)}
+	perNode := make([][]float64, len(pn))
+	var mins, maxs, p2ms, cvs []float64
+	minKeys := int64(math.MaxInt64)
+	for s, c := range counts {
+		var k int64
+		for _, x := range c {
+			k += x
+		}
+		if k == 0 {
+			return nil, fmt.Errorf("key set %d is empty", s)
+		}
+		minKeys = min(minKeys, k)
+		shares := make([]float64, len(c))
+		for i, x := range c {
+			shares[i] = float64(x) / float64(k)
+			perNode[i] = append(perNode[i], shares[i])
+		}
+		b, err := BalanceOf(shares, pn)
+		if err != nil {
+			return nil, err
+		}
+		r.Samples = append(r.Samples, b)
+		mins, maxs, p2ms, cvs = append(mins, b.MinShare), append(maxs, b.MaxShare), append(p2ms, b.PeakToMean), append(cvs, b.CV)
+	}
+	r.MinShare, r.MaxShare, r.PeakToMean, r.CV = mustCI(mins), mustCI(maxs), mustCI(p2ms), mustCI(cvs)
+	keys := int(minKeys)
+	if o.KeyFile == "" {
+		keys = o.Keys
+	}
+	r.NoisePeakToMean, r.NoiseCV, err = NoiseFloor(keys, pn, o.Seed)
+	if err != nil {
+		return nil, err
+	}
+	var exact []float64
+	if es, ok := p.(algorithms.ExactSharer); ok {
+		exact = es.ExactShares()
+		b, err := BalanceOf(exact, pn)
+		if err != nil {
+			return nil, fmt.Errorf("%s exact shares: %w", o.Algo, err)
+		}
+		r.Exact = &b
+	}
+	w := algorithms.TotalWeight(nodes)
+	for _, nd := range nodes {
+		i := algorithms.IndexOf(pn, nd.ID)
+		ns := NodeShare{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: mustCI(perNode[i])}
+		if exact != nil {
+			x := exact[i]
+			ns.Exact = &x
+		}
+		r.Shares = append(r.Shares, ns)
+	}
+	return r, nil
+}

@@ -1,0 +1,52 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Confidence is the two-sided confidence level of every interval chbench
+// reports.
+const Confidence = 0.95
+
+// Estimate is a mean over key sets with a 95% confidence interval [Lo, Hi].
+type Estimate struct {
+	Mean, Lo, Hi float64
+}
+
+// MeanCI returns the mean of the per-set samples xs and its 95% Student-t
+// confidence interval: mean ± t(0.975, S-1) · s / sqrt(S), with s the sample
+// standard deviation (stat.StdDev, divisor S-1) and the quantile from
+// distuv.StudentsT. With one sample the interval is undefined; MeanCI then
+// returns Lo = Hi = Mean, so output never holds NaN. It returns an error
+// for no samples or a sample that is NaN or infinite.
+func MeanCI(xs []float64) (Estimate, error) {
+	if len(xs) == 0 {
+		return Estimate{}, fmt.Errorf("no samples: a mean needs at least one key set")
+	}
+	for i, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return Estimate{}, fmt.Errorf("sample %d is %v", i, x)
+		}
+	}
+	m := stat.Mean(xs, nil)
+	if len(xs) == 1 {
+		return Estimate{Mean: m, Lo: m, Hi: m}, nil
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(1 - (1-Confidence)/2)
+	half := t * stat.StdDev(xs, nil) / math.Sqrt(float64(len(xs)))
+	return Estimate{Mean: m, Lo: m - half, Hi: m + half}, nil
+}
+
+// mustCI is MeanCI for samples the package computed itself from counts
+// (finite, at least one set).
+func mustCI(xs []float64) Estimate {
+	e, err := MeanCI(xs)
+	if err != nil {
+		panic("analysis: " + err.Error())
+	}
+	return e
+}
