@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/placertest"
 )
 
 var xxh = algorithms.MustHash("xxhash")
@@ -535,4 +536,27 @@ func TestConcurrentLookups(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
+}
+
+// The shared key-level properties: a leave moves only the leaver's keys, a
+// fresh placement is order-free, lookups allocate nothing and agree across
+// goroutines.
+func TestSharedProperties(t *testing.T) {
+	keys := placertest.Keys(20000, 2)
+	ns := nodes(8)
+	p := mustNew(t, ns, 80, 0.25, 4096, xxh)
+	placertest.CheckOrderIndependent(t, p, mustNew(t, placertest.Reversed(ns), 80, 0.25, 4096, xxh), keys)
+	q, err := algorithms.Leave(p, "node-5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The leaver held Load/P of the hash space (about 1/8), so the moved
+	// fraction of K = 20000 keys has sd sqrt(f(1-f)/K) = 0.0023; 0.015 is
+	// over 6 sd.
+	f := placertest.CheckLeave(t, p, q, keys, "node-5")
+	if want := float64(p.Load(5)) / 4096; math.Abs(f-want) > 0.015 {
+		t.Errorf("leave moved %.4f of keys, its partitions hold %.4f of the hash space", f, want)
+	}
+	placertest.CheckNoAllocs(t, q)
+	placertest.CheckConcurrent(t, q, keys[:2000])
 }

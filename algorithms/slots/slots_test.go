@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/placertest"
 )
 
 // Vectors from ../shared/REFERENCES.md (Redis Cluster spec, src/crc16.c).
@@ -541,4 +542,28 @@ func TestRebalanceSlotChoice(t *testing.T) {
 	if c := counts(q); c["node-0"] != 3277 || c["node-1"] != 3277 || c["node-2"] != 3277 || c["x"] != 3277 || c["y"] != 3276 {
 		t.Errorf("counts %v, want 3277 for the three holders and x (ties: more held, then earlier), 3276 for y", c)
 	}
+}
+
+// The shared key-level properties: a join moves keys only to the joiner, a
+// leave only the leaver's keys; lookups allocate nothing and agree across
+// goroutines.
+func TestSharedProperties(t *testing.T) {
+	keys := placertest.Keys(20000, 1)
+	p := mustNew(t, nodes(6))
+	q, err := algorithms.Join(p, algorithms.Node{ID: "x", Weight: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 1/7 of the slots move, so 1/7 of the keys up to sampling noise
+	// (sd sqrt(K*f*(1-f)) = 49 keys; 5 sd = 0.012).
+	if f := placertest.CheckJoin(t, p, q, keys, "x"); math.Abs(f-1.0/7) > 0.012 {
+		t.Errorf("join moved %.4f of keys, want 1/7 = %.4f", f, 1.0/7)
+	}
+	r, err := algorithms.Leave(q, "node-2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	placertest.CheckLeave(t, q, r, keys, "node-2")
+	placertest.CheckNoAllocs(t, r)
+	placertest.CheckConcurrent(t, r, keys[:2000])
 }
