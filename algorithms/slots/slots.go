@@ -162,13 +162,26 @@ func Targets(nodes []algorithms.Node, current []int) ([]int, error) {
 	for k := 0; k < NumSlots-sum && k < len(order); k++ {
 		targets[order[k]]++
 	}
+	total := 0
 	for i, t := range targets {
+		total += t
 		if t < 1 {
 			return nil, fmt.Errorf("slots: node %q (weight %v of total %v) rounds to %d of %d hash slots; every node needs at least 1",
 				nodes[i].ID, nodes[i].Weight, w, t, NumSlots)
 		}
 	}
+	if total != NumSlots { // unreachable unless rounding broke the shares
+		return nil, fmt.Errorf("slots: weights %v round to %d slots in total, not %d", weightsOf(nodes), total, NumSlots)
+	}
 	return targets, nil
+}
+
+func weightsOf(nodes []algorithms.Node) []float64 {
+	ws := make([]float64, len(nodes))
+	for i, n := range nodes {
+		ws[i] = n.Weight
+	}
+	return ws
 }
 
 // assign builds the placement of nodes from prev (nil for a new cluster),
