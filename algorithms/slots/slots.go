@@ -98,7 +98,7 @@ var _ algorithms.Placer = (*Slots)(nil)
 var _ algorithms.ExactSharer = (*Slots)(nil)
 
 // New returns the slot assignment of a new cluster of nodes: node 0 gets
-// the first Targets(nodes)[0] slots, node 1 the next contiguous range, and
+// the first Targets(nodes, nil)[0] slots, node 1 the next contiguous range, and
 // so on. It returns an error for an invalid membership (see
 // [algorithms.ValidateNodes]), more than 16,384 nodes, or a node whose
 // weighted share rounds to 0 slots.
