@@ -104,7 +104,11 @@ func readBenchmarks(r io.Reader, fileName string) ([]BenchSet, error) {
 			unit := k.Get(unitField)
 			v := res.Values[i].Value
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s:%d: %v %s: not a finite measurement", file, line, res.Values[i].OrigValue, res.Values[i].OrigUnit)
+				shown, unitShown := v, res.Values[i].Unit
+				if res.Values[i].OrigUnit != "" {
+					shown, unitShown = res.Values[i].OrigValue, res.Values[i].OrigUnit
+				}
+				return nil, fmt.Errorf("%s:%d: %v %s: not a finite measurement", file, line, shown, unitShown)
 			}
 			switch unit {
 			case "B/op", "allocs/op":

@@ -3,6 +3,8 @@ package plots
 import (
 	"fmt"
 	"strings"
+
+	"gonum.org/v1/plot/vg"
 )
 
 // benchFiguresFrom reads Go benchmark output at path and returns one figure
@@ -60,7 +62,18 @@ func benchFigure(s BenchSet) (*figure, error) {
 			return nil, err
 		}
 	}
-	f.legend.Add("bars: 95% CI of median")
+	padAxes(f)
+	if err := legendNote(f, "95% CI of median (bars)", vg.Points(1.5)); err != nil {
+		return nil, err
+	}
+	for _, sr := range s.Series {
+		for _, p := range sr.Points {
+			if !p.CI {
+				f.legend.Add("no bar: < 6 samples")
+				return f, nil
+			}
+		}
+	}
 	return f, nil
 }
 

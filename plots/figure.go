@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -53,6 +54,7 @@ func newFigure(name, title, xLabel, yLabel string) *figure {
 	lg.Top = true
 	lg.Left = true
 	lg.ThumbnailWidth = vg.Points(36)
+	lg.Padding = vg.Points(7)
 	return &figure{name: name, p: p, legend: lg}
 }
 
@@ -150,8 +152,66 @@ func useLogIfPositive(a *plot.Axis, vals []float64) bool {
 		}
 	}
 	a.Scale = plot.LogScale{}
-	a.Tick.Marker = plot.LogTicks{Prec: -1}
+	a.Tick.Marker = logTicks{}
 	return true
+}
+
+// logTicks labels 1, 2 and 5 times each power of ten, with unlabelled
+// minor ticks at the other integer multiples, so that log axes spanning
+// less than a decade still get labels. Over more than four decades it
+// defers to plot.LogTicks (powers of ten only); with fewer than two
+// labelled ticks in range it falls back to plot.DefaultTicks.
+type logTicks struct{}
+
+// Ticks implements plot.Ticker for min > 0.
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if hi/lo > 1e4 {
+		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	}
+	var ticks []plot.Tick
+	labelled := 0
+	for e := math.Floor(math.Log10(lo)); math.Pow(10, e) <= hi; e++ {
+		for m := 1.0; m <= 9; m++ {
+			v := m * math.Pow(10, e)
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+				labelled++
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	if labelled < 2 {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	return ticks
+}
+
+// padAxes widens the axis ranges of f slightly so that markers and error
+// bars at the extremes are not drawn on the frame: by a factor on log
+// axes, by a fraction of the range on linear ones, never below 0 for data
+// that is all >= 0.
+func padAxes(f *figure) {
+	for _, a := range []*plot.Axis{&f.p.X, &f.p.Y} {
+		if _, isLog := a.Scale.(plot.LogScale); isLog {
+			a.Min /= 1.12
+			a.Max *= 1.12
+			continue
+		}
+		d := 0.05 * (a.Max - a.Min)
+		if d == 0 {
+			d = 0.05 * math.Max(math.Abs(a.Max), 1)
+		}
+		if a.Min >= 0 {
+			a.Min = math.Max(0, a.Min-d)
+		} else {
+			a.Min -= d
+		}
+		a.Max += d
+	}
 }
 
 // requirePositive returns an error naming what and the first value <= 0,

@@ -207,6 +207,7 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 		if err := referenceLine(f, label, xys); err != nil {
 			return nil, err
 		}
+		padAxes(f)
 		figs = append(figs, f)
 
 		ratios, _, err := MovedSeries(rows, op, true)
@@ -233,6 +234,7 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 		if err := referenceLine(g, "ideal (ratio 1)", plotter.XYs{{X: lo, Y: 1}, {X: hi, Y: 1}}); err != nil {
 			return nil, err
 		}
+		padAxes(g)
 		figs = append(figs, g)
 	}
 	return figs, nil

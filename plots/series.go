@@ -7,7 +7,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // Point is one measured value: Y at X with, when CI is true, a 95%
@@ -24,6 +23,7 @@ type Series struct {
 	Algo   string
 	Label  string
 	Points []Point
+	index  int // position among sibling series, for styles (unexported)
 }
 
 func (s Series) ys() []float64 {
@@ -78,7 +78,7 @@ func addSeries(f *figure, s Series, st Style) error {
 	line.Dashes = st.Dashes
 	points.Color = st.Color
 	points.Shape = st.Glyph
-	points.Radius = vg.Points(4)
+	points.Radius = vg.Points(5)
 	f.p.Add(line, points)
 	if bars, err := errorBars(s.Points, st.Color); err != nil {
 		return fmt.Errorf("series %s: %w", s.Label, err)
@@ -143,8 +143,18 @@ func logX(f *figure, what string, xs []float64) error {
 		return err
 	}
 	f.p.X.Scale = plot.LogScale{}
-	f.p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	f.p.X.Tick.Marker = logTicks{}
 	return nil
 }
 
-var _ draw.GlyphDrawer = draw.CircleGlyph{}
+// legendNote adds a legend entry drawn as a short black line of width w,
+// for elements without a thumbnail of their own (error bars, marks).
+func legendNote(f *figure, label string, w vg.Length) error {
+	l, err := plotter.NewLine(plotter.XYs{{}})
+	if err != nil {
+		return err
+	}
+	l.Width = w
+	f.legend.Add(label, l)
+	return nil
+}

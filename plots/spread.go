@@ -172,13 +172,9 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 		eb.Width = vg.Points(1.5)
 		eb.CapWidth = vg.Points(6)
 		f.p.Add(eb)
-		// Error bars have no legend thumbnail; a short black line stands in.
-		thumb, err := plotter.NewLine(plotter.XYs{{}})
-		if err != nil {
+		if err := legendNote(f, "95% CI (error bars)", vg.Points(1.5)); err != nil {
 			return nil, err
 		}
-		thumb.Width = vg.Points(1.5)
-		f.legend.Add("95% CI (error bars)", thumb)
 	}
 	var noiseGlyph *plotter.Scatter
 	if len(noise) > 0 {
@@ -188,7 +184,9 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 		noiseGlyph.Shape = hbar{}
 		noiseGlyph.Color = color.Black
 		f.p.Add(noiseGlyph)
-		f.legend.Add("sampling-noise floor", noiseGlyph)
+		if err := legendNote(f, "sampling-noise floor", vg.Points(3)); err != nil {
+			return nil, err
+		}
 	}
 	if len(exact) > 0 {
 		s, err := plotter.NewScatter(exact)
@@ -262,7 +260,8 @@ func VNodeSeries(rows []SpreadRow) (peak, noise, exact []Series, err error) {
 		s, ok := byNodes[r.Nodes]
 		if !ok {
 			label := "ring, n = " + strconv.FormatFloat(r.Nodes, 'f', -1, 64)
-			s = &[3]Series{{Algo: "ring", Label: label}, {Algo: "ring", Label: "noise floor, n = " + label[len("ring, n = "):]}, {Algo: "ring", Label: "exact, " + label}}
+			n := strconv.FormatFloat(r.Nodes, 'f', -1, 64)
+			s = &[3]Series{{Algo: "ring", Label: label}, {Algo: "ring", Label: "noise floor, n = " + n, index: len(nodes)}, {Algo: "ring", Label: "exact, n = " + n}}
 			byNodes[r.Nodes] = s
 			nodes = append(nodes, r.Nodes)
 		}
@@ -321,23 +320,31 @@ func vnodesFigure(rows []SpreadRow) (*figure, error) {
 			return nil, err
 		}
 	}
-	for i, s := range noise {
+	for _, s := range noise {
+		// Black, dashed, with the markers of its node count's series, so
+		// several noise floors can be told apart.
 		xys := make(plotter.XYs, len(s.Points))
 		for j, p := range s.Points {
 			xys[j] = plotter.XY{X: p.X, Y: p.Y}
 		}
-		label := ""
-		if i == 0 {
+		line, marks, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Label, err)
+		}
+		line.Color = color.Black
+		line.Width = vg.Points(1.5)
+		line.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+		marks.Color = color.Black
+		marks.Shape = glyphs[s.index%len(glyphs)]
+		marks.Radius = vg.Points(3)
+		f.p.Add(line, marks)
+		label := s.Label
+		if len(noise) == 1 {
 			label = "sampling-noise floor"
 		}
-		if len(noise) > 1 {
-			label = s.Label
-		}
-		if err := referenceLine(f, label, xys); err != nil {
-			return nil, err
-		}
+		f.legend.Add(label, line, marks)
 	}
-	for i, s := range exact {
+	for _, s := range exact {
 		xys := make(plotter.XYs, len(s.Points))
 		for j, p := range s.Points {
 			xys[j] = plotter.XY{X: p.X, Y: p.Y}
@@ -350,9 +357,14 @@ func vnodesFigure(rows []SpreadRow) (*figure, error) {
 		sc.Color = color.Black
 		sc.Radius = vg.Points(6)
 		f.p.Add(sc)
-		if i == 0 || len(exact) > 1 {
-			f.legend.Add(s.Label+" (no sampling)", sc)
+		{
+			label := s.Label
+			if len(exact) == 1 {
+				label = "exact (no sampling)"
+			}
+			f.legend.Add(label, sc)
 		}
 	}
+	padAxes(f)
 	return f, nil
 }

@@ -1,0 +1,369 @@
+package plots
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	_ "image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+	"gonum.org/v1/plot"
+)
+
+const okDir = "testdata/ok"
+
+// near reports whether a and b agree to 1e-9 relative (the benchfmt reader
+// stores time as seconds, so ns values go through a *1e-9 *1e9 round trip).
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b))
+}
+
+func checkPoints(t *testing.T, what string, got []Point, want []Point) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d points %v, want %d %v", what, len(got), got, len(want), want)
+	}
+	for i := range want {
+		g, w := got[i], want[i]
+		if !near(g.X, w.X) || !near(g.Y, w.Y) || !near(g.Lo, w.Lo) || !near(g.Hi, w.Hi) || g.CI != w.CI {
+			t.Errorf("%s point %d = %+v, want %+v", what, i, g, w)
+		}
+	}
+}
+
+func ci(x, y, lo, hi float64) Point { return Point{X: x, Y: y, Lo: lo, Hi: hi, CI: true} }
+func noCI(x, y float64) Point       { return Point{X: x, Y: y, Lo: y, Hi: y} }
+
+func TestReadBenchmarks(t *testing.T) {
+	sets, err := ReadBenchmarks(filepath.Join(okDir, LookupFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type id struct{ name, variant, unit string }
+	var ids []id
+	for _, s := range sets {
+		ids = append(ids, id{s.Name, s.Variant, s.Unit})
+	}
+	wantIDs := []id{
+		{"Build", "", "ns/op"}, {"Build", "", "bytes-per-placement"},
+		{"Lookup", "from=hash", "ns/op"}, {"Lookup", "from=key", "ns/op"},
+	}
+	if !slices.Equal(ids, wantIDs) {
+		t.Fatalf("sets %v, want %v", ids, wantIDs)
+	}
+	lookup := sets[3]
+	var algos []string
+	for _, s := range lookup.Series {
+		algos = append(algos, s.Algo)
+	}
+	if want := []string{"modulo", "ring", "jump"}; !slices.Equal(algos, want) {
+		t.Fatalf("lookup algos %v, want catalog order %v", algos, want)
+	}
+	// modulo has 3 samples (5, 6, 7): median 6 and no finite 95% interval.
+	checkPoints(t, "modulo", lookup.Series[0].Points, []Point{noCI(10, 6), noCI(1000, 6)})
+	// ring at 10 nodes: 13 10 15 11 14 12 ns; 6 samples: median 12.5, and
+	// the 95% interval of a median from 6 samples is [min, max].
+	checkPoints(t, "ring", lookup.Series[1].Points, []Point{ci(10, 12.5, 10, 15), ci(1000, 22.5, 20, 25)})
+	checkPoints(t, "jump", lookup.Series[2].Points, []Point{ci(10, 32.5, 30, 35), ci(1000, 42.5, 40, 45)})
+	// from=hash is a separate variant, never pooled with from=key.
+	checkPoints(t, "ring from=hash", sets[2].Series[0].Points, []Point{noCI(10, 4), noCI(1000, 5)})
+	// Build: rendezvous n*5+i ns, ring n*100+i ns; custom metric n*16+i.
+	checkPoints(t, "build ring", sets[0].Series[0].Points, []Point{ci(10, 1002.5, 1000, 1005), ci(100, 10002.5, 10000, 10005), ci(1000, 100002.5, 100000, 100005)})
+	checkPoints(t, "build rendezvous bytes", sets[1].Series[1].Points, []Point{ci(10, 162.5, 160, 165), ci(100, 1602.5, 1600, 1605), ci(1000, 16002.5, 16000, 16005)})
+}
+
+func TestReadBenchmarksBadInput(t *testing.T) {
+	for _, tc := range []struct{ name, line, want string }{
+		{"nan", "BenchmarkLookup/algo=ring/nodes=10-2 100 NaN ns/op", "bad.txt:2: NaN ns/op"},
+		{"inf", "BenchmarkLookup/algo=ring/nodes=10-2 100 +Inf ns/op", "bad.txt:2: +Inf ns/op"},
+		{"syntax", "BenchmarkLookup/algo=ring/nodes=10-2 100 fast ns/op", "bad.txt:2"},
+		{"nodes", "BenchmarkLookup/algo=ring/nodes=ten-2 100 5 ns/op", "bad.txt:2: nodes=ten"},
+		{"nodes0", "BenchmarkLookup/algo=ring/nodes=0-2 100 5 ns/op", "bad.txt:2: nodes=0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := "BenchmarkLookup/algo=ring/nodes=100-2 100 5 ns/op\n" + tc.line + "\n"
+			_, err := readBenchmarks(strings.NewReader(in), "bad.txt")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestMovedSeries(t *testing.T) {
+	rows, err := ReadMovement(filepath.Join(okDir, MovementFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := movementOps(rows), []string{"add", "remove-random"}; !slices.Equal(got, want) {
+		t.Fatalf("ops %v, want %v", got, want)
+	}
+	series, ideal, err := MovedSeries(rows, "add", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var labels []string
+	for _, s := range series {
+		labels = append(labels, s.Label)
+	}
+	if want := []string{"modulo", "ring", "jump"}; !slices.Equal(labels, want) {
+		t.Fatalf("labels %v, want %v", labels, want)
+	}
+	checkPoints(t, "ring add", series[1].Points, []Point{ci(10, 0.095, 0.090, 0.100), ci(100, 0.0101, 0.0095, 0.0107)})
+	checkPoints(t, "ideal add", ideal, []Point{noCI(10, 0.0909090909), noCI(100, 0.00990099)})
+
+	ratios, ideal, err := MovedSeries(rows, "remove-random", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ideal != nil || len(ratios) != 2 || ratios[0].Algo != "modulo" || ratios[1].Algo != "ring" {
+		t.Fatalf("remove-random ratios %+v ideal %v, want modulo then ring and no ideal", ratios, ideal)
+	}
+	// moved_over_ideal from the file; bounds are moved_frac_lo/hi over ideal_frac.
+	checkPoints(t, "ring remove ratio", ratios[1].Points, []Point{ci(10, 1.05, 1.0, 1.1), ci(100, 1.02, 0.99, 1.05)})
+}
+
+func TestPeakBarsAndVNodes(t *testing.T) {
+	rows, err := ReadSpread(filepath.Join(okDir, SpreadFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, labels, _, bars, err := PeakBars(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(groups, []float64{10, 1000}) || !slices.Equal(labels, []string{"modulo", "ring", "jump"}) || len(bars) != 6 {
+		t.Fatalf("groups %v labels %v, %d bars", groups, labels, len(bars))
+	}
+	b := bars[4] // group 1 (1000 nodes), series 1 (ring)
+	if b.Group != 1 || b.Series != 1 || b.Value.Y != 1.30 || b.Value.Lo != 1.27 || b.Value.Hi != 1.33 || !b.Value.CI ||
+		!b.HasNoise || b.Noise != 1.10 || !b.HasExact || b.Exact != 1.29 {
+		t.Errorf("ring at 1000 nodes: %+v", b)
+	}
+	if bars[3].HasExact { // modulo at 1000: exact_peak_to_mean empty
+		t.Errorf("modulo at 1000 nodes has an exact value: %+v", bars[3])
+	}
+	// spread.csv has one vnodes value: no sweep.
+	if peak, _, _, err := VNodeSeries(rows); peak != nil || err != nil {
+		t.Errorf("VNodeSeries(spread.csv) = %v, %v; want nil, nil", peak, err)
+	}
+
+	vrows, err := ReadSpread(filepath.Join(okDir, VNodesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak, noise, exact, err := VNodeSeries(vrows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(peak) != 2 || peak[0].Label != "ring, n = 5" || peak[1].Label != "ring, n = 100" {
+		t.Fatalf("peak series %+v", peak)
+	}
+	checkPoints(t, "ring n=5", peak[0].Points, []Point{ci(1, 1.785, 1.5, 2.0), ci(10, 1.325, 1.25, 1.4), ci(100, 1.055, 1.03, 1.08), ci(1000, 1.025, 1.01, 1.04)})
+	checkPoints(t, "noise n=100", noise[1].Points, []Point{noCI(1, 1.3), noCI(10, 1.3), noCI(100, 1.3)})
+	if len(exact) != 1 {
+		t.Fatalf("%d exact series, want 1 (n=100 has none)", len(exact))
+	}
+	checkPoints(t, "exact n=5", exact[0].Points, []Point{noCI(1, 1.79), noCI(10, 1.32), noCI(100, 1.05)})
+}
+
+// copyDir copies the regular files of src into a new temporary directory.
+func copyDir(t *testing.T, src string, only ...string) string {
+	t.Helper()
+	dst := t.TempDir()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if len(only) > 0 && !slices.Contains(only, e.Name()) {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+func TestRenderAll(t *testing.T) {
+	dir := copyDir(t, okDir)
+	files, err := RenderAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	want := []string{
+		"build.png", "build.svg", "build-bytes-per-placement.png", "build-bytes-per-placement.svg",
+		"lookup-from-hash.png", "lookup-from-hash.svg", "lookup-from-key.png", "lookup-from-key.svg",
+		"movement-add.png", "movement-add.svg", "movement-ratio-add.png", "movement-ratio-add.svg",
+		"movement-remove-random.png", "movement-remove-random.svg", "movement-ratio-remove-random.png", "movement-ratio-remove-random.svg",
+		"spread-peak-to-mean.png", "spread-peak-to-mean.svg", "ring-vnodes.png", "ring-vnodes.svg",
+	}
+	if !slices.Equal(names, want) {
+		t.Fatalf("files %v\nwant %v", names, want)
+	}
+	first := map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first[f] = b
+		switch filepath.Ext(f) {
+		case ".png":
+			cfg, format, err := image.DecodeConfig(bytes.NewReader(b))
+			if err != nil || format != "png" || cfg.Width != 1200 || cfg.Height != 800 {
+				t.Errorf("%s: %s %dx%d, %v; want a 1200x800 png", f, format, cfg.Width, cfg.Height, err)
+			}
+		case ".svg":
+			if !bytes.Contains(b, []byte("<svg")) || !bytes.HasSuffix(bytes.TrimSpace(b), []byte("</svg>")) {
+				t.Errorf("%s: not a complete SVG document", f)
+			}
+		}
+	}
+	// No temporary files left behind.
+	ents, _ := os.ReadDir(filepath.Join(dir, OutDir))
+	if len(ents) != len(files) {
+		t.Errorf("%d files in %s, want %d", len(ents), OutDir, len(files))
+	}
+	// Same input, same bytes.
+	again, err := RenderAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range again {
+		b, _ := os.ReadFile(f)
+		if !bytes.Equal(b, first[f]) {
+			t.Errorf("%s differs between two renders of the same input", f)
+		}
+	}
+}
+
+func TestRenderAllMissingInputs(t *testing.T) {
+	dir := t.TempDir()
+	_, err := RenderAll(dir)
+	if err == nil || !strings.Contains(err.Error(), "no plots") || !strings.Contains(err.Error(), filepath.Join(dir, SpreadFile)) {
+		t.Fatalf("empty dir: error %v, want one listing the missing inputs", err)
+	}
+	// Only spread.csv: its plot, no error for the others.
+	dir = copyDir(t, okDir, SpreadFile)
+	files, err := RenderAll(dir)
+	if err != nil || len(files) != 2 || filepath.Base(files[0]) != "spread-peak-to-mean.png" {
+		t.Fatalf("spread only: %v, %v", files, err)
+	}
+}
+
+func TestRenderAllBadNumbers(t *testing.T) {
+	for _, tc := range []struct{ file, from, to, want string }{
+		{SpreadFile, "1.30,1.27,1.33", "1.30,NaN,1.33", `spread.csv:6: column peak_to_mean_lo (15): "NaN" is not a finite number`},
+		{MovementFile, "0.095,0.090", "0.095,abc", `movement.csv:4: column moved_frac_lo (11): "abc" is not a finite number`},
+		{MovementFile, "ring,xxhash,160,add,10,11", "ring,xxhash,160,add,,11", `movement.csv:4: column from (5): empty`},
+		{VNodesFile, "1.785,1.5,2.0", "1.785,1.9,2.0", `vnodes.csv:2: peak_to_mean 1.785 outside its interval [1.9, 2]`},
+		{LookupFile, "1000000\t 10 ns/op", "1000000\t Inf ns/op", `lookup.txt:6: +Inf ns/op: not a finite`},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			dir := copyDir(t, okDir)
+			path := filepath.Join(dir, tc.file)
+			b, _ := os.ReadFile(path)
+			bad := strings.Replace(string(b), tc.from, tc.to, 1)
+			if bad == string(b) {
+				t.Fatalf("test setup: %q not in %s", tc.from, tc.file)
+			}
+			os.WriteFile(path, []byte(bad), 0o644)
+			files, err := RenderAll(dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("error %v\nwant one naming %s and containing %q", err, path, tc.want)
+			}
+			if len(files) == 0 {
+				t.Errorf("no plots written: the other inputs should still render")
+			}
+		})
+	}
+}
+
+func TestMovementZeroUsesLinearAxis(t *testing.T) {
+	rows := []MovementRow{
+		{Algo: "jump", Op: "add", From: 10, To: 11, Moved: Point{X: 10, Y: 0}, IdealFrac: 1.0 / 11, HasRatio: true},
+		{Algo: "jump", Op: "add", From: 100, To: 101, Moved: Point{X: 100, Y: 0.01}, IdealFrac: 1.0 / 101, MovedOverIdeal: 1.01, HasRatio: true},
+	}
+	figs, err := movementFigures(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, isLog := figs[0].p.Y.Scale.(plot.LogScale); isLog {
+		t.Errorf("moved fraction 0 on a log y axis")
+	}
+	if _, err := figs[0].save(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	rows[0].From, rows[0].Moved.X = 0, 0
+	if _, err := movementFigures(rows); err == nil || !strings.Contains(err.Error(), "movement from 0") {
+		t.Errorf("from = 0 on a log x axis: error %v", err)
+	}
+}
+
+func TestWriteAtomicKeepsOldFileOnError(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.svg")
+	os.WriteFile(path, []byte("old"), 0o644)
+	boom := errors.New("boom")
+	err := writeAtomic(path, func(w io.Writer) error {
+		w.Write([]byte("half"))
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("error %v, want boom", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old" {
+		t.Errorf("file = %q after failed write, want old content", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%d files left, want 1 (temporary file removed)", len(ents))
+	}
+}
+
+func TestAlgoStyle(t *testing.T) {
+	names := catalog.Names()
+	seen := map[[4]uint8]string{}
+	for _, n := range names {
+		c := AlgoStyle(n).Color
+		k := [4]uint8{c.R, c.G, c.B, c.A}
+		if o, dup := seen[k]; dup {
+			t.Errorf("%s and %s share colour %v", n, o, c)
+		}
+		seen[k] = n
+	}
+	if AlgoStyle("ring").Color != palette[slices.Index(names, "ring")] {
+		t.Errorf("ring colour not fixed by catalog position")
+	}
+	if AlgoStyle("maglev").Color != unknownColor {
+		t.Errorf("unknown algorithm not grey")
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	var labels []string
+	for _, tk := range (logTicks{}).Ticks(5, 46) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	if want := []string{"5", "10", "20"}; !slices.Equal(labels, want) {
+		t.Errorf("labels %v, want %v", labels, want)
+	}
+}
