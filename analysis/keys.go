@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/chbench/chbench/algorithms"
 )
 
 // ChunkKeys is the number of keys handed to a worker at a time. The
@@ -48,7 +50,9 @@ func Workers(w int) int {
 // Generator is a seeded [KeySource] of S independent sets of K keys each.
 // Keys look like real cache keys: "user:" followed by the decimal form of a
 // pseudo-random uint64. Chunk c (ChunkKeys keys) of set s is drawn from
-// math/rand/v2's PCG seeded with (Seed, s<<40 | c), so key i of set s is a
+// math/rand/v2's PCG seeded with (Mix64(Seed), Mix64(s<<40 | c)) (the
+// splitmix64 finalizer [algorithms.Mix64] spreads nearby seeds over the
+// PCG state so that streams are unrelated), so key i of set s is a
 // pure function of (Seed, s, i): the same seed gives the same keys on every
 // machine and with any number of workers, and different sets are
 // independent streams.
@@ -114,7 +118,7 @@ func (g *Generator) fill(arena []byte, ends []int, s, c int) ([]byte, []int) {
 	if n <= 0 {
 		return arena, ends
 	}
-	r := rand.NewPCG(g.seed, uint64(s)<<40|uint64(c))
+	r := rand.NewPCG(algorithms.Mix64(g.seed), algorithms.Mix64(uint64(s)<<40|uint64(c)))
 	for range n {
 		arena = append(arena, "user:"...)
 		arena = strconv.AppendUint(arena, r.Uint64(), 10)
@@ -164,9 +168,10 @@ func (g *Generator) Each(workers int, fn func(worker, set int, keys []string)) e
 // MaxKeyBytes is the longest line a key file may hold.
 const MaxKeyBytes = 1 << 20
 
-// KeyFile is a [KeySource] reading one key per line from a file. Blank lines
-// are skipped and a trailing "\r" is removed (CRLF files); every other line,
-// spaces included, is a key. The L keys are split into S disjoint sets by
+// KeyFile is a [KeySource] reading one key per line from a file. Blank
+// lines (empty or only white space) are skipped and a trailing "\r" is
+// removed (CRLF files); every other line, inner and edge spaces included,
+// is a key. The L keys are split into S disjoint sets by
 // position: the i-th key (0-based, blank lines not counted) belongs to set
 // i mod S, so each set holds floor(L/S) or ceil(L/S) keys and with S = 1
 // the whole file is one set. The file is read again on every Each, in
@@ -222,7 +227,7 @@ func (f *KeyFile) scan(fn func(key string) error) error {
 	sc.Buffer(make([]byte, 64<<10), MaxKeyBytes)
 	for sc.Scan() {
 		line := bytes.TrimSuffix(sc.Bytes(), []byte{'\r'})
-		if len(line) == 0 {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		if err := fn(unsafe.String(unsafe.SliceData(line), len(line))); err != nil {

@@ -104,7 +104,8 @@ func NoiseReplicates(n int) int {
 // conditional binomials from distuv.Binomial) with math/rand/v2's PCG
 // seeded with (seed, 1). The cv is sqrt((n-1)/keys), the root-mean-square
 // cv of Binomial(keys, 1/n) counts, for equal weights, and the simulated
-// mean cv for unequal weights. It returns an error for keys < 1 or an
+// root-mean-square cv for unequal weights (the mean cv of a perfect
+// algorithm is slightly lower, by about 1/(4(n-1)) relative). It returns an error for keys < 1 or an
 // invalid membership.
 func NoiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv float64, err error) {
 	if keys < 1 {
@@ -139,13 +140,13 @@ func NoiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv 
 			return 0, 0, err
 		}
 		sumP += b.PeakToMean
-		sumCV += b.CV
+		sumCV += b.CV * b.CV
 	}
 	peakToMean = sumP / float64(reps)
 	if algorithms.Uniform(nodes) {
 		cv = math.Sqrt(float64(n-1) / float64(keys))
 	} else {
-		cv = sumCV / float64(reps)
+		cv = math.Sqrt(sumCV / float64(reps))
 	}
 	return peakToMean, cv, nil
 }

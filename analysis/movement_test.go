@@ -1,0 +1,365 @@
+package analysis
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+)
+
+func opts(algo string, keys, sets int) Options {
+	return Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: keys, Sets: sets, Seed: 20260101}
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// TestModuloMovedFraction compares modulo's measured moved fraction with
+// 1 - min(n,m)/lcm(n,m). Each key moves independently with that
+// probability p, so the mean over S sets of K keys has standard error
+// sqrt(p(1-p)/(S*K)); we accept 5 standard errors (false failure < 1e-6).
+func TestModuloMovedFraction(t *testing.T) {
+	const keys, sets = 20000, 4
+	for _, c := range [][2]int{{3, 4}, {4, 5}, {9, 10}, {4, 6}, {10, 11}, {5, 3}} {
+		n, m := c[0], c[1]
+		sc, err := Resize(n, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Movement(opts("modulo", keys, sets), sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lcm := n * m / gcd(n, m)
+		p := 1 - float64(min(n, m))/float64(lcm)
+		se := math.Sqrt(p * (1 - p) / (keys * sets))
+		if math.Abs(r.Moved.Mean-p) > 5*se {
+			t.Errorf("modulo %d->%d: moved %.4f, want %.4f ± %.4f", n, m, r.Moved.Mean, p, 5*se)
+		}
+		if r.Net != r.Moved {
+			t.Errorf("modulo %d->%d: one step, but net %+v != moved %+v", n, m, r.Net, r.Moved)
+		}
+		if want := math.Abs(float64(m-n)) / float64(max(n, m)); math.Abs(r.Ideal-want) > 1e-12 {
+			t.Errorf("modulo %d->%d: ideal %v, want %v", n, m, r.Ideal, want)
+		}
+	}
+}
+
+// TestMinimalMovers checks the algorithms that move only what they must:
+// after a join every moved key went to the new node (collateral 0), after
+// a leave only the leaver's keys moved (collateral 0). The moved fraction
+// is the ideal up to sampling and the algorithm's own imbalance: for
+// rendezvous and jump each key moves with probability 1/(n+1) (join) or
+// 1/n (leave), standard error sqrt(p(1-p)/(S*K)), 5 of them accepted; the
+// ring moves exactly the new node's (or the leaver's) arc, its exact share,
+// which we compare with the same sampling tolerance.
+func TestMinimalMovers(t *testing.T) {
+	const n, keys, sets = 10, 20000, 3
+	for _, algo := range []string{"ring", "rendezvous", "jump"} {
+		for _, op := range []string{OpAdd, OpRemoveLast, OpRemoveRandom, OpAddMany} {
+			if algo == "jump" && op == OpRemoveRandom {
+				continue // swap-last moves a second node's keys; see TestJumpRemoveRandom
+			}
+			sc, err := NewScenario(op, n, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := opts(algo, keys, sets)
+			r, err := Movement(o, sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Collateral.Mean != 0 || r.Collateral.Hi != 0 {
+				t.Errorf("%s %s: collateral %+v, want 0", algo, op, r.Collateral)
+			}
+			p := r.Ideal
+			if algo == "ring" {
+				p = ringMovedShare(t, o, sc)
+			}
+			se := math.Sqrt(p * (1 - p) / (keys * sets))
+			if math.Abs(r.Moved.Mean-p) > 5*se {
+				t.Errorf("%s %s: moved %.4f, want %.4f ± %.4f", algo, op, r.Moved.Mean, p, 5*se)
+			}
+		}
+	}
+}
+
+// ringMovedShare returns the exact share of the hash space that changes
+// owner in the one-step scenario sc: the joining nodes' shares after, or
+// the leaving nodes' shares before.
+func ringMovedShare(t *testing.T, o Options, sc Scenario) float64 {
+	t.Helper()
+	chain, err := Placements(o, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after := chain[0], chain[1]
+	var f float64
+	bs := before.(algorithms.ExactSharer).ExactShares()
+	as := after.(algorithms.ExactSharer).ExactShares()
+	for i, nd := range after.Nodes() {
+		if algorithms.IndexOf(before.Nodes(), nd.ID) < 0 {
+			f += as[i]
+		}
+	}
+	for i, nd := range before.Nodes() {
+		if algorithms.IndexOf(after.Nodes(), nd.ID) < 0 {
+			f += bs[i]
+		}
+	}
+	return f
+}
+
+// TestJumpRemoveRandom: jump's swap-last removal of node k < n-1 gives
+// bucket k to the last node. The leaver's keys (1/n) stay in bucket k and
+// so move to the former last node; the last bucket's keys (1/n) are spread
+// uniformly over the n-1 remaining buckets, and the 1/(n-1) of them that
+// land in bucket k stay with their node. So moved = 1/n + (1/n)(n-2)/(n-1)
+// and the collateral part is (1/n)(n-2)/(n-1). Tolerance as in
+// TestMinimalMovers.
+func TestJumpRemoveRandom(t *testing.T) {
+	const n, keys, sets = 10, 20000, 3
+	sc := Scenario{Op: OpRemoveRandom, Initial: mustNodes(t, n), Steps: []Step{{Leave: []string{"node-3"}}}}
+	r, err := Movement(opts("jump", keys, sets), sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"moved", r.Moved.Mean, 1.0/n + (n-2.0)/(n*(n-1.0))}, {"collateral", r.Collateral.Mean, (n - 2.0) / (n * (n - 1.0))}} {
+		se := math.Sqrt(c.want * (1 - c.want) / (keys * sets))
+		if math.Abs(c.got-c.want) > 5*se {
+			t.Errorf("jump remove node-3: %s %.4f, want %.4f ± %.4f", c.name, c.got, c.want, 5*se)
+		}
+	}
+}
+
+func mustNodes(t *testing.T, n int) []algorithms.Node {
+	t.Helper()
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nodes
+}
+
+// TestRestore: for algorithms whose owners depend only on the member set
+// (ring, rendezvous), a node that leaves and comes back gets exactly its
+// keys back, so the net moved fraction is exactly 0 while the total is two
+// moves per key of the node.
+func TestRestore(t *testing.T) {
+	sc, err := NewScenario(OpRestore, 8, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, algo := range []string{"ring", "rendezvous"} {
+		r, err := Movement(opts(algo, 5000, 2), sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Net.Mean != 0 || r.Net.Hi != 0 {
+			t.Errorf("%s restore: net moved %+v, want 0", algo, r.Net)
+		}
+		for _, s := range r.Samples {
+			if s.Moved == 0 {
+				t.Errorf("%s restore: a set moved no key", algo)
+			}
+		}
+	}
+}
+
+func TestIdealFraction(t *testing.T) {
+	nodes := func(ws ...float64) []algorithms.Node {
+		out := make([]algorithms.Node, len(ws))
+		for i, w := range ws {
+			out[i] = algorithms.Node{ID: algorithms.NodeID(i), Weight: w}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name          string
+		before, after []algorithms.Node
+		want          float64
+	}{
+		{"3->4", nodes(1, 1, 1), nodes(1, 1, 1, 1), 0.25},
+		{"4->5", nodes(1, 1, 1, 1), nodes(1, 1, 1, 1, 1), 0.2},
+		{"10->9", nodes(1, 1, 1, 1, 1, 1, 1, 1, 1, 1), nodes(1, 1, 1, 1, 1, 1, 1, 1, 1), 0.1},
+		{"2->4", nodes(1, 1), nodes(1, 1, 1, 1), 0.5},
+		// {1,1} -> {1,1,2}: shares 1/2,1/2 -> 1/4,1/4,1/2: each old node gives up 1/4.
+		{"join weight 2", nodes(1, 1), nodes(1, 1, 2), 0.5},
+		// {1,3} -> {3,3}: node-0 1/4 -> 1/2, node-1 3/4 -> 1/2: 1/4 moves.
+		{"reweight", nodes(1, 3), nodes(3, 3), 0.25},
+		// node-1 of {1,1,1} leaves and node-3 joins: node-1 loses 1/3.
+		{"replace", nodes(1, 1, 1), []algorithms.Node{{ID: "node-0", Weight: 1}, {ID: "node-2", Weight: 1}, {ID: "node-3", Weight: 1}}, 1.0 / 3},
+	} {
+		if got := IdealFraction(c.before, c.after); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("%s: IdealFraction = %v, want %v", c.name, got, c.want)
+		}
+	}
+	for n := 1; n <= 50; n++ {
+		for _, m := range []int{1, 2, n + 1, 2 * n, 3*n + 7} {
+			if got, want := IdealFraction(nodes(ones(n)...), nodes(ones(m)...)), math.Abs(float64(m-n))/float64(max(n, m)); math.Abs(got-want) > 1e-12 {
+				t.Errorf("%d->%d: IdealFraction = %v, want |m-n|/max(n,m) = %v", n, m, got, want)
+			}
+		}
+	}
+}
+
+func ones(n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = 1
+	}
+	return out
+}
+
+func TestScenarios(t *testing.T) {
+	for _, op := range Ops() {
+		a, err := NewScenario(op, 20, 9)
+		if err != nil {
+			t.Fatalf("%s: %v", op, err)
+		}
+		b, _ := NewScenario(op, 20, 9)
+		ms, err := a.Memberships()
+		if err != nil {
+			t.Fatalf("%s: %v", op, err)
+		}
+		mb, _ := b.Memberships()
+		if len(ms) != len(mb) {
+			t.Fatalf("%s: not reproducible from its seed", op)
+		}
+		for i := range ms {
+			if !equalNodes(ms[i], mb[i]) {
+				t.Fatalf("%s: membership %d not reproducible from its seed", op, i)
+			}
+		}
+		last := len(ms[len(ms)-1])
+		want := map[string]int{OpAdd: 21, OpAddMany: 40, OpRemoveLast: 19, OpRemoveRandom: 19, OpRestore: 20, OpShrinkRandom: 2, OpShrinkLIFO: 2}
+		if w, ok := want[op]; ok && last != w {
+			t.Errorf("%s: ends with %d nodes, want %d", op, last, w)
+		}
+		if op == OpChurn && len(a.Steps) != ChurnSteps {
+			t.Errorf("churn: %d steps, want %d", len(a.Steps), ChurnSteps)
+		}
+		if op == OpShrinkLIFO {
+			// The newest node leaves first: node-19, node-18, ...
+			for i, st := range a.Steps {
+				if st.Leave[0] != algorithms.NodeID(19-i) {
+					t.Errorf("shrink-lifo step %d removes %s, want %s", i, st.Leave[0], algorithms.NodeID(19-i))
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		op   string
+		n    int
+		want string
+	}{{"grow", 3, `"grow"`}, {OpAdd, 0, "nodes 0"}, {OpRemoveLast, 1, "nodes 1"}, {OpRestore, 1, "nodes 1"}} {
+		if _, err := NewScenario(c.op, c.n, 1); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("NewScenario(%q, %d): error %v, want one naming %s", c.op, c.n, err, c.want)
+		}
+	}
+	bad := []Scenario{
+		{Op: "x", Initial: mustNodes(t, 3)},
+		{Op: "x", Initial: mustNodes(t, 3), Steps: []Step{{Leave: []string{"node-7"}}}},
+		{Op: "x", Initial: mustNodes(t, 3), Steps: []Step{{Join: []algorithms.Node{{ID: "node-1", Weight: 1}}}}},
+		{Op: "x", Initial: mustNodes(t, 1), Steps: []Step{{Leave: []string{"node-0"}}}},
+		{Op: "x", Initial: mustNodes(t, 2), Steps: []Step{{Leave: []string{"node-0"}, Join: []algorithms.Node{{ID: "node-0", Weight: 1}}}}},
+	}
+	for i, sc := range bad {
+		if _, err := sc.Memberships(); err == nil {
+			t.Errorf("bad scenario %d: no error", i)
+		}
+	}
+	if _, err := Resize(4, 4); err == nil {
+		t.Error("Resize(4, 4): no error")
+	}
+}
+
+func equalNodes(a, b []algorithms.Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestWorkerIndependence: the written results are byte-identical for any
+// number of workers, for generated keys and for a key file.
+func TestWorkerIndependence(t *testing.T) {
+	var file strings.Builder
+	for i := range 3*ChunkKeys + 11 {
+		file.WriteString("item-" + itoa(i*7919) + "\n")
+	}
+	path := writeFile(t, file.String())
+	sc, err := NewScenario(OpChurn, 7, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keyFile := range []string{"", path} {
+		var outs []string
+		for _, w := range []int{1, 2, 5} {
+			o := opts("ring", 3*ChunkKeys+5, 3)
+			o.KeyFile, o.Workers = keyFile, w
+			m, err := Movement(o, sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Spread(o, mustNodes(t, 7))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WriteMoveJSON(&b, []*MoveResult{m}); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteSpreadJSON(&b, []*SpreadResult{s}); err != nil {
+				t.Fatal(err)
+			}
+			outs = append(outs, b.String())
+		}
+		for i := 1; i < len(outs); i++ {
+			if outs[i] != outs[0] {
+				t.Errorf("key file %q: output with workers #%d differs from workers=1", keyFile, i)
+			}
+		}
+	}
+}
+
+func TestMovementErrors(t *testing.T) {
+	sc, _ := Resize(3, 4)
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{opts("nosuch", 10, 1), `"nosuch"`},
+		{opts("ring", 0, 1), "keys 0"},
+		{opts("ring", 10, 0), "sets 0"},
+		{Options{Algo: "ring", Config: catalog.Config{Hash: "md5", VNodes: 1, Eps: 1, Partitions: 1}, Keys: 1, Sets: 1}, `"md5"`},
+		{Options{Algo: "ring", Config: catalog.DefaultConfig(), Sets: 1, KeyFile: "/no/such/file"}, "/no/such/file"},
+	} {
+		if _, err := Movement(c.o, sc); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Movement(%+v): error %v, want one naming %s", c.o, err, c.want)
+		}
+		if _, err := Spread(c.o, mustNodes(t, 3)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Spread(%+v): error %v, want one naming %s", c.o, err, c.want)
+		}
+	}
+	// Modulo rejects weights: the algorithm's error comes back.
+	w := Scenario{Op: "x", Initial: mustNodes(t, 2), Steps: []Step{{Join: []algorithms.Node{{ID: "big", Weight: 2}}}}}
+	if _, err := Movement(opts("modulo", 10, 1), w); err == nil || !strings.Contains(err.Error(), "weight") {
+		t.Errorf("modulo with weights: error %v", err)
+	}
+}

@@ -1,0 +1,162 @@
+package analysis
+
+import (
+	"math"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms"
+)
+
+// TestNoiseFloor: with equal weights noise_cv is sqrt((n-1)/K) exactly.
+// For n = 2 the peak count is K/2 + |X - K/2| with X ~ Binomial(K, 1/2),
+// so by the normal approximation the expected peak-to-mean is
+// 1 + sqrt(2/(pi*K)); the simulated value has Monte Carlo standard error
+// (2/K)*sd|X-K/2|/sqrt(R) = (2/K)*(sqrt(K)/2)*sqrt(1-2/pi)/sqrt(R), and we
+// accept 5 of them plus 1/K for the continuity of the approximation.
+func TestNoiseFloor(t *testing.T) {
+	const k = 10000
+	p2m, cv, err := NoiseFloor(k, mustNodes(t, 2), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cv != math.Sqrt(1.0/k) {
+		t.Errorf("n=2: noise cv %v, want sqrt(1/K) = %v", cv, math.Sqrt(1.0/k))
+	}
+	want := 1 + math.Sqrt(2/(math.Pi*k))
+	se := (2.0 / k) * (math.Sqrt(k) / 2) * math.Sqrt(1-2/math.Pi) / math.Sqrt(float64(NoiseReplicates(2)))
+	if math.Abs(p2m-want) > 5*se+1.0/k {
+		t.Errorf("n=2: noise peak/mean %v, want %v ± %v", p2m, want, 5*se+1.0/k)
+	}
+	if _, cv, _ := NoiseFloor(k, mustNodes(t, 10), 1); cv != math.Sqrt(9.0/k) {
+		t.Errorf("n=10: noise cv %v, want sqrt(9/K) = %v", cv, math.Sqrt(9.0/k))
+	}
+	// Weighted: the simulated root-mean-square cv of the normalised loads
+	// l_i = share_i/q_i. With d_i = l_i - 1, Var(d_i) = (1-q_i)/(K q_i)
+	// and Cov(d_i, d_j) = -1/K (multinomial), so the expected population
+	// variance is A/n - (A - n(n-1)/K)/n^2 with A = sum Var(d_i). The mean
+	// load is 1 up to O(1/sqrt(K)). The simulated mean of cv^2 over
+	// R = NoiseReplicates(4) = 2000 draws of a statistic with about n-1 = 3
+	// degrees of freedom has relative standard error sqrt(2/3)/sqrt(R) =
+	// 1.8%, so cv has 0.9%; we accept 5 of those (4.5%).
+	nodes := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 1}, {ID: "c", Weight: 2}, {ID: "d", Weight: 4}}
+	_, wcv, err := NoiseFloor(k, nodes, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a float64
+	for _, n := range nodes {
+		q := n.Weight / 8
+		a += (1 - q) / (k * q)
+	}
+	const n = 4
+	if want := math.Sqrt(a/n - (a-n*(n-1)/float64(k))/(n*n)); math.Abs(wcv-want)/want > 0.045 {
+		t.Errorf("weighted noise cv %v, want %v ± 4.5%%", wcv, want)
+	}
+	if _, _, err := NoiseFloor(0, nodes, 1); err == nil {
+		t.Error("NoiseFloor(0 keys): no error")
+	}
+}
+
+// TestSpreadMatchesNoise: modulo, rendezvous and jump place keys like
+// independent uniform draws, so their measured cv is the sampling noise.
+// Per set, cv^2 ≈ noise_cv^2 * chi2(n-1)/(n-1), so cv has relative
+// standard deviation about 1/sqrt(2(n-1)), and the mean over S sets
+// 1/sqrt(2(n-1)S); we accept 5 of those.
+func TestSpreadMatchesNoise(t *testing.T) {
+	const n, keys, sets = 50, 20000, 8
+	tol := 5 / math.Sqrt(2*(n-1)*sets)
+	for _, algo := range []string{"modulo", "rendezvous", "jump"} {
+		r, err := Spread(opts(algo, keys, sets), mustNodes(t, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rel := math.Abs(r.CV.Mean-r.NoiseCV) / r.NoiseCV; rel > tol {
+			t.Errorf("%s: cv %.4f vs noise %.4f (relative difference %.3f > %.3f)", algo, r.CV.Mean, r.NoiseCV, rel, tol)
+		}
+		if !(r.MinShare.Mean < 1.0/n && 1.0/n < r.MaxShare.Mean) {
+			t.Errorf("%s: shares [%v, %v] do not bracket 1/n", algo, r.MinShare.Mean, r.MaxShare.Mean)
+		}
+		if r.PeakToMean.Mean != r.MaxShare.Mean*n && math.Abs(r.PeakToMean.Mean-r.MaxShare.Mean*n) > 1e-12 {
+			t.Errorf("%s: peak/mean %v != n * max share %v", algo, r.PeakToMean.Mean, r.MaxShare.Mean*n)
+		}
+	}
+}
+
+// TestSpreadExact: modulo's exact shares of the 64-bit hash space differ
+// by at most one value in 2^64, so its exact peak/mean is 1 and cv 0; the
+// ring's exact values are those of its ExactShares; rendezvous has none.
+func TestSpreadExact(t *testing.T) {
+	nodes := mustNodes(t, 7)
+	m, err := Spread(opts("modulo", 1000, 1), nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Exact == nil || math.Abs(m.Exact.PeakToMean-1) > 1e-12 || m.Exact.CV > 1e-12 {
+		t.Errorf("modulo exact = %+v, want peak/mean 1, cv 0", m.Exact)
+	}
+	if r, _ := Spread(opts("rendezvous", 1000, 1), nodes); r.Exact != nil || r.Shares[0].Exact != nil {
+		t.Errorf("rendezvous has exact values %+v", r.Exact)
+	}
+	o := opts("ring", 1000, 1)
+	o.Config.VNodes = 5
+	r, err := Spread(o, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chain, _ := Placements(o, Scenario{Op: "x", Initial: nodes, Steps: []Step{{Leave: []string{"node-0"}}}})
+	shares := chain[0].(algorithms.ExactSharer).ExactShares()
+	var mx float64
+	for i, s := range shares {
+		mx = math.Max(mx, s*7)
+		if *r.Shares[i].Exact != s {
+			t.Errorf("node %d: exact share %v, want %v", i, *r.Shares[i].Exact, s)
+		}
+	}
+	if r.Exact.PeakToMean != mx {
+		t.Errorf("ring exact peak/mean %v, want %v", r.Exact.PeakToMean, mx)
+	}
+}
+
+// TestSpreadWeighted: rendezvous gives node i the share w_i/W. Each
+// measured share is Binomial(K, q_i)/K per set, so its mean over S sets
+// has standard error sqrt(q(1-q)/(K*S)); we accept 5.
+func TestSpreadWeighted(t *testing.T) {
+	const keys, sets = 20000, 4
+	nodes := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 1}, {ID: "c", Weight: 2}, {ID: "d", Weight: 4}}
+	r, err := Spread(opts("rendezvous", keys, sets), nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range r.Shares {
+		q := s.Weight / 8
+		if s.WeightShare != q {
+			t.Errorf("%s: weight share %v, want %v", s.ID, s.WeightShare, q)
+		}
+		if se := math.Sqrt(q * (1 - q) / (keys * sets)); math.Abs(s.Share.Mean-q) > 5*se {
+			t.Errorf("%s: share %.4f, want %.4f ± %.4f", s.ID, s.Share.Mean, q, 5*se)
+		}
+	}
+	// Peak-to-mean compares each share with its weight share, so a
+	// well-weighted placement stays near 1 (not near 4 = 0.5/(1/8) ... /(1/4)).
+	if r.PeakToMean.Mean > 1.05 {
+		t.Errorf("weighted peak/mean %v, want near 1", r.PeakToMean.Mean)
+	}
+}
+
+func TestBalanceOf(t *testing.T) {
+	nodes := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 3}}
+	// Shares 0.5, 0.5 vs weight shares 0.25, 0.75: loads 2 and 2/3, mean
+	// 4/3, population sd 2/3, cv 0.5.
+	b, err := BalanceOf([]float64{0.5, 0.5}, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.MinShare != 0.5 || b.MaxShare != 0.5 || b.PeakToMean != 2 || math.Abs(b.CV-0.5) > 1e-12 {
+		t.Errorf("BalanceOf = %+v, want min 0.5, max 0.5, peak/mean 2, cv 0.5", b)
+	}
+	for _, bad := range [][]float64{{1}, {0.5, math.NaN()}, {-0.1, 1.1}} {
+		if _, err := BalanceOf(bad, nodes); err == nil {
+			t.Errorf("BalanceOf(%v): no error", bad)
+		}
+	}
+}
