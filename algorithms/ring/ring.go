@@ -4,11 +4,15 @@
 // ring at V points, and a key belongs to the first point at or after its
 // hash, wrapping past the top.
 //
-//   - Lookup: O(1) expected. The sorted points are indexed by their top b
-//     bits (2^b >= number of points), so a lookup reads one index entry and
-//     scans about one point; the worst case is the largest bucket.
+//   - Lookup: O(1) expected. A lookup table over the top b bits of a
+//     position (2^b >= 2 * number of points) holds, for each bucket without
+//     a point, the owner of the whole bucket (one read ends the lookup; at
+//     least e^-1/2 = 61% of buckets) and otherwise the first point in the
+//     bucket, from which a lookup scans about one point; the worst case is
+//     the largest bucket.
 //   - Memory: 12 bytes per point (64-bit position and 32-bit owner) plus 4
-//     bytes per index entry: about 16 * V * n bytes, plus O(n).
+//     bytes per table entry, 2 to 4 entries per point: 20 to 28 bytes per
+//     point, about 20-28 * V * n bytes, plus O(n).
 //   - Removal: any node may leave; only its keys move, each to the owner of
 //     the next point. A joining node takes only keys from the points it lands
 //     before. With k points per node the per-node share has a relative
@@ -56,12 +60,21 @@ type Ring struct {
 	// owner[i] the index of its node.
 	pos   []uint64
 	owner []int32
-	// index[t] is the first point whose position's top bits are >= t; it
-	// has 2^b+1 entries. shift = 64 - b.
-	index    []uint32
+	// lut is a lookup table over the top b bits of a position (shift =
+	// 64 - b, 2^b >= 2 * Len()): bucket t covers the positions whose top
+	// bits are t. If no point lies in bucket t, every key in it has the same
+	// owner, and lut[t] is that owner's index with lutOwner set: a lookup
+	// ends after one read (for at least half of the buckets, since
+	// there are twice as many buckets as points). Otherwise lut[t] is the
+	// index of the first point in bucket t, where a short scan starts.
+	lut      []uint32
 	shift    uint
 	keyShift uint // 32 for 32-bit hashes (positions kept in the top half), else 0
 }
+
+// lutOwner marks a lut entry that holds an owner instead of a point index.
+// Point indexes stay below MaxPoints = 2^28, so the bit is free.
+const lutOwner = 1 << 31
 
 // Point is one virtual node on the ring, for callers that walk it (bounded
 // loads).
@@ -146,21 +159,34 @@ func New(nodes []algorithms.Node, vnodes int, h algorithms.Hash) (*Ring, error) 
 	for i, p := range pts {
 		r.pos[i], r.owner[i] = p.pos, p.owner
 	}
-	b := bits.Len(uint(total - 1)) // 2^b >= total
-	if b < 1 {
-		b = 1
-	}
+	r.buildLUT()
+	return r, nil
+}
+
+// buildLUT fills lut and shift from the sorted points (see the Ring
+// fields). It takes O(2^b + Len()) time.
+func (r *Ring) buildLUT() {
+	total := len(r.pos)
+	b := bits.Len(uint(2*total - 1)) // 2^b >= 2 * total
 	r.shift = uint(64 - b)
-	r.index = make([]uint32, 1<<b+1)
-	i := 0
-	for t := range r.index[:1<<b] {
+	r.lut = make([]uint32, 1<<b)
+	i := 0 // first point whose bucket is >= t
+	for t := range r.lut {
 		for i < total && r.pos[i]>>r.shift < uint64(t) {
 			i++
 		}
-		r.index[t] = uint32(i)
+		if i < total && r.pos[i]>>r.shift == uint64(t) {
+			r.lut[t] = uint32(i)
+			continue
+		}
+		// Empty bucket: its keys belong to the first point after it,
+		// wrapping past the top.
+		next := i
+		if next == total {
+			next = 0
+		}
+		r.lut[t] = uint32(r.owner[next]) | lutOwner
 	}
-	r.index[1<<b] = uint32(total)
-	return r, nil
 }
 
 // Algorithm returns "ring".
@@ -179,22 +205,46 @@ func (r *Ring) Len() int { return len(r.pos) }
 func (r *Ring) HashKey(key string) uint64 { return r.hash.Sum(key) }
 
 // LocateHash returns the index of the owner of the first point at or after
-// h, wrapping to the first point.
-func (r *Ring) LocateHash(h uint64) int { return int(r.owner[r.Search(h)]) }
-
-// Search returns the index (0..Len()-1) of the first point at or after key
-// hash h, wrapping to 0 past the last point.
-func (r *Ring) Search(h uint64) int {
+// h, wrapping to the first point. It reads one lookup-table entry, and only
+// when the key's bucket holds points, scans them (about 1.5 on average).
+func (r *Ring) LocateHash(h uint64) int {
 	x := h << r.keyShift
-	t := x >> r.shift
-	i, end := r.index[t], r.index[t+1]
-	for i < end && r.pos[i] < x {
+	e := r.lut[x>>r.shift]
+	if e&lutOwner != 0 {
+		return int(e &^ lutOwner)
+	}
+	pos := r.pos
+	i := int(e)
+	// Points after this bucket lie above x, so the scan stops at the
+	// latest at the first of them.
+	for i < len(pos) && pos[i] < x {
 		i++
 	}
-	if int(i) == len(r.pos) {
+	if i == len(pos) {
+		i = 0
+	}
+	return int(r.owner[i])
+}
+
+// Search returns the index (0..Len()-1) of the first point at or after key
+// hash h, wrapping to 0 past the last point. It is O(1) expected when the
+// key's lookup-table bucket holds points and O(log Len()) (binary search)
+// when it does not; LocateHash does not need it.
+func (r *Ring) Search(h uint64) int {
+	x := h << r.keyShift
+	var i int
+	if e := r.lut[x>>r.shift]; e&lutOwner == 0 {
+		i = int(e)
+		for i < len(r.pos) && r.pos[i] < x {
+			i++
+		}
+	} else {
+		i, _ = slices.BinarySearch(r.pos, x)
+	}
+	if i == len(r.pos) {
 		return 0
 	}
-	return int(i)
+	return i
 }
 
 // At returns point i (0 <= i < Len()).
