@@ -126,16 +126,26 @@ func New(name string, nodes []algorithms.Node, cfg Config) (algorithms.Placer, e
 	h := algorithms.MustHash(cfg.Hash)
 	switch name {
 	case modulo.Name:
-		return modulo.New(nodes, h)
+		return placer(modulo.New(nodes, h))
 	case ring.Name:
-		return ring.New(nodes, cfg.VNodes, h)
+		return placer(ring.New(nodes, cfg.VNodes, h))
 	case rendezvous.Name:
-		return rendezvous.New(nodes, h)
+		return placer(rendezvous.New(nodes, h))
 	case jump.Name:
-		return jump.New(nodes, h)
+		return placer(jump.New(nodes, h))
 	case slots.Name:
-		return slots.New(nodes)
+		return placer(slots.New(nodes))
 	default:
-		return bounded.New(nodes, cfg.VNodes, cfg.Eps, cfg.Partitions, h)
+		return placer(bounded.New(nodes, cfg.VNodes, cfg.Eps, cfg.Partitions, h))
 	}
+}
+
+// placer converts a constructor's concrete result to the interface, keeping
+// a failed construction a true nil rather than an interface holding a nil
+// pointer.
+func placer[T algorithms.Placer](p T, err error) (algorithms.Placer, error) {
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }

@@ -58,7 +58,7 @@ func TestFastPathMatchesScores(t *testing.T) {
 // Logarithmic method: shares converge to w_i / sum(w). With K keys each
 // share is Binomial(K, w_i/W)/K, bounded at 5 standard errors.
 func TestWeightedShares(t *testing.T) {
-	nodes := []algorithms.Node{{"a", 1}, {"b", 1}, {"c", 2}, {"d", 4}}
+	nodes := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 1}, {ID: "c", Weight: 2}, {ID: "d", Weight: 4}}
 	r := mustNew(t, nodes, "xxhash")
 	keys := placertest.Keys(100000, 23)
 	counts := placertest.Counts(r, keys)
@@ -73,7 +73,7 @@ func TestWeightedShares(t *testing.T) {
 
 // Weighted membership changes keep HRW's minimal disruption.
 func TestWeightedLeave(t *testing.T) {
-	nodes := []algorithms.Node{{"a", 1}, {"b", 3}, {"c", 2}}
+	nodes := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 3}, {ID: "c", Weight: 2}}
 	before := mustNew(t, nodes, "murmur3-64")
 	after, err := algorithms.Leave(before, "b")
 	if err != nil {
@@ -98,7 +98,7 @@ func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	r := mustNew(t, nodes, "xxhash")
 	placertest.CheckNoAllocs(t, r)
 	placertest.CheckConcurrent(t, r, placertest.Keys(2000, 4))
-	w := mustNew(t, []algorithms.Node{{"a", 1}, {"b", 2}}, "xxhash")
+	w := mustNew(t, []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, "xxhash")
 	placertest.CheckNoAllocs(t, w)
 }
 
@@ -107,7 +107,7 @@ func TestErrors(t *testing.T) {
 	if _, err := New(nil, h); err == nil {
 		t.Error("empty membership accepted")
 	}
-	if _, err := New([]algorithms.Node{{"a", -1}}, h); err == nil {
+	if _, err := New([]algorithms.Node{{ID: "a", Weight: -1}}, h); err == nil {
 		t.Error("negative weight accepted")
 	}
 }

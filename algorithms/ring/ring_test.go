@@ -178,7 +178,7 @@ func TestShareStdErrorIsInverseSqrtK(t *testing.T) {
 }
 
 func TestWeightsScaleVNodes(t *testing.T) {
-	nodes := []algorithms.Node{{"a", 1}, {"b", 1}, {"c", 2}, {"d", 4}}
+	nodes := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 1}, {ID: "c", Weight: 2}, {ID: "d", Weight: 4}}
 	r, err := New(nodes, 500, algorithms.MustHash("xxhash"))
 	if err != nil {
 		t.Fatal(err)
@@ -204,18 +204,21 @@ func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	h := algorithms.MustHash("xxhash")
-	ok := []algorithms.Node{{"a", 1}}
+	ok := []algorithms.Node{{ID: "a", Weight: 1}}
 	cases := map[string]func() error{
 		"empty":    func() error { _, err := New(nil, 10, h); return err },
 		"vnodes 0": func() error { _, err := New(ok, 0, h); return err },
-		"weight 0": func() error { _, err := New([]algorithms.Node{{"a", 0}}, 10, h); return err },
+		"weight 0": func() error { _, err := New([]algorithms.Node{{ID: "a", Weight: 0}}, 10, h); return err },
 		"weight inf": func() error {
-			_, err := New([]algorithms.Node{{"a", math.Inf(1)}}, 10, h)
+			_, err := New([]algorithms.Node{{ID: "a", Weight: math.Inf(1)}}, 10, h)
 			return err
 		},
-		"tiny weight": func() error { _, err := New([]algorithms.Node{{"a", 0.01}}, 10, h); return err },
-		"duplicate":   func() error { _, err := New([]algorithms.Node{{"a", 1}, {"a", 1}}, 10, h); return err },
-		"too many":    func() error { _, err := New(ok, MaxPoints+1, h); return err },
+		"tiny weight": func() error { _, err := New([]algorithms.Node{{ID: "a", Weight: 0.01}}, 10, h); return err },
+		"duplicate": func() error {
+			_, err := New([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}, 10, h)
+			return err
+		},
+		"too many": func() error { _, err := New(ok, MaxPoints+1, h); return err },
 	}
 	for name, f := range cases {
 		if err := f(); err == nil {
