@@ -277,7 +277,13 @@ func TestRenderAllBadNumbers(t *testing.T) {
 		{LookupFile, "1000000\t 10 ns/op", "1000000\t Inf ns/op", `lookup.txt:6: +Inf ns/op: not a finite`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			dir := copyDir(t, okDir)
+			// The bad file plus one good input (the smallest plot), to check
+			// that the good one still renders.
+			other := VNodesFile
+			if tc.file == VNodesFile {
+				other = SpreadFile
+			}
+			dir := copyDir(t, okDir, tc.file, other)
 			path := filepath.Join(dir, tc.file)
 			b, _ := os.ReadFile(path)
 			bad := strings.Replace(string(b), tc.from, tc.to, 1)
