@@ -1,0 +1,148 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/chbench/chbench/algorithms"
+)
+
+// DefaultNodeGrid returns the node counts of the default sweep: a log grid
+// from 3 to 10,000 with 4 points per decade (see NodeGrid).
+func DefaultNodeGrid() []int {
+	g, _ := NodeGrid(3, 10000, 4)
+	return g
+}
+
+// NodeGrid returns node counts from lo to hi (both included) spaced
+// evenly on a log scale, perDecade per factor of 10: round(lo *
+// 10^(i/perDecade)) for i = 0, 1, ... while below hi, then hi, without
+// duplicates, ascending. It returns an error naming the bad value when lo
+// < 1, hi < lo or perDecade < 1.
+func NodeGrid(lo, hi, perDecade int) ([]int, error) {
+	if lo < 1 {
+		return nil, fmt.Errorf("grid start %d: need at least 1 node", lo)
+	}
+	if hi < lo {
+		return nil, fmt.Errorf("grid end %d is below its start %d", hi, lo)
+	}
+	if perDecade < 1 {
+		return nil, fmt.Errorf("points per decade %d: need at least 1", perDecade)
+	}
+	var out []int
+	for i := 0; ; i++ {
+		x := int(math.Round(float64(lo) * math.Pow(10, float64(i)/float64(perDecade))))
+		if x >= hi {
+			break
+		}
+		out = append(out, x)
+	}
+	out = append(out, hi)
+	return slices.Compact(out), nil
+}
+
+// RingVNodeGrid returns the virtual-node counts of the ring sweep: 1, 10,
+// 50, 100, 200, 500, 1000.
+func RingVNodeGrid() []int { return []int{1, 10, 50, 100, 200, 500, 1000} }
+
+// WeightedNodes returns one node per weight, with the default IDs node-0,
+// node-1, ... It returns an error naming the first weight that is not a
+// finite number > 0, or for no weights.
+func WeightedNodes(weights []float64) ([]algorithms.Node, error) {
+	if len(weights) == 0 {
+		return nil, algorithms.ErrNoNodes
+	}
+	nodes := make([]algorithms.Node, len(weights))
+	for i, w := range weights {
+		if err := algorithms.ValidateWeight(w); err != nil {
+			return nil, fmt.Errorf("node %d: %w", i, err)
+		}
+		nodes[i] = algorithms.Node{ID: algorithms.NodeID(i), Weight: w}
+	}
+	return nodes, nil
+}
+
+// Sweep is a grid of configurations. Every field left empty takes the
+// single value from the Options passed to SweepSpread or SweepMove.
+type Sweep struct {
+	Algos  []string // algorithm names; empty: Options.Algo
+	Hashes []string // hash names; empty: Options.Config.Hash
+	VNodes []int    // applied to ring and bounded only; empty: Options.Config.VNodes
+	Nodes  []int    // node counts (equal weights); empty: 10
+	Ops    []string // movement scenarios (see Ops); empty: "add"
+}
+
+func orOne[T any](xs []T, def T) []T {
+	if len(xs) == 0 {
+		return []T{def}
+	}
+	return xs
+}
+
+// each calls fn with the options of every configuration of s, in the order
+// algos, hashes, vnodes, nodes (nested loops, outermost first).
+func (s Sweep) each(o Options, fn func(o Options, n int) error) error {
+	for _, a := range orOne(s.Algos, o.Algo) {
+		for _, h := range orOne(s.Hashes, o.Config.Hash) {
+			vs := orOne(s.VNodes, o.Config.VNodes)
+			if !usesVNodes(a) {
+				vs = []int{o.Config.VNodes}
+			}
+			for _, v := range vs {
+				for _, n := range orOne(s.Nodes, 10) {
+					c := o
+					c.Algo, c.Config.Hash, c.Config.VNodes = a, h, v
+					if err := fn(c, n); err != nil {
+						return fmt.Errorf("%s hash=%s vnodes=%d nodes=%d: %w", a, h, v, n, err)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// SweepSpread runs Spread for every configuration of s on equal-weight
+// nodes and returns the results in sweep order. The vnodes values vary only
+// for algorithms that use them. It stops at the first error, naming the
+// configuration.
+func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
+	var out []*SpreadResult
+	err := s.each(o, func(c Options, n int) error {
+		nodes, err := algorithms.DefaultNodes(n)
+		if err != nil {
+			return err
+		}
+		r, err := Spread(c, nodes)
+		if err != nil {
+			return err
+		}
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// SweepMove runs Movement for every configuration of s and every scenario
+// op in s.Ops (NewScenario(op, n, o.Seed)) and returns the results in sweep
+// order, ops innermost. It stops at the first error, naming the
+// configuration.
+func SweepMove(o Options, s Sweep) ([]*MoveResult, error) {
+	var out []*MoveResult
+	err := s.each(o, func(c Options, n int) error {
+		for _, op := range orOne(s.Ops, OpAdd) {
+			sc, err := NewScenario(op, n, c.Seed)
+			if err != nil {
+				return err
+			}
+			r, err := Movement(c, sc)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return nil
+	})
+	return out, err
+}
