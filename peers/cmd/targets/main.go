@@ -1,0 +1,117 @@
+// Command targets checks chbench's lookup-speed targets against the output
+// of BenchmarkPeerLookup (package peers): it reads benchfmt files with
+// golang.org/x/perf, takes medians per cell, and prints one PASS/FAIL line
+// per target of peers.DefaultTargets with the measured ratio.
+//
+// Usage:
+//
+//	targets [-out results/targets.txt] peers.txt ...
+//
+// With no file (or "-") it reads standard input. The report goes to
+// standard output and, with -out, to that file (replaced atomically).
+// Syntax errors in the input are warnings on standard error. The exit
+// status is 1 when a target fails or a cell is missing, 2 on bad usage.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/chbench/chbench/peers"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "targets:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage: targets [-out file] [benchfmt file ...]")
+
+// errFailed is returned (wrapped) when at least one target is not met.
+var errFailed = errors.New("targets not met")
+
+// run is the command: args without the program name.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("targets", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "also write the report to this `file`")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	var all bytes.Buffer
+	for _, name := range files {
+		if name == "-" {
+			if _, err := io.Copy(&all, stdin); err != nil {
+				return fmt.Errorf("reading standard input: %w", err)
+			}
+			continue
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		all.Write(b)
+		all.WriteByte('\n')
+	}
+	res, warnings, err := peers.ReadResults(&all, files[0])
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	if err != nil {
+		return err
+	}
+	var report bytes.Buffer
+	failed, err := peers.WriteReport(&report, peers.Check(res, peers.DefaultTargets()))
+	if err != nil {
+		return err
+	}
+	if _, err := stdout.Write(report.Bytes()); err != nil {
+		return err
+	}
+	if *out != "" {
+		if err := writeAtomic(*out, report.Bytes()); err != nil {
+			return err
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%w: %d failed", errFailed, failed)
+	}
+	return nil
+}
+
+// writeAtomic replaces the file at path with data: it writes a temporary
+// file in the same directory and renames it over path.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
