@@ -1,0 +1,267 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis"
+)
+
+// analysisFlags are the flags move and spread share beyond placementFlags.
+type analysisFlags struct {
+	placementFlags
+	keys    int
+	sets    int
+	seed    uint64
+	keyFile string
+	format  string
+	workers int
+	commit  string
+	hashes  string // raw -hash, possibly a list
+	vnodesL string // raw -vnodes, possibly a list
+}
+
+func (a *analysisFlags) register(fs *flag.FlagSet) {
+	def := catalog.DefaultConfig()
+	fs.StringVar(&a.algo, "algo", "all", "comma-separated algorithms, or all ("+strings.Join(catalog.Names(), ", ")+")")
+	fs.StringVar(&a.vnodesL, "vnodes", strconv.Itoa(def.VNodes), "virtual nodes per node of weight 1 (ring, bounded); a comma-separated list sweeps")
+	fs.StringVar(&a.hashes, "hash", def.Hash, "key hash: "+strings.Join(algorithms.HashNames(), ", ")+"; a comma-separated list sweeps (slots always use CRC-16)")
+	fs.Float64Var(&a.eps, "eps", def.Eps, "bounded: load factor c = 1 + eps, eps > 0")
+	fs.IntVar(&a.partitions, "partitions", def.Partitions, "bounded: number of fixed partitions")
+	fs.IntVar(&a.keys, "keys", 100000, "keys per generated key set (ignored with -keyfile)")
+	fs.IntVar(&a.sets, "sets", 5, "independent key sets; means and 95% intervals are over sets (>= 2 for an interval)")
+	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
+	fs.StringVar(&a.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets)")
+	fs.StringVar(&a.format, "format", "table", "output format: table, csv, json or bench (Go benchmark format for benchstat)")
+	fs.IntVar(&a.workers, "workers", 0, "goroutines (0 = one per core); results do not depend on it")
+	fs.StringVar(&a.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
+}
+
+// options returns the analysis options and the sweep lists of -algo,
+// -hash and -vnodes.
+func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
+	var sw analysis.Sweep
+	algos, err := catalog.ParseNames(a.algo)
+	if err != nil {
+		return analysis.Options{}, sw, err
+	}
+	sw.Algos = algos
+	for _, h := range strings.Split(a.hashes, ",") {
+		if _, err := algorithms.LookupHash(strings.TrimSpace(h)); err != nil {
+			return analysis.Options{}, sw, err
+		}
+		sw.Hashes = append(sw.Hashes, strings.TrimSpace(h))
+	}
+	if sw.VNodes, err = parseInts("vnodes", a.vnodesL, 1); err != nil {
+		return analysis.Options{}, sw, err
+	}
+	if a.keyFile == "" && a.keys < 1 {
+		return analysis.Options{}, sw, fmt.Errorf("keys %d: need at least 1 key per set", a.keys)
+	}
+	if a.sets < 1 {
+		return analysis.Options{}, sw, fmt.Errorf("sets %d: need at least 1 key set", a.sets)
+	}
+	switch a.format {
+	case "table", "csv", "json", "bench":
+	default:
+		return analysis.Options{}, sw, fmt.Errorf("unknown format %q (known: table, csv, json, bench)", a.format)
+	}
+	commit := a.commit
+	if commit == "" {
+		commit = vcsRevision()
+	}
+	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.eps, Partitions: a.partitions}
+	if err := cfg.Validate(); err != nil {
+		return analysis.Options{}, sw, err
+	}
+	o := analysis.Options{
+		Algo: algos[0], Config: cfg, Keys: a.keys, Sets: a.sets, Seed: a.seed,
+		KeyFile: a.keyFile, Workers: a.workers, Commit: commit,
+	}
+	if _, err := o.Source(); err != nil { // reject a missing or empty key file before any work
+		return analysis.Options{}, sw, err
+	}
+	return o, sw, nil
+}
+
+// parseInts parses a comma-separated list of integers >= min ("grid" is not
+// accepted here); the error names the flag and the bad entry.
+func parseInts(flagName, s string, min int) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil {
+			return nil, fmt.Errorf("%s %q: not an integer", flagName, p)
+		}
+		if v < min {
+			return nil, fmt.Errorf("%s %d: must be at least %d", flagName, v, min)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// parseNodeList parses -nodes / -from: a comma-separated list of node
+// counts >= 1, or "grid" for the log grid 3..10,000.
+func parseNodeList(flagName, s string) ([]int, error) {
+	if s == "grid" {
+		return analysis.DefaultNodeGrid(), nil
+	}
+	ns, err := parseInts(flagName, s, 1)
+	if err != nil {
+		return nil, err
+	}
+	return ns, nil
+}
+
+func vcsRevision() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				return s.Value
+			}
+		}
+	}
+	return "unknown"
+}
+
+// runMove measures the moved fraction of each algorithm on a resize or a
+// scenario.
+func runMove(args []string, stdout, stderr io.Writer) error {
+	var a analysisFlags
+	fs := newFlagSet("move", "-algo A[,B...] -from N[,N...] [-to M | -op OP[,OP...]] [flags]", stderr)
+	a.register(fs)
+	from := fs.String("from", "", "node count(s) before the change: N, a comma-separated list, or grid (log grid 3..10,000)")
+	to := fs.Int("to", 0, "node count after the change (one -from only); nodes node-N... join, or the last nodes leave")
+	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(analysis.Ops(), ", ")+" (default add)")
+	set, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *from == "" {
+		return fmt.Errorf("-from is required")
+	}
+	o, sw, err := a.options()
+	if err != nil {
+		return err
+	}
+	if sw.Nodes, err = parseNodeList("from", *from); err != nil {
+		return err
+	}
+	var results []*analysis.MoveResult
+	if set["to"] {
+		if *ops != "" {
+			return fmt.Errorf("-to %d and -op %q: give one or the other", *to, *ops)
+		}
+		if len(sw.Nodes) != 1 {
+			return fmt.Errorf("-to %d needs a single -from, got %q", *to, *from)
+		}
+		sc, err := analysis.Resize(sw.Nodes[0], *to)
+		if err != nil {
+			return err
+		}
+		err = sw.EachConfig(o, func(o analysis.Options) error {
+			r, err := analysis.Movement(o, sc)
+			results = append(results, r)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	} else {
+		sw.Ops = []string{analysis.OpAdd}
+		if *ops != "" {
+			sw.Ops = nil
+			for _, op := range strings.Split(*ops, ",") {
+				sw.Ops = append(sw.Ops, strings.TrimSpace(op))
+			}
+		}
+		if results, err = analysis.SweepMove(o, sw); err != nil {
+			return err
+		}
+	}
+	switch a.format {
+	case "csv":
+		return analysis.WriteMoveCSV(stdout, results)
+	case "json":
+		return analysis.WriteMoveJSON(stdout, results)
+	case "bench":
+		return analysis.WriteMoveBench(stdout, results)
+	}
+	return analysis.WriteMoveTable(stdout, results)
+}
+
+// runSpread measures how evenly each algorithm spreads keys over nodes.
+func runSpread(args []string, stdout, stderr io.Writer) error {
+	var a analysisFlags
+	fs := newFlagSet("spread", "-algo A[,B...] -nodes N[,N...] [flags]", stderr)
+	a.register(fs)
+	nodesL := fs.String("nodes", "", "node count(s): N, a comma-separated list, or grid (log grid 3..10,000); or give -node-ids")
+	fs.StringVar(&a.weights, "weights", "", "comma-separated node weights > 0, one per node (one -nodes value only)")
+	fs.StringVar(&a.nodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
+	shares := fs.Bool("shares", false, "with -format csv: one row per node (id, weight share, measured and exact share) instead of one per configuration")
+	set, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	o, sw, err := a.options()
+	if err != nil {
+		return err
+	}
+	var results []*analysis.SpreadResult
+	if a.weights != "" || a.nodeIDs != "" {
+		// One explicit membership.
+		if set["nodes"] {
+			if a.nodes, err = strconv.Atoi(*nodesL); err != nil {
+				return fmt.Errorf("nodes %q: one node count with -weights or -node-ids", *nodesL)
+			}
+		}
+		nodes, err := a.membership(set)
+		if err != nil {
+			return err
+		}
+		err = sw.EachConfig(o, func(o analysis.Options) error {
+			r, err := analysis.Spread(o, nodes)
+			results = append(results, r)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	} else {
+		if *nodesL == "" {
+			return fmt.Errorf("-nodes is required (or -node-ids)")
+		}
+		if sw.Nodes, err = parseNodeList("nodes", *nodesL); err != nil {
+			return err
+		}
+		if results, err = analysis.SweepSpread(o, sw); err != nil {
+			return err
+		}
+	}
+	switch {
+	case a.format == "csv" && *shares:
+		return analysis.WriteSharesCSV(stdout, results)
+	case *shares:
+		return fmt.Errorf("-shares needs -format csv, got -format %s", a.format)
+	case a.format == "csv":
+		return analysis.WriteSpreadCSV(stdout, results)
+	case a.format == "json":
+		return analysis.WriteSpreadJSON(stdout, results)
+	case a.format == "bench":
+		return analysis.WriteSpreadBench(stdout, results)
+	}
+	return analysis.WriteSpreadTable(stdout, results)
+}

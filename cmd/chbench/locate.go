@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/slots"
+)
+
+// runLocate prints "KEY<TAB>NODE-ID" for each key argument.
+func runLocate(args []string, stdout, stderr io.Writer) error {
+	var pf placementFlags
+	fs := newFlagSet("locate", "-algo NAME -nodes N [flags] KEY...", stderr)
+	pf.register(fs, "algorithm")
+	pf.registerMembership(fs)
+	set, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if pf.algo == "" {
+		return fmt.Errorf("-algo is required (one of %s)", strings.Join(catalog.Names(), ", "))
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("no keys given: chbench locate -algo NAME -nodes N KEY...")
+	}
+	nodes, err := pf.membership(set)
+	if err != nil {
+		return err
+	}
+	p, err := catalog.New(pf.algo, nodes, pf.config())
+	if err != nil {
+		return err
+	}
+	for _, k := range fs.Args() {
+		fmt.Fprintf(stdout, "%s\t%s\n", k, p.Locate(k))
+	}
+	return nil
+}
+
+// runSlot prints "KEY<TAB>SLOT", the Redis Cluster hash slot of each key.
+func runSlot(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("slot", "KEY...", stderr)
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("no keys given: chbench slot KEY...")
+	}
+	for _, k := range fs.Args() {
+		fmt.Fprintf(stdout, "%s\t%d\n", k, slots.KeySlot(k))
+	}
+	return nil
+}

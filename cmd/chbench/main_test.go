@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// When CHBENCH_MAIN is set the test binary acts as the chbench command, so
+// tests can run it as a separate process.
+func TestMain(m *testing.M) {
+	if os.Getenv("CHBENCH_MAIN") == "1" {
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func runCLI(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err := run(args, &out, &errOut)
+	return out.String(), errOut.String(), err
+}
+
+// Redis Cluster key slots (REFERENCES.md).
+func TestSlotGolden(t *testing.T) {
+	out, _, err := runCLI(t, "slot", "123456789", "foo", "foo{bar}zap", "{user1000}.followers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "123456789\t12739\nfoo\t12182\nfoo{bar}zap\t5061\n{user1000}.followers\t3443\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// Jump's owners follow from the reference jump function; the key hash here
+// is xxhash, so the golden values pin both.
+func TestLocateFormat(t *testing.T) {
+	out, _, err := runCLI(t, "locate", "-algo", "modulo", "-nodes", "1", "a", "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "a\tnode-0\nb\tnode-0\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
+
+// The same membership and key give the same owner in two separate
+// processes, and for order-independent algorithms whatever order the nodes
+// were listed in.
+func TestLocateAcrossProcessesAndOrders(t *testing.T) {
+	keys := []string{"user:1", "user:2", "session:abc", "x", "{tag}y", "", "longer-key-with-more-bytes-than-a-cache-line-0123456789abcdef"}
+	locate := func(algo, ids string) string {
+		cmd := exec.Command(os.Args[0], append([]string{"locate", "-algo", algo, "-node-ids", ids}, keys...)...)
+		cmd.Env = append(os.Environ(), "CHBENCH_MAIN=1")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v", algo, err)
+		}
+		return string(out)
+	}
+	for _, algo := range []string{"modulo", "ring", "rendezvous", "jump", "slots", "bounded"} {
+		a := locate(algo, "a,b,c,d,e")
+		if b := locate(algo, "a,b,c,d,e"); a != b {
+			t.Errorf("%s: two processes disagree:\n%s\n%s", algo, a, b)
+		}
+		if strings.Count(a, "\n") != len(keys) {
+			t.Errorf("%s: output %q", algo, a)
+		}
+		switch algo {
+		case "ring", "rendezvous", "bounded":
+			if c := locate(algo, "e,d,c,b,a"); a != c {
+				t.Errorf("%s: node order changed owners:\n%s\n%s", algo, a, c)
+			}
+		}
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string // part of the error that names the bad value
+	}{
+		{[]string{"nope"}, `"nope"`},
+		{[]string{"locate", "-algo", "ring", "-nodes", "0", "k"}, "nodes 0"},
+		{[]string{"locate", "-algo", "ring", "-nodes", "3", "-vnodes", "0", "k"}, "vnodes 0"},
+		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-weights", "1,NaN", "k"}, "NaN"},
+		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-weights", "1,-2", "k"}, "-2"},
+		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-weights", "1,+Inf", "k"}, "Inf"},
+		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-weights", "1", "k"}, "1 entries for 2 nodes"},
+		{[]string{"locate", "-algo", "ring", "-node-ids", "a,b,a", "k"}, `"a"`},
+		{[]string{"locate", "-algo", "maglev", "-nodes", "2", "k"}, `"maglev"`},
+		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-hash", "md5", "k"}, `"md5"`},
+		{[]string{"locate", "-algo", "bounded", "-nodes", "2", "-eps", "0", "k"}, "eps 0"},
+		{[]string{"locate", "-algo", "bounded", "-nodes", "2", "-eps", "-1", "k"}, "eps -1"},
+		{[]string{"locate", "-algo", "bounded", "-nodes", "20", "-partitions", "10", "k"}, "20"},
+		{[]string{"locate", "-algo", "slots", "-nodes", "20000", "k"}, "20000"},
+		{[]string{"locate", "-algo", "ring", "-nodes", "2"}, "no keys"},
+		{[]string{"locate", "-nodes", "2", "k"}, "-algo"},
+		{[]string{"slot"}, "no keys"},
+	}
+	for _, c := range cases {
+		_, _, err := runCLI(t, c.args...)
+		if err == nil {
+			t.Errorf("%v: no error", c.args)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %q does not name %q", c.args, err, c.want)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, cmd := range []string{"locate", "slot", "move", "spread", "plot"} {
+		_, stderr, err := runCLI(t, cmd, "-h")
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Errorf("%s -h: %v", cmd, err)
+		}
+		if !strings.Contains(stderr, "usage: chbench "+cmd) {
+			t.Errorf("%s -h printed %q", cmd, stderr)
+		}
+	}
+}
