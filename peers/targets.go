@@ -254,7 +254,7 @@ func WriteReport(w io.Writer, outs []Outcome) (failed int, err error) {
 		default:
 			detail = fmt.Sprintf("measured %.2f (%.1f ns vs %.1f ns, n=%d/%d)", o.Value, o.Time*1e9, o.OtherTime*1e9, o.N, o.OtherN)
 		}
-		if _, err := fmt.Fprintf(w, "%s  %-58s %s\n", verdict, o.Target, detail); err != nil {
+		if _, err := fmt.Fprintf(w, "%s  %-62s %s\n", verdict, o.Target, detail); err != nil {
 			return failed, err
 		}
 	}
