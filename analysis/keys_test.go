@@ -54,8 +54,8 @@ func TestGeneratorDeterministic(t *testing.T) {
 		if len(keys) != g.Keys() {
 			t.Errorf("set %d has %d keys, want %d", s, len(keys), g.Keys())
 		}
-		if !strings.HasPrefix(keys[0], "user:") {
-			t.Errorf("key %q does not look like user:<decimal>", keys[0])
+		if k := keys[0]; len(k) != 21 || !strings.HasPrefix(k, "user:") || strings.Trim(k[5:], "0123456789abcdef") != "" {
+			t.Errorf("key %q does not look like user:<16 hex digits>", k)
 		}
 	}
 	// Chunk gives the same keys as Each, and sets differ from each other.

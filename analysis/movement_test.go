@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -362,4 +363,41 @@ func TestMovementErrors(t *testing.T) {
 	if _, err := Movement(opts("modulo", 10, 1), w); err == nil || !strings.Contains(err.Error(), "weight") {
 		t.Errorf("modulo with weights: error %v", err)
 	}
+}
+
+// TestFlatMemory: streaming keeps no per-key storage, so the bytes
+// allocated by a movement count do not grow with the number of keys: ten
+// times the keys must allocate less than twice the bytes.
+func TestFlatMemory(t *testing.T) {
+	chain, err := Placements(opts("ring", 1, 1), mustScenario(t, OpAdd, 10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc := func(keys int) uint64 {
+		g, err := NewGenerator(keys, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if _, err := CountMoves(g, chain, 2); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := alloc(10*ChunkKeys), alloc(100*ChunkKeys)
+	if large > 2*small {
+		t.Errorf("%d keys allocated %d bytes, %d keys %d bytes: memory grows with keys", 10*ChunkKeys, small, 100*ChunkKeys, large)
+	}
+}
+
+func mustScenario(t *testing.T, op string, n int) Scenario {
+	t.Helper()
+	sc, err := NewScenario(op, n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }

@@ -181,11 +181,11 @@ func TestSweep(t *testing.T) {
 			t.Errorf("result %d: %s, want %s", i, got, want[i])
 		}
 	}
-	ms, err := SweepMove(o, Sweep{Hashes: []string{"fnv1a32", "murmur3"}, Ops: []string{OpAdd, OpRestore}, Nodes: []int{4}})
+	ms, err := SweepMove(o, Sweep{Hashes: []string{"fnv1a32", "fnv1a64"}, Ops: []string{OpAdd, OpRestore}, Nodes: []int{4}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != 4 || ms[0].Config.Hash != "fnv1a32" || ms[1].Op != OpRestore || ms[3].Config.Hash != "murmur3" {
+	if len(ms) != 4 || ms[0].Config.Hash != "fnv1a32" || ms[1].Op != OpRestore || ms[3].Config.Hash != "fnv1a64" {
 		t.Errorf("move sweep order wrong: %d results", len(ms))
 	}
 	if _, err := SweepSpread(o, Sweep{Algos: []string{"modulo"}, Nodes: []int{0}}); err == nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -233,7 +234,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	if o.KeyFile == "" {
 		keys = o.Keys
 	}
-	r.NoisePeakToMean, r.NoiseCV, err = NoiseFloor(keys, pn, o.Seed)
+	r.NoisePeakToMean, r.NoiseCV, err = noiseFloorCached(keys, pn, o.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -257,4 +258,41 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		r.Shares = append(r.Shares, ns)
 	}
 	return r, nil
+}
+
+type noiseKey struct {
+	keys, nodes int
+	seed        uint64
+}
+
+var noiseCache struct {
+	sync.Mutex
+	m map[noiseKey][2]float64
+}
+
+// noiseFloorCached is NoiseFloor, remembered for equal-weight memberships
+// (where it depends only on keys, the node count and seed), so that a
+// sweep over algorithms simulates each noise floor once.
+func noiseFloorCached(keys int, nodes []algorithms.Node, seed uint64) (float64, float64, error) {
+	if !algorithms.Uniform(nodes) {
+		return NoiseFloor(keys, nodes, seed)
+	}
+	k := noiseKey{keys, len(nodes), seed}
+	noiseCache.Lock()
+	v, ok := noiseCache.m[k]
+	noiseCache.Unlock()
+	if ok {
+		return v[0], v[1], nil
+	}
+	p, cv, err := NoiseFloor(keys, nodes, seed)
+	if err != nil {
+		return 0, 0, err
+	}
+	noiseCache.Lock()
+	if noiseCache.m == nil {
+		noiseCache.m = map[noiseKey][2]float64{}
+	}
+	noiseCache.m[k] = [2]float64{p, cv}
+	noiseCache.Unlock()
+	return p, cv, nil
 }
