@@ -12,7 +12,9 @@ import (
 // reports.
 const Confidence = 0.95
 
-// Estimate is a mean over key sets with a 95% confidence interval [Lo, Hi].
+// Estimate is a mean over key sets with a 95% confidence interval [Lo, Hi]
+// (see [MeanCI]). With a single key set the interval is undefined and
+// reported as Lo = Hi = Mean.
 type Estimate struct {
 	Mean, Lo, Hi float64
 }

@@ -299,12 +299,15 @@ func WriteSpreadTable(w io.Writer, rs []*SpreadResult) error {
 // usesVNodes reports whether the algorithm reads the vnodes setting.
 func usesVNodes(algo string) bool { return algo == ring.Name || algo == bounded.Name }
 
-// benchConfig returns the file configuration lines of a result: hash, keys,
-// sets, go and commit, plus keyfile when set. The seed and the scenario
-// live in the benchmark name or nowhere, so that two runs of one
-// configuration on different seeds land in one benchstat table.
+// benchConfig returns the file configuration lines of a result: hash,
+// vnodes, eps, partitions, keys, sets, go and commit, plus keyfile when
+// set. The scenario lives in the benchmark name and the seed nowhere, so
+// that two runs of one configuration on different seeds land in one
+// benchstat table, while results of different algorithm settings (a vnodes
+// sweep) never merge into one row.
 func benchConfig(c RunConfig) []benchfmt.Config {
-	kv := [][2]string{{"hash", c.Hash}, {"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}}
+	kv := [][2]string{{"hash", c.Hash}, {"vnodes", itoa(c.VNodes)}, {"eps", ftoa(c.Eps)}, {"partitions", itoa(c.Partitions)},
+		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}}
 	if c.KeyFile != "" {
 		kv = append(kv, [2]string{"keyfile", c.KeyFile})
 	}
@@ -333,8 +336,9 @@ func writeUnits(bw *benchfmt.Writer, units ...string) error {
 //	BenchmarkMove/algo=ring/op=add/from=10/to=11 1 0.091 moved-frac 0.91 moved/ideal 0 collateral-frac 0.091 net-moved-frac 0.0909 ideal-frac
 //
 // ideal-frac is declared exact ("Unit ideal-frac assume=exact"); the other
-// metrics are sampled. File configuration lines (hash, keys, sets, keyfile,
-// go, commit) precede the results they apply to. Runs that differ in a
+// metrics are sampled. File configuration lines (hash, vnodes, eps,
+// partitions, keys, sets, keyfile, go, commit) precede the results they
+// apply to. Runs that differ in a
 // configuration line are split into separate benchstat tables; compare them
 // with e.g. `benchstat -col hash a.txt b.txt` or `-ignore commit`.
 func WriteMoveBench(w io.Writer, rs []*MoveResult) error {
