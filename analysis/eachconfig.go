@@ -1,13 +1,28 @@
 package analysis
 
+import "fmt"
+
 // EachConfig calls fn with the options of every algorithm, hash and vnodes
-// configuration of s (ignoring s.Nodes and s.Ops), in the order
-// SweepSpread and SweepMove use: algos outermost, then hashes, then vnodes
-// (varied only for algorithms that use them). It stops at the first error,
-// naming the configuration. Callers use it to run one explicit membership or
-// resize for every configuration.
+// configuration of s (ignoring s.Nodes and s.Ops), in the order SweepSpread
+// and SweepMove use: algos outermost, then hashes, then vnodes (varied only
+// for algorithms that use them; others run once with o.Config.VNodes).
+// Callers use it to run one explicit membership or resize for every
+// configuration. It stops at the first error, naming the configuration.
 func (s Sweep) EachConfig(o Options, fn func(o Options) error) error {
-	one := s
-	one.Nodes = []int{0}
-	return one.each(o, func(c Options, _ int) error { return fn(c) })
+	for _, a := range orOne(s.Algos, o.Algo) {
+		for _, h := range orOne(s.Hashes, o.Config.Hash) {
+			vs := orOne(s.VNodes, o.Config.VNodes)
+			if !usesVNodes(a) {
+				vs = []int{o.Config.VNodes}
+			}
+			for _, v := range vs {
+				c := o
+				c.Algo, c.Config.Hash, c.Config.VNodes = a, h, v
+				if err := fn(c); err != nil {
+					return fmt.Errorf("%s hash=%s vnodes=%d: %w", a, h, v, err)
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -203,5 +205,25 @@ func TestSweep(t *testing.T) {
 	// relative sd about 1/sqrt(160) = 0.08, so peak/mean stays within 4 sd.
 	if b.PeakToMean > 1+4/math.Sqrt(160) {
 		t.Errorf("ring weighted 1,1,2,4: peak/mean %v", b.PeakToMean)
+	}
+}
+
+func TestEachConfig(t *testing.T) {
+	o := opts("ring", 10, 1)
+	var got []string
+	err := Sweep{Algos: []string{"jump", "ring"}, Hashes: []string{"xxhash", "fnv1a64"}, VNodes: []int{1, 7}, Nodes: []int{99}}.EachConfig(o, func(c Options) error {
+		got = append(got, c.Algo+"/"+c.Config.Hash+"/"+itoa(c.Config.VNodes))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "jump/xxhash/160 jump/fnv1a64/160 ring/xxhash/1 ring/xxhash/7 ring/fnv1a64/1 ring/fnv1a64/7"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("EachConfig order:\n got %s\nwant %s", s, want)
+	}
+	err = Sweep{}.EachConfig(o, func(c Options) error { return fmt.Errorf("boom") })
+	if err == nil || !strings.Contains(err.Error(), "ring hash=xxhash vnodes=160") {
+		t.Errorf("error %v does not name the configuration", err)
 	}
 }

@@ -80,27 +80,18 @@ func orOne[T any](xs []T, def T) []T {
 	return xs
 }
 
-// each calls fn with the options of every configuration of s, in the order
-// algos, hashes, vnodes, nodes (nested loops, outermost first).
+// each calls fn with the options of every configuration of s and every
+// node count, in the order algos, hashes, vnodes, nodes (nested loops,
+// outermost first).
 func (s Sweep) each(o Options, fn func(o Options, n int) error) error {
-	for _, a := range orOne(s.Algos, o.Algo) {
-		for _, h := range orOne(s.Hashes, o.Config.Hash) {
-			vs := orOne(s.VNodes, o.Config.VNodes)
-			if !usesVNodes(a) {
-				vs = []int{o.Config.VNodes}
-			}
-			for _, v := range vs {
-				for _, n := range orOne(s.Nodes, 10) {
-					c := o
-					c.Algo, c.Config.Hash, c.Config.VNodes = a, h, v
-					if err := fn(c, n); err != nil {
-						return fmt.Errorf("%s hash=%s vnodes=%d nodes=%d: %w", a, h, v, n, err)
-					}
-				}
+	return s.EachConfig(o, func(c Options) error {
+		for _, n := range orOne(s.Nodes, 10) {
+			if err := fn(c, n); err != nil {
+				return fmt.Errorf("nodes=%d: %w", n, err)
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // SweepSpread runs Spread for every configuration of s on equal-weight
