@@ -34,6 +34,11 @@ type Options struct {
 	KeyFile string         // if set, keys are read from this file (see KeyFile) instead of generated
 	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0). Results do not depend on it.
 	Commit  string         // the caller's source revision, copied into results
+	// Progress, if not nil, is called with the number of keys just
+	// processed (a delta, once per chunk of at most ChunkKeys keys), from
+	// the worker goroutines at once: it must be safe for concurrent use
+	// and cheap (an atomic add). It never changes results.
+	Progress func(keys int64)
 }
 
 // Source returns the key source the options describe: NewKeyFile(KeyFile,
@@ -89,5 +94,5 @@ func (o Options) prepare() (KeySource, RunConfig, error) {
 	default:
 		return nil, RunConfig{}, fmt.Errorf("unexpected key source %T", src)
 	}
-	return src, rc, nil
+	return withProgress(src, o.Progress), rc, nil
 }

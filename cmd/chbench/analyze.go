@@ -157,6 +157,8 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if sw.Nodes, err = parseNodeList("from", *from); err != nil {
 		return err
 	}
+	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(sw.Nodes)*opCount(*ops))) // stderr terminals only
+	defer bar.stop()
 	var results []*analysis.MoveResult
 	if set["to"] {
 		if *ops != "" {
@@ -189,6 +191,7 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	bar.stop()
 	switch a.format {
 	case "csv":
 		return analysis.WriteMoveCSV(stdout, results)
@@ -220,6 +223,8 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	bar := startProgress(stderr, &o, sweepKeys(o, sw, spreadRuns(&a, *nodesL))) // stderr terminals only
+	defer bar.stop()
 	var results []*analysis.SpreadResult
 	if a.weights != "" || a.nodeIDs != "" {
 		// One explicit membership.
@@ -251,6 +256,7 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	bar.stop()
 	switch {
 	case a.format == "csv" && *shares:
 		return analysis.WriteSharesCSV(stdout, results)

@@ -1,0 +1,40 @@
+package analysis
+
+// progressSource is a KeySource that reports every chunk it hands out to
+// a progress hook (see Options.Progress) after the chunk's fn returns.
+type progressSource struct {
+	KeySource
+	progress func(keys int64)
+}
+
+// Each implements KeySource: fn, then progress(len(keys)), per chunk.
+func (p progressSource) Each(workers int, fn func(worker, set int, keys []string)) error {
+	return p.KeySource.Each(workers, func(w, set int, keys []string) {
+		fn(w, set, keys)
+		p.progress(int64(len(keys)))
+	})
+}
+
+// withProgress returns src reporting to progress, or src itself when
+// progress is nil (so the hot path is unchanged without a hook).
+func withProgress(src KeySource, progress func(keys int64)) KeySource {
+	if progress == nil {
+		return src
+	}
+	return progressSource{src, progress}
+}
+
+// RunKeys returns the number of keys one Movement or Spread run with o
+// streams: Keys * Sets for generated keys, the file's key count for a key
+// file. Callers sum it over runs to give a progress display its total. It
+// returns the source's error (bad sizes, unreadable key file).
+func (o Options) RunKeys() (int64, error) {
+	src, err := o.Source()
+	if err != nil {
+		return 0, err
+	}
+	if f, ok := src.(*KeyFile); ok {
+		return int64(f.Keys()), nil
+	}
+	return int64(o.Keys) * int64(o.Sets), nil
+}

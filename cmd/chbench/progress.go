@@ -1,0 +1,198 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chbench/chbench/analysis"
+)
+
+// Progress display timing: nothing is drawn for runs shorter than
+// progressDelay, and the line is redrawn at most every progressEvery.
+const (
+	progressDelay = 2 * time.Second
+	progressEvery = 200 * time.Millisecond
+)
+
+// progressBar is a one-line progress indicator for stderr: keys processed
+// out of the total, percent and rate. Workers call add (an atomic add);
+// tick draws, from one goroutine, and finish clears the line. The clock is
+// injected so tests need no sleeps.
+type progressBar struct {
+	w     io.Writer
+	total int64 // keys the whole run streams; <= 0: unknown (no percent)
+	done  atomic.Int64
+	now   func() time.Time
+	start time.Time
+
+	mu       sync.Mutex // guards the fields below (tick and finish)
+	lastDraw time.Time
+	drawn    bool // a line is on the terminal and must be cleared
+	finished bool
+}
+
+func newProgressBar(w io.Writer, total int64, now func() time.Time) *progressBar {
+	return &progressBar{w: w, total: total, now: now, start: now()}
+}
+
+// add records keys more processed keys. Safe for concurrent use.
+func (b *progressBar) add(keys int64) { b.done.Add(keys) }
+
+// tick redraws the line if the run has lasted progressDelay and the last
+// draw is at least progressEvery old.
+func (b *progressBar) tick() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t := b.now()
+	if b.finished || t.Sub(b.start) < progressDelay || (b.drawn && t.Sub(b.lastDraw) < progressEvery) {
+		return
+	}
+	fmt.Fprint(b.w, "\r"+b.line(b.done.Load(), t.Sub(b.start))+"\x1b[K")
+	b.drawn, b.lastDraw = true, t
+}
+
+// finish clears the line if one was drawn; later ticks draw nothing.
+func (b *progressBar) finish() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.drawn {
+		fmt.Fprint(b.w, "\r\x1b[K")
+	}
+	b.drawn, b.finished = false, true
+}
+
+// line renders "chbench: 1.20M / 5.00M keys  24.0%  600k keys/s".
+func (b *progressBar) line(done int64, elapsed time.Duration) string {
+	var s strings.Builder
+	s.WriteString("chbench: " + humanCount(float64(done)))
+	if b.total > 0 {
+		fmt.Fprintf(&s, " / %s keys  %5.1f%%", humanCount(float64(b.total)), 100*float64(min(done, b.total))/float64(b.total))
+	} else {
+		s.WriteString(" keys")
+	}
+	if sec := elapsed.Seconds(); sec > 0 {
+		fmt.Fprintf(&s, "  %s keys/s", humanCount(float64(done)/sec))
+	}
+	return s.String()
+}
+
+// humanCount formats x with a k, M or G suffix and 3 significant digits.
+func humanCount(x float64) string {
+	for _, u := range []struct {
+		div float64
+		sfx string
+	}{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if x >= u.div {
+			v := x / u.div
+			switch {
+			case v >= 100:
+				return fmt.Sprintf("%.0f%s", v, u.sfx)
+			case v >= 10:
+				return fmt.Sprintf("%.1f%s", v, u.sfx)
+			}
+			return fmt.Sprintf("%.2f%s", v, u.sfx)
+		}
+	}
+	return fmt.Sprintf("%.0f", x)
+}
+
+// isTerminal reports whether w is a character device (a terminal), the
+// only place a progress line is drawn: never into files, pipes or buffers.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress is a running progress display; stop clears it and may be
+// called more than once.
+type progress struct {
+	bar  *progressBar
+	quit chan struct{}
+	wg   sync.WaitGroup
+	once sync.Once
+}
+
+// startProgress installs a progress hook in *o when stderr is a terminal
+// and starts redrawing a line for a run streaming total keys; otherwise it
+// leaves o alone (no hook, no cost) and returns an inert display. The
+// line never touches stdout.
+func startProgress(stderr io.Writer, o *analysis.Options, total int64) *progress {
+	p := &progress{}
+	if !isTerminal(stderr) {
+		return p
+	}
+	p.bar = newProgressBar(stderr, total, time.Now)
+	o.Progress = p.bar.add
+	p.quit = make(chan struct{})
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		t := time.NewTicker(progressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				p.bar.tick()
+			case <-p.quit:
+				return
+			}
+		}
+	}()
+	return p
+}
+
+// stop ends the display and clears its line.
+func (p *progress) stop() {
+	p.once.Do(func() {
+		if p.bar == nil {
+			return
+		}
+		close(p.quit)
+		p.wg.Wait()
+		p.bar.finish()
+	})
+}
+
+// sweepKeys returns the keys a sweep streams: runs runs (memberships or
+// scenarios) per configuration of sw, each o.RunKeys keys. Errors give 0
+// (unknown total); the run itself reports them.
+func sweepKeys(o analysis.Options, sw analysis.Sweep, runs int) int64 {
+	per, err := o.RunKeys()
+	if err != nil {
+		return 0
+	}
+	configs := 0
+	_ = sw.EachConfig(o, func(analysis.Options) error { configs++; return nil })
+	return per * int64(configs) * int64(runs)
+}
+
+// opCount returns the number of scenarios in a -op list ("" is one: add).
+func opCount(ops string) int {
+	if ops == "" {
+		return 1
+	}
+	return strings.Count(ops, ",") + 1
+}
+
+// spreadRuns returns the memberships runSpread measures per configuration:
+// one for -weights or -node-ids, else one per -nodes entry (0 if the list
+// is bad; the run reports that).
+func spreadRuns(a *analysisFlags, nodesL string) int {
+	if a.weights != "" || a.nodeIDs != "" {
+		return 1
+	}
+	ns, err := parseNodeList("nodes", nodesL)
+	if err != nil {
+		return 0
+	}
+	return len(ns)
+}
