@@ -14,12 +14,15 @@ import (
 // algorithm, so a published figure can be checked for lying inside the
 // range the algorithm produces, rather than for equality with one run.
 //
-// Replica r (0 <= r < R) differs from the others in everything a
-// published run could have differed in:
-//   - its hash is HashNames()[r mod 5] (fnv1a32, fnv1a64, murmur3,
-//     murmur3-64, xxhash in turn), used for node labels and keys;
-//   - its node IDs are "r<r>/node-<i>", so the virtual nodes land elsewhere;
+// Replica r (0 <= r < R) keeps the algorithm, its configuration and the
+// hash, and changes what a published run would have had differently:
+//   - its node IDs are "r<r>/node-<i>", so the virtual nodes land elsewhere
+//     on the ring;
 //   - its keys come from the generator seeded with ReplicaSeed(o.Seed, r).
+//
+// The hash is kept on purpose: a hash that places similar labels close
+// together (FNV-1a on "ID#j" labels clusters a ring's points) would widen
+// the range until it says nothing about the algorithm.
 
 // ReplicaSeed returns the key-generator seed of replica r for base seed
 // seed: Mix64(Mix64(seed) + r + 1), distinct from seed itself for every r.
@@ -36,10 +39,8 @@ func replicaNodes(n, r int) []algorithms.Node {
 	return nodes
 }
 
-// replicaOptions returns o as replica r: its hash and key seed.
+// replicaOptions returns o as replica r: its key seed.
 func replicaOptions(o Options, r int) Options {
-	hs := algorithms.HashNames()
-	o.Config.Hash = hs[r%len(hs)]
 	o.Seed = ReplicaSeed(o.Seed, r)
 	o.KeyFile = ""
 	return o
@@ -49,8 +50,8 @@ func replicaOptions(o Options, r int) Options {
 // algorithm in o (see ReplicaSeed for how they differ), the moved fraction
 // (0..1) of the resize from -> to nodes (to > from: nodes join; to < from:
 // the last nodes leave), pooled over the o.Sets sets of o.Keys generated
-// keys: the statistic a write-up reports for one run. o.Config.Hash and
-// o.KeyFile are ignored. It returns an error for replicas < 1, from or
+// keys: the statistic a write-up reports for one run. o.KeyFile is
+// ignored. It returns an error for replicas < 1, from or
 // to < 1 or equal, or invalid options.
 func MoveReplicas(o Options, from, to, replicas int) ([]float64, error) {
 	if replicas < 1 {
@@ -85,8 +86,7 @@ func MoveReplicas(o Options, from, to, replicas int) ([]float64, error) {
 // SpreadReplicas returns, for each of replicas independent replicas of the
 // algorithm in o (see ReplicaSeed), the Balance of one set of o.Keys
 // generated keys over n equal-weight nodes: the smallest and largest share
-// a write-up reports for one run. o.Sets, o.Config.Hash and o.KeyFile are
-// ignored. It returns an error for replicas < 1, n < 1 or invalid options.
+// a write-up reports for one run. o.Sets and o.KeyFile are ignored. It returns an error for replicas < 1, n < 1 or invalid options.
 func SpreadReplicas(o Options, n, replicas int) ([]Balance, error) {
 	if replicas < 1 {
 		return nil, fmt.Errorf("replicas %d: need at least 1", replicas)

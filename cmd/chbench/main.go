@@ -42,6 +42,8 @@ var commands = map[string]command{
 	"move":   {"measure the fraction of keys that move on a resize", runMove},
 	"spread": {"measure how evenly keys spread over nodes", runSpread},
 	"plot":   {"draw the plots from a results directory", runPlot},
+
+	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},
 }
 
 // run executes the chbench command line args (without the program name),
