@@ -1,80 +1,108 @@
-# chbench: `make bench` runs the main job (benchmarks, analyses, plots into
-# results/), `make test` runs the tests. Every knob below can be overridden
-# on the command line, e.g. `make bench COUNT=10 KEYS=1000000`.
+# chbench. `make bench` runs the main job (lookup benchmarks, Go peers,
+# movement and spread analyses, the field's reference values, plots) into
+# results/; `make test` runs the tests. Every knob below can be overridden on
+# the command line, e.g. `make bench COUNT=10 KEYS=1000000 KEYFILE=keys.txt`.
 
 GO        ?= go
 RESULTS   ?= results
 # Lookup benchmarks: benchstat wants >= 6 samples per cell for a 95% interval.
 COUNT     ?= 6
-BENCHTIME ?= 100ms
-# Analyses: keys per key set, key sets, seed, and an optional key file
-# (one key per line) used instead of generated keys.
+BENCHTIME ?= 200ms
+BENCHARGS ?=
+PEER_COUNT     ?= $(COUNT)
+PEER_BENCHTIME ?= $(BENCHTIME)
+# Analyses: keys per key set, key sets, seed, and an optional key file (one
+# key per line) used instead of generated keys.
 KEYS      ?= 100000
 SETS      ?= 5
 SEED      ?= 1
 KEYFILE   ?=
-MOVE_NODES   ?= grid
-MOVE_OPS     ?= add,add-many,remove-last,remove-random,restore
+MOVE_NODES     ?= grid
+MOVE_OPS       ?= add,add-many,remove-last,remove-random,restore
 SCENARIO_NODES ?= 10,30,100
-SCENARIO_OPS ?= shrink-random,shrink-lifo,churn
-SPREAD_NODES ?= 10,100,1000
-VNODES_GRID  ?= 1,10,50,100,200,500,1000
-HASHES       ?= fnv1a32,fnv1a64,murmur3,murmur3-64,xxhash
-PEER_COUNT     ?= $(COUNT)
-PEER_BENCHTIME ?= $(BENCHTIME)
+SCENARIO_OPS   ?= shrink-random,shrink-lifo,churn
+SPREAD_NODES   ?= 10,100,1000
+VNODES_GRID    ?= 1,10,50,100,200,500,1000
+HASHES         ?= fnv1a32,fnv1a64,murmur3,murmur3-64,xxhash
+REFFLAGS       ?= -full
 
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHBENCH := bin/chbench
+BENCHSTAT := $(GO) tool benchstat
+# Targets write into OUT. `make bench` sets OUT to a staging directory and
+# publishes it only when every step succeeded; run alone, a target writes
+# into RESULTS, each file through a temporary name and a rename, so a failed
+# or interrupted run never destroys earlier results.
 STAGE   := $(RESULTS)/.tmp-run
-KEYARGS := -keys $(KEYS) -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(if $(KEYFILE),-keyfile $(KEYFILE))
+OUT     ?= $(RESULTS)
+KEYARGS  = -keys $(KEYS) -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(if $(KEYFILE),-keyfile $(KEYFILE))
+# save FILE: write stdout to $(OUT)/FILE atomically (temporary file + rename).
+save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # spaolacci/murmur3's Sum32 does pointer arithmetic through uintptr, which
 # -race's checkptr rejects (upstream issue spaolacci/murmur3#34); the hash is
 # correct (tested against reference vectors), so checkptr is switched off
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all build bench quick test peers lookup analyses plots reference publish clean
+.PHONY: all build bench quick test lookup analyses reference peers plots publish clean
 
 all: build
 
 build:
 	$(GO) build -o $(CHBENCH) ./cmd/chbench
 
-## bench: the main job. Everything is written to $(STAGE) first and moved
-## into $(RESULTS) only when every step succeeded, so a failed or
-## interrupted run never destroys earlier results.
+## bench: the main job, about 10 minutes on 2 cores.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup analyses peers plots OUT=$(STAGE)
+	$(MAKE) --no-print-directory lookup peers analyses reference plots OUT=$(STAGE)
 	$(MAKE) --no-print-directory publish
+	@echo; cat $(RESULTS)/lookup-benchstat.txt | sed -n '1,12p'; echo; cat $(RESULTS)/targets.txt
 
-## quick: the same pipeline at a small size (under 2 minutes).
+## quick: the same pipeline at a small size, under 2 minutes.
 quick:
-	$(MAKE) --no-print-directory bench COUNT=1 BENCHTIME=20ms KEYS=10000 SETS=3 \
-		MOVE_NODES=3,10,100,1000 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 \
-		PEER_COUNT=6 PEER_BENCHTIME=20ms
+	$(MAKE) --no-print-directory bench COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SETS=3 \
+		MOVE_NODES=3,10,100,1000 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 REFFLAGS=
 
-OUT ?= $(STAGE)
-
+## lookup: lookup, hash and build benchmarks of every algorithm, and their benchstat tables.
 lookup:
-	$(GO) test -run '^$$' -bench '^Benchmark(Lookup|Build|Hash)$$' -count $(COUNT) -benchtime $(BENCHTIME) ./bench/ > $(OUT)/lookup.txt
-	$(GO) tool benchstat -filter '.name:Lookup /from:key' -col /algo -row /nodes $(OUT)/lookup.txt > $(OUT)/lookup-benchstat.txt
-	$(GO) tool benchstat -filter '.name:Lookup /from:hash' -col /algo -row /nodes $(OUT)/lookup.txt > $(OUT)/lookup-hash-benchstat.txt
-	$(GO) tool benchstat -filter '.name:Build' -col /algo -row /nodes $(OUT)/lookup.txt > $(OUT)/build-benchstat.txt
-	cat $(OUT)/lookup-benchstat.txt
+	mkdir -p $(OUT)
+	$(GO) test -run '^$$' -bench . $(BENCHARGS) -count $(COUNT) -benchtime $(BENCHTIME) -timeout 30m ./bench/ $(call save,lookup.txt)
+	$(BENCHSTAT) -filter '.name:Lookup .unit:sec/op' -table /from -col /algo -row /nodes $(OUT)/lookup.txt $(call save,lookup-benchstat.txt)
+	$(BENCHSTAT) -filter '(.name:LookupParallel OR .name:LookupSwap) .unit:sec/op' -table .name -col /algo -row /nodes $(OUT)/lookup.txt $(call save,parallel-benchstat.txt)
+	$(BENCHSTAT) -filter '.name:Build' -col /algo -row /nodes $(OUT)/lookup.txt $(call save,build-benchstat.txt)
+	$(BENCHSTAT) -filter '.name:Hash .unit:sec/op' -col /hash $(OUT)/lookup.txt $(call save,hash-benchstat.txt)
 
-analyses: build
-	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) $(KEYARGS) -format csv > $(OUT)/movement.csv
-	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) $(KEYARGS) -format csv > $(OUT)/scenarios.csv
-	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) $(KEYARGS) -format csv > $(OUT)/spread.csv
-	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) $(KEYARGS) -format bench > $(OUT)/spread.txt
-	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) $(KEYARGS) -format csv > $(OUT)/vnodes.csv
-	$(CHBENCH) spread -algo ring,rendezvous,bounded -nodes 10 -hash $(HASHES) $(KEYARGS) -format csv > $(OUT)/hashes.csv
-	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 $(KEYARGS) -format csv -shares > $(OUT)/weights.csv
-	$(CHBENCH) move -algo all -from 10 -op add $(KEYARGS) -format table
-
+## peers: chbench next to Go libraries in one run, and the speed targets.
 peers:
-	@echo "peers: not wired yet"
+	mkdir -p $(OUT)
+	cd peers && $(GO) test -run '^$$' -bench PeerLookup -count $(PEER_COUNT) -benchtime $(PEER_BENCHTIME) -timeout 30m . > $(abspath $(OUT))/peers.txt.tmp
+	mv -f $(OUT)/peers.txt.tmp $(OUT)/peers.txt
+	$(BENCHSTAT) -filter '.unit:sec/op' -col '/impl@(chbench hash groupcache stathat serialx go-rendezvous go-jump)' -row /algo,/nodes $(OUT)/peers.txt $(call save,peers-benchstat.txt)
+	cd peers && $(GO) build -o ../bin/targets ./cmd/targets
+	bin/targets -out $(OUT)/targets.txt $(OUT)/peers.txt > /dev/null || [ $$? -eq 1 ]  # 1 = a target failed: recorded, not fatal
+	cat $(OUT)/targets.txt
+
+## analyses: movement and spread over the same keys for every algorithm.
+analyses: build
+	mkdir -p $(OUT)
+	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) $(KEYARGS) -format csv $(call save,movement.csv)
+	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) $(KEYARGS) -format bench $(call save,movement.txt)
+	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) $(KEYARGS) -format csv $(call save,scenarios.csv)
+	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) $(KEYARGS) -format csv $(call save,spread.csv)
+	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) $(KEYARGS) -format bench $(call save,spread.txt)
+	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) $(KEYARGS) -format csv $(call save,vnodes.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) $(KEYARGS) -format csv $(call save,hashes.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 $(KEYARGS) -format csv -shares $(call save,weights.csv)
+	$(CHBENCH) move -algo all -from 4 -to 5 $(KEYARGS)
+	$(CHBENCH) spread -algo all -nodes 10 $(KEYARGS)
+
+## reference: the field's published values (REFERENCES.md) reproduced, with
+## tolerances and PASS/FAIL; fails on any FAIL.
+reference: build
+	mkdir -p $(OUT)
+	$(CHBENCH) reference $(REFFLAGS) -seed $(SEED) > $(OUT)/reference.txt.tmp || { cat $(OUT)/reference.txt.tmp; exit 1; }
+	mv -f $(OUT)/reference.txt.tmp $(OUT)/reference.txt
+	cat $(OUT)/reference.txt
 
 plots: build
 	$(CHBENCH) plot -dir $(OUT)
