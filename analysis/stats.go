@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -23,8 +24,10 @@ type Estimate struct {
 // confidence interval: mean ± t(0.975, S-1) · s / sqrt(S), with s the sample
 // standard deviation (stat.StdDev, divisor S-1) and the quantile from
 // distuv.StudentsT. With one sample the interval is undefined; MeanCI then
-// returns Lo = Hi = Mean, so output never holds NaN. It returns an error
-// for no samples or a sample that is NaN or infinite.
+// returns Lo = Hi = Mean, so output never holds NaN. When every sample is
+// >= 0 (fractions, ratios, cv: quantities that cannot be negative) Lo is
+// truncated at 0. It returns an error for no samples or a sample that is
+// NaN or infinite.
 func MeanCI(xs []float64) (Estimate, error) {
 	if len(xs) == 0 {
 		return Estimate{}, fmt.Errorf("no samples: a mean needs at least one key set")
@@ -40,7 +43,11 @@ func MeanCI(xs []float64) (Estimate, error) {
 	}
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(1 - (1-Confidence)/2)
 	half := t * stat.StdDev(xs, nil) / math.Sqrt(float64(len(xs)))
-	return Estimate{Mean: m, Lo: m - half, Hi: m + half}, nil
+	lo := m - half
+	if lo < 0 && !slices.ContainsFunc(xs, func(x float64) bool { return x < 0 }) {
+		lo = 0
+	}
+	return Estimate{Mean: m, Lo: lo, Hi: m + half}, nil
 }
 
 // mustCI is MeanCI for samples the package computed itself from counts

@@ -7,14 +7,14 @@ import (
 )
 
 func TestMeanCIReference(t *testing.T) {
-	// Samples 1, 2, 3: mean 2, sample sd 1, t(0.975, 2 df) = 4.302652729...
+	// Samples 11, 12, 13: mean 12, sample sd 1, t(0.975, 2 df) = 4.302652729...
 	// (any t table), so the half-width is 4.302652729/sqrt(3) = 2.484138.
-	e, err := MeanCI([]float64{1, 2, 3})
+	e, err := MeanCI([]float64{11, 12, 13})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.Mean != 2 || math.Abs(e.Hi-2-2.4841377) > 1e-6 || math.Abs(2-e.Lo-2.4841377) > 1e-6 {
-		t.Errorf("MeanCI(1,2,3) = %+v, want 2 ± 2.4841377", e)
+	if e.Mean != 12 || math.Abs(e.Hi-12-2.4841377) > 1e-6 || math.Abs(12-e.Lo-2.4841377) > 1e-6 {
+		t.Errorf("MeanCI(11,12,13) = %+v, want 12 ± 2.4841377", e)
 	}
 	one, err := MeanCI([]float64{0.25})
 	if err != nil || one != (Estimate{0.25, 0.25, 0.25}) {
@@ -51,5 +51,23 @@ func TestMeanCICoverage(t *testing.T) {
 	sd := math.Sqrt(trials * 0.95 * 0.05)
 	if math.Abs(float64(hits)-0.95*trials) > 4*sd {
 		t.Errorf("interval covered the mean in %d of %d trials, want %.0f ± %.0f", hits, trials, 0.95*trials, 4*sd)
+	}
+}
+
+// A non-negative quantity's interval is truncated at 0; a signed one is not.
+func TestMeanCITruncatesNonNegative(t *testing.T) {
+	e, err := MeanCI([]float64{0, 0, 0.003})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Lo != 0 || e.Hi <= e.Mean {
+		t.Errorf("non-negative samples: %+v, want Lo = 0 and Hi > mean", e)
+	}
+	e, err = MeanCI([]float64{-0.001, 0, 0.003})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Lo >= 0 {
+		t.Errorf("signed samples: %+v, want Lo < 0", e)
 	}
 }

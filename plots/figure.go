@@ -156,6 +156,41 @@ func useLogIfPositive(a *plot.Axis, vals []float64) bool {
 	return true
 }
 
+// logYClipped puts the Y axis of f on a log scale when every centre value
+// of ss is positive and finite, and returns whether it did. Confidence
+// intervals whose lower end is <= 0 cannot be drawn on a log axis; their
+// bars are cut at half the smallest positive value drawn, the bottom of
+// the axis, so they visibly run off it.
+func logYClipped(f *figure, ss []Series) bool {
+	floor := math.Inf(1)
+	for _, s := range ss {
+		for _, p := range s.Points {
+			if !(p.Y > 0) || math.IsInf(p.Y, 0) {
+				return false
+			}
+			floor = math.Min(floor, p.Y)
+			if p.CI && p.Lo > 0 {
+				floor = math.Min(floor, p.Lo)
+			}
+		}
+	}
+	if math.IsInf(floor, 1) {
+		return false
+	}
+	floor /= 2
+	for _, s := range ss {
+		for i := range s.Points {
+			if p := &s.Points[i]; p.CI && p.Lo <= 0 {
+				p.Lo = floor
+			}
+		}
+	}
+	f.p.Y.Min = floor
+	f.p.Y.Scale = plot.LogScale{}
+	f.p.Y.Tick.Marker = logTicks{}
+	return true
+}
+
 // logTicks labels 1, 2 and 5 times each power of ten, with unlabelled
 // minor ticks at the other integer multiples, so that log axes spanning
 // less than a decade still get labels. Over more than four decades it

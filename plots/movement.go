@@ -221,7 +221,10 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 		if err := logX(g, "movement from", allXs(ratios)); err != nil {
 			return nil, err
 		}
-		if useLogIfPositive(&g.p.Y, allYs(ratios)) {
+		// Modulo's ratio grows like n: on a linear axis it flattens every
+		// other algorithm onto 1, so the axis is logarithmic whenever the
+		// ratios themselves are positive (intervals reaching 0 are cut).
+		if logYClipped(g, ratios) {
 			g.p.Y.Label.Text = "moved fraction / ideal fraction (1 = ideal, log)"
 		}
 		for _, s := range ratios {
