@@ -2,6 +2,7 @@ package rendezvous
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -109,5 +110,33 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := New([]algorithms.Node{{ID: "a", Weight: -1}}, h); err == nil {
 		t.Error("negative weight accepted")
+	}
+}
+
+// The eight-lane kernel (AVX-512 where the CPU has it, else the portable
+// loop) must find the same maximum as the plain definition, first index on
+// ties, for every length around the lane and kernel boundaries.
+func TestMaxUniformMatchesDefinition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for n := 1; n <= 70; n++ {
+		seeds := make([]uint64, n)
+		for trial := 0; trial < 200; trial++ {
+			for i := range seeds {
+				seeds[i] = rng.Uint64()
+			}
+			if trial%50 == 0 && n > 9 {
+				seeds[9] = seeds[3] // duplicate scores: the first index must win
+			}
+			h := rng.Uint64()
+			want, wantScore := 0, algorithms.Mix64(seeds[0]^h)
+			for i, s := range seeds {
+				if sc := algorithms.Mix64(s ^ h); sc > wantScore {
+					want, wantScore = i, sc
+				}
+			}
+			if got := maxUniform(seeds, h); got != want {
+				t.Fatalf("n=%d (kernel %v): maxUniform = %d, definition %d", n, useMaxMix8, got, want)
+			}
+		}
 	}
 }
