@@ -55,7 +55,7 @@ func TestLookupNoAlloc(t *testing.T) {
 	for _, algo := range catalog.Names() {
 		for _, n := range []int{10, 1000} {
 			t.Run(fmt.Sprintf("algo=%s/nodes=%d", algo, n), func(t *testing.T) {
-				p := newPlacer(t, algo, n)
+				p := NewPlacer(t, algo, n)
 				hs := hashes(p, keys)
 				i := 0
 				if a := testing.AllocsPerRun(1000, func() { sinkID = p.Locate(keys[i&poolMask]); i++ }); a != 0 {
@@ -75,7 +75,7 @@ func TestLocateMatchesLocateHash(t *testing.T) {
 	keys := pool(t)[:4096]
 	for _, algo := range catalog.Names() {
 		t.Run("algo="+algo, func(t *testing.T) {
-			p := newPlacer(t, algo, 100)
+			p := NewPlacer(t, algo, 100)
 			nodes := p.Nodes()
 			for _, k := range keys {
 				i := p.LocateHash(p.HashKey(k))

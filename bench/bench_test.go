@@ -48,27 +48,6 @@ func nodeCounts(large bool) []int {
 	return NodeCounts
 }
 
-// newPlacer builds algo on n default nodes with the default configuration.
-// A constructor that panics fails the calling test or benchmark alone,
-// naming the algorithm, instead of ending the whole run.
-func newPlacer(tb testing.TB, algo string, n int) (p algorithms.Placer) {
-	tb.Helper()
-	nodes, err := algorithms.DefaultNodes(n)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			tb.Fatalf("%s on %d nodes: constructor panicked: %v", algo, n, v)
-		}
-	}()
-	p, err = catalog.New(algo, nodes, catalog.DefaultConfig())
-	if err != nil {
-		tb.Fatalf("%s on %d nodes: %v", algo, n, err)
-	}
-	return p
-}
-
 // hashes returns p.HashKey of every key, for the placement-only benchmarks.
 func hashes(p algorithms.Placer, keys []string) []uint64 {
 	hs := make([]uint64, len(keys))
@@ -87,7 +66,7 @@ func BenchmarkLookup(b *testing.B) {
 		b.Run("algo="+algo, func(b *testing.B) {
 			for _, n := range nodeCounts(true) {
 				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-					p := newPlacer(b, algo, n)
+					p := NewPlacer(b, algo, n)
 					hs := hashes(p, keys)
 					b.Run("from=key", func(b *testing.B) {
 						b.ReportAllocs()
@@ -142,7 +121,7 @@ func BenchmarkLookupParallel(b *testing.B) {
 		b.Run("algo="+algo, func(b *testing.B) {
 			for _, n := range nodeCounts(false) {
 				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-					p := newPlacer(b, algo, n)
+					p := NewPlacer(b, algo, n)
 					var start atomic.Int64
 					b.ReportAllocs()
 					b.ResetTimer()
@@ -172,7 +151,7 @@ func BenchmarkLookupSwap(b *testing.B) {
 		b.Run("algo="+algo, func(b *testing.B) {
 			for _, n := range nodeCounts(false) {
 				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-					small := newPlacer(b, algo, n)
+					small := NewPlacer(b, algo, n)
 					large, err := algorithms.Join(small, algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
 					if err != nil {
 						b.Fatalf("%s: join node %d: %v", algo, n, err)

@@ -42,6 +42,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 // PoolSize is the number of keys in the benchmark key pool, a power of two
@@ -80,4 +84,27 @@ func Keys(n int, seed uint64) ([]string, error) {
 		keys[i] = string(buf)
 	}
 	return keys, nil
+}
+
+// NewPlacer builds algo on n default nodes (node-0 ... node-{n-1}, weight 1)
+// with catalog.DefaultConfig(), for benchmarks and tests here and in the
+// peers module. A construction error, or a constructor that panics, fails
+// the calling test or benchmark alone, naming the algorithm, instead of
+// ending the whole run.
+func NewPlacer(tb testing.TB, algo string, n int) (p algorithms.Placer) {
+	tb.Helper()
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			tb.Fatalf("%s on %d nodes: constructor panicked: %v", algo, n, v)
+		}
+	}()
+	p, err = catalog.New(algo, nodes, catalog.DefaultConfig())
+	if err != nil {
+		tb.Fatalf("%s on %d nodes: %v", algo, n, err)
+	}
+	return p
 }

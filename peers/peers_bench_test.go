@@ -44,26 +44,6 @@ func nodeIDs(n int) []string {
 	return ids
 }
 
-// chbenchPlacer builds algo on n default nodes with the default
-// configuration (xxhash, 160 virtual nodes). A panicking constructor fails
-// the caller alone.
-func chbenchPlacer(tb testing.TB, algo string, n int) (p algorithms.Placer) {
-	tb.Helper()
-	nodes, err := algorithms.DefaultNodes(n)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			tb.Fatalf("%s on %d nodes: constructor panicked: %v", algo, n, v)
-		}
-	}()
-	if p, err = catalog.New(algo, nodes, catalog.DefaultConfig()); err != nil {
-		tb.Fatalf("%s on %d nodes: %v", algo, n, err)
-	}
-	return p
-}
-
 // newGroupcache is groupcache's ring with VNodes replicas per node and the
 // low 32 bits of xxhash (its hash is 32-bit).
 func newGroupcache(ids []string) *consistenthash.Map {
@@ -129,7 +109,7 @@ func BenchmarkPeerLookup(b *testing.B) {
 		for _, algo := range catalog.Names() {
 			b.Run("algo="+algo, func(b *testing.B) {
 				nodeRun(b, func(b *testing.B, n int) {
-					p := chbenchPlacer(b, algo, n)
+					p := bench.NewPlacer(b, algo, n)
 					var h uint64
 					i := 0
 					for b.Loop() {
@@ -145,7 +125,7 @@ func BenchmarkPeerLookup(b *testing.B) {
 		for _, algo := range catalog.Names() {
 			b.Run("algo="+algo, func(b *testing.B) {
 				nodeRun(b, func(b *testing.B, n int) {
-					p := chbenchPlacer(b, algo, n)
+					p := bench.NewPlacer(b, algo, n)
 					var id string
 					i := 0
 					for b.Loop() {
@@ -232,7 +212,7 @@ func TestPeersAgree(t *testing.T) {
 			for _, id := range ids {
 				member[id] = true
 			}
-			j := chbenchPlacer(t, "jump", n)
+			j := bench.NewPlacer(t, "jump", n)
 			gc, st, sx, rv := newGroupcache(ids), newStathat(ids), newSerialx(ids), newGoRendezvous(ids)
 			for _, k := range keys {
 				if want, got := j.Locate(k), ids[gojump.Hash(xxhash.Sum64String(k), n)]; got != want {
