@@ -51,7 +51,7 @@ func TestKeys(t *testing.T) {
 // TestLookupNoAlloc asserts the Placer contract the benchmarks rely on:
 // Locate and LocateHash never allocate, for every algorithm.
 func TestLookupNoAlloc(t *testing.T) {
-	keys := pool(t)
+	keys := Pool(t)
 	for _, algo := range catalog.Names() {
 		for _, n := range []int{10, 1000} {
 			t.Run(fmt.Sprintf("algo=%s/nodes=%d", algo, n), func(t *testing.T) {
@@ -72,7 +72,7 @@ func TestLookupNoAlloc(t *testing.T) {
 // TestLocateMatchesLocateHash checks that the two lookup benchmarks measure
 // the same placement: Locate(k) is the ID of Nodes()[LocateHash(HashKey(k))].
 func TestLocateMatchesLocateHash(t *testing.T) {
-	keys := pool(t)[:4096]
+	keys := Pool(t)[:4096]
 	for _, algo := range catalog.Names() {
 		t.Run("algo="+algo, func(t *testing.T) {
 			p := NewPlacer(t, algo, 100)

@@ -29,16 +29,6 @@ var (
 
 const poolMask = PoolSize - 1
 
-// pool returns the shared benchmark key pool.
-func pool(tb testing.TB) []string {
-	tb.Helper()
-	keys, err := Keys(PoolSize, PoolSeed)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return keys
-}
-
 // nodeCounts returns NodeCounts, without the largest in -short mode when
 // large is false.
 func nodeCounts(large bool) []int {
@@ -61,7 +51,7 @@ func hashes(p algorithms.Placer, keys []string) []uint64 {
 // string (end to end), from=hash is LocateHash on a precomputed key hash
 // (placement alone).
 func BenchmarkLookup(b *testing.B) {
-	keys := pool(b)
+	keys := Pool(b)
 	for _, algo := range catalog.Names() {
 		b.Run("algo="+algo, func(b *testing.B) {
 			for _, n := range nodeCounts(true) {
@@ -97,7 +87,7 @@ func BenchmarkLookup(b *testing.B) {
 // BenchmarkHash measures each registered key hash on the key pool: the
 // floor under every lookup that starts from a key string.
 func BenchmarkHash(b *testing.B) {
-	keys := pool(b)
+	keys := Pool(b)
 	for _, name := range algorithms.HashNames() {
 		h := algorithms.MustHash(name)
 		b.Run("hash="+name, func(b *testing.B) {
@@ -116,7 +106,7 @@ func BenchmarkHash(b *testing.B) {
 // BenchmarkLookupParallel measures Locate from GOMAXPROCS goroutines on one
 // shared placement. Each goroutine starts at a different point of the pool.
 func BenchmarkLookupParallel(b *testing.B) {
-	keys := pool(b)
+	keys := Pool(b)
 	for _, algo := range catalog.Names() {
 		b.Run("algo="+algo, func(b *testing.B) {
 			for _, n := range nodeCounts(false) {
@@ -146,7 +136,7 @@ func BenchmarkLookupParallel(b *testing.B) {
 // N and N+1 nodes (the second built from the first with Join) every
 // SwapInterval. No lock is taken on either side.
 func BenchmarkLookupSwap(b *testing.B) {
-	keys := pool(b)
+	keys := Pool(b)
 	for _, algo := range catalog.Names() {
 		b.Run("algo="+algo, func(b *testing.B) {
 			for _, n := range nodeCounts(false) {

@@ -108,3 +108,14 @@ func NewPlacer(tb testing.TB, algo string, n int) (p algorithms.Placer) {
 	}
 	return p
 }
+
+// Pool returns the benchmark key pool, Keys(PoolSize, PoolSeed), failing tb
+// on error.
+func Pool(tb testing.TB) []string {
+	tb.Helper()
+	keys, err := Keys(PoolSize, PoolSeed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return keys
+}

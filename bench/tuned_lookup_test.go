@@ -58,7 +58,7 @@ func TestRingLookupMatchesSearch(t *testing.T) {
 // scalar tail, and the order of IDs differing from the list order.
 func TestRendezvousMatchesDefinition(t *testing.T) {
 	h := algorithms.MustHash("xxhash")
-	keys := pool(t)[:2000]
+	keys := Pool(t)[:2000]
 	sizes := []int{1, 2, 7, 8, 15, 16, 17, 23, 24, 31, 33, 100, 1000}
 	for _, n := range sizes {
 		t.Run(fmt.Sprintf("nodes=%d", n), func(t *testing.T) {

@@ -27,15 +27,6 @@ var (
 
 const poolMask = bench.PoolSize - 1
 
-func pool(tb testing.TB) []string {
-	tb.Helper()
-	keys, err := bench.Keys(bench.PoolSize, bench.PoolSeed)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return keys
-}
-
 func nodeIDs(n int) []string {
 	ids := make([]string, n)
 	for i := range ids {
@@ -95,7 +86,7 @@ func newGoRendezvous(ids []string) *gorendezvous.Rendezvous {
 // end to end from a key string to the owner's ID. See the package doc for
 // the names.
 func BenchmarkPeerLookup(b *testing.B) {
-	keys := pool(b)
+	keys := bench.Pool(b)
 	nodeRun := func(b *testing.B, f func(b *testing.B, n int)) {
 		for _, n := range NodeCounts {
 			b.Run("nodes="+strconv.Itoa(n), func(b *testing.B) {
@@ -204,7 +195,7 @@ func BenchmarkPeerLookup(b *testing.B) {
 // every peer answers with a member ID. (1000 nodes are left out: building
 // stathat's ring takes 10 s.)
 func TestPeersAgree(t *testing.T) {
-	keys := pool(t)[:4096]
+	keys := bench.Pool(t)[:4096]
 	for _, n := range []int{10, 100} {
 		t.Run(fmt.Sprintf("nodes=%d", n), func(t *testing.T) {
 			ids := nodeIDs(n)
