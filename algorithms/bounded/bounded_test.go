@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -507,35 +506,6 @@ func TestLookupsAllocateNothing(t *testing.T) {
 		t.Errorf("Locate: %v allocations per run", a)
 	}
 	_ = sink
-}
-
-// Run with -race: concurrent lookups on one placement agree with sequential
-// ones.
-func TestConcurrentLookups(t *testing.T) {
-	b := mustNew(t, nodes(7), 40, 0.25, 2048, xxh)
-	const keys = 2000
-	want := make([]string, keys)
-	for i := range want {
-		want[i] = b.Locate(fmt.Sprint("k", i))
-	}
-	var wg sync.WaitGroup
-	errs := make(chan string, 8)
-	for g := range 8 {
-		wg.Go(func() {
-			for i := range keys {
-				k := (i + g*97) % keys
-				if got := b.Locate(fmt.Sprint("k", k)); got != want[k] {
-					errs <- fmt.Sprintf("goroutine %d: Locate(k%d) = %s, want %s", g, k, got, want[k])
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
-	}
 }
 
 // The shared key-level properties: a leave moves only the leaver's keys, a

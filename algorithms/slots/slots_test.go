@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -468,35 +467,6 @@ func TestLocateMatchesLocateHash(t *testing.T) {
 	// Hashes beyond 16383 use their low 14 bits.
 	if p.LocateHash(NumSlots+5) != p.LocateHash(5) || p.LocateHash(math.MaxUint64) != p.LocateHash(NumSlots-1) {
 		t.Error("LocateHash does not reduce h mod 16384")
-	}
-}
-
-// Run with -race: concurrent lookups on one placement agree with sequential
-// ones.
-func TestConcurrentLookups(t *testing.T) {
-	p := mustNew(t, nodes(7))
-	const keys = 2000
-	want := make([]string, keys)
-	for i := range want {
-		want[i] = p.Locate(fmt.Sprint("k", i))
-	}
-	var wg sync.WaitGroup
-	errs := make(chan string, 8)
-	for g := range 8 {
-		wg.Go(func() {
-			for i := range keys {
-				k := fmt.Sprint("k", (i+g*97)%keys)
-				if got := p.Locate(k); got != want[(i+g*97)%keys] {
-					errs <- fmt.Sprintf("goroutine %d: Locate(%q) = %s", g, k, got)
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for e := range errs {
-		t.Error(e)
 	}
 }
 
