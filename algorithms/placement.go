@@ -61,12 +61,21 @@ type Placer interface {
 // empty membership.
 var ErrNoNodes = errors.New("membership is empty: a placement needs at least one node")
 
-// ValidateNodes checks a membership: at least one node, every ID non-empty
-// and unique, every weight > 0 and finite. The error names the first bad
-// value and its position (0-based).
+// MaxNodes is the largest membership chbench accepts (2^20 nodes). It keeps
+// a mistyped node count (say 100,000,000) a prompt error instead of tens of
+// gigabytes of node lists, ID maps and ring points before any algorithm
+// could object; the largest published comparisons use 10^4 to 10^5 nodes.
+const MaxNodes = 1 << 20
+
+// ValidateNodes checks a membership: 1 to MaxNodes nodes, every ID
+// non-empty and unique, every weight > 0 and finite. The error names the
+// first bad value and its position (0-based).
 func ValidateNodes(nodes []Node) error {
 	if len(nodes) == 0 {
 		return ErrNoNodes
+	}
+	if len(nodes) > MaxNodes {
+		return fmt.Errorf("%d nodes: at most %d nodes", len(nodes), MaxNodes)
 	}
 	seen := make(map[string]int, len(nodes))
 	for i, n := range nodes {
@@ -115,10 +124,14 @@ func TotalWeight(nodes []Node) float64 {
 func NodeID(i int) string { return "node-" + strconv.Itoa(i) }
 
 // DefaultNodes returns n nodes of weight 1 with the default IDs node-0 ...
-// node-{n-1}. It returns an error naming n when n < 1.
+// node-{n-1}. It returns an error naming n when n < 1 or n > MaxNodes,
+// before allocating anything.
 func DefaultNodes(n int) ([]Node, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("nodes %d: need at least 1 node", n)
+	}
+	if n > MaxNodes {
+		return nil, fmt.Errorf("nodes %d: at most %d nodes", n, MaxNodes)
 	}
 	nodes := make([]Node, n)
 	for i := range nodes {
