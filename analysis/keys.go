@@ -176,7 +176,8 @@ const MaxKeyBytes = 1 << 20
 // KeyFile is a [KeySource] reading one key per line from a file. Blank
 // lines (empty or only white space) are skipped and a trailing "\r" is
 // removed (CRLF files); every other line, inner and edge spaces included,
-// is a key. The L keys are split into S disjoint sets by
+// is a key; a NUL byte makes the file an error (a binary file, not keys).
+// The L keys are split into S disjoint sets by
 // position: the i-th key (0-based, blank lines not counted) belongs to set
 // i mod S, so each set holds floor(L/S) or ceil(L/S) keys and with S = 1
 // the whole file is one set. The file is read again on every Each, in
@@ -188,8 +189,8 @@ type KeyFile struct {
 
 // NewKeyFile opens path, counts its keys and returns the source splitting
 // them into sets sets. It returns an error naming the path when the file
-// cannot be read, holds no keys, holds fewer keys than sets or a line longer
-// than MaxKeyBytes, and an error naming sets when sets < 1 or > MaxSets.
+// cannot be read, holds no keys, holds fewer keys than sets, a NUL byte or a
+// line longer than MaxKeyBytes, and an error naming sets when sets < 1 or > MaxSets.
 func NewKeyFile(path string, sets int) (*KeyFile, error) {
 	if sets < 1 {
 		return nil, fmt.Errorf("sets %d: need at least 1 key set", sets)
@@ -230,10 +231,13 @@ func (f *KeyFile) scan(fn func(key string) error) error {
 	defer fh.Close()
 	sc := bufio.NewScanner(fh)
 	sc.Buffer(make([]byte, 64<<10), MaxKeyBytes)
-	for sc.Scan() {
+	for lineNo := 1; sc.Scan(); lineNo++ {
 		line := bytes.TrimSuffix(sc.Bytes(), []byte{'\r'})
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
+		}
+		if bytes.IndexByte(line, 0) >= 0 {
+			return fmt.Errorf("key file %q: line %d holds a NUL byte: not a text file of keys", f.path, lineNo)
 		}
 		if err := fn(unsafe.String(unsafe.SliceData(line), len(line))); err != nil {
 			return err

@@ -2,9 +2,12 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/slots"
 )
 
 // MoveCount holds the counts of one key set over a chain of placements.
@@ -137,11 +140,70 @@ type MoveResult struct {
 	Samples        []MoveSample // one per key set, in set order
 }
 
+// MaxChainCost bounds the size of a movement's chain of placements, which
+// are all held at once while keys stream through them: the sum over the
+// placements of one unit per node, per virtual node (ring, bounded), per
+// partition (bounded) and per hash slot (slots). 2^27 units, a few GiB at
+// most, admit every default sweep; a shrink on tens of thousands of nodes
+// (one placement per step) is refused up front instead of exhausting memory.
+const MaxChainCost = 1 << 27
+
+// checkChain returns an error naming the scenario when its chain of
+// placements for the algorithm of o would exceed MaxChainCost. It walks the
+// steps with one map of the current members, without building the
+// memberships.
+func checkChain(o Options, sc Scenario) error {
+	perNode := func(w float64) int64 {
+		if !usesVNodes(o.Algo) {
+			return 1
+		}
+		return int64(math.Max(1, math.Min(math.Round(float64(o.Config.VNodes)*w), MaxChainCost+1)))
+	}
+	var fixed int64
+	switch o.Algo {
+	case slots.Name:
+		fixed = slots.NumSlots
+	case bounded.Name:
+		fixed = int64(o.Config.Partitions)
+	}
+	cur := make(map[string]int64, len(sc.Initial))
+	var size int64
+	for _, n := range sc.Initial {
+		c := perNode(n.Weight)
+		cur[n.ID] = c
+		size += c
+	}
+	total := size + fixed
+	for _, st := range sc.Steps {
+		for _, id := range st.Leave {
+			size -= cur[id]
+			delete(cur, id)
+		}
+		for _, n := range st.Join {
+			c := perNode(n.Weight)
+			cur[n.ID] = c
+			size += c
+		}
+		if total += size + fixed; total > MaxChainCost {
+			break
+		}
+	}
+	if total > MaxChainCost {
+		return fmt.Errorf("scenario %s from %d nodes: its %d placements would hold more than %d nodes, virtual nodes, partitions and slots together (max %d): use fewer nodes, steps or vnodes",
+			sc.Op, len(sc.Initial), len(sc.Steps)+1, total, MaxChainCost)
+	}
+	return nil
+}
+
 // Placements builds the chain of placements of sc for the algorithm in o:
 // catalog.New on the initial membership, then each step as the previous
 // placement's Rebalance to the next membership. It returns the
-// constructor's or Rebalance's error, naming the step.
+// constructor's or Rebalance's error, naming the step, or an error when the
+// chain would exceed MaxChainCost.
 func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
+	if err := checkChain(o, sc); err != nil {
+		return nil, err
+	}
 	ms, err := sc.Memberships()
 	if err != nil {
 		return nil, err
@@ -163,11 +225,18 @@ func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
 
 // Movement runs scenario sc for the algorithm and keys of o and returns its
 // MoveResult. It returns an error for invalid options (unknown algorithm,
-// bad config, keys < 1, sets < 1, unreadable key file), an invalid scenario,
-// or a membership the algorithm rejects.
+// bad config, keys < 1, sets < 1, unreadable key file, workers > MaxWorkers,
+// more than MaxCounters counters), an invalid scenario, a chain of
+// placements over MaxChainCost, or a membership the algorithm rejects.
 func Movement(o Options, sc Scenario) (*MoveResult, error) {
 	src, rc, err := o.prepare()
 	if err != nil {
+		return nil, err
+	}
+	if err := checkCounters(o.Workers, src.Sets(), 4, 1, "4 counts"); err != nil {
+		return nil, err
+	}
+	if err := checkChain(o, sc); err != nil {
 		return nil, err
 	}
 	ms, err := sc.Memberships()

@@ -32,7 +32,7 @@ type Options struct {
 	Sets    int            // number of independent key sets S (>= 1)
 	Seed    uint64         // seed of the key generator and of random scenario choices
 	KeyFile string         // if set, keys are read from this file (see KeyFile) instead of generated
-	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0). Results do not depend on it.
+	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0), at most MaxWorkers. Results do not depend on it.
 	Commit  string         // the caller's source revision, copied into results
 	// Progress, if not nil, is called with the number of keys just
 	// processed (a delta, once per chunk of at most ChunkKeys keys), from
@@ -68,10 +68,36 @@ type RunConfig struct {
 	Commit    string `json:"commit"`
 }
 
+// MaxWorkers bounds Options.Workers: every worker keeps its own counters
+// (per key set, and for a spread per node), so an absurd count would
+// exhaust memory rather than speed anything up.
+const MaxWorkers = 256
+
+// MaxCounters bounds the count cells a run keeps at once (8 bytes each, so
+// 1 GiB): for a spread, key sets x nodes per worker plus the merged counts
+// and per-node shares; for a movement, key sets x 4 per worker plus the
+// merged counts. A larger request is an error naming sets, nodes and
+// workers instead of an out-of-memory crash.
+const MaxCounters = 1 << 27
+
+// checkCounters returns an error when a run over sets key sets with
+// perSet count cells per set and per worker, plus extra copies of those
+// cells, would exceed MaxCounters.
+func checkCounters(workers, sets, perSet, extra int, what string) error {
+	w := Workers(workers)
+	if cells := int64(sets) * int64(perSet) * int64(w+extra); cells > MaxCounters {
+		return fmt.Errorf("%d sets x %s x %d workers need %d counters (max %d): use fewer sets, nodes or workers", sets, what, w, cells, MaxCounters)
+	}
+	return nil
+}
+
 // prepare validates o and returns its source and run configuration.
 func (o Options) prepare() (KeySource, RunConfig, error) {
 	if _, err := catalog.Describe(o.Algo); err != nil {
 		return nil, RunConfig{}, err
+	}
+	if o.Workers > MaxWorkers {
+		return nil, RunConfig{}, fmt.Errorf("workers %d: at most %d", o.Workers, MaxWorkers)
 	}
 	if err := o.Config.Validate(); err != nil {
 		return nil, RunConfig{}, err

@@ -63,13 +63,19 @@ func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
 	cur := sc.Initial
 	for i, st := range sc.Steps {
 		next := make([]algorithms.Node, 0, len(cur)+len(st.Join))
+		leave := make(map[string]bool, len(st.Leave)) // a set: remove-last can drop ~all of n nodes
+		for _, id := range st.Leave {
+			leave[id] = true
+		}
 		for _, n := range cur {
-			if !slices.Contains(st.Leave, n.ID) {
+			if leave[n.ID] {
+				delete(leave, n.ID)
+			} else {
 				next = append(next, n)
 			}
 		}
 		for _, id := range st.Leave {
-			if algorithms.IndexOf(cur, id) < 0 {
+			if leave[id] {
 				return nil, fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
 			}
 		}
@@ -95,12 +101,16 @@ func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
 // one leave. Both memberships must be valid ([algorithms.ValidateNodes]).
 func IdealFraction(before, after []algorithms.Node) float64 {
 	wb, wa := algorithms.TotalWeight(before), algorithms.TotalWeight(after)
+	weightAfter := make(map[string]float64, len(after)) // IndexOf per node would be O(n^2)
+	for _, n := range after {
+		weightAfter[n.ID] = n.Weight
+	}
 	var f float64
 	for _, n := range before {
 		old := n.Weight / wb
 		var now float64
-		if j := algorithms.IndexOf(after, n.ID); j >= 0 {
-			now = after[j].Weight / wa
+		if w, ok := weightAfter[n.ID]; ok {
+			now = w / wa
 		}
 		f += math.Max(0, old-now)
 	}
@@ -111,7 +121,8 @@ func IdealFraction(before, after []algorithms.Node) float64 {
 // node-{from-1} to to nodes: for to > from, nodes node-from ... node-{to-1}
 // join at once (op "add" for one, "add-many" for more); for to < from, the
 // last from-to nodes leave at once (op "remove-last"). It returns an error
-// naming from or to when either is < 1 or they are equal.
+// naming from or to when either is < 1 or > algorithms.MaxNodes or they
+// are equal.
 func Resize(from, to int) (Scenario, error) {
 	if from < 1 {
 		return Scenario{}, fmt.Errorf("from %d: need at least 1 node", from)
@@ -122,7 +133,13 @@ func Resize(from, to int) (Scenario, error) {
 	if from == to {
 		return Scenario{}, fmt.Errorf("from %d to %d: the membership does not change", from, to)
 	}
-	initial, _ := algorithms.DefaultNodes(from)
+	if to > algorithms.MaxNodes {
+		return Scenario{}, fmt.Errorf("to %d: at most %d nodes", to, algorithms.MaxNodes)
+	}
+	initial, err := algorithms.DefaultNodes(from)
+	if err != nil {
+		return Scenario{}, fmt.Errorf("from %d: %w", from, err)
+	}
 	sc := Scenario{Initial: initial}
 	var st Step
 	switch {
@@ -154,7 +171,7 @@ func ShrinkTarget(n int) int { return (n + 9) / 10 }
 // ...; a restored node comes back with its old ID. It returns an error
 // naming op when it is unknown, or n when the scenario needs more nodes
 // (remove-*, restore: n >= 2; shrink-*: n >= 2 so that there is something
-// to shrink; n >= 1 otherwise).
+// to shrink; n >= 1 otherwise), or n > algorithms.MaxNodes.
 func NewScenario(op string, n int, seed uint64) (Scenario, error) {
 	if n < 1 {
 		return Scenario{}, fmt.Errorf("nodes %d: need at least 1 node", n)
@@ -166,7 +183,10 @@ func NewScenario(op string, n int, seed uint64) (Scenario, error) {
 		}
 		return nil
 	}
-	initial, _ := algorithms.DefaultNodes(n)
+	initial, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		return Scenario{}, err
+	}
 	sc := Scenario{Op: op, Initial: initial}
 	switch op {
 	case OpAdd:
@@ -192,6 +212,11 @@ func NewScenario(op string, n int, seed uint64) (Scenario, error) {
 	case OpShrinkRandom, OpShrinkLIFO:
 		if err := need2(); err != nil {
 			return Scenario{}, err
+		}
+		// One membership per step, n down to ShrinkTarget(n): refuse
+		// before building O(n^2) steps that no chain could hold.
+		if t := int64(ShrinkTarget(n)); (int64(n)+t)*(int64(n)-t+1)/2 > MaxChainCost {
+			return Scenario{}, fmt.Errorf("scenario %s: nodes %d: its %d memberships would hold more than %d nodes together (max %d)", op, n, int64(n)-t+1, int64(MaxChainCost), int64(MaxChainCost))
 		}
 		cur := slices.Clone(initial)
 		for len(cur) > ShrinkTarget(n) {

@@ -195,6 +195,9 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkCounters(o.Workers, src.Sets(), len(nodes), 2, fmt.Sprintf("%d nodes", len(nodes))); err != nil {
+		return nil, err
+	}
 	p, err := catalog.New(o.Algo, nodes, o.Config)
 	if err != nil {
 		return nil, err
@@ -248,8 +251,12 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		r.Exact = &b
 	}
 	w := algorithms.TotalWeight(nodes)
+	index := make(map[string]int, len(pn)) // placer order by ID; IndexOf per node would be O(n^2)
+	for i, nd := range pn {
+		index[nd.ID] = i
+	}
 	for _, nd := range nodes {
-		i := algorithms.IndexOf(pn, nd.ID)
+		i := index[nd.ID]
 		ns := NodeShare{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: mustCI(perNode[i])}
 		if exact != nil {
 			x := exact[i]
