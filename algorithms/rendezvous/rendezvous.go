@@ -36,7 +36,7 @@ const Name = "rendezvous"
 type Rendezvous struct {
 	nodes   []algorithms.Node
 	seeds   []uint64  // hash of each node ID
-	weights []float64 // nil when all weights are equal
+	weights []float64 // nil when all weights are equal; else scaled by 2^-k, the largest in [0.5, 1)
 	// The equal-weight lookup scans the seeds in node-ID order, so that
 	// the first highest score is the owner (ties to the smaller ID) with
 	// no tie test in the loop: byID[k] = seeds[perm[k]].
@@ -73,9 +73,18 @@ func New(nodes []algorithms.Node, h algorithms.Hash) (*Rendezvous, error) {
 		r.byID[k] = r.seeds[i]
 	}
 	if !algorithms.Uniform(nodes) {
+		// Scores use the weights scaled by a power of two that brings the
+		// largest into [0.5, 1): exact, so no comparison changes, and
+		// -w/ln(u) stays finite (below 2^53) even for weights near
+		// math.MaxFloat64, where unscaled scores overflow to +Inf and tie.
+		maxW := 0.0
+		for _, n := range nodes {
+			maxW = max(maxW, n.Weight)
+		}
+		_, e := math.Frexp(maxW)
 		r.weights = make([]float64, len(nodes))
 		for i, n := range nodes {
-			r.weights[i] = n.Weight
+			r.weights[i] = math.Ldexp(n.Weight, -e)
 		}
 	}
 	return r, nil
