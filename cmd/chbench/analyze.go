@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -51,14 +52,27 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if err != nil {
 		return analysis.Options{}, sw, err
 	}
+	if err := noDuplicates("algo", algos); err != nil {
+		return analysis.Options{}, sw, err
+	}
 	sw.Algos = algos
 	for _, h := range strings.Split(a.hashes, ",") {
-		if _, err := algorithms.LookupHash(strings.TrimSpace(h)); err != nil {
+		h = strings.TrimSpace(h)
+		if h == "" { // LookupHash would read "" as the default
+			return analysis.Options{}, sw, fmt.Errorf("hash %q: empty entry in the list", a.hashes)
+		}
+		if _, err := algorithms.LookupHash(h); err != nil {
 			return analysis.Options{}, sw, err
 		}
-		sw.Hashes = append(sw.Hashes, strings.TrimSpace(h))
+		sw.Hashes = append(sw.Hashes, h)
+	}
+	if err := noDuplicates("hash", sw.Hashes); err != nil {
+		return analysis.Options{}, sw, err
 	}
 	if sw.VNodes, err = parseInts("vnodes", a.vnodesL, 1); err != nil {
+		return analysis.Options{}, sw, err
+	}
+	if err := checkWorkers(a.workers); err != nil {
 		return analysis.Options{}, sw, err
 	}
 	if a.keyFile == "" && a.keys < 1 {
@@ -90,8 +104,9 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	return o, sw, nil
 }
 
-// parseInts parses a comma-separated list of integers >= min ("grid" is not
-// accepted here); the error names the flag and the bad entry.
+// parseInts parses a comma-separated list of distinct integers >= min
+// ("grid" is not accepted here); the error names the flag and the bad or
+// repeated entry.
 func parseInts(flagName, s string, min int) ([]int, error) {
 	var out []int
 	for _, p := range strings.Split(s, ",") {
@@ -102,9 +117,48 @@ func parseInts(flagName, s string, min int) ([]int, error) {
 		if v < min {
 			return nil, fmt.Errorf("%s %d: must be at least %d", flagName, v, min)
 		}
+		if slices.Contains(out, v) {
+			return nil, fmt.Errorf("%s %d: listed twice (each configuration would run and be written twice)", flagName, v)
+		}
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// noDuplicates returns an error naming the flag and the first entry of
+// list that appears twice: a repeated entry would run its configuration
+// twice and write duplicate rows, which the plots reject.
+func noDuplicates(flagName string, list []string) error {
+	for i, x := range list {
+		if slices.Contains(list[:i], x) {
+			return fmt.Errorf("%s %q: listed twice (each configuration would run and be written twice)", flagName, x)
+		}
+	}
+	return nil
+}
+
+// checkWorkers rejects a -workers value that is negative (which the
+// analysis would silently read as one per core) or above
+// analysis.MaxWorkers.
+func checkWorkers(w int) error {
+	if w < 0 || w > analysis.MaxWorkers {
+		return fmt.Errorf("workers %d: give 0 (one per core) to %d", w, analysis.MaxWorkers)
+	}
+	return nil
+}
+
+// parseOps splits a -op list and checks every entry against analysis.Ops
+// before any work starts; the error names the bad or repeated entry.
+func parseOps(s string) ([]string, error) {
+	var ops []string
+	for _, op := range strings.Split(s, ",") {
+		op = strings.TrimSpace(op)
+		if !slices.Contains(analysis.Ops(), op) {
+			return nil, fmt.Errorf("unknown scenario op %q (known: %s)", op, strings.Join(analysis.Ops(), ", "))
+		}
+		ops = append(ops, op)
+	}
+	return ops, noDuplicates("op", ops)
 }
 
 // parseNodeList parses -nodes / -from: a comma-separated list of node
@@ -157,6 +211,12 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if sw.Nodes, err = parseNodeList("from", *from); err != nil {
 		return err
 	}
+	sw.Ops = []string{analysis.OpAdd}
+	if *ops != "" {
+		if sw.Ops, err = parseOps(*ops); err != nil {
+			return err
+		}
+	}
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(sw.Nodes)*opCount(*ops))) // stderr terminals only
 	defer bar.stop()
 	var results []*analysis.MoveResult
@@ -180,13 +240,6 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	} else {
-		sw.Ops = []string{analysis.OpAdd}
-		if *ops != "" {
-			sw.Ops = nil
-			for _, op := range strings.Split(*ops, ",") {
-				sw.Ops = append(sw.Ops, strings.TrimSpace(op))
-			}
-		}
 		if results, err = analysis.SweepMove(o, sw); err != nil {
 			return err
 		}
@@ -218,6 +271,9 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() != 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if *shares && a.format != "csv" { // before the run, not after it
+		return fmt.Errorf("-shares needs -format csv, got -format %s", a.format)
 	}
 	o, sw, err := a.options()
 	if err != nil {

@@ -645,6 +645,9 @@ func runReference(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if err := checkWorkers(*workers); err != nil {
+		return err
+	}
 	if *format != "table" && *format != "csv" {
 		return fmt.Errorf("unknown format %q (known: table, csv)", *format)
 	}
