@@ -39,8 +39,8 @@ type benchCell struct {
 // results that differ in them are never pooled. Time is reported in ns/op;
 // B/op and allocs/op are dropped; any other (custom) unit is kept as is.
 // Results without algo and nodes keys are ignored. A syntax error, a nodes
-// value that is not a number, or a NaN or infinite measurement is an error
-// naming the file and line.
+// value that is not a number, a NaN or infinite measurement, or a negative
+// time is an error naming the file and line.
 func ReadBenchmarks(path string) ([]BenchSet, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -114,6 +114,9 @@ func readBenchmarks(r io.Reader, fileName string) ([]BenchSet, error) {
 			case "B/op", "allocs/op":
 				continue
 			case "sec/op":
+				if v < 0 {
+					return nil, fmt.Errorf("%s:%d: %v %s: a time cannot be negative", file, line, res.Values[i].OrigValue, res.Values[i].OrigUnit)
+				}
 				unit, v = "ns/op", v*1e9
 			}
 			c := benchCell{name, variant, unit, algo, nodes}

@@ -39,10 +39,10 @@ func movementRows(t *table) ([]MovementRow, error) {
 	for i := range t.rows {
 		r := MovementRow{Algo: t.str(i, "algo"), Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), Op: t.str(i, "op"), Line: t.lines[i]}
 		var err error
-		if r.From, err = t.num(i, "from"); err != nil {
+		if r.From, err = t.count(i, "from"); err != nil {
 			return nil, err
 		}
-		if r.To, err = t.num(i, "to"); err != nil {
+		if r.To, err = t.count(i, "to"); err != nil {
 			return nil, err
 		}
 		if r.Moved, err = t.interval(i, "moved_frac"); err != nil {

@@ -46,9 +46,10 @@ const (
 //
 // A missing input file only skips its plots; the error for missing files
 // (listing them) is returned only when nothing at all could be rendered.
-// An input that exists but is malformed (bad number, NaN, missing column,
-// duplicate row) is always an error naming the file, line and value; the
-// plots of the other inputs are still written and returned with it.
+// An input that exists but is malformed (no rows, bad number, NaN, node
+// count < 1, missing column, duplicate row) is always an error naming the
+// file, line and value; the plots of the other inputs are still written and
+// returned with it.
 func RenderAll(dir string) ([]string, error) {
 	out := filepath.Join(dir, OutDir)
 	var (

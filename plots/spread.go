@@ -46,7 +46,7 @@ func spreadRows(t *table) ([]SpreadRow, error) {
 	for i := range t.rows {
 		r := SpreadRow{Algo: t.str(i, "algo"), Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), Line: t.lines[i]}
 		var err error
-		if r.Nodes, err = t.num(i, "nodes"); err != nil {
+		if r.Nodes, err = t.count(i, "nodes"); err != nil {
 			return nil, err
 		}
 		if r.PeakToMean, err = t.interval(i, "peak_to_mean"); err != nil {

@@ -63,6 +63,9 @@ func parseTable(r io.Reader, file string, required []string) (*table, error) {
 		t.rows = append(t.rows, rec)
 		t.lines = append(t.lines, line)
 	}
+	if len(t.rows) == 0 { // like an empty file: a run that wrote nothing
+		return nil, fmt.Errorf("%s: header but no rows, want at least one result", file)
+	}
 	return t, nil
 }
 
@@ -81,6 +84,16 @@ func (t *table) num(i int, name string) (float64, error) {
 	v, ok, err := t.optNum(i, name)
 	if err == nil && !ok {
 		err = fmt.Errorf("%s:%d: column %s (%d): empty, want a number", t.file, t.lines[i], name, t.col[name]+1)
+	}
+	return v, err
+}
+
+// count returns column name of row i as a node count: a whole number >= 1,
+// or an error naming the file, line, column and bad value.
+func (t *table) count(i int, name string) (float64, error) {
+	v, err := t.num(i, name)
+	if err == nil && (v < 1 || v != math.Trunc(v)) {
+		err = fmt.Errorf("%s:%d: column %s (%d): %q is not a node count >= 1", t.file, t.lines[i], name, t.col[name]+1, t.str(i, name))
 	}
 	return v, err
 }

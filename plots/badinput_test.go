@@ -1,0 +1,78 @@
+package plots
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A negative time is not a measurement; it used to be plotted silently.
+func TestReadBenchmarksNegativeTime(t *testing.T) {
+	in := "BenchmarkLookup/algo=ring/nodes=100-2 100 5 ns/op\nBenchmarkLookup/algo=ring/nodes=10-2 100 -9.5 ns/op\n"
+	_, err := readBenchmarks(strings.NewReader(in), "bad.txt")
+	if err == nil || !strings.Contains(err.Error(), "bad.txt:2: -9.5 ns/op") {
+		t.Fatalf("error %v, want one naming bad.txt:2 and -9.5 ns/op", err)
+	}
+}
+
+// Inputs that exist but hold no rows, or node counts below 1 or not whole,
+// are errors naming the file (and line and value), not silently skipped or
+// drawn; the other inputs still render.
+func TestRenderAllRejectsNoRowsAndBadCounts(t *testing.T) {
+	for _, tc := range []struct{ name, file, want string }{
+		{"movement header only", MovementFile, "movement.csv: header but no rows"},
+		{"spread header only", SpreadFile, "spread.csv: header but no rows"},
+		{"vnodes header only", VNodesFile, "vnodes.csv: header but no rows"},
+		{"spread nodes 0", SpreadFile, `"0" is not a node count >= 1`},
+		{"movement from 2.5", MovementFile, `"2.5" is not a node count >= 1`},
+		{"movement to -3", MovementFile, `"-3" is not a node count >= 1`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			other := VNodesFile
+			if tc.file == VNodesFile {
+				other = SpreadFile
+			}
+			dir := copyDir(t, okDir, tc.file, other)
+			path := filepath.Join(dir, tc.file)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.SplitAfter(string(b), "\n")
+			header := strings.Split(strings.TrimSpace(lines[0]), ",")
+			row := strings.Split(strings.TrimSpace(lines[1]), ",")
+			set := func(col, v string) {
+				for i, h := range header {
+					if h == col {
+						row[i] = v
+						return
+					}
+				}
+				t.Fatalf("test setup: no column %s in %s", col, tc.file)
+			}
+			content := lines[0]
+			switch tc.name {
+			case "spread nodes 0":
+				set("nodes", "0")
+			case "movement from 2.5":
+				set("from", "2.5")
+			case "movement to -3":
+				set("to", "-3")
+			}
+			if !strings.HasSuffix(tc.name, "header only") {
+				content += strings.Join(row, ",") + "\n"
+			}
+			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files, err := RenderAll(dir)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("error %v\nwant one naming %s and containing %q", err, path, tc.want)
+			}
+			if len(files) == 0 {
+				t.Errorf("no plots written: the other input should still render")
+			}
+		})
+	}
+}
