@@ -8,6 +8,14 @@
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
 //
 // Run "chbench CMD -h" for the flags of each command.
+//
+// Results go to standard output and diagnostics to standard error; a bad
+// flag or input is an error naming the value and exit status 1, before any
+// work. With "chbench ... > file" it is the shell that truncates file,
+// before chbench starts, so a failed or interrupted run leaves it empty or
+// partial: write to a temporary name and rename on success (chbench ... >
+// file.tmp && mv file.tmp file), as the Makefile does. chbench plot writes
+// its own files through a temporary name and a rename.
 package main
 
 import (
