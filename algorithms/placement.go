@@ -16,6 +16,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Node is one member of a placement: a unique ID (the owner name reported at
@@ -68,7 +69,8 @@ var ErrNoNodes = errors.New("membership is empty: a placement needs at least one
 const MaxNodes = 1 << 20
 
 // ValidateNodes checks a membership: 1 to MaxNodes nodes, every ID
-// non-empty and unique, every weight > 0 and finite. The error names the
+// non-empty, free of control characters (newline, tab, ...: owners are
+// printed one per line) and unique, every weight > 0 and finite. The error names the
 // first bad value and its position (0-based).
 func ValidateNodes(nodes []Node) error {
 	if len(nodes) == 0 {
@@ -81,6 +83,9 @@ func ValidateNodes(nodes []Node) error {
 	for i, n := range nodes {
 		if n.ID == "" {
 			return fmt.Errorf("node %d: empty node ID", i)
+		}
+		if strings.ContainsFunc(n.ID, unicode.IsControl) {
+			return fmt.Errorf("node %d: node ID %q contains a control character (IDs are printed one per line)", i, n.ID)
 		}
 		if j, dup := seen[n.ID]; dup {
 			return fmt.Errorf("duplicate node ID %q at positions %d and %d", n.ID, j, i)
