@@ -18,7 +18,9 @@ SETS      ?= 5
 SEED      ?= 1
 KEYFILE   ?=
 MOVE_NODES     ?= grid
-MOVE_OPS       ?= add,add-many,remove-last,remove-random,restore
+MOVE_OPS       ?= add,remove-last,remove-random,restore
+# n -> 2n: slots cannot hold more than 16,384 nodes, so this grid stops below 8,192.
+MANY_NODES     ?= 3,5,9,17,30,53,95,169,300,533,949,1687,3000,5335
 SCENARIO_NODES ?= 10,30,100
 SCENARIO_OPS   ?= shrink-random,shrink-lifo,churn
 SPREAD_NODES   ?= 10,100,1000
@@ -61,7 +63,7 @@ bench: build
 ## quick: the same pipeline at a small size, under 2 minutes.
 quick:
 	$(MAKE) --no-print-directory bench COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SETS=3 \
-		MOVE_NODES=3,10,100,1000 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 REFFLAGS=
+		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 REFFLAGS=
 
 ## lookup: lookup, hash and build benchmarks of every algorithm, and their benchstat tables.
 lookup:
@@ -85,8 +87,13 @@ peers:
 ## analyses: movement and spread over the same keys for every algorithm.
 analyses: build
 	mkdir -p $(OUT)
-	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) $(KEYARGS) -format csv $(call save,movement.csv)
-	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) $(KEYARGS) -format bench $(call save,movement.txt)
+	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) $(KEYARGS) -format csv > $(OUT)/movement.csv.tmp
+	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many $(KEYARGS) -format csv > $(OUT)/movement-many.csv.tmp
+	tail -n +2 $(OUT)/movement-many.csv.tmp >> $(OUT)/movement.csv.tmp && rm $(OUT)/movement-many.csv.tmp
+	mv -f $(OUT)/movement.csv.tmp $(OUT)/movement.csv
+	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) $(KEYARGS) -format bench > $(OUT)/movement.txt.tmp
+	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many $(KEYARGS) -format bench >> $(OUT)/movement.txt.tmp
+	mv -f $(OUT)/movement.txt.tmp $(OUT)/movement.txt
 	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) $(KEYARGS) -format csv $(call save,scenarios.csv)
 	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) $(KEYARGS) -format csv $(call save,spread.csv)
 	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) $(KEYARGS) -format bench $(call save,spread.txt)
