@@ -12,6 +12,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/ring"
+	"github.com/chbench/chbench/algorithms/slots"
 )
 
 // MoveCSVHeader is the movement CSV header. Its first 17 columns are a
@@ -271,8 +272,13 @@ func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 func WriteMoveTable(w io.Writer, rs []*MoveResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "algo\top\tfrom\tto\tmoved [95% CI]\tideal\tmoved/ideal\tcollateral [95% CI]\tnet moved [95% CI]")
-	for _, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", r.Config.Algo, r.Op, r.From, r.To,
+	cfgs := make([]RunConfig, len(rs))
+	for i, r := range rs {
+		cfgs[i] = r.Config
+	}
+	labels := tableLabels(cfgs)
+	for i, r := range rs {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Op, r.From, r.To,
 			ci(r.Moved, pct), pct(r.Ideal), f4(r.MovedOverIdeal), ci(r.Collateral, pct), ci(r.Net, pct))
 	}
 	return tw.Flush()
@@ -284,16 +290,48 @@ func WriteMoveTable(w io.Writer, rs []*MoveResult) error {
 func WriteSpreadTable(w io.Writer, rs []*SpreadResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "algo\tnodes\tmin share [95% CI]\tmax share [95% CI]\tpeak/mean [95% CI]\tcv [95% CI]\tnoise peak/mean\tnoise cv\texact peak/mean\texact cv")
-	for _, r := range rs {
+	cfgs := make([]RunConfig, len(rs))
+	for i, r := range rs {
+		cfgs[i] = r.Config
+	}
+	labels := tableLabels(cfgs)
+	for i, r := range rs {
 		ep, ec := "-", "-"
 		if r.Exact != nil {
 			ep, ec = f4(r.Exact.PeakToMean), f4(r.Exact.CV)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Config.Algo, r.Nodes,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Nodes,
 			ci(r.MinShare, pct), ci(r.MaxShare, pct), ci(r.PeakToMean, f4), ci(r.CV, f4),
 			f4(r.NoisePeakToMean), f4(r.NoiseCV), ep, ec)
 	}
 	return tw.Flush()
+}
+
+// tableLabels returns the "algo" cell of each result in a table: the
+// algorithm name, followed by the hash and the virtual-node count when they
+// vary among the results (a sweep) and the algorithm uses them (slots hash
+// with CRC-16 whatever the setting; only ring and bounded read vnodes).
+func tableLabels(cfgs []RunConfig) []string {
+	hashes, vnodes := map[string]bool{}, map[int]bool{}
+	for _, c := range cfgs {
+		if c.Algo != slots.Name {
+			hashes[c.Hash] = true
+		}
+		if usesVNodes(c.Algo) {
+			vnodes[c.VNodes] = true
+		}
+	}
+	out := make([]string, len(cfgs))
+	for i, c := range cfgs {
+		out[i] = c.Algo
+		if len(hashes) > 1 && c.Algo != slots.Name {
+			out[i] += " " + c.Hash
+		}
+		if len(vnodes) > 1 && usesVNodes(c.Algo) {
+			out[i] += " vnodes=" + itoa(c.VNodes)
+		}
+	}
+	return out
 }
 
 // usesVNodes reports whether the algorithm reads the vnodes setting.
