@@ -100,6 +100,13 @@ func writeAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
+	// CreateTemp makes the file 0600; the report is as readable as the
+	// other result files.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return err
+	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
 		os.Remove(f.Name())
