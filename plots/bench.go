@@ -22,6 +22,8 @@ type BenchSet struct {
 	Variant string   // sub-name keys other than algo, nodes and gomaxprocs, e.g. "from=key"; "" if none
 	Unit    string   // "ns/op" for time (benchfmt's sec/op scaled by 1e9), else the unit as read
 	Series  []Series // one per algorithm in catalog order; X = nodes, Y = median, CI = 95% interval
+	Procs   string   // GOMAXPROCS of the runs (the -N name suffix), "/"-joined if several; "" if none
+	Caption string   // where the numbers came from: goos/goarch, cpu, GOMAXPROCS, runs per point
 }
 
 // benchCell identifies the samples summarised into one Point.
@@ -74,6 +76,20 @@ func readBenchmarks(r io.Reader, fileName string) ([]BenchSet, error) {
 	}
 
 	samples := map[benchCell][]float64{}
+	// Per benchmark name: distinct goos, goarch, cpu and GOMAXPROCS values,
+	// in order of first appearance, for the caption.
+	meta := map[string]map[string][]string{}
+	note := func(name, key, v string) {
+		if v == "" {
+			return
+		}
+		if meta[name] == nil {
+			meta[name] = map[string][]string{}
+		}
+		if !slices.Contains(meta[name][key], v) {
+			meta[name][key] = append(meta[name][key], v)
+		}
+	}
 	br := benchfmt.NewReader(r, fileName)
 	for br.Scan() {
 		var res *benchfmt.Result
@@ -100,6 +116,10 @@ func readBenchmarks(r io.Reader, fileName string) ([]BenchSet, error) {
 			return nil, fmt.Errorf("%s:%d: nodes=%s: want a node count > 0", file, line, nodesStr)
 		}
 		variant := variantOf(rest.Project(res).Get(rest.Fields()[0]))
+		for _, k := range []string{"goos", "goarch", "cpu"} {
+			note(name, k, res.GetConfig(k))
+		}
+		note(name, "gomaxprocs", proj[3].Project(res).Get(proj[3].Fields()[0]))
 		for i, k := range byUnit.ProjectValues(res) {
 			unit := k.Get(unitField)
 			v := res.Values[i].Value
@@ -126,7 +146,48 @@ func readBenchmarks(r io.Reader, fileName string) ([]BenchSet, error) {
 	if err := br.Err(); err != nil {
 		return nil, err
 	}
-	return summarise(samples), nil
+	sets := summarise(samples)
+	for i := range sets {
+		setMeta(&sets[i], meta[sets[i].Name], samples)
+	}
+	return sets, nil
+}
+
+// setMeta fills s.Procs and s.Caption from the configuration values m
+// (goos, goarch, cpu, gomaxprocs) and the number of samples per point, e.g.
+// "linux/amd64, cpu AMD EPYC, GOMAXPROCS 2; median of 6 runs per point".
+func setMeta(s *BenchSet, m map[string][]string, samples map[benchCell][]float64) {
+	join := func(k string) string { return strings.Join(m[k], "/") }
+	s.Procs = join("gomaxprocs")
+	var parts []string
+	switch osArch := strings.Trim(join("goos")+"/"+join("goarch"), "/"); {
+	case osArch != "":
+		parts = append(parts, osArch)
+	}
+	if c := join("cpu"); c != "" {
+		parts = append(parts, "cpu "+c)
+	}
+	if s.Procs != "" {
+		parts = append(parts, "GOMAXPROCS "+s.Procs)
+	}
+	lo, hi := math.MaxInt, 0
+	for _, sr := range s.Series {
+		for _, p := range sr.Points {
+			n := len(samples[benchCell{s.Name, s.Variant, s.Unit, sr.Algo, p.X}])
+			lo, hi = min(lo, n), max(hi, n)
+		}
+	}
+	runs := strconv.Itoa(hi)
+	if lo != hi {
+		runs = strconv.Itoa(lo) + "-" + runs
+	}
+	s.Caption = strings.Join(parts, ", ")
+	if hi > 0 {
+		if s.Caption != "" {
+			s.Caption += "; "
+		}
+		s.Caption += "median of " + runs + " runs per point"
+	}
 }
 
 // variantOf turns a projected .fullname such as "*/from=key" (the name and

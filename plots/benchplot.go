@@ -25,29 +25,58 @@ func benchFiguresFrom(path string) ([]*figure, error) {
 	return figs, nil
 }
 
-// benchFigure draws one BenchSet: value vs nodes, log x, log y when every
-// value is > 0.
-func benchFigure(s BenchSet) (*figure, error) {
-	name := strings.ToLower(s.Name)
-	what := s.Name + " " + s.Unit
-	yLabel := s.Unit
-	switch {
-	case s.Unit == "ns/op" && s.Name == "Lookup":
-		what, yLabel = "Lookup time", "time per lookup (ns/op, median)"
-	case s.Unit == "ns/op" && s.Name == "Build":
-		what, yLabel = "Build time", "time per build (ns/op, median)"
-	case s.Unit == "ns/op":
-		what, yLabel = s.Name+" time", "time per op (ns/op, median)"
-	default:
-		name += "-" + fileSafe(s.Unit)
-		yLabel = s.Unit + " (median)"
+// benchTitle returns the title and y label of a plot of s: a description
+// for the benchmarks and units chbench writes, a generic one otherwise.
+func benchTitle(s BenchSet) (title, yLabel string) {
+	procs := s.Procs + " goroutines"
+	if s.Procs == "" {
+		procs = "GOMAXPROCS goroutines"
 	}
-	title := what + " vs nodes"
-	if s.Variant != "" {
-		name += "-" + fileSafe(s.Variant)
+	switch {
+	case s.Name == "Lookup" && s.Unit == "ns/op":
+		title, yLabel = "Lookup time (ns per lookup)", "time per lookup (ns, median)"
+		switch s.Variant {
+		case "from=key":
+			title = "Lookup time from a key string, hash included (ns per lookup)"
+		case "from=hash":
+			title = "Lookup time from a precomputed key hash (ns per lookup)"
+		}
+	case s.Name == "LookupParallel" && s.Unit == "ns/op":
+		title, yLabel = "Parallel lookup time on one shared placement (ns per lookup, "+procs+")", "time per lookup (ns, median)"
+	case s.Name == "LookupSwap" && s.Unit == "ns/op":
+		title, yLabel = "Lookup time with a concurrent placement swap (ns per lookup, "+procs+")", "time per lookup (ns, median)"
+	case s.Name == "Build" && s.Unit == "ns/op":
+		title, yLabel = "Time to build one placement (ns)", "time per build (ns, median)"
+	case s.Name == "Build" && s.Unit == "retained-bytes":
+		title, yLabel = "Memory retained by one placement (bytes)", "retained heap per placement (bytes, median)"
+	case s.Name == "Build" && s.Unit == "retained-bytes/node":
+		title, yLabel = "Memory per node retained by one placement (bytes)", "retained heap per node (bytes, median)"
+	case s.Unit == "ns/op":
+		title, yLabel = s.Name+" time (ns per op)", "time per op (ns, median)"
+	default:
+		title, yLabel = s.Name+": "+s.Unit, s.Unit+" (median)"
+	}
+	if s.Variant != "" && s.Name != "Lookup" {
 		title += " (" + s.Variant + ")"
 	}
+	return title, yLabel
+}
+
+// benchFigure draws one BenchSet: value vs nodes, log x, log y when every
+// value is > 0. The file is named after the benchmark in lower case, then
+// the unit unless it is ns/op, then the variant: build-retained-bytes-per-node,
+// lookup-from-key.
+func benchFigure(s BenchSet) (*figure, error) {
+	name := strings.ToLower(s.Name)
+	if s.Unit != "ns/op" {
+		name += "-" + fileSafe(s.Unit)
+	}
+	if s.Variant != "" {
+		name += "-" + fileSafe(s.Variant)
+	}
+	title, yLabel := benchTitle(s)
 	f := newFigure(name, title, "nodes (log)", yLabel)
+	f.caption = captionLines(s.Caption)
 	if err := logX(f, s.Name+" nodes", allXs(s.Series)); err != nil {
 		return nil, err
 	}
@@ -77,16 +106,21 @@ func benchFigure(s BenchSet) (*figure, error) {
 	return f, nil
 }
 
-// fileSafe maps s to a file-name fragment: letters, digits, '-', '.', '_'
-// kept, everything else '_'.
+// fileSafe maps s to a file-name fragment of lower-case letters, digits,
+// '.' and '-': "/" reads "-per-" (retained-bytes/node ->
+// retained-bytes-per-node), "=" and every other character become '-',
+// and runs of '-' are collapsed.
 func fileSafe(s string) string {
-	return strings.Map(func(r rune) rune {
+	s = strings.ReplaceAll(strings.ToLower(s), "/", "-per-")
+	s = strings.Map(func(r rune) rune {
 		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.', r == '_':
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.':
 			return r
-		case r == '=':
-			return '-'
 		}
-		return '_'
+		return '-'
 	}, s)
+	for strings.Contains(s, "--") {
+		s = strings.ReplaceAll(s, "--", "-")
+	}
+	return strings.Trim(s, "-")
 }

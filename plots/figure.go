@@ -2,10 +2,12 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -22,26 +24,29 @@ var (
 	figHeight = vg.Length(800) * vg.Inch / vgimg.DefaultDPI
 	// legendWidth is the strip right of the axes reserved for the legend,
 	// so the legend never covers data.
-	legendWidth = vg.Points(190)
+	legendWidth = vg.Points(240)
 )
 
 // figure is one plot.Plot plus a legend drawn beside (not over) its data
 // area. prepare, if set, runs once the data area is known, before drawing
 // (bar widths are set there in data units).
 type figure struct {
-	name    string // file stem, e.g. "lookup"
+	name    string   // file stem, e.g. "lookup"
+	title   string   // drawn above the axes
+	caption []string // smaller lines under the title: data source, notes
 	p       *plot.Plot
 	legend  plot.Legend
 	prepare func(dataArea draw.Canvas)
+	drawn   []plotter.XYs // line series already added, to spot exact overlaps
 }
 
 // newFigure returns a figure with the title and axis labels set and fonts
 // sized for a 1200x800 image.
 func newFigure(name, title, xLabel, yLabel string) *figure {
 	p := plot.New()
-	p.Title.Text = title
+	// The title is drawn by figure.draw (with the caption under it), not
+	// by the plot, so p.Title stays empty; its style is reused.
 	p.Title.TextStyle.Font.Size = vg.Points(17)
-	p.Title.Padding = vg.Points(8)
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
@@ -55,28 +60,89 @@ func newFigure(name, title, xLabel, yLabel string) *figure {
 	lg.Left = true
 	lg.ThumbnailWidth = vg.Points(36)
 	lg.Padding = vg.Points(7)
-	return &figure{name: name, p: p, legend: lg}
+	return &figure{name: name, title: title, p: p, legend: lg}
 }
 
-// draw renders the figure on c: the plot on the left, the legend in a
-// strip on the right, top-aligned with the data area.
+// Header layout: margin above the title, gap between lines, space below.
+var (
+	headerTop   = vg.Points(6)
+	headerGap   = vg.Points(3)
+	headerBelow = vg.Points(10)
+)
+
+// titleStyle and captionStyle are the text styles of the header lines,
+// centred and hanging from their top.
+func (f *figure) titleStyle() draw.TextStyle {
+	st := f.p.Title.TextStyle
+	st.XAlign, st.YAlign = draw.XCenter, draw.YTop
+	return st
+}
+
+func (f *figure) captionStyle() draw.TextStyle {
+	st := f.titleStyle()
+	st.Font.Size = vg.Points(11.5)
+	st.Color = color.Gray{Y: 70}
+	return st
+}
+
+// headerHeight is the vertical space the title and caption lines take, so
+// the axes and the legend start below them.
+func (f *figure) headerHeight() vg.Length {
+	if f.title == "" && len(f.caption) == 0 {
+		return 0
+	}
+	h := headerTop + headerBelow
+	if f.title != "" {
+		h += f.titleStyle().Height(f.title)
+	}
+	for _, l := range f.caption {
+		h += headerGap + f.captionStyle().Height(l)
+	}
+	return h
+}
+
+// draw renders the figure on c: the title and caption centred over the
+// plot, the plot on the left, the legend in a strip on the right,
+// top-aligned with the data area.
 func (f *figure) draw(c draw.Canvas) {
-	pc := draw.Crop(c, 0, -legendWidth, 0, 0)
+	hh := f.headerHeight()
+	pc := draw.Crop(c, 0, -legendWidth, 0, -hh)
+	x := (pc.Min.X + pc.Max.X) / 2
+	y := c.Max.Y - headerTop
+	if f.title != "" {
+		st := f.titleStyle()
+		c.FillText(st, vg.Point{X: x, Y: y}, f.title)
+		y -= st.Height(f.title)
+	}
+	for _, l := range f.caption {
+		st := f.captionStyle()
+		y -= headerGap
+		c.FillText(st, vg.Point{X: x, Y: y}, l)
+		y -= st.Height(l)
+	}
+	// The y label is drawn here, not by gonum: gonum reserves space for it
+	// as if it were centred on the arithmetic mean of the axis range, which
+	// on a log axis lies near the top, and leaves a wide empty band above
+	// the data.
+	yLabel := f.p.Y.Label.Text
+	if yLabel != "" {
+		st := f.p.Y.Label.TextStyle
+		st.Rotation += math.Pi / 2
+		h := f.p.Y.Label.TextStyle.Height(yLabel)
+		descent := f.p.Y.Label.TextStyle.FontExtents().Descent
+		inner := draw.Crop(pc, h+f.p.Y.Label.Padding, 0, 0, 0)
+		f.p.Y.Label.Text = ""
+		defer func() { f.p.Y.Label.Text = yLabel }()
+		da := f.p.DataCanvas(inner)
+		c.FillText(st, vg.Point{X: pc.Min.X + h - descent, Y: da.Center().Y}, yLabel)
+		pc = inner
+	}
 	if f.prepare != nil {
 		f.prepare(f.p.DataCanvas(pc))
 	}
 	f.p.Draw(pc)
-	lc := draw.Crop(c, c.Max.X-c.Min.X-legendWidth+vg.Points(10), 0, 0, -f.titleHeight())
+	lc := draw.Crop(c, c.Max.X-c.Min.X-legendWidth+vg.Points(10), 0, 0, -hh)
 	f.legend.Draw(lc)
-}
-
-// titleHeight is the vertical space the title takes, so the legend starts
-// level with the top of the axes.
-func (f *figure) titleHeight() vg.Length {
-	if f.p.Title.Text == "" {
-		return 0
-	}
-	return f.p.Title.TextStyle.Rectangle(f.p.Title.Text).Size().Y + f.p.Title.Padding + vg.Points(6)
 }
 
 // writeTo renders the figure in format "png" or "svg" to w.
@@ -160,7 +226,8 @@ func useLogIfPositive(a *plot.Axis, vals []float64) bool {
 // of ss is positive and finite, and returns whether it did. Confidence
 // intervals whose lower end is <= 0 cannot be drawn on a log axis; their
 // bars are cut at half the smallest positive value drawn, the bottom of
-// the axis, so they visibly run off it.
+// the axis (only then is the axis taken that low), so they visibly run
+// off it.
 func logYClipped(f *figure, ss []Series) bool {
 	floor := math.Inf(1)
 	for _, s := range ss {
@@ -182,45 +249,141 @@ func logYClipped(f *figure, ss []Series) bool {
 		for i := range s.Points {
 			if p := &s.Points[i]; p.CI && p.Lo <= 0 {
 				p.Lo = floor
+				f.p.Y.Min = floor
 			}
 		}
 	}
-	f.p.Y.Min = floor
 	f.p.Y.Scale = plot.LogScale{}
 	f.p.Y.Tick.Marker = logTicks{}
 	return true
 }
 
-// logTicks labels 1, 2 and 5 times each power of ten, with unlabelled
-// minor ticks at the other integer multiples, so that log axes spanning
-// less than a decade still get labels. Over more than four decades it
-// defers to plot.LogTicks (powers of ten only); with fewer than two
-// labelled ticks in range it falls back to plot.DefaultTicks.
+// logTicks labels a log axis with at least three labelled ticks: powers
+// of ten over more than four decades; 1, 2 and 5 times them over 1.5 to
+// four decades; 1, 2, 3, 5 and 7 times them over less; and, over less than
+// half a decade, evenly spaced linear values ([linTicks]). Integer
+// multiples that are not labelled are minor ticks (up to eight decades).
+// When the lowest (highest) labelled tick leaves most of a factor of two
+// of the axis below (above) it unlabelled, the lowest (highest) minor tick
+// is labelled too, so the ends of the axis are always readable.
 type logTicks struct{}
 
-// Ticks implements plot.Ticker for min > 0.
+// Ticks implements plot.Ticker for 0 < lo < hi.
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
-	if hi/lo > 1e4 {
-		return plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	d := math.Log10(hi / lo)
+	var major []float64
+	switch {
+	case d > 4:
+		major = []float64{1}
+	case d > 1.5:
+		major = []float64{1, 2, 5}
+	case d > 0.7:
+		major = []float64{1, 2, 3, 5, 7}
+	default:
+		return linTicks{}.Ticks(lo, hi)
 	}
 	var ticks []plot.Tick
-	labelled := 0
-	for e := math.Floor(math.Log10(lo)); math.Pow(10, e) <= hi; e++ {
-		for m := 1.0; m <= 9; m++ {
-			v := m * math.Pow(10, e)
+	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
+		for m := 1; m <= 9; m++ {
+			isMajor := slices.Contains(major, float64(m))
+			if !isMajor && d > 8 {
+				continue
+			}
+			v := decimal(m, e)
 			if v < lo || v > hi {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if m == 1 || m == 2 || m == 5 {
+			if isMajor {
 				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
-				labelled++
 			}
 			ticks = append(ticks, t)
 		}
 	}
-	if labelled < 2 {
+	labelEnds(ticks, lo, hi)
+	n := 0
+	for _, t := range ticks {
+		if t.Label != "" {
+			n++
+		}
+	}
+	if n < 3 {
+		return linTicks{}.Ticks(lo, hi)
+	}
+	return ticks
+}
+
+// decimal returns m * 10^e rounded to the nearest float64, so that labels
+// print as short decimals (0.3, not 0.30000000000000004).
+func decimal(m, e int) float64 {
+	v, _ := strconv.ParseFloat(strconv.Itoa(m)+"e"+strconv.Itoa(e), 64)
+	return v
+}
+
+// labelEnds labels the first (last) tick of ticks, sorted by value, when
+// the lowest (highest) labelled one is more than a factor 1.8 inside lo
+// (hi) and the tick is a factor 1.4 away from it (so labels do not crowd).
+func labelEnds(ticks []plot.Tick, lo, hi float64) {
+	first, last := -1, -1
+	for i, t := range ticks {
+		if t.Label != "" {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	label := func(i int) { ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64) }
+	if first < 0 {
+		return
+	}
+	if ticks[first].Value > 1.8*lo && ticks[first].Value >= 1.4*ticks[0].Value {
+		label(0)
+	}
+	if n := len(ticks) - 1; ticks[last].Value < hi/1.8 && ticks[n].Value >= 1.4*ticks[last].Value {
+		label(n)
+	}
+}
+
+// linTicks labels an axis at multiples of a round step (1, 2, 2.5 or 5
+// times a power of ten) chosen for four to eight labels in [lo, hi], with
+// unlabelled minor ticks halfway between. Labels have as many decimals as
+// the step needs, so 1 prints as "1.0" next to "1.1".
+type linTicks struct{}
+
+// Ticks implements plot.Ticker for lo < hi.
+func (linTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	raw := (hi - lo) / 6
+	e := int(math.Floor(math.Log10(raw)))
+	var step float64
+	decimals := 0
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		step = m * math.Pow(10, float64(e))
+		if step >= raw*0.8 {
+			decimals = max(0, -e)
+			if m == 2.5 {
+				decimals++
+			}
+			if m == 10 {
+				decimals = max(0, -e-1)
+			}
+			break
+		}
+	}
+	var ticks []plot.Tick
+	for k := math.Ceil(lo/step*2 - 1e-9); k/2*step <= hi+1e-9*step; k++ {
+		v := k / 2 * step
+		if math.Abs(v) < 1e-12*step {
+			v = 0
+		}
+		t := plot.Tick{Value: v}
+		if int64(k)%2 == 0 {
+			t.Label = strconv.FormatFloat(v, 'f', decimals, 64)
+		}
+		ticks = append(ticks, t)
 	}
 	return ticks
 }

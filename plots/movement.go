@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot/plotter"
 )
@@ -18,6 +20,8 @@ type MovementRow struct {
 	IdealFrac              float64 // fraction an ideal algorithm moves, e.g. 1/(n+1) for a join
 	MovedOverIdeal         float64 // Moved.Y / IdealFrac
 	HasRatio               bool    // false when moved_over_ideal is empty (ideal 0)
+	Steps                  float64 // membership changes summed in Moved (steps column; 0 if absent)
+	Info                   runInfo // keys, sets, seed, ... for the caption
 }
 
 var movementColumns = []string{"algo", "hash", "vnodes", "op", "from", "to", "moved_frac", "ideal_frac"}
@@ -55,6 +59,10 @@ func movementRows(t *table) ([]MovementRow, error) {
 		if r.MovedOverIdeal, r.HasRatio, err = t.optNum(i, "moved_over_ideal"); err != nil {
 			return nil, err
 		}
+		if r.Steps, _, err = t.optNum(i, "steps"); err != nil {
+			return nil, err
+		}
+		r.Info = t.info(i)
 		rows[i] = r
 	}
 	return rows, nil
@@ -163,24 +171,68 @@ func opTitle(op string) string {
 	switch op {
 	case "add":
 		return "one node joins (n -> n+1)"
+	case "add-many":
+		return "n nodes join at once (n -> 2n)"
 	case "remove-last":
 		return "the last node leaves (n -> n-1)"
 	case "remove-random":
 		return "a random node leaves (n -> n-1)"
+	case "restore":
+		return "a random node leaves and comes back (moves summed over both steps)"
+	case "shrink-random":
+		return "random nodes leave one at a time down to 10% of n (moves summed)"
+	case "shrink-lifo":
+		return "the newest nodes leave one at a time down to 10% of n (moves summed)"
+	case "churn":
+		return "20 seeded joins and leaves (moves summed)"
 	}
-	return "op=" + op
+	return "membership change " + strconv.Quote(op)
 }
 
+// multiStep reports whether op sums the moves of several membership
+// changes (so its moved fraction can exceed 1): a known multi-step op, or
+// a steps column above 1 in one of its rows.
+func multiStep(rows []MovementRow, op string) bool {
+	switch op {
+	case "restore", "shrink-random", "shrink-lifo", "churn":
+		return true
+	}
+	for _, r := range rows {
+		if r.Op == op && r.Steps > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// ratioOmitted is left out of the moved/ideal plots: modulo moves almost
+// every key, so its ratio grows like n and would squash the other
+// algorithms onto the line at 1.
+const ratioOmitted = "modulo"
+
 // movementFigures builds, for each operation in rows, the moved-fraction
-// plot (with the ideal line) and the moved/ideal plot.
+// plot (with the ideal line) and the moved/ideal plot (without modulo).
 func movementFigures(rows []MovementRow) ([]*figure, error) {
 	var figs []*figure
 	for _, op := range movementOps(rows) {
+		var infos []runInfo
+		for _, r := range rows {
+			if r.Op == op {
+				infos = append(infos, r.Info)
+			}
+		}
+		caption := runCaption(infos)
 		series, ideal, err := MovedSeries(rows, op, false)
 		if err != nil {
 			return nil, err
 		}
-		f := newFigure("movement-"+op, "Moved fraction when "+opTitle(op), "nodes before the change, n (log)", "moved fraction of keys (0..1)")
+		xLabel, yLabel := "nodes before the change, n (log)", "moved fraction of keys (0..1)"
+		if multiStep(rows, op) {
+			xLabel = "nodes at the start, n (log)"
+			yLabel = "keys moved, summed over the steps (fraction of all keys; can exceed 1)"
+		}
+		f := newFigure("movement-"+op, "Keys moved when "+opTitle(op), xLabel, yLabel)
+		f.caption = captionLines(caption)
 		if err := logX(f, "movement from", allXs(series)); err != nil {
 			return nil, err
 		}
@@ -189,7 +241,7 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 			ys = append(ys, p.Y)
 		}
 		if useLogIfPositive(&f.p.Y, ys) {
-			f.p.Y.Label.Text = "moved fraction of keys (0..1, log)"
+			f.p.Y.Label.Text = strings.TrimSuffix(yLabel, ")") + ", log)"
 		}
 		for _, s := range series {
 			if err := addSeries(f, s, AlgoStyle(s.Algo)); err != nil {
@@ -200,7 +252,7 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 		for i, p := range ideal {
 			xys[i] = plotter.XY{X: p.X, Y: p.Y}
 		}
-		label := "ideal (ideal_frac)"
+		label := "ideal (minimum for even shares)"
 		if op == "add" {
 			label = "ideal 1/(n+1)"
 		}
@@ -214,16 +266,26 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 		if err != nil {
 			return nil, err
 		}
+		omitted := false
+		ratios = slices.DeleteFunc(ratios, func(s Series) bool {
+			if s.Algo == ratioOmitted {
+				omitted = true
+			}
+			return s.Algo == ratioOmitted
+		})
 		if len(ratios) == 0 {
 			continue
 		}
-		g := newFigure("movement-ratio-"+op, "Moved / ideal fraction when "+opTitle(op), "nodes before the change, n (log)", "moved fraction / ideal fraction (1 = ideal)")
+		g := newFigure("movement-ratio-"+op, "Moved / ideal fraction when "+opTitle(op), xLabel, "moved fraction / ideal fraction (1 = ideal)")
+		g.caption = captionLines(caption)
+		if omitted {
+			g.caption = append(g.caption, "modulo omitted: its ratio grows like n, see movement-"+op)
+		}
 		if err := logX(g, "movement from", allXs(ratios)); err != nil {
 			return nil, err
 		}
-		// Modulo's ratio grows like n: on a linear axis it flattens every
-		// other algorithm onto 1, so the axis is logarithmic whenever the
-		// ratios themselves are positive (intervals reaching 0 are cut).
+		// A log axis shows "twice the ideal" and "half the ideal" equally
+		// far from 1; intervals reaching 0 are cut at the bottom.
 		if logYClipped(g, ratios) {
 			g.p.Y.Label.Text = "moved fraction / ideal fraction (1 = ideal, log)"
 		}
@@ -241,4 +303,12 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 		figs = append(figs, g)
 	}
 	return figs, nil
+}
+
+// captionLines returns the caption as lines (none when it is empty).
+func captionLines(c string) []string {
+	if c == "" {
+		return nil
+	}
+	return []string{c}
 }

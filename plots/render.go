@@ -19,16 +19,19 @@ import (
 
 // Input files RenderAll looks for in its directory.
 const (
-	LookupFile   = "lookup.txt"   // Go benchmark output (benchfmt)
-	MovementFile = "movement.csv" // analysis movement results
-	SpreadFile   = "spread.csv"   // analysis spread results
-	VNodesFile   = "vnodes.csv"   // ring vnodes sweep, spread.csv header
+	LookupFile    = "lookup.txt"    // Go benchmark output (benchfmt)
+	MovementFile  = "movement.csv"  // analysis movement results
+	SpreadFile    = "spread.csv"    // analysis spread results
+	VNodesFile    = "vnodes.csv"    // ring vnodes sweep, spread.csv header
+	ScenariosFile = "scenarios.csv" // multi-step movement scenarios, movement.csv header
+	HashesFile    = "hashes.csv"    // spread rows for several key hashes, spread.csv header
+	WeightsFile   = "weights.csv"   // per-node shares under unequal weights
 	// OutDir is the subdirectory of the results directory the plots go to.
 	OutDir = "plots"
 )
 
 // RenderAll reads the result files in dir (lookup.txt, movement.csv,
-// spread.csv, vnodes.csv), writes every plot they support to dir/plots/ as
+// scenarios.csv, spread.csv, vnodes.csv, hashes.csv, weights.csv), writes every plot they support to dir/plots/ as
 // a PNG (1200x800 pixels) and an SVG, and returns the paths written, in a
 // fixed order. Each file is replaced atomically (temporary file + rename),
 // so a failed run never leaves a partial file or destroys an older plot.
@@ -38,14 +41,25 @@ const (
 //     BenchmarkLookup (and build[-variant], etc., for every other
 //     Benchmark<Name>/algo=/nodes= benchmark and every custom unit);
 //   - movement-<op>: moved fraction vs nodes with the ideal line, and
-//     movement-ratio-<op>: moved/ideal, for each op in movement.csv;
+//     movement-ratio-<op>: moved/ideal without modulo, for each op in
+//     movement.csv and then in scenarios.csv (same columns, other ops);
 //   - spread-peak-to-mean: peak-to-mean per algorithm grouped by nodes,
 //     with CI and the sampling-noise floor;
 //   - ring-vnodes: ring peak-to-mean vs virtual nodes, from vnodes.csv, or
-//     from spread.csv when it holds several ring vnodes values.
+//     from spread.csv when it holds several ring vnodes values;
+//   - spread-hashes: peak-to-mean per hash function grouped by algorithm,
+//     from hashes.csv;
+//   - weights: each node's share of keys per algorithm against its weight
+//     share, from weights.csv.
+//
+// Every plot has a caption under its title saying where its numbers came
+// from (keys, sets, hash, seed and build from the CSV columns; goos,
+// goarch, cpu and GOMAXPROCS from the benchmark file).
 //
 // A missing input file only skips its plots; the error for missing files
 // (listing them) is returned only when nothing at all could be rendered.
+// lookup.txt, movement.csv and spread.csv are the expected inputs; the
+// other files are optional and not listed as missing.
 // An input that exists but is malformed (no rows, bad number, NaN, node
 // count < 1, missing column, duplicate row) is always an error naming the
 // file, line and value; the plots of the other inputs are still written and
@@ -66,12 +80,17 @@ func RenderAll(dir string) ([]string, error) {
 		}
 		return p, true
 	}
+	optional := func(name string) (string, bool) {
+		p := filepath.Join(dir, name)
+		_, err := os.Stat(p)
+		return p, !errors.Is(err, fs.ErrNotExist)
+	}
 
 	if p, ok := present(LookupFile); ok {
 		fs, err := benchFiguresFrom(p)
 		figs, errs = append(figs, fs...), appendErr(errs, err)
 	}
-	if p, ok := present(MovementFile); ok {
+	movement := func(p string) {
 		rows, err := ReadMovement(p)
 		if err == nil {
 			var fs []*figure
@@ -79,6 +98,12 @@ func RenderAll(dir string) ([]string, error) {
 			figs = append(figs, fs...)
 		}
 		errs = appendErr(errs, wrapFile(p, err))
+	}
+	if p, ok := present(MovementFile); ok {
+		movement(p)
+	}
+	if p, ok := optional(ScenariosFile); ok {
+		movement(p)
 	}
 	var spreadRows []SpreadRow
 	if p, ok := present(SpreadFile); ok {
@@ -110,6 +135,26 @@ func RenderAll(dir string) ([]string, error) {
 		}
 		errs = appendErr(errs, err)
 	}
+	if p, ok := optional(HashesFile); ok {
+		rows, err := ReadSpread(p)
+		if err == nil {
+			var f *figure
+			if f, err = hashesFigure(rows); f != nil {
+				figs = append(figs, f)
+			}
+		}
+		errs = appendErr(errs, wrapFile(p, err))
+	}
+	if p, ok := optional(WeightsFile); ok {
+		rows, err := ReadWeights(p)
+		if err == nil {
+			var f *figure
+			if f, err = weightsFigure(rows); f != nil {
+				figs = append(figs, f)
+			}
+		}
+		errs = appendErr(errs, wrapFile(p, err))
+	}
 
 	var written []string
 	if len(figs) > 0 {
@@ -117,7 +162,14 @@ func RenderAll(dir string) ([]string, error) {
 			return nil, err
 		}
 	}
+	names := map[string]bool{}
 	for _, f := range figs {
+		if names[f.name] {
+			// e.g. one op in both movement.csv and scenarios.csv.
+			errs = append(errs, fmt.Errorf("plot %s: more than one input gives it; drawn once, from the first", f.name))
+			continue
+		}
+		names[f.name] = true
 		paths, err := f.save(out)
 		written = append(written, paths...)
 		errs = appendErr(errs, err)

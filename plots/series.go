@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -79,6 +80,13 @@ func addSeries(f *figure, s Series, st Style) error {
 	points.Color = st.Color
 	points.Shape = st.Glyph
 	points.Radius = vg.Points(5)
+	if f.overlaps(xys) {
+		// Drawn over an earlier series with the same values: a
+		// larger marker and a thinner line let both be seen.
+		points.Radius = vg.Points(9)
+		line.Width = vg.Points(1.2)
+	}
+	f.drawn = append(f.drawn, xys)
 	f.p.Add(line, points)
 	if bars, err := errorBars(s.Points, st.Color); err != nil {
 		return fmt.Errorf("series %s: %w", s.Label, err)
@@ -87,6 +95,27 @@ func addSeries(f *figure, s Series, st Style) error {
 	}
 	f.legend.Add(s.Label, line, points)
 	return nil
+}
+
+// overlaps reports whether every point of xys coincides (same x, y within
+// 0.2%) with a point of one series drawn earlier in f, so that the new
+// series would hide it.
+func (f *figure) overlaps(xys plotter.XYs) bool {
+	for _, prev := range f.drawn {
+		n := 0
+		for _, a := range xys {
+			for _, b := range prev {
+				if a.X == b.X && math.Abs(a.Y-b.Y) <= 0.002*math.Max(math.Abs(a.Y), math.Abs(b.Y)) {
+					n++
+					break
+				}
+			}
+		}
+		if len(xys) > 0 && n == len(xys) {
+			return true
+		}
+	}
+	return false
 }
 
 // ciPoints is a plotter.XYer and plotter.YErrorer over the points of a

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/chbench/chbench/algorithms"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -25,6 +26,7 @@ type SpreadRow struct {
 	HasNoise           bool
 	ExactPeakToMean    float64 // peak-to-mean of the exact shares (no sampling), if known
 	HasExact           bool
+	Info               runInfo // keys, sets, seed, ... for the caption
 }
 
 var spreadColumns = []string{"algo", "hash", "vnodes", "nodes", "peak_to_mean", "cv"}
@@ -61,6 +63,7 @@ func spreadRows(t *table) ([]SpreadRow, error) {
 		if r.ExactPeakToMean, r.HasExact, err = t.optNum(i, "exact_peak_to_mean"); err != nil {
 			return nil, err
 		}
+		r.Info = t.info(i)
 		rows[i] = r
 	}
 	return rows, nil
@@ -126,29 +129,65 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 	if len(bars) == 0 {
 		return nil, nil
 	}
-	f := newFigure("spread-peak-to-mean", "Peak-to-mean ratio per algorithm", "number of nodes", "peak-to-mean (max/mean keys per node)")
+	names := make([]string, len(groups))
+	for i, n := range groups {
+		names[i] = "n = " + strconv.FormatFloat(n, 'f', -1, 64)
+	}
+	colors := make([]color.RGBA, len(algos))
+	for i, a := range algos {
+		colors[i] = AlgoStyle(a).Color
+	}
+	f := newFigure("spread-peak-to-mean", "Peak-to-mean ratio per algorithm (1 = perfectly even)", "number of nodes", "peak-to-mean (max/mean keys per node)")
+	f.caption = captionLines(runCaption(spreadInfos(rows)))
+	err = drawBars(f, barChart{groups: names, labels: labels, colors: colors, bars: bars, markLabel: "sampling-noise floor"})
+	return f, err
+}
+
+func spreadInfos(rows []SpreadRow) []runInfo {
+	infos := make([]runInfo, len(rows))
+	for i, r := range rows {
+		infos[i] = r.Info
+	}
+	return infos
+}
+
+// barChart is the data of a grouped bar chart: groups along x, one bar
+// per series in each group (colour and legend label per series).
+type barChart struct {
+	groups    []string     // x tick labels
+	labels    []string     // legend label per series
+	colors    []color.RGBA // colour per series
+	bars      []Bar        // Bar.Noise, when set, is drawn as a black mark across the bar
+	markLabel string       // legend label of that mark
+	fromZero  bool         // y axis starts at 0 (else just below the smallest value drawn)
+}
+
+// drawBars adds the bars of bc to f with their 95% CIs, marks (noise
+// floor or ideal) and exact values, on a linear y axis that spans every
+// value drawn with room for the markers, and with at least three labelled
+// ticks.
+func drawBars(f *figure, bc barChart) error {
 	const groupWidth = 0.8
-	bw := groupWidth / float64(len(labels))
+	bw := groupWidth / float64(len(bc.labels))
 	xOf := func(b Bar) float64 { return float64(b.Group) - groupWidth/2 + (float64(b.Series)+0.5)*bw }
 
 	var charts []*plotter.BarChart
-	legendDone := make([]bool, len(labels))
-	ymin, ymax := 1.0, 1.0
-	var noise, exact plotter.XYs
+	legendDone := make([]bool, len(bc.labels))
+	ymin, ymax := math.Inf(1), math.Inf(-1)
+	var marks, exact plotter.XYs
 	var ci ciPoints
-	for _, b := range bars {
-		st := AlgoStyle(algos[b.Series])
+	for _, b := range bc.bars {
 		c, err := plotter.NewBarChart(plotter.Values{b.Value.Y}, 1)
 		if err != nil {
-			return nil, fmt.Errorf("spread bar %s: %w", labels[b.Series], err)
+			return fmt.Errorf("bar %s: %w", bc.labels[b.Series], err)
 		}
 		c.XMin = xOf(b)
-		c.Color = st.Color
+		c.Color = bc.colors[b.Series]
 		c.LineStyle.Width = 0
 		f.p.Add(c)
 		charts = append(charts, c)
 		if !legendDone[b.Series] {
-			f.legend.Add(labels[b.Series], c)
+			f.legend.Add(bc.labels[b.Series], c)
 			legendDone[b.Series] = true
 		}
 		if b.Value.CI {
@@ -156,7 +195,7 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 		}
 		ymin, ymax = min(ymin, b.Value.Lo), max(ymax, b.Value.Hi)
 		if b.HasNoise {
-			noise = append(noise, plotter.XY{X: xOf(b), Y: b.Noise})
+			marks = append(marks, plotter.XY{X: xOf(b), Y: b.Noise})
 			ymin, ymax = min(ymin, b.Noise), max(ymax, b.Noise)
 		}
 		if b.HasExact {
@@ -167,31 +206,32 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 	if len(ci) > 0 {
 		eb, err := plotter.NewYErrorBars(ci)
 		if err != nil {
-			return nil, fmt.Errorf("spread error bars: %w", err)
+			return fmt.Errorf("error bars: %w", err)
 		}
 		eb.Width = vg.Points(1.5)
 		eb.CapWidth = vg.Points(6)
 		f.p.Add(eb)
 		if err := legendNote(f, "95% CI (error bars)", vg.Points(1.5)); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	var noiseGlyph *plotter.Scatter
-	if len(noise) > 0 {
-		if noiseGlyph, err = plotter.NewScatter(noise); err != nil {
-			return nil, fmt.Errorf("spread noise floor: %w", err)
+	var markGlyph *plotter.Scatter
+	if len(marks) > 0 {
+		var err error
+		if markGlyph, err = plotter.NewScatter(marks); err != nil {
+			return fmt.Errorf("%s: %w", bc.markLabel, err)
 		}
-		noiseGlyph.Shape = hbar{}
-		noiseGlyph.Color = color.Black
-		f.p.Add(noiseGlyph)
-		if err := legendNote(f, "sampling-noise floor", vg.Points(3)); err != nil {
-			return nil, err
+		markGlyph.Shape = hbar{}
+		markGlyph.Color = color.Black
+		f.p.Add(markGlyph)
+		if err := legendNote(f, bc.markLabel, vg.Points(3)); err != nil {
+			return err
 		}
 	}
 	if len(exact) > 0 {
 		s, err := plotter.NewScatter(exact)
 		if err != nil {
-			return nil, fmt.Errorf("spread exact values: %w", err)
+			return fmt.Errorf("exact values: %w", err)
 		}
 		s.Shape = draw.RingGlyph{}
 		s.Color = color.Black
@@ -200,25 +240,133 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 		f.legend.Add("exact (no sampling)", s)
 	}
 
-	names := make([]string, len(groups))
-	for i, n := range groups {
-		names[i] = "n = " + strconv.FormatFloat(n, 'f', -1, 64)
+	f.p.NominalX(bc.groups...)
+	f.p.X.Min, f.p.X.Max = -0.5, float64(len(bc.groups))-0.5
+	// Room of 4% of the range (at least 0.01) beyond the extreme values,
+	// so the exact-value rings and CI caps there are drawn whole.
+	pad := math.Max(0.04*(ymax-ymin), 0.01)
+	f.p.Y.Min, f.p.Y.Max = ymin-pad, ymax+pad
+	if bc.fromZero || f.p.Y.Min < 0 {
+		f.p.Y.Min = math.Min(0, f.p.Y.Min)
 	}
-	f.p.NominalX(names...)
-	f.p.X.Min, f.p.X.Max = -0.5, float64(len(groups))-0.5
-	f.p.Y.Min = ymin
-	f.p.Y.Max = ymax + math.Max(0.05*(ymax-ymin), 0.01)
+	f.p.Y.Tick.Marker = linTicks{}
 	f.prepare = func(da draw.Canvas) {
 		perUnit := (da.Max.X - da.Min.X) / vg.Length(f.p.X.Max-f.p.X.Min)
 		w := perUnit * vg.Length(bw) * 0.92
 		for _, c := range charts {
 			c.Width = w
 		}
-		if noiseGlyph != nil {
-			noiseGlyph.Radius = w / 2
+		if markGlyph != nil {
+			markGlyph.Radius = w / 2
 		}
 	}
-	return f, nil
+	return nil
+}
+
+// HashBars groups the rows of hashes.csv (spread rows for several key
+// hashes) for the "peak-to-mean per hash function" chart: groups are the
+// algorithms in catalog order (with the node count when there are
+// several), series the hash functions in registry order
+// (algorithms.HashNames, unknown names after, alphabetically). Two rows for
+// the same algorithm, vnodes, nodes and hash are an error.
+func HashBars(rows []SpreadRow) (groups, hashes []string, bars []Bar, err error) {
+	type gkey struct {
+		algo, vnodes string
+		nodes        float64
+	}
+	var gkeys []gkey
+	seen := map[gkey]map[string]int{}
+	for _, r := range rows {
+		k := gkey{r.Algo, r.VNodes, r.Nodes}
+		if seen[k] == nil {
+			seen[k] = map[string]int{}
+			gkeys = append(gkeys, k)
+		}
+		if l, dup := seen[k][r.Hash]; dup {
+			return nil, nil, nil, fmt.Errorf("hashes: lines %d and %d both give algo=%s vnodes=%s nodes=%v hash=%s", l, r.Line, r.Algo, r.VNodes, r.Nodes, r.Hash)
+		}
+		seen[k][r.Hash] = r.Line
+		if !slices.Contains(hashes, r.Hash) {
+			hashes = append(hashes, r.Hash)
+		}
+	}
+	slices.SortFunc(gkeys, func(a, b gkey) int {
+		return cmp.Or(algoOrder(a.algo, b.algo), cmp.Compare(a.nodes, b.nodes), cmp.Compare(a.vnodes, b.vnodes))
+	})
+	reg := algorithms.HashNames()
+	rank := func(h string) int {
+		if i := slices.Index(reg, h); i >= 0 {
+			return i
+		}
+		return len(reg)
+	}
+	slices.SortFunc(hashes, func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(a, b)) })
+	nodeCounts, vnodeCounts := map[float64]bool{}, map[string]bool{}
+	algoCount := map[string]int{}
+	for _, k := range gkeys {
+		nodeCounts[k.nodes] = true
+		vnodeCounts[k.vnodes] = true
+		algoCount[k.algo]++
+	}
+	for _, k := range gkeys {
+		g := k.algo
+		if len(nodeCounts) > 1 {
+			g += ", n = " + strconv.FormatFloat(k.nodes, 'f', -1, 64)
+		}
+		if algoCount[k.algo] > 1 && len(vnodeCounts) > 1 {
+			g += ", vnodes " + k.vnodes
+		}
+		groups = append(groups, g)
+	}
+	for _, r := range rows {
+		bars = append(bars, Bar{
+			Group:  slices.Index(gkeys, gkey{r.Algo, r.VNodes, r.Nodes}),
+			Series: slices.Index(hashes, r.Hash),
+			Value:  r.PeakToMean, Noise: r.NoisePeakToMean, HasNoise: r.HasNoise,
+			Exact: r.ExactPeakToMean, HasExact: r.HasExact,
+		})
+	}
+	slices.SortFunc(bars, func(a, b Bar) int { return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Series, b.Series)) })
+	return groups, hashes, bars, nil
+}
+
+// hashColors are the bar colours of hash functions in the spread-hashes
+// plot: the Okabe–Ito palette in an order unlike the algorithms', with
+// its yellow darkened to read on white.
+var hashColors = []color.RGBA{
+	{R: 0, G: 114, B: 178, A: 255},   // blue
+	{R: 230, G: 159, B: 0, A: 255},   // orange
+	{R: 0, G: 158, B: 115, A: 255},   // bluish green
+	{R: 204, G: 121, B: 167, A: 255}, // reddish purple
+	{R: 86, G: 180, B: 233, A: 255},  // sky blue
+	{R: 213, G: 94, B: 0, A: 255},    // vermillion
+	{R: 170, G: 160, B: 30, A: 255},  // dark yellow
+}
+
+// hashesFigure draws peak-to-mean per hash function, grouped by algorithm.
+func hashesFigure(rows []SpreadRow) (*figure, error) {
+	groups, hashes, bars, err := HashBars(rows)
+	if err != nil || len(bars) == 0 {
+		return nil, err
+	}
+	colors := make([]color.RGBA, len(hashes))
+	for i := range hashes {
+		colors[i] = hashColors[i%len(hashColors)]
+	}
+	title := "Peak-to-mean ratio per key hash function"
+	var nodes []string
+	for _, r := range rows {
+		if n := strconv.FormatFloat(r.Nodes, 'f', -1, 64); !slices.Contains(nodes, n) {
+			nodes = append(nodes, n)
+		}
+	}
+	if len(nodes) == 1 {
+		title += " (n = " + nodes[0] + " nodes)"
+	}
+	f := newFigure("spread-hashes", title, "algorithm", "peak-to-mean (max/mean keys per node)")
+	f.caption = captionLines(runCaption(spreadInfos(rows)))
+	err = drawBars(f, barChart{groups: groups, labels: hashes, colors: colors, bars: bars, markLabel: "sampling-noise floor"})
+	return f, err
 }
 
 // hbar is a glyph drawn as a horizontal black bar of width 2*Radius: the
@@ -304,6 +452,13 @@ func vnodesFigure(rows []SpreadRow) (*figure, error) {
 		return nil, err
 	}
 	f := newFigure("ring-vnodes", "Ring spread vs virtual nodes", "virtual nodes per node (log)", "peak-to-mean (max/mean keys per node)")
+	var infos []runInfo
+	for _, r := range rows {
+		if r.Algo == "ring" {
+			infos = append(infos, r.Info)
+		}
+	}
+	f.caption = captionLines(runCaption(infos))
 	if err := logX(f, "vnodes", allXs(peak)); err != nil {
 		return nil, err
 	}

@@ -19,23 +19,29 @@ type Style struct {
 }
 
 // palette is the Okabe–Ito colour-blind-safe palette without its yellow
-// (unreadable on white) and black (reserved for ideal and noise-floor lines).
+// (unreadable on white) and black (reserved for ideal and noise-floor
+// lines), in catalog order: modulo, ring, rendezvous, jump, slots,
+// bounded. Its two blues and its orange and vermillion are the closest
+// pairs, so they go to algorithms whose curves lie apart; ring and
+// bounded, which often overlap, get blue and vermillion.
 var palette = []color.RGBA{
-	{R: 213, G: 94, B: 0, A: 255},    // vermillion
-	{R: 0, G: 114, B: 178, A: 255},   // blue
-	{R: 0, G: 158, B: 115, A: 255},   // bluish green
-	{R: 230, G: 159, B: 0, A: 255},   // orange
-	{R: 204, G: 121, B: 167, A: 255}, // reddish purple
-	{R: 86, G: 180, B: 233, A: 255},  // sky blue
+	{R: 86, G: 180, B: 233, A: 255},  // sky blue: modulo
+	{R: 0, G: 114, B: 178, A: 255},   // blue: ring
+	{R: 0, G: 158, B: 115, A: 255},   // bluish green: rendezvous
+	{R: 230, G: 159, B: 0, A: 255},   // orange: jump
+	{R: 204, G: 121, B: 167, A: 255}, // reddish purple: slots
+	{R: 213, G: 94, B: 0, A: 255},    // vermillion: bounded
 }
 
 // unknownColor is used for algorithm names the catalog does not list.
 var unknownColor = color.RGBA{R: 110, G: 110, B: 110, A: 255}
 
+// glyphs are the markers in catalog order (filled and hollow shapes
+// alternate so coinciding markers stay visible), then spares.
 var glyphs = []draw.GlyphDrawer{
 	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
-	draw.CrossGlyph{}, draw.PyramidGlyph{}, draw.PlusGlyph{},
-	draw.RingGlyph{}, draw.BoxGlyph{},
+	draw.CrossGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{},
+	draw.PlusGlyph{}, draw.BoxGlyph{},
 }
 
 var dashes = [][]vg.Length{

@@ -7,7 +7,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // table is a CSV file read by header name: columns may come in any order
@@ -139,4 +141,99 @@ func (t *table) interval(i int, name string) (Point, error) {
 		p.Lo, p.Hi, p.CI = lo, hi, true
 	}
 	return p, nil
+}
+
+// runInfo is how one CSV result row was produced: the optional columns
+// keys, sets, seed, hash, vnodes, eps, go_version and commit, as written
+// (empty when absent), and the algorithm.
+type runInfo struct {
+	Algo, Keys, Sets, Seed, Hash, VNodes, Eps, GoVersion, Commit string
+}
+
+func (t *table) info(i int) runInfo {
+	return runInfo{
+		Algo: t.str(i, "algo"), Keys: t.str(i, "keys"), Sets: t.str(i, "sets"), Seed: t.str(i, "seed"),
+		Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), Eps: t.str(i, "eps"),
+		GoVersion: t.str(i, "go_version"), Commit: t.str(i, "commit"),
+	}
+}
+
+// runCaption summarises where the rows' numbers came from, e.g.
+// "100,000 keys x 5 sets, xxhash, seed 1, ring vnodes 160, bounded eps 0.25; go1.26.8, commit 65ea173".
+// A field with several values lists them joined by "/", or is left out
+// when it has more than three (it is then what the plot varies); empty
+// fields are left out. vnodes is shown only with ring or bounded rows, eps
+// only with bounded rows.
+func runCaption(infos []runInfo) string {
+	distinct := func(get func(runInfo) string, only ...string) string {
+		var vs []string
+		for _, in := range infos {
+			if len(only) > 0 && !slices.Contains(only, in.Algo) {
+				continue
+			}
+			if v := get(in); v != "" && !slices.Contains(vs, v) {
+				vs = append(vs, v)
+			}
+		}
+		if len(vs) > 3 {
+			return ""
+		}
+		return strings.Join(vs, "/")
+	}
+	var parts []string
+	keys, sets := distinct(func(r runInfo) string { return r.Keys }), distinct(func(r runInfo) string { return r.Sets })
+	switch {
+	case keys != "" && sets != "":
+		parts = append(parts, thousands(keys)+" keys x "+sets+" sets")
+	case keys != "":
+		parts = append(parts, thousands(keys)+" keys")
+	}
+	if h := distinct(func(r runInfo) string { return r.Hash }); h != "" {
+		parts = append(parts, h)
+	}
+	if s := distinct(func(r runInfo) string { return r.Seed }); s != "" {
+		parts = append(parts, "seed "+s)
+	}
+	if v := distinct(func(r runInfo) string { return r.VNodes }, "ring", "bounded"); v != "" {
+		parts = append(parts, "ring vnodes "+v)
+	}
+	if e := distinct(func(r runInfo) string { return r.Eps }, "bounded"); e != "" {
+		parts = append(parts, "bounded eps "+e)
+	}
+	out := strings.Join(parts, ", ")
+	var build []string
+	if g := distinct(func(r runInfo) string { return r.GoVersion }); g != "" {
+		build = append(build, g)
+	}
+	if c := distinct(func(r runInfo) string { return r.Commit }); c != "" {
+		build = append(build, "commit "+c)
+	}
+	if len(build) > 0 {
+		if out != "" {
+			out += "; "
+		}
+		out += strings.Join(build, ", ")
+	}
+	return out
+}
+
+// thousands puts commas between groups of three digits of a whole number
+// written in s ("100000" -> "100,000"); other text is returned unchanged,
+// and each "/"-separated part is handled on its own.
+func thousands(s string) string {
+	parts := strings.Split(s, "/")
+	for i, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			continue
+		}
+		var b strings.Builder
+		for j, r := range p {
+			if j > 0 && (len(p)-j)%3 == 0 {
+				b.WriteByte(',')
+			}
+			b.WriteRune(r)
+		}
+		parts[i] = b.String()
+	}
+	return strings.Join(parts, "/")
 }
