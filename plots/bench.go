@@ -160,8 +160,7 @@ func setMeta(s *BenchSet, m map[string][]string, samples map[benchCell][]float64
 	join := func(k string) string { return strings.Join(m[k], "/") }
 	s.Procs = join("gomaxprocs")
 	var parts []string
-	switch osArch := strings.Trim(join("goos")+"/"+join("goarch"), "/"); {
-	case osArch != "":
+	if osArch := strings.Trim(join("goos")+"/"+join("goarch"), "/"); osArch != "" {
 		parts = append(parts, osArch)
 	}
 	if c := join("cpu"); c != "" {

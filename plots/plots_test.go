@@ -212,7 +212,10 @@ func TestRenderAll(t *testing.T) {
 		"lookup-from-hash.png", "lookup-from-hash.svg", "lookup-from-key.png", "lookup-from-key.svg",
 		"movement-add.png", "movement-add.svg", "movement-ratio-add.png", "movement-ratio-add.svg",
 		"movement-remove-random.png", "movement-remove-random.svg", "movement-ratio-remove-random.png", "movement-ratio-remove-random.svg",
+		"movement-shrink-random.png", "movement-shrink-random.svg", "movement-ratio-shrink-random.png", "movement-ratio-shrink-random.svg",
+		"movement-churn.png", "movement-churn.svg", "movement-ratio-churn.png", "movement-ratio-churn.svg",
 		"spread-peak-to-mean.png", "spread-peak-to-mean.svg", "ring-vnodes.png", "ring-vnodes.svg",
+		"spread-hashes.png", "spread-hashes.svg", "weights.png", "weights.svg",
 	}
 	if !slices.Equal(names, want) {
 		t.Fatalf("files %v\nwant %v", names, want)
@@ -362,14 +365,62 @@ func TestAlgoStyle(t *testing.T) {
 	}
 }
 
-func TestLogTicks(t *testing.T) {
+func tickLabels(ticks []plot.Tick) []string {
 	var labels []string
-	for _, tk := range (logTicks{}).Ticks(5, 46) {
+	for _, tk := range ticks {
 		if tk.Label != "" {
 			labels = append(labels, tk.Label)
 		}
 	}
-	if want := []string{"5", "10", "20"}; !slices.Equal(labels, want) {
-		t.Errorf("labels %v, want %v", labels, want)
+	return labels
+}
+
+func TestLogTicks(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   []string
+	}{
+		// Under two decades: 1, 2, 3, 5, 7 times powers of ten.
+		{5, 46, []string{"5", "7", "10", "20", "30"}},
+		// Retained bytes per node, 23..31000: 1-2-5 labels, and 30 labelled
+		// because the lowest 1-2-5 label (50) is over 1.8x above the bottom.
+		{23, 31000, []string{"30", "50", "100", "200", "500", "1000", "2000", "5000", "10000", "20000"}},
+		// Moved fraction 0.000107..1.12, over four decades: powers of ten,
+		// and the lowest minor tick 0.0002 labelled.
+		{0.000107, 1.12, []string{"0.0002", "0.001", "0.01", "0.1", "1"}},
+		// Ring peak-to-mean 0.9..2.3, under half a decade: linear steps.
+		{0.9, 2.3, []string{"1.0", "1.2", "1.4", "1.6", "1.8", "2.0", "2.2"}},
+	} {
+		if got := tickLabels((logTicks{}).Ticks(tc.lo, tc.hi)); !slices.Equal(got, tc.want) {
+			t.Errorf("logTicks(%v, %v) labels %v, want %v", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+	// Every range gets at least three labelled ticks, inside the range.
+	for lo := 1e-6; lo < 1e6; lo *= 1.7 {
+		for _, f := range []float64{1.05, 1.3, 2, 3.7, 9, 40, 300, 5e3, 1e5, 1e9} {
+			hi := lo * f
+			ticks := (logTicks{}).Ticks(lo, hi)
+			if n := len(tickLabels(ticks)); n < 3 {
+				t.Errorf("logTicks(%g, %g): %d labels %v, want >= 3", lo, hi, n, tickLabels(ticks))
+			}
+			for _, tk := range ticks {
+				if tk.Value < lo*(1-1e-9) || tk.Value > hi*(1+1e-9) {
+					t.Errorf("logTicks(%g, %g): tick %v outside the range", lo, hi, tk.Value)
+				}
+			}
+		}
+	}
+}
+
+func TestLinTicks(t *testing.T) {
+	// The spread axis: from just below the smallest value (1.0) up to 1.72.
+	if got, want := tickLabels((linTicks{}).Ticks(0.97, 1.72)), []string{"1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7"}; !slices.Equal(got, want) {
+		t.Errorf("linTicks(0.97, 1.72) labels %v, want %v", got, want)
+	}
+	if got, want := tickLabels((linTicks{}).Ticks(0, 0.52)), []string{"0.0", "0.1", "0.2", "0.3", "0.4", "0.5"}; !slices.Equal(got, want) {
+		t.Errorf("linTicks(0, 0.52) labels %v, want %v", got, want)
+	}
+	if got, want := tickLabels((linTicks{}).Ticks(0.95, 1.2)), []string{"0.95", "1.00", "1.05", "1.10", "1.15", "1.20"}; !slices.Equal(got, want) {
+		t.Errorf("linTicks(0.95, 1.2) labels %v, want %v", got, want)
 	}
 }

@@ -187,3 +187,12 @@ func legendNote(f *figure, label string, w vg.Length) error {
 	f.legend.Add(label, l)
 	return nil
 }
+
+// plotterXYs returns the (X, Y) of pts.
+func plotterXYs(pts []Point) plotter.XYs {
+	xys := make(plotter.XYs, len(pts))
+	for i, p := range pts {
+		xys[i] = plotter.XY{X: p.X, Y: p.Y}
+	}
+	return xys
+}

@@ -1,0 +1,290 @@
+package plots
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+)
+
+func readMovementFigs(t *testing.T, file string) []*figure {
+	t.Helper()
+	rows, err := ReadMovement(filepath.Join(okDir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := movementFigures(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return figs
+}
+
+// Titles, labels and file names use words, not CSV column or op names.
+func TestMovementTitlesAndLabels(t *testing.T) {
+	figs := append(readMovementFigs(t, MovementFile), readMovementFigs(t, ScenariosFile)...)
+	var names []string
+	for _, f := range figs {
+		names = append(names, f.name)
+		for _, text := range []string{f.name, f.title, f.p.Y.Label.Text} {
+			if strings.Contains(text, "_") || strings.Contains(text, "op=") {
+				t.Errorf("%s: %q uses an internal name", f.name, text)
+			}
+		}
+		if f.title == "" || len(f.caption) == 0 {
+			t.Errorf("%s: title %q caption %q, want both", f.name, f.title, f.caption)
+		}
+		if want := "100,000 keys x 5 sets, xxhash, seed 1, ring vnodes 160"; f.caption[0] != want {
+			t.Errorf("%s: caption %q, want %q", f.name, f.caption[0], want)
+		}
+		multi := strings.Contains(f.name, "shrink") || strings.Contains(f.name, "churn")
+		y := f.p.Y.Label.Text
+		if multi && (strings.Contains(y, "0..1") || !strings.Contains(y, "can exceed 1")) && !strings.Contains(f.name, "ratio") {
+			t.Errorf("%s: y label %q: a summed multi-step move must not claim 0..1", f.name, y)
+		}
+		if !multi && !strings.Contains(f.name, "ratio") && !strings.Contains(y, "(0..1") {
+			t.Errorf("%s: y label %q, want the 0..1 range of a single change", f.name, y)
+		}
+	}
+	want := []string{"movement-add", "movement-ratio-add", "movement-remove-random", "movement-ratio-remove-random",
+		"movement-shrink-random", "movement-ratio-shrink-random", "movement-churn", "movement-ratio-churn"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("figures %v, want %v", names, want)
+	}
+	for _, op := range []string{"add", "add-many", "remove-last", "remove-random", "restore", "shrink-random", "shrink-lifo", "churn"} {
+		if s := opTitle(op); strings.Contains(s, op) && op != "add" {
+			t.Errorf("opTitle(%q) = %q: not described", op, s)
+		}
+	}
+	if s := opTitle("grow-3"); !strings.Contains(s, `"grow-3"`) {
+		t.Errorf("opTitle of an unknown op = %q, want it quoted", s)
+	}
+}
+
+// Modulo's ratio (9.999 at 10 nodes in the test data, growing like n) is
+// left out of the ratio plots, with a note, so the axis spans the others.
+func TestRatioPlotsOmitModulo(t *testing.T) {
+	figs := readMovementFigs(t, MovementFile)
+	add := figs[1]
+	if add.name != "movement-ratio-add" {
+		t.Fatalf("figure %s, want movement-ratio-add", add.name)
+	}
+	// Ratios left: ring 0.95/1.01 (CI 0.9..1.1 /0.0909 ...), jump ~1.
+	if add.p.Y.Max > 2 || add.p.Y.Min < 0.5 {
+		t.Errorf("ratio axis %v..%v: should span the non-modulo ratios near 1, not modulo's 10", add.p.Y.Min, add.p.Y.Max)
+	}
+	if len(add.drawn) != 2 {
+		t.Errorf("%d series drawn, want 2 (ring, jump)", len(add.drawn))
+	}
+	if n := len(add.caption); n != 2 || add.caption[1] != "modulo omitted: its ratio grows like n, see movement-add" {
+		t.Errorf("caption %q, want the modulo note", add.caption)
+	}
+	labels := tickLabels(add.p.Y.Tick.Marker.Ticks(add.p.Y.Min, add.p.Y.Max))
+	if len(labels) < 3 {
+		t.Errorf("ratio axis labels %v, want >= 3", labels)
+	}
+}
+
+func TestBenchTitlesAndCaption(t *testing.T) {
+	sets, err := ReadBenchmarks(filepath.Join(okDir, LookupFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := sets[3] // from=key: modulo 3 samples, ring and jump 6
+	if want := "linux/amd64, cpu test, GOMAXPROCS 2; median of 3-6 runs per point"; lookup.Caption != want || lookup.Procs != "2" {
+		t.Errorf("caption %q procs %q, want %q and 2", lookup.Caption, lookup.Procs, want)
+	}
+	for _, tc := range []struct {
+		set        BenchSet
+		name, text string
+	}{
+		{BenchSet{Name: "Build", Unit: "retained-bytes/node"}, "build-retained-bytes-per-node", "Memory per node retained by one placement (bytes)"},
+		{BenchSet{Name: "LookupSwap", Unit: "ns/op", Procs: "2"}, "lookupswap", "Lookup time with a concurrent placement swap (ns per lookup, 2 goroutines)"},
+		{BenchSet{Name: "LookupParallel", Unit: "ns/op", Procs: "4"}, "lookupparallel", "Parallel lookup time on one shared placement (ns per lookup, 4 goroutines)"},
+		{BenchSet{Name: "Lookup", Unit: "ns/op", Variant: "from=hash"}, "lookup-from-hash", "Lookup time from a precomputed key hash (ns per lookup)"},
+	} {
+		tc.set.Series = []Series{{Algo: "ring", Label: "ring", Points: []Point{noCI(10, 5), noCI(100, 6)}}}
+		f, err := benchFigure(tc.set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.name != tc.name || f.title != tc.text {
+			t.Errorf("%+v: file %q title %q, want %q %q", tc.set, f.name, f.title, tc.name, tc.text)
+		}
+	}
+	if got := fileSafe("retained-bytes/node"); got != "retained-bytes-per-node" {
+		t.Errorf("fileSafe = %q", got)
+	}
+	if got := fileSafe("from=key_x y"); got != "from-key-x-y" {
+		t.Errorf("fileSafe = %q", got)
+	}
+}
+
+// The spread axis starts a little below the smallest value drawn, labels
+// 1.0, and leaves room for the markers at the extremes.
+func TestSpreadAxis(t *testing.T) {
+	rows, err := ReadSpread(filepath.Join(okDir, SpreadFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := spreadFigure(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, bars, _ := PeakBars(rows)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, b := range bars {
+		lo, hi = min(lo, b.Value.Lo), max(hi, b.Value.Hi)
+		if b.HasExact {
+			lo, hi = min(lo, b.Exact), max(hi, b.Exact)
+		}
+		if b.HasNoise {
+			lo, hi = min(lo, b.Noise), max(hi, b.Noise)
+		}
+	}
+	pad := 0.04 * (hi - lo)
+	if !near(f.p.Y.Min, lo-pad) || !near(f.p.Y.Max, hi+pad) {
+		t.Errorf("y axis %v..%v, want %v..%v (4%% beyond %v..%v)", f.p.Y.Min, f.p.Y.Max, lo-pad, hi+pad, lo, hi)
+	}
+	ticks := f.p.Y.Tick.Marker.Ticks(f.p.Y.Min, f.p.Y.Max)
+	one := slices.IndexFunc(ticks, func(tk plot.Tick) bool { return tk.Value == 1 && tk.Label != "" })
+	if labels := tickLabels(ticks); one < 0 || len(labels) < 3 {
+		t.Errorf("y labels %v, want >= 3 with one at 1", labels)
+	}
+}
+
+func TestAlgoColoursApart(t *testing.T) {
+	dist := func(a, b string) float64 {
+		x, y := AlgoStyle(a).Color, AlgoStyle(b).Color
+		dr, dg, db := float64(x.R)-float64(y.R), float64(x.G)-float64(y.G), float64(x.B)-float64(y.B)
+		return math.Sqrt(dr*dr + dg*dg + db*db)
+	}
+	// Ring and bounded (a ring with load bounds) overlap in most plots.
+	if d := dist("ring", "bounded"); d < 200 {
+		t.Errorf("ring and bounded colours %v apart, want >= 200", d)
+	}
+	if AlgoStyle("ring").Glyph == AlgoStyle("bounded").Glyph {
+		t.Errorf("ring and bounded share a marker")
+	}
+}
+
+// A series drawn exactly over an earlier one gets larger markers and a
+// thinner line; one that only comes close does not.
+func TestOverlapDrawnVisibly(t *testing.T) {
+	f := newFigure("x", "t", "x", "y")
+	a := Series{Algo: "modulo", Label: "modulo", Points: []Point{noCI(10, 28.8), noCI(100, 26.1)}}
+	if err := addSeries(f, a, AlgoStyle("modulo")); err != nil {
+		t.Fatal(err)
+	}
+	same := plotterXYs(a.Points)
+	if !f.overlaps(same) {
+		t.Errorf("identical series not detected as overlapping")
+	}
+	close := plotterXYs([]Point{noCI(10, 28.8), noCI(100, 26.1*1.01)})
+	if f.overlaps(close) {
+		t.Errorf("series 1%% apart at one point detected as overlapping")
+	}
+}
+
+func TestHashBars(t *testing.T) {
+	rows, err := ReadSpread(filepath.Join(okDir, HashesFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, hashes, bars, err := HashBars(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(groups, []string{"ring", "jump"}) || !slices.Equal(hashes, []string{"fnv1a32", "xxhash"}) || len(bars) != 4 {
+		t.Fatalf("groups %v hashes %v, %d bars; want catalog and registry order", groups, hashes, len(bars))
+	}
+	b := bars[0] // ring, fnv1a32
+	if b.Group != 0 || b.Series != 0 || b.Value.Y != 1.431 || b.Value.Lo != 1.413 || !b.HasNoise || b.Noise != 1.015 || !b.HasExact || b.Exact != 1.433 {
+		t.Errorf("ring fnv1a32 bar %+v", b)
+	}
+	if bars[3].HasExact { // jump xxhash: no exact value
+		t.Errorf("jump xxhash bar %+v has an exact value", bars[3])
+	}
+	rows = append(rows, rows[0])
+	if _, _, _, err := HashBars(rows); err == nil || !strings.Contains(err.Error(), "algo=jump vnodes=160 nodes=10 hash=xxhash") {
+		t.Errorf("duplicate row: error %v", err)
+	}
+}
+
+func TestWeightBars(t *testing.T) {
+	rows, err := ReadWeights(filepath.Join(okDir, WeightsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, labels, _, bars, err := WeightBars(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(groups, []string{"a (weight 1)", "b (weight 1)", "c (weight 2)"}) || !slices.Equal(labels, []string{"ring", "rendezvous"}) || len(bars) != 6 {
+		t.Fatalf("groups %v labels %v, %d bars", groups, labels, len(bars))
+	}
+	b := bars[4] // node c, ring
+	if b.Group != 2 || b.Series != 0 || b.Value.Y != 0.5 || b.Value.Lo != 0.495 || b.Noise != 0.5 || !b.HasExact || b.Exact != 0.5 {
+		t.Errorf("ring node c bar %+v", b)
+	}
+	if b := bars[1]; b.Noise != 0.25 || b.Value.Y != 0.251 || b.HasExact {
+		t.Errorf("rendezvous node a bar %+v", b)
+	}
+	f, err := weightsFigure(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.p.Y.Min != 0 {
+		t.Errorf("share axis starts at %v, want 0", f.p.Y.Min)
+	}
+}
+
+func TestWeightsBadShare(t *testing.T) {
+	dir := copyDir(t, okDir, WeightsFile)
+	path := filepath.Join(dir, WeightsFile)
+	b, _ := os.ReadFile(path)
+	bad := strings.Replace(string(b), "0.25,0.27,", "0.25,1.27,", 1)
+	if bad == string(b) {
+		t.Fatal("test setup: share not found")
+	}
+	os.WriteFile(path, []byte(bad), 0o644)
+	if _, err := ReadWeights(path); err == nil || !strings.Contains(err.Error(), `"1.27" is not a fraction in 0..1`) {
+		t.Errorf("error %v, want one naming 1.27", err)
+	}
+}
+
+// An op in both movement.csv and scenarios.csv is drawn once, with an error.
+func TestRenderAllDuplicateOp(t *testing.T) {
+	dir := copyDir(t, okDir, MovementFile)
+	b, _ := os.ReadFile(filepath.Join(dir, MovementFile))
+	os.WriteFile(filepath.Join(dir, ScenariosFile), b, 0o644)
+	files, err := RenderAll(dir)
+	if err == nil || !strings.Contains(err.Error(), "plot movement-add: more than one input") {
+		t.Errorf("error %v, want one naming movement-add", err)
+	}
+	if len(files) != 8 {
+		t.Errorf("%d files, want 8 (4 plots once each)", len(files))
+	}
+}
+
+func TestRunCaption(t *testing.T) {
+	in := []runInfo{
+		{Algo: "ring", Keys: "1000000", Sets: "5", Seed: "1", Hash: "xxhash", VNodes: "160", Eps: "0.25", GoVersion: "go1.26.8", Commit: "abc"},
+		{Algo: "bounded", Keys: "1000000", Sets: "5", Seed: "2", Hash: "xxhash", VNodes: "160", Eps: "0.25", GoVersion: "go1.26.8", Commit: "abc"},
+	}
+	want := "1,000,000 keys x 5 sets, xxhash, seed 1/2, ring vnodes 160, bounded eps 0.25; go1.26.8, commit abc"
+	if got := runCaption(in); got != want {
+		t.Errorf("caption %q\nwant    %q", got, want)
+	}
+	// Without ring or bounded rows, vnodes and eps say nothing.
+	if got, want := runCaption([]runInfo{{Algo: "jump", Keys: "999", Hash: "fnv1a64", VNodes: "160", Eps: "0.25"}}), "999 keys, fnv1a64"; got != want {
+		t.Errorf("caption %q, want %q", got, want)
+	}
+	if got := thousands("12345/100"); got != "12,345/100" {
+		t.Errorf("thousands = %q", got)
+	}
+}
