@@ -85,6 +85,15 @@ func (f *figure) captionStyle() draw.TextStyle {
 	return st
 }
 
+// fitWidth returns st with its font shrunk, if needed, so that txt is at
+// most w wide.
+func fitWidth(st draw.TextStyle, txt string, w vg.Length) draw.TextStyle {
+	if tw := st.Width(txt); tw > w && tw > 0 {
+		st.Font.Size = st.Font.Size * w / tw
+	}
+	return st
+}
+
 // headerHeight is the vertical space the title and caption lines take, so
 // the axes and the legend start below them.
 func (f *figure) headerHeight() vg.Length {
@@ -110,12 +119,12 @@ func (f *figure) draw(c draw.Canvas) {
 	x := (pc.Min.X + pc.Max.X) / 2
 	y := c.Max.Y - headerTop
 	if f.title != "" {
-		st := f.titleStyle()
+		st := fitWidth(f.titleStyle(), f.title, pc.Max.X-pc.Min.X)
 		c.FillText(st, vg.Point{X: x, Y: y}, f.title)
-		y -= st.Height(f.title)
+		y -= f.titleStyle().Height(f.title)
 	}
 	for _, l := range f.caption {
-		st := f.captionStyle()
+		st := fitWidth(f.captionStyle(), l, pc.Max.X-pc.Min.X)
 		y -= headerGap
 		c.FillText(st, vg.Point{X: x, Y: y}, l)
 		y -= st.Height(l)
@@ -390,13 +399,17 @@ func (linTicks) Ticks(lo, hi float64) []plot.Tick {
 
 // padAxes widens the axis ranges of f slightly so that markers and error
 // bars at the extremes are not drawn on the frame: by a factor on log
-// axes, by a fraction of the range on linear ones, never below 0 for data
+// axes (5% of the axis length, at most 1.12), by 5% of the range on
+// linear ones, never below 0 for data
 // that is all >= 0.
 func padAxes(f *figure) {
 	for _, a := range []*plot.Axis{&f.p.X, &f.p.Y} {
 		if _, isLog := a.Scale.(plot.LogScale); isLog {
-			a.Min /= 1.12
-			a.Max *= 1.12
+			// 5% of the axis length, as on linear axes, at most a factor
+			// 1.12 (gonum adds room for markers on its own).
+			k := math.Min(1.12, math.Pow(a.Max/a.Min, 0.05))
+			a.Min /= k
+			a.Max *= k
 			continue
 		}
 		d := 0.05 * (a.Max - a.Min)

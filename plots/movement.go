@@ -178,11 +178,11 @@ func opTitle(op string) string {
 	case "remove-random":
 		return "a random node leaves (n -> n-1)"
 	case "restore":
-		return "a random node leaves and comes back (moves summed over both steps)"
+		return "a random node leaves and comes back (moves of both steps summed)"
 	case "shrink-random":
-		return "random nodes leave one at a time down to 10% of n (moves summed)"
+		return "random nodes leave one by one down to n/10 (moves summed)"
 	case "shrink-lifo":
-		return "the newest nodes leave one at a time down to 10% of n (moves summed)"
+		return "the newest nodes leave one by one down to n/10 (moves summed)"
 	case "churn":
 		return "20 seeded joins and leaves (moves summed)"
 	}
@@ -231,7 +231,7 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 			xLabel = "nodes at the start, n (log)"
 			yLabel = "keys moved, summed over the steps (fraction of all keys; can exceed 1)"
 		}
-		f := newFigure("movement-"+op, "Keys moved when "+opTitle(op), xLabel, yLabel)
+		f := newFigure("movement-"+op, "Keys moved: "+opTitle(op), xLabel, yLabel)
 		f.caption = captionLines(caption)
 		if err := logX(f, "movement from", allXs(series)); err != nil {
 			return nil, err
@@ -276,7 +276,7 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 		if len(ratios) == 0 {
 			continue
 		}
-		g := newFigure("movement-ratio-"+op, "Moved / ideal fraction when "+opTitle(op), xLabel, "moved fraction / ideal fraction (1 = ideal)")
+		g := newFigure("movement-ratio-"+op, "Moved / ideal fraction: "+opTitle(op), xLabel, "moved fraction / ideal fraction (1 = ideal)")
 		g.caption = captionLines(caption)
 		if omitted {
 			g.caption = append(g.caption, "modulo omitted: its ratio grows like n, see movement-"+op)

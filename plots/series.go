@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Point is one measured value: Y at X with, when CI is true, a 95%
@@ -82,8 +83,9 @@ func addSeries(f *figure, s Series, st Style) error {
 	points.Radius = vg.Points(5)
 	if f.overlaps(xys) {
 		// Drawn over an earlier series with the same values: a
-		// larger marker and a thinner line let both be seen.
+		// larger, hollow marker and a thinner line let both be seen.
 		points.Radius = vg.Points(9)
+		points.Shape = hollow(points.Shape)
 		line.Width = vg.Points(1.2)
 	}
 	f.drawn = append(f.drawn, xys)
@@ -195,4 +197,18 @@ func plotterXYs(pts []Point) plotter.XYs {
 		xys[i] = plotter.XY{X: p.X, Y: p.Y}
 	}
 	return xys
+}
+
+// hollow returns the outline version of a filled marker (ring for circle,
+// square for box, triangle for pyramid), and g itself otherwise.
+func hollow(g draw.GlyphDrawer) draw.GlyphDrawer {
+	switch g.(type) {
+	case draw.CircleGlyph:
+		return draw.RingGlyph{}
+	case draw.BoxGlyph:
+		return draw.SquareGlyph{}
+	case draw.PyramidGlyph:
+		return draw.TriangleGlyph{}
+	}
+	return g
 }
