@@ -272,11 +272,7 @@ func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 func WriteMoveTable(w io.Writer, rs []*MoveResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "algo\top\tfrom\tto\tmoved [95% CI]\tideal\tmoved/ideal\tcollateral [95% CI]\tnet moved [95% CI]")
-	cfgs := make([]RunConfig, len(rs))
-	for i, r := range rs {
-		cfgs[i] = r.Config
-	}
-	labels := tableLabels(cfgs)
+	labels := tableLabels(rs, func(r *MoveResult) RunConfig { return r.Config })
 	for i, r := range rs {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Op, r.From, r.To,
 			ci(r.Moved, pct), pct(r.Ideal), f4(r.MovedOverIdeal), ci(r.Collateral, pct), ci(r.Net, pct))
@@ -290,11 +286,7 @@ func WriteMoveTable(w io.Writer, rs []*MoveResult) error {
 func WriteSpreadTable(w io.Writer, rs []*SpreadResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "algo\tnodes\tmin share [95% CI]\tmax share [95% CI]\tpeak/mean [95% CI]\tcv [95% CI]\tnoise peak/mean\tnoise cv\texact peak/mean\texact cv")
-	cfgs := make([]RunConfig, len(rs))
-	for i, r := range rs {
-		cfgs[i] = r.Config
-	}
-	labels := tableLabels(cfgs)
+	labels := tableLabels(rs, func(r *SpreadResult) RunConfig { return r.Config })
 	for i, r := range rs {
 		ep, ec := "-", "-"
 		if r.Exact != nil {
@@ -307,11 +299,16 @@ func WriteSpreadTable(w io.Writer, rs []*SpreadResult) error {
 	return tw.Flush()
 }
 
-// tableLabels returns the "algo" cell of each result in a table: the
+// tableLabels returns the "algo" cell of each result (whose RunConfig
+// config extracts) in a table: the
 // algorithm name, followed by the hash and the virtual-node count when they
 // vary among the results (a sweep) and the algorithm uses them (slots hash
 // with CRC-16 whatever the setting; only ring and bounded read vnodes).
-func tableLabels(cfgs []RunConfig) []string {
+func tableLabels[R any](rs []R, config func(R) RunConfig) []string {
+	cfgs := make([]RunConfig, len(rs))
+	for i, r := range rs {
+		cfgs[i] = config(r)
+	}
 	hashes, vnodes := map[string]bool{}, map[int]bool{}
 	for _, c := range cfgs {
 		if c.Algo != slots.Name {
