@@ -29,50 +29,61 @@ func TestRenderAllRejectsNoRowsAndBadCounts(t *testing.T) {
 		{"movement to -3", MovementFile, `"-3" is not a node count >= 1`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			other := VNodesFile
-			if tc.file == VNodesFile {
-				other = SpreadFile
-			}
-			dir := copyDir(t, okDir, tc.file, other)
-			path := filepath.Join(dir, tc.file)
-			b, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := strings.SplitAfter(string(b), "\n")
-			header := strings.Split(strings.TrimSpace(lines[0]), ",")
-			row := strings.Split(strings.TrimSpace(lines[1]), ",")
-			set := func(col, v string) {
-				for i, h := range header {
-					if h == col {
-						row[i] = v
-						return
+			renderBroken(t, tc.file, tc.want, func(b []byte) []byte {
+				lines := strings.SplitAfter(string(b), "\n")
+				header := strings.Split(strings.TrimSpace(lines[0]), ",")
+				row := strings.Split(strings.TrimSpace(lines[1]), ",")
+				set := func(col, v string) {
+					for i, h := range header {
+						if h == col {
+							row[i] = v
+							return
+						}
 					}
+					t.Fatalf("test setup: no column %s in %s", col, tc.file)
 				}
-				t.Fatalf("test setup: no column %s in %s", col, tc.file)
-			}
-			content := lines[0]
-			switch tc.name {
-			case "spread nodes 0":
-				set("nodes", "0")
-			case "movement from 2.5":
-				set("from", "2.5")
-			case "movement to -3":
-				set("to", "-3")
-			}
-			if !strings.HasSuffix(tc.name, "header only") {
-				content += strings.Join(row, ",") + "\n"
-			}
-			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			files, err := RenderAll(dir)
-			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
-				t.Fatalf("error %v\nwant one naming %s and containing %q", err, path, tc.want)
-			}
-			if len(files) == 0 {
-				t.Errorf("no plots written: the other input should still render")
-			}
+				content := lines[0]
+				switch tc.name {
+				case "spread nodes 0":
+					set("nodes", "0")
+				case "movement from 2.5":
+					set("from", "2.5")
+				case "movement to -3":
+					set("to", "-3")
+				}
+				if !strings.HasSuffix(tc.name, "header only") {
+					content += strings.Join(row, ",") + "\n"
+				}
+				return []byte(content)
+			})
 		})
+	}
+}
+
+// renderBroken copies the good test inputs file and one other (the smallest
+// plot) into a temporary directory, rewrites file with corrupt, renders
+// the directory and asserts that the error names the file's path and
+// contains want, and that the other input still rendered.
+func renderBroken(t *testing.T, file, want string, corrupt func([]byte) []byte) {
+	t.Helper()
+	other := VNodesFile
+	if file == VNodesFile {
+		other = SpreadFile
+	}
+	dir := copyDir(t, okDir, file, other)
+	path := filepath.Join(dir, file)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, corrupt(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := RenderAll(dir)
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
+		t.Fatalf("error %v\nwant one naming %s and containing %q", err, path, want)
+	}
+	if len(files) == 0 {
+		t.Errorf("no plots written: the other input should still render")
 	}
 }
