@@ -10,9 +10,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/chbench/chbench/algorithms/bounded"
-	"github.com/chbench/chbench/algorithms/ring"
-	"github.com/chbench/chbench/algorithms/slots"
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 // MoveCSVHeader is the movement CSV header. Its first 17 columns are a
@@ -311,7 +309,7 @@ func tableLabels[R any](rs []R, config func(R) RunConfig) []string {
 	}
 	hashes, vnodes := map[string]bool{}, map[int]bool{}
 	for _, c := range cfgs {
-		if c.Algo != slots.Name {
+		if catalog.UsesHash(c.Algo) {
 			hashes[c.Hash] = true
 		}
 		if usesVNodes(c.Algo) {
@@ -321,7 +319,7 @@ func tableLabels[R any](rs []R, config func(R) RunConfig) []string {
 	out := make([]string, len(cfgs))
 	for i, c := range cfgs {
 		out[i] = c.Algo
-		if len(hashes) > 1 && c.Algo != slots.Name {
+		if len(hashes) > 1 && catalog.UsesHash(c.Algo) {
 			out[i] += " " + c.Hash
 		}
 		if len(vnodes) > 1 && usesVNodes(c.Algo) {
@@ -332,7 +330,7 @@ func tableLabels[R any](rs []R, config func(R) RunConfig) []string {
 }
 
 // usesVNodes reports whether the algorithm reads the vnodes setting.
-func usesVNodes(algo string) bool { return algo == ring.Name || algo == bounded.Name }
+func usesVNodes(algo string) bool { return catalog.UsesVNodes(algo) }
 
 // benchConfig returns the file configuration lines of a result: hash,
 // vnodes, eps, partitions, keys, sets, go and commit, plus keyfile when

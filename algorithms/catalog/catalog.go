@@ -51,24 +51,69 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Info describes an algorithm for documentation and reports.
+// Info is everything chbench knows about one algorithm: how to build it,
+// which settings of [Config] it reads, and the facts reports and plots
+// print. It is the single source of these facts: nothing outside this
+// package switches on algorithm names.
 type Info struct {
-	Name    string
-	Lookup  string // lookup cost
-	Memory  string // memory per placement
-	Removal string // which nodes may leave
-	Weights string // weight support
-	Ordered bool   // true if owners depend on the order nodes are listed in
+	Name string
+	// Family groups algorithms in plots and reports: "classic" (the
+	// original six), "range" (constant-time range hashes of bucket
+	// numbers), "table" (lookup tables), "stateful" (fixed capacity with
+	// removal state).
+	Family  string
+	Lookup  string // lookup cost, e.g. "O(1)", "O(ln n)"
+	Memory  string // memory per placement, in words a reader can size
+	Removal string // which nodes may leave, and what it costs
+	Weights string // weight support, "no" when weights other than 1 are refused
 	Source  string // paper or spec
+
+	UsesVNodes     bool // reads Config.VNodes
+	UsesHash       bool // reads Config.Hash (false: slots always hash with CRC-16)
+	UsesEps        bool // reads Config.Eps
+	UsesPartitions bool // reads Config.Partitions
+	Weighted       bool // accepts weights other than 1
+	Ordered        bool // owners depend on the order nodes are listed in
+	Stateful       bool // owners depend on the history of Rebalance calls, not only the membership
+
+	// build constructs the placement; cfg is validated and h is cfg.Hash.
+	build func(nodes []algorithms.Node, cfg Config, h algorithms.Hash) (algorithms.Placer, error)
 }
 
+// infos is the registry, in the fixed order every table and plot uses.
+// Adding an algorithm is one package plus one entry here.
 var infos = []Info{
-	{modulo.Name, "O(1)", "O(n)", "any (moves ~all keys)", "no", true, "hash mod n"},
-	{ring.Name, "O(1) expected (top-bits index)", "~16 B per virtual node", "any", "vnode count = round(V*w)", false, "Karger et al. 1997"},
-	{rendezvous.Name, "O(n)", "O(n)", "any", "logarithmic method -w/ln(u)", false, "Thaler & Ravishankar 1998"},
-	{jump.Name, "O(ln n)", "O(n)", "last only; others by swap-last", "no", true, "Lamping & Veach 2014"},
-	{slots.Name, "O(1)", "16,384-entry slot table", "any (slots migrate)", "floor/ceil of weighted share", true, "Redis Cluster spec"},
-	{bounded.Name, "O(1) (partition table)", "partition table + ring", "any", "capacity ceil(c*m*w/W)", false, "Mirrokni, Thorup, Zadimoghaddam 2018"},
+	{Name: modulo.Name, Family: "classic", Lookup: "O(1)", Memory: "O(n)", Removal: "any (moves ~all keys)", Weights: "no",
+		Source: "hash mod n", UsesHash: true, Ordered: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(modulo.New(n, h))
+		}},
+	{Name: ring.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "28-44 B per virtual node", Removal: "any",
+		Weights: "vnode count = round(V*w)", Source: "Karger et al. 1997", UsesVNodes: true, UsesHash: true, Weighted: true,
+		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(ring.New(n, c.VNodes, h))
+		}},
+	{Name: rendezvous.Name, Family: "classic", Lookup: "O(n)", Memory: "8 B per node + IDs", Removal: "any",
+		Weights: "logarithmic method -w/ln(u)", Source: "Thaler & Ravishankar 1998", UsesHash: true, Weighted: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(rendezvous.New(n, h))
+		}},
+	{Name: jump.Name, Family: "classic", Lookup: "O(ln n)", Memory: "O(n)", Removal: "last only; others by swap-last",
+		Weights: "no", Source: "Lamping & Veach 2014", UsesHash: true, Ordered: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(jump.New(n, h))
+		}},
+	{Name: slots.Name, Family: "classic", Lookup: "O(1)", Memory: "16,384-entry slot table", Removal: "any (slots migrate)",
+		Weights: "floor/ceil of weighted share", Source: "Redis Cluster spec", Weighted: true, Ordered: true, Stateful: true,
+		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
+			return placer(slots.New(n))
+		}},
+	{Name: bounded.Name, Family: "classic", Lookup: "O(1) (partition table)", Memory: "partition table + ring", Removal: "any",
+		Weights: "capacity ceil(c*m*w/W)", Source: "Mirrokni, Thorup, Zadimoghaddam 2018",
+		UsesVNodes: true, UsesHash: true, UsesEps: true, UsesPartitions: true, Weighted: true, Stateful: true,
+		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(bounded.New(n, c.VNodes, c.Eps, c.Partitions, h))
+		}},
 }
 
 // Names returns the registered algorithm names in a fixed order.
@@ -79,6 +124,14 @@ func Names() []string {
 	}
 	return names
 }
+
+// UsesVNodes reports whether the named algorithm reads Config.VNodes
+// (false for unknown names).
+func UsesVNodes(name string) bool { in, _ := Describe(name); return in.UsesVNodes }
+
+// UsesHash reports whether the named algorithm reads Config.Hash (false
+// for unknown names, and for slots, which always hash with CRC-16).
+func UsesHash(name string) bool { in, _ := Describe(name); return in.UsesHash }
 
 // Describe returns the Info of the named algorithm, or an error naming an
 // unknown one.
@@ -117,27 +170,14 @@ func ParseNames(s string) ([]string, error) {
 // algorithm cannot place (weights where unsupported, more nodes than slots
 // or partitions).
 func New(name string, nodes []algorithms.Node, cfg Config) (algorithms.Placer, error) {
-	if _, err := Describe(name); err != nil {
+	in, err := Describe(name)
+	if err != nil {
 		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	h := algorithms.MustHash(cfg.Hash)
-	switch name {
-	case modulo.Name:
-		return placer(modulo.New(nodes, h))
-	case ring.Name:
-		return placer(ring.New(nodes, cfg.VNodes, h))
-	case rendezvous.Name:
-		return placer(rendezvous.New(nodes, h))
-	case jump.Name:
-		return placer(jump.New(nodes, h))
-	case slots.Name:
-		return placer(slots.New(nodes))
-	default:
-		return placer(bounded.New(nodes, cfg.VNodes, cfg.Eps, cfg.Partitions, h))
-	}
+	return in.build(nodes, cfg, algorithms.MustHash(cfg.Hash))
 }
 
 // placer converts a constructor's concrete result to the interface, keeping
