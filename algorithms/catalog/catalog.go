@@ -75,6 +75,11 @@ type Info struct {
 	Weighted       bool // accepts weights other than 1
 	Ordered        bool // owners depend on the order nodes are listed in
 	Stateful       bool // owners depend on the history of Rebalance calls, not only the membership
+	// JoinMinimal: a node appended to the membership takes keys only for
+	// itself; no key moves between nodes present before and after.
+	JoinMinimal bool
+	// LeaveMinimal: when ANY node leaves, only that node's keys move.
+	LeaveMinimal bool
 
 	// build constructs the placement; cfg is validated and h is cfg.Hash.
 	build func(nodes []algorithms.Node, cfg Config, h algorithms.Hash) (algorithms.Placer, error)
@@ -90,27 +95,32 @@ var infos = []Info{
 		}},
 	{Name: ring.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "28-44 B per virtual node", Removal: "any",
 		Weights: "vnode count = round(V*w)", Source: "Karger et al. 1997", UsesVNodes: true, UsesHash: true, Weighted: true,
+		JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(ring.New(n, c.VNodes, h))
 		}},
 	{Name: rendezvous.Name, Family: "classic", Lookup: "O(n)", Memory: "8 B per node + IDs", Removal: "any",
 		Weights: "logarithmic method -w/ln(u)", Source: "Thaler & Ravishankar 1998", UsesHash: true, Weighted: true,
+		JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(rendezvous.New(n, h))
 		}},
 	{Name: jump.Name, Family: "classic", Lookup: "O(ln n)", Memory: "O(n)", Removal: "last only; others by swap-last",
 		Weights: "no", Source: "Lamping & Veach 2014", UsesHash: true, Ordered: true,
+		JoinMinimal: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(jump.New(n, h))
 		}},
 	{Name: slots.Name, Family: "classic", Lookup: "O(1)", Memory: "16,384-entry slot table", Removal: "any (slots migrate)",
 		Weights: "floor/ceil of weighted share", Source: "Redis Cluster spec", Weighted: true, Ordered: true, Stateful: true,
+		JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
 			return placer(slots.New(n))
 		}},
 	{Name: bounded.Name, Family: "classic", Lookup: "O(1) (partition table)", Memory: "partition table + ring", Removal: "any",
 		Weights: "capacity ceil(c*m*w/W)", Source: "Mirrokni, Thorup, Zadimoghaddam 2018",
 		UsesVNodes: true, UsesHash: true, UsesEps: true, UsesPartitions: true, Weighted: true, Stateful: true,
+		LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(bounded.New(n, c.VNodes, c.Eps, c.Partitions, h))
 		}},
