@@ -24,15 +24,38 @@ type MoveCount struct {
 // node ID: each placer's node indexes are mapped once to IDs shared by the
 // whole chain. It returns one MoveCount per set, or an error for a chain of
 // fewer than two placements or a failing source. The counts do not depend
-// on workers.
+// on workers. It holds the whole chain; [Movement] streams long chains in
+// windows instead.
 func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
 	if len(chain) < 2 {
 		return nil, fmt.Errorf("movement needs at least two placements, got %d", len(chain))
 	}
-	// Global node numbers in order of first appearance along the chain.
+	out := make([]MoveCount, src.Sets())
+	if err := countPass(src, nil, chain, workers, true, true, out); err != nil {
+		return nil, err
+	}
+	for s, c := range out {
+		if c.Keys == 0 {
+			return nil, fmt.Errorf("key set %d is empty", s)
+		}
+	}
+	return out, nil
+}
+
+// countPass streams src once through window, consecutive placements of a
+// chain, and adds to out, per key set, the moves and collateral moves
+// between them; with net set it also adds the keys whose owner under first
+// (nil: window[0]) differs from their owner under the window's last
+// placement, and with keys set the number of keys.
+func countPass(src KeySource, first algorithms.Placer, window []algorithms.Placer, workers int, keys, net bool, out []MoveCount) error {
+	all := window
+	if first != nil {
+		all = append([]algorithms.Placer{first}, window...)
+	}
+	// Global node numbers in order of first appearance.
 	ids := map[string]int32{}
-	gids := make([][]int32, len(chain))
-	for t, p := range chain {
+	gids := make([][]int32, len(all))
+	for t, p := range all {
 		nodes := p.Nodes()
 		gids[t] = make([]int32, len(nodes))
 		for i, n := range nodes {
@@ -44,8 +67,12 @@ func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCo
 			gids[t][i] = g
 		}
 	}
-	// stable[t][g]: node g is a member of chain[t] and chain[t+1].
-	stable := make([][]bool, len(chain)-1)
+	firstIDs := gids[0]
+	if first != nil {
+		gids = gids[1:]
+	}
+	// stable[t][g]: node g is a member of window[t] and window[t+1].
+	stable := make([][]bool, len(window)-1)
 	for t := range stable {
 		in := make([]bool, len(ids))
 		for _, g := range gids[t] {
@@ -64,13 +91,13 @@ func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCo
 	}
 	err := src.Each(workers, func(w, set int, keys []string) {
 		c := &counts[w][set]
-		var moves, coll, net int64
+		var moves, coll, nt int64
 		for _, k := range keys {
-			p := chain[0]
-			first := gids[0][p.LocateHash(p.HashKey(k))]
-			prev := first
-			for t := 1; t < len(chain); t++ {
-				p = chain[t]
+			p := window[0]
+			start := gids[0][p.LocateHash(p.HashKey(k))]
+			prev := start
+			for t := 1; t < len(window); t++ {
+				p = window[t]
 				o := gids[t][p.LocateHash(p.HashKey(k))]
 				if o != prev {
 					moves++
@@ -80,33 +107,34 @@ func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCo
 					prev = o
 				}
 			}
-			if prev != first {
-				net++
+			if net {
+				if first != nil {
+					start = firstIDs[first.LocateHash(first.HashKey(k))]
+				}
+				if prev != start {
+					nt++
+				}
 			}
 		}
 		c.Keys += int64(len(keys))
 		c.Moves += moves
 		c.Collateral += coll
-		c.Net += net
+		c.Net += nt
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := make([]MoveCount, sets)
 	for w := range counts { // fixed order; integer sums are exact anyway
 		for s, c := range counts[w] {
-			out[s].Keys += c.Keys
+			if keys {
+				out[s].Keys += c.Keys
+			}
 			out[s].Moves += c.Moves
 			out[s].Collateral += c.Collateral
 			out[s].Net += c.Net
 		}
 	}
-	for s, c := range out {
-		if c.Keys == 0 {
-			return nil, fmt.Errorf("key set %d is empty", s)
-		}
-	}
-	return out, nil
+	return nil
 }
 
 // MoveSample holds the fractions (0..1) measured on one key set.
@@ -140,12 +168,13 @@ type MoveResult struct {
 	Samples        []MoveSample // one per key set, in set order
 }
 
-// MaxChainCost bounds the size of a movement's chain of placements, which
-// are all held at once while keys stream through them: the sum over the
-// placements of one unit per node, per virtual node (ring, bounded), per
-// partition (bounded) and per hash slot (slots). 2^27 units, a few GiB at
-// most, admit every default sweep; a shrink on tens of thousands of nodes
-// (one placement per step) is refused up front instead of exhausting memory.
+// MaxChainCost bounds the work of building a movement's chain of
+// placements, each built once: the sum over the placements of one unit per
+// node, per virtual node (ring, bounded), per partition (bounded) and per
+// hash slot (slots). 2^27 units admit every default sweep and build in
+// tens of seconds at most; a shrink on tens of thousands of nodes (one
+// placement per step) is refused up front instead of running for hours.
+// Memory is bounded separately, by the budget (see [Movement]).
 const MaxChainCost = 1 << 27
 
 // checkChain returns an error naming the scenario when its chain of
@@ -189,72 +218,222 @@ func checkChain(o Options, sc Scenario) error {
 		}
 	}
 	if total > MaxChainCost {
-		return fmt.Errorf("scenario %s from %d nodes: its %d placements would hold more than %d nodes, virtual nodes, partitions and slots together (max %d): use fewer nodes, steps or vnodes",
+		return fmt.Errorf("scenario %s from %d nodes: its %d placements would build more than %d nodes, virtual nodes, partitions and slots together (max %d): use fewer nodes, steps or vnodes",
 			sc.Op, len(sc.Initial), len(sc.Steps)+1, total, MaxChainCost)
 	}
 	return nil
+}
+
+// passNodeBytes is what a pass over the keys adds per node of each
+// placement it holds: the node's global number (4 B), its stable flag and
+// its share of the ID map.
+const passNodeBytes = 72
+
+// chainPlan is what is known about a scenario's chain of placements before
+// any is built.
+type chainPlan struct {
+	costs    []int64 // bytes of each placement (catalog.Estimate) and its pass tables
+	ideal    float64 // sum of the steps' ideal fractions
+	from, to int     // node counts of the first and last membership
+}
+
+// planChain walks the memberships of sc (two at a time), checks the chain's
+// work against MaxChainCost and every membership against the algorithm of
+// o, and checks that each step's two placements and the first fit in
+// budget bytes at once (the least a streamed chain holds). The errors name
+// the scenario, the step and the bytes.
+func planChain(o Options, sc Scenario, budget int64) (chainPlan, error) {
+	var pl chainPlan
+	if err := checkChain(o, sc); err != nil {
+		return pl, err
+	}
+	var prev []algorithms.Node
+	err := sc.walk(func(t int, m []algorithms.Node) error {
+		c, err := catalog.Estimate(o.Algo, m, o.Config)
+		if err != nil {
+			if t == 0 {
+				return err
+			}
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, t, err)
+		}
+		pl.costs = append(pl.costs, c.Bytes+int64(len(m))*passNodeBytes)
+		if t > 0 {
+			pl.ideal += IdealFraction(prev, m)
+		}
+		prev = m
+		return nil
+	})
+	if err != nil {
+		return pl, err
+	}
+	pl.from, pl.to = len(sc.Initial), len(prev)
+	for t := 1; t < len(pl.costs); t++ {
+		need := pl.costs[t-1] + pl.costs[t]
+		if t > 1 {
+			need += pl.costs[0]
+		}
+		if need > budget {
+			return pl, fmt.Errorf("scenario %s: step %d needs its placements before and after (and the first) at once, about %s of %s on %d nodes, over the memory budget of %s left for placements: use fewer nodes or raise the budget (-mem)",
+				sc.Op, t, catalog.HumanBytes(need), o.Algo, pl.from, catalog.HumanBytes(budget))
+		}
+	}
+	return pl, nil
 }
 
 // Placements builds the chain of placements of sc for the algorithm in o:
 // catalog.New on the initial membership, then each step as the previous
 // placement's Rebalance to the next membership. It returns the
 // constructor's or Rebalance's error, naming the step, or an error when the
-// chain would exceed MaxChainCost.
+// chain would exceed MaxChainCost or, since it holds every placement at
+// once, o.Config.Budget().
 func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
-	if err := checkChain(o, sc); err != nil {
-		return nil, err
-	}
-	ms, err := sc.Memberships()
+	budget := o.Config.Budget()
+	pl, err := planChain(o, sc, budget)
 	if err != nil {
 		return nil, err
 	}
-	p, err := catalog.New(o.Algo, ms[0], o.Config)
-	if err != nil {
-		return nil, err
+	var total int64
+	for _, c := range pl.costs {
+		total += c
 	}
-	chain := []algorithms.Placer{p}
-	for i, m := range ms[1:] {
-		p, err = p.Rebalance(m)
+	if total > budget {
+		return nil, fmt.Errorf("scenario %s: its %d placements of %s held at once need about %s, over the memory budget of %s",
+			sc.Op, len(pl.costs), o.Algo, catalog.HumanBytes(total), catalog.HumanBytes(budget))
+	}
+	var chain []algorithms.Placer
+	err = sc.walk(func(t int, m []algorithms.Node) error {
+		if t == 0 {
+			p, err := catalog.New(o.Algo, m, o.Config)
+			chain = append(chain, p)
+			return err
+		}
+		p, err := chain[t-1].Rebalance(m)
 		if err != nil {
-			return nil, fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, t, err)
 		}
 		chain = append(chain, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return chain, nil
 }
 
+// streamChain builds the placements of sc one at a time and streams src
+// through them in windows of consecutive placements that fit, with the
+// first placement, in budget bytes (pl.costs): one pass over the keys per
+// window, so a long chain needs several passes but never holds more than
+// the budget. It adds the counts to out.
+// It returns the number of passes.
+func streamChain(o Options, sc Scenario, pl chainPlan, budget int64, src KeySource, out []MoveCount) (int, error) {
+	var first algorithms.Placer
+	var window []algorithms.Placer
+	var held int64 // bytes of the window's placements
+	passes := 0
+	flush := func(last bool) error {
+		var f algorithms.Placer
+		if passes > 0 { // window[0] is no longer the first placement
+			f = first
+		}
+		err := countPass(src, f, window, o.Workers, passes == 0, last, out)
+		passes++
+		return err
+	}
+	err := sc.walk(func(t int, m []algorithms.Node) error {
+		if t == 0 {
+			p, err := catalog.New(o.Algo, m, o.Config)
+			if err != nil {
+				return err
+			}
+			first, window, held = p, []algorithms.Placer{p}, pl.costs[0]
+			return nil
+		}
+		extra := int64(0)
+		if passes > 0 {
+			extra = pl.costs[0]
+		}
+		if len(window) >= 2 && extra+held+pl.costs[t] > budget {
+			if err := flush(false); err != nil {
+				return err
+			}
+			window = []algorithms.Placer{window[len(window)-1]}
+			held = pl.costs[t-1]
+		}
+		p, err := window[len(window)-1].Rebalance(m)
+		if err != nil {
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, t, err)
+		}
+		window = append(window, p)
+		held += pl.costs[t]
+		return nil
+	})
+	if err != nil {
+		return passes, err
+	}
+	return passes, flush(true)
+}
+
+// minWindow returns the bytes of the largest step's two placements and
+// the first: the least a window must hold (planChain checked that it fits
+// in the budget).
+func minWindow(pl chainPlan) int64 {
+	var m int64
+	for t := 1; t < len(pl.costs); t++ {
+		need := pl.costs[t-1] + pl.costs[t]
+		if t > 1 {
+			need += pl.costs[0]
+		}
+		m = max(m, need)
+	}
+	return m
+}
+
+// moveCounterBytes is what a movement's counters take: one MoveCount (32
+// B) per key set per worker, plus the merged counts.
+func moveCounterBytes(o Options, sets int) int64 {
+	return int64(sets) * 32 * int64(Workers(o.Workers)+1)
+}
+
 // Movement runs scenario sc for the algorithm and keys of o and returns its
-// MoveResult. It returns an error for invalid options (unknown algorithm,
-// bad config, keys < 1, sets < 1, unreadable key file, workers > MaxWorkers,
-// more than MaxCounters counters), an invalid scenario, a chain of
-// placements over MaxChainCost, or a membership the algorithm rejects.
+// MoveResult. The chain of placements is streamed: placements are built one
+// at a time, each the previous one's Rebalance, and keys pass through
+// windows of consecutive placements that fit in the memory budget
+// (o.Config.Budget(), less the counters), so memory stays within the budget
+// however long the scenario; a chain that fits is one pass over the keys.
+// It returns an error for invalid options (unknown algorithm, bad config,
+// keys < 1, sets < 1, unreadable key file, workers > MaxWorkers), counters
+// over the budget, an invalid scenario, a chain over MaxChainCost, a step
+// whose placements do not fit in the budget, or a membership the algorithm
+// rejects; every one of these before the first key is streamed, except a
+// Rebalance error.
 func Movement(o Options, sc Scenario) (*MoveResult, error) {
 	src, rc, err := o.prepare()
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCounters(o.Workers, src.Sets(), 4, 1, "4 counts"); err != nil {
-		return nil, err
+	budget := o.Config.Budget()
+	cb := moveCounterBytes(o, src.Sets())
+	if cb > budget/2 {
+		return nil, fmt.Errorf("%d sets x %d workers need %s of movement counters, over half the memory budget of %s: use fewer sets or workers, or raise the budget (-mem)",
+			src.Sets(), Workers(o.Workers), catalog.HumanBytes(cb), catalog.HumanBytes(budget))
 	}
-	if err := checkChain(o, sc); err != nil {
-		return nil, err
-	}
-	ms, err := sc.Memberships()
+	pl, err := planChain(o, sc, budget-cb)
 	if err != nil {
 		return nil, err
 	}
-	chain, err := Placements(o, sc)
-	if err != nil {
+	counts := make([]MoveCount, src.Sets())
+	// Windows fill half of what is left, so that the garbage of the previous
+	// window, not yet collected, still fits in the budget.
+	if _, err := streamChain(o, sc, pl, max((budget-cb)/2, minWindow(pl)), src, counts); err != nil {
 		return nil, err
 	}
-	counts, err := CountMoves(src, chain, o.Workers)
-	if err != nil {
-		return nil, err
+	for s, c := range counts {
+		if c.Keys == 0 {
+			return nil, fmt.Errorf("key set %d is empty", s)
+		}
 	}
-	r := &MoveResult{Config: rc, Op: sc.Op, From: len(ms[0]), To: len(ms[len(ms)-1]), Steps: len(sc.Steps)}
-	for i := 1; i < len(ms); i++ {
-		r.Ideal += IdealFraction(ms[i-1], ms[i])
-	}
+	r := &MoveResult{Config: rc, Op: sc.Op, From: pl.from, To: pl.to, Steps: len(sc.Steps), Ideal: pl.ideal}
 	moved := make([]float64, len(counts))
 	coll := make([]float64, len(counts))
 	net := make([]float64, len(counts))
@@ -264,6 +443,6 @@ func Movement(o Options, sc Scenario) (*MoveResult, error) {
 		r.Samples = append(r.Samples, MoveSample{Moved: moved[s], Collateral: coll[s], Net: net[s]})
 	}
 	r.Moved, r.Collateral, r.Net = mustCI(moved), mustCI(coll), mustCI(net)
-	r.MovedOverIdeal = r.Moved.Mean / r.Ideal // Memberships guarantees Ideal > 0
+	r.MovedOverIdeal = r.Moved.Mean / r.Ideal // walk guarantees Ideal > 0
 	return r, nil
 }

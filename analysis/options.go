@@ -70,26 +70,9 @@ type RunConfig struct {
 
 // MaxWorkers bounds Options.Workers: every worker keeps its own counters
 // (per key set, and for a spread per node), so an absurd count would
-// exhaust memory rather than speed anything up.
+// exhaust memory rather than speed anything up. The counters of every
+// run are also checked against the memory budget (Config.Budget()).
 const MaxWorkers = 256
-
-// MaxCounters bounds the count cells a run keeps at once (8 bytes each, so
-// 1 GiB): for a spread, key sets x nodes per worker plus the merged counts
-// and per-node shares; for a movement, key sets x 4 per worker plus the
-// merged counts. A larger request is an error naming sets, nodes and
-// workers instead of an out-of-memory crash.
-const MaxCounters = 1 << 27
-
-// checkCounters returns an error when a run over sets key sets with
-// perSet count cells per set and per worker, plus extra copies of those
-// cells, would exceed MaxCounters.
-func checkCounters(workers, sets, perSet, extra int, what string) error {
-	w := Workers(workers)
-	if cells := int64(sets) * int64(perSet) * int64(w+extra); cells > MaxCounters {
-		return fmt.Errorf("%d sets x %s x %d workers need %d counters (max %d): use fewer sets, nodes or workers", sets, what, w, cells, MaxCounters)
-	}
-	return nil
-}
 
 // prepare validates o and returns its source and run configuration.
 func (o Options) prepare() (KeySource, RunConfig, error) {

@@ -51,16 +51,36 @@ type Scenario struct {
 // [algorithms.Leave] would give. It returns an error naming the first bad
 // step: an invalid initial membership, an unknown leaving ID, a joining ID
 // already present, an empty result, or a step that needs no movement
-// (ideal fraction 0), such as one that changes nothing.
+// (ideal fraction 0), such as one that changes nothing. It holds every
+// membership at once; [Movement] walks them one at a time.
 func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
+	var out [][]algorithms.Node
+	err := sc.walk(func(_ int, m []algorithms.Node) error {
+		out = append(out, m)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// walk calls fn with the membership before the first step (t = 0) and
+// after each step t = 1..len(Steps), holding only the current and the next
+// membership. Each slice passed to fn is a new one that walk does not
+// modify afterwards. It returns the first error of Memberships' checks or
+// of fn.
+func (sc Scenario) walk(fn func(t int, m []algorithms.Node) error) error {
 	if err := algorithms.ValidateNodes(sc.Initial); err != nil {
-		return nil, fmt.Errorf("scenario %s: initial membership: %w", sc.Op, err)
+		return fmt.Errorf("scenario %s: initial membership: %w", sc.Op, err)
 	}
 	if len(sc.Steps) == 0 {
-		return nil, fmt.Errorf("scenario %s: no membership change", sc.Op)
+		return fmt.Errorf("scenario %s: no membership change", sc.Op)
 	}
-	out := [][]algorithms.Node{slices.Clone(sc.Initial)}
-	cur := sc.Initial
+	cur := slices.Clone(sc.Initial)
+	if err := fn(0, cur); err != nil {
+		return err
+	}
 	for i, st := range sc.Steps {
 		next := make([]algorithms.Node, 0, len(cur)+len(st.Join))
 		leave := make(map[string]bool, len(st.Leave)) // a set: remove-last can drop ~all of n nodes
@@ -76,20 +96,22 @@ func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
 		}
 		for _, id := range st.Leave {
 			if leave[id] {
-				return nil, fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
+				return fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
 			}
 		}
 		next = append(next, st.Join...)
 		if err := algorithms.ValidateNodes(next); err != nil {
-			return nil, fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
 		}
 		if IdealFraction(cur, next) == 0 {
-			return nil, fmt.Errorf("scenario %s: step %d changes no node's share (ideal fraction 0)", sc.Op, i+1)
+			return fmt.Errorf("scenario %s: step %d changes no node's share (ideal fraction 0)", sc.Op, i+1)
 		}
-		out = append(out, next)
+		if err := fn(i+1, next); err != nil {
+			return err
+		}
 		cur = next
 	}
-	return out, nil
+	return nil
 }
 
 // IdealFraction returns the smallest fraction of keys (0..1) that any

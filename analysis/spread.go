@@ -195,7 +195,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCounters(o.Workers, src.Sets(), len(nodes), 2, fmt.Sprintf("%d nodes", len(nodes))); err != nil {
+	if err := checkSpreadMemory(o, src.Sets(), nodes); err != nil {
 		return nil, err
 	}
 	p, err := catalog.New(o.Algo, nodes, o.Config)
@@ -265,6 +265,33 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		r.Shares = append(r.Shares, ns)
 	}
 	return r, nil
+}
+
+// spreadNodeBytes is what a spread keeps per node beyond its counters: the
+// shares of a set, the exact shares, the NodeShare row and the ID index.
+const spreadNodeBytes = 160
+
+// checkSpreadMemory returns an error naming the sets, nodes, workers, bytes
+// and budget when a spread of o over nodes with sets key sets would
+// allocate more than o.Config.Budget(): the placement (catalog.Estimate),
+// one 8-byte counter per set and node for each worker, the merged counts
+// and the per-node shares of every set, and spreadNodeBytes per node.
+func checkSpreadMemory(o Options, sets int, nodes []algorithms.Node) error {
+	if err := catalog.CheckBudget(o.Algo, nodes, o.Config); err != nil {
+		return err
+	}
+	c, err := catalog.Estimate(o.Algo, nodes, o.Config)
+	if err != nil {
+		return err
+	}
+	w, n := Workers(o.Workers), int64(len(nodes))
+	counters := int64(sets) * n * int64(w+2)
+	total := c.Bytes + 8*counters + n*spreadNodeBytes
+	if b := o.Config.Budget(); total > b {
+		return fmt.Errorf("%s spread: %d sets x %d nodes x (%d workers + 2) = %d counters x 8 B, plus the placement (%s), need about %s, over the memory budget of %s: use fewer sets, nodes or workers, or raise the budget (-mem)",
+			o.Algo, sets, n, w, counters, catalog.HumanBytes(c.Bytes), catalog.HumanBytes(total), catalog.HumanBytes(b))
+	}
+	return nil
 }
 
 type noiseKey struct {

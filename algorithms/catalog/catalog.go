@@ -25,6 +25,10 @@ type Config struct {
 	VNodes     int     // ring and bounded: virtual nodes per unit of weight (>= 1)
 	Eps        float64 // bounded: load factor c = 1 + Eps (> 0)
 	Partitions int     // bounded: fixed partitions placed with bounded loads (>= 1)
+	// MemoryBudget is the most a placement build (and an analysis run) may
+	// allocate, in bytes; 0 means DefaultMemoryBudget (2 GiB). New refuses
+	// a placement whose Estimate exceeds it, before allocating.
+	MemoryBudget int64
 }
 
 // DefaultConfig returns the defaults: xxhash, 160 virtual nodes, eps 0.25,
@@ -47,6 +51,9 @@ func (c Config) Validate() error {
 	}
 	if c.Partitions < 1 {
 		return fmt.Errorf("partitions %d: need at least 1 partition", c.Partitions)
+	}
+	if c.MemoryBudget < 0 {
+		return fmt.Errorf("memory budget %d bytes: must be > 0 (0 means the default %s)", c.MemoryBudget, HumanBytes(DefaultMemoryBudget))
 	}
 	return nil
 }
@@ -83,6 +90,12 @@ type Info struct {
 
 	// build constructs the placement; cfg is validated and h is cfg.Hash.
 	build func(nodes []algorithms.Node, cfg Config, h algorithms.Hash) (algorithms.Placer, error)
+	// cost is what build (or a Rebalance to nodes) allocates, from the
+	// membership alone (see memory.go).
+	cost func(nodes []algorithms.Node, cfg Config) (Cost, error)
+	// check returns the error build would return, without building; nil
+	// when building is cheap (O(n), no virtual nodes), so Check builds.
+	check func(nodes []algorithms.Node, cfg Config) error
 }
 
 // infos is the registry, in the fixed order every table and plot uses.
@@ -92,30 +105,50 @@ var infos = []Info{
 		Source: "hash mod n", UsesHash: true, Ordered: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(modulo.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), nodeBytes, "the node list and its validation"), nil
 		}},
 	{Name: ring.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "28-44 B per virtual node", Removal: "any",
 		Weights: "vnode count = round(V*w)", Source: "Karger et al. 1997", UsesVNodes: true, UsesHash: true, Weighted: true,
 		JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(ring.New(n, c.VNodes, h))
+		},
+		cost: func(n []algorithms.Node, c Config) (Cost, error) { return ringCost(n, c.VNodes) },
+		check: func(n []algorithms.Node, c Config) error {
+			_, err := ringCost(n, c.VNodes)
+			return err
 		}},
 	{Name: rendezvous.Name, Family: "classic", Lookup: "O(n)", Memory: "8 B per node + IDs", Removal: "any",
 		Weights: "logarithmic method -w/ln(u)", Source: "Thaler & Ravishankar 1998", UsesHash: true, Weighted: true,
 		JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(rendezvous.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), rendezvousNodeBytes, "node hashes, order, weights and validation"), nil
 		}},
 	{Name: jump.Name, Family: "classic", Lookup: "O(ln n)", Memory: "O(n)", Removal: "last only; others by swap-last",
 		Weights: "no", Source: "Lamping & Veach 2014", UsesHash: true, Ordered: true,
 		JoinMinimal: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(jump.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: slots.Name, Family: "classic", Lookup: "O(1)", Memory: "16,384-entry slot table", Removal: "any (slots migrate)",
 		Weights: "floor/ceil of weighted share", Source: "Redis Cluster spec", Weighted: true, Ordered: true, Stateful: true,
 		JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
 			return placer(slots.New(n))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			c := perNode(len(n), slotsNodeBytes, "targets, counts and validation")
+			c.Bytes += slotsFixedBytes
+			c.How += fmt.Sprintf(" + %d B for the %d-slot table", slotsFixedBytes, slots.NumSlots)
+			return c, nil
 		}},
 	{Name: bounded.Name, Family: "classic", Lookup: "O(1) (partition table)", Memory: "partition table + ring", Removal: "any",
 		Weights: "capacity ceil(c*m*w/W)", Source: "Mirrokni, Thorup, Zadimoghaddam 2018",
@@ -123,6 +156,31 @@ var infos = []Info{
 		LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(bounded.New(n, c.VNodes, c.Eps, c.Partitions, h))
+		},
+		cost: func(n []algorithms.Node, c Config) (Cost, error) {
+			r, err := ringCost(n, c.VNodes)
+			if err != nil {
+				return Cost{}, fmt.Errorf("bounded: %w", err)
+			}
+			p := int64(c.Partitions) * boundedPartitionBytes
+			return Cost{Bytes: r.Bytes + p + int64(len(n))*boundedNodeBytes,
+				How: fmt.Sprintf("%s + %d partitions x %d B + %d nodes x %d B for loads and capacities",
+					r.How, c.Partitions, boundedPartitionBytes, len(n), boundedNodeBytes)}, nil
+		},
+		check: func(n []algorithms.Node, c Config) error {
+			if 1+c.Eps == 1 {
+				return fmt.Errorf("bounded: eps %v: too small, 1 + eps rounds to 1 in float64", c.Eps)
+			}
+			if c.Partitions > bounded.MaxPartitions {
+				return fmt.Errorf("bounded: partitions %d: need 1 to %d partitions", c.Partitions, bounded.MaxPartitions)
+			}
+			if len(n) > c.Partitions {
+				return fmt.Errorf("bounded: %d nodes exceed the %d partitions", len(n), c.Partitions)
+			}
+			if _, err := ringCost(n, c.VNodes); err != nil {
+				return fmt.Errorf("bounded: %w", err)
+			}
+			return nil
 		}},
 }
 
@@ -176,9 +234,10 @@ func ParseNames(s string) ([]string, error) {
 }
 
 // New builds the named algorithm's placement of nodes with cfg. It returns
-// an error for an unknown name, an invalid cfg or membership, or one the
-// algorithm cannot place (weights where unsupported, more nodes than slots
-// or partitions).
+// an error for an unknown name, an invalid cfg or membership, a placement
+// whose [Estimate] exceeds cfg.Budget() (checked before anything is
+// allocated), or one the algorithm cannot place (weights where unsupported,
+// more nodes than slots or partitions).
 func New(name string, nodes []algorithms.Node, cfg Config) (algorithms.Placer, error) {
 	in, err := Describe(name)
 	if err != nil {
@@ -187,7 +246,41 @@ func New(name string, nodes []algorithms.Node, cfg Config) (algorithms.Placer, e
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := algorithms.ValidateNodes(nodes); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := CheckBudget(name, nodes, cfg); err != nil {
+		return nil, err
+	}
 	return in.build(nodes, cfg, algorithms.MustHash(cfg.Hash))
+}
+
+// Check returns the error New would return for the named algorithm, nodes
+// and cfg (unknown name, invalid cfg or membership, over the memory budget,
+// or a membership the algorithm cannot place), without building the
+// placement when that is expensive (ring, bounded: the virtual nodes are
+// counted, not hashed). Callers check every configuration of a run with it
+// before streaming the first key. A membership that only loses nodes
+// relative to one that passed also passes, for every algorithm here.
+func Check(name string, nodes []algorithms.Node, cfg Config) error {
+	in, err := Describe(name)
+	if err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := algorithms.ValidateNodes(nodes); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := CheckBudget(name, nodes, cfg); err != nil {
+		return err
+	}
+	if in.check != nil {
+		return in.check(nodes, cfg)
+	}
+	_, err = in.build(nodes, cfg, algorithms.MustHash(cfg.Hash))
+	return err
 }
 
 // placer converts a constructor's concrete result to the interface, keeping

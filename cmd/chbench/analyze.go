@@ -42,6 +42,7 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.format, "format", "table", "output format: table, csv, json or bench (Go benchmark format for benchstat)")
 	fs.IntVar(&a.workers, "workers", 0, "goroutines (0 = one per core); results do not depend on it")
 	fs.StringVar(&a.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
+	registerMem(fs, &a.mem)
 }
 
 // options returns the analysis options and the sweep lists of -algo,
@@ -90,7 +91,8 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if commit == "" {
 		commit = vcsRevision()
 	}
-	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.eps, Partitions: a.partitions}
+	applyMem(a.mem)
+	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.eps, Partitions: a.partitions, MemoryBudget: int64(a.mem)}
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}

@@ -37,3 +37,41 @@ func TestWeightsOutOfRangeRefused(t *testing.T) {
 		"weight 5e-324", "2^-53")
 	wantCLIError(t, []string{"locate", "-algo", "rendezvous", "-weights", "1e308,1e308", "-nodes", "2", "k"}, "1e+308")
 }
+
+// Issue 9, kind 3: structures that could not fit were admitted by the
+// count limits (a ring of 10^6 nodes: out of memory after 41 s; one node
+// with 2^28 virtual nodes: 60 s and 4 GB to place one key). Their memory is
+// now estimated from the bytes the code allocates per point, entry and
+// counter, and refused against the budget (-mem, default 2 GiB) before
+// anything is allocated.
+func TestMemoryBudgetRefusesUpFront(t *testing.T) {
+	wantCLIError(t, []string{"locate", "-algo", "ring", "-nodes", "1000000", "k"}, "160000000 virtual nodes", "memory budget of 2 GiB", "-mem")
+	wantCLIError(t, []string{"locate", "-algo", "ring", "-nodes", "1", "-vnodes", "268435456", "k"}, "268435456 virtual nodes", "2 GiB")
+	wantCLIError(t, []string{"spread", "-algo", "ring", "-nodes", "1048576", "-keys", "10", "-sets", "1"}, "ring on 1048576 nodes", "2 GiB")
+	// The budget is the user's: a smaller one refuses a smaller ring, naming it.
+	wantCLIError(t, []string{"locate", "-algo", "ring", "-nodes", "10000", "-mem", "16MiB", "k"}, "16 MiB")
+	for _, bad := range []string{"", "0", "-1GiB", "2GB", "1KiB", "NaN"} {
+		wantCLIError(t, []string{"locate", "-algo", "ring", "-nodes", "3", "-mem", bad, "k"}, "-mem")
+	}
+	out, _, err := runCLI(t, "locate", "-algo", "ring", "-nodes", "10000", "-vnodes", "200", "-mem", "4GiB", "k")
+	if err != nil || !strings.HasPrefix(out, "k\tnode-") {
+		t.Errorf("locate with -mem 4GiB: %q, %v", out, err)
+	}
+}
+
+// Issue 9, kind 2: modulo shrink-lifo from 10,000 nodes held every
+// membership twice and every placement at once (4.6 GB, then a fatal
+// error). The chain is streamed within the budget: a 1,000-node shrink in
+// 4 MiB, far below the ~100 MiB its chain takes held at once, gives the
+// same output as with the default budget.
+func TestScenarioChainStreamsWithinBudget(t *testing.T) {
+	args := []string{"move", "-algo", "modulo", "-from", "1000", "-op", "shrink-lifo", "-keys", "300", "-sets", "2", "-format", "csv", "-commit", "x"}
+	want, _, err := runCLI(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := runCLI(t, append(args, "-mem", "4MiB")...)
+	if err != nil || got != want {
+		t.Errorf("shrink-lifo in 4 MiB: %v\n%s\nwant\n%s", err, got, want)
+	}
+}

@@ -28,6 +28,7 @@ import (
 )
 
 func main() {
+	limitHeap = true
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		os.Exit(0)

@@ -1,0 +1,151 @@
+package catalog
+
+import (
+	"fmt"
+	"math/bits"
+	"strconv"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/ring"
+	"github.com/chbench/chbench/algorithms/slots"
+)
+
+// DefaultMemoryBudget is the memory a placement build, and an analysis run,
+// may allocate unless Config.MemoryBudget says otherwise: 2 GiB.
+const DefaultMemoryBudget int64 = 2 << 30
+
+// Bytes per unit that the algorithm packages allocate when they build a
+// placement, garbage included (measured by TestCostBoundsAllocation with
+// runtime.MemStats.TotalAlloc; every figure is an upper bound):
+const (
+	// nodeBytes: the placement's copy of the membership (24 B per
+	// algorithms.Node) and two runs of ValidateNodes' map of IDs (about
+	// 40-56 B per entry each: catalog.New's and the constructor's).
+	nodeBytes = 144
+	// fixedBytes: what every build allocates whatever its size (map
+	// headers, small slices, the returned struct).
+	fixedBytes = 16 << 10
+	// jumpNodeBytes: jump's Rebalance also keeps a map of the wanted IDs and
+	// the bucket list before New copies them.
+	jumpNodeBytes = 320
+	// rendezvousNodeBytes: the node copy and validation, the node hashes
+	// twice (8 B each), the ID order (4 B), the weights (8 B) and the map
+	// that detects colliding node hashes.
+	rendezvousNodeBytes = 224
+	// slotsNodeBytes, slotsFixedBytes: per-node targets, counts and
+	// remainders, and per hash slot the 2-byte table plus the 8-byte owner
+	// list of a rebalance.
+	slotsNodeBytes  = 256
+	slotsFixedBytes = 10*slots.NumSlots + 64<<10
+	// ringPointBytes: per virtual node the 16-byte build record and the
+	// 8-byte position and 4-byte owner kept; the lookup table adds 4 B per
+	// entry, the power of two >= 4 per point (see ringCost).
+	ringPointBytes = 16 + 8 + 4
+	ringLUTBytes   = 4
+	// ringNodeBytes: the ring's membership copy and validation, plus the
+	// per-node virtual node counts.
+	ringNodeBytes = 256
+	// boundedPartitionBytes: per partition its 8-byte ring position, the
+	// 16-byte label string hashed for it, and the 4-byte owner table twice
+	// during a rebalance (old and new); boundedNodeBytes: loads, capacities
+	// and the index maps of a rebalance, beyond the ring's per-node bytes.
+	boundedPartitionBytes = 8 + 16 + 4 + 4
+	boundedNodeBytes      = 512
+)
+
+// Cost is what building a placement allocates: Bytes in total, garbage
+// included, and How, the breakdown a limit message quotes.
+type Cost struct {
+	Bytes int64
+	How   string
+}
+
+// Budget returns the memory budget c sets: c.MemoryBudget, or
+// DefaultMemoryBudget when it is 0.
+func (c Config) Budget() int64 {
+	if c.MemoryBudget == 0 {
+		return DefaultMemoryBudget
+	}
+	return c.MemoryBudget
+}
+
+// Estimate returns the Cost of building the named algorithm's placement of
+// nodes with cfg, computed from the membership without allocating it. It
+// returns the error the constructor would give for a ring whose virtual
+// nodes exceed ring.MaxPoints or a weight that gives none.
+func Estimate(name string, nodes []algorithms.Node, cfg Config) (Cost, error) {
+	in, err := Describe(name)
+	if err != nil {
+		return Cost{}, err
+	}
+	return in.cost(nodes, cfg)
+}
+
+// CheckBudget returns an error naming the algorithm, the node count, the
+// estimated bytes and how they arise, and the budget, when building the
+// placement of nodes with cfg would allocate more than cfg.Budget().
+func CheckBudget(name string, nodes []algorithms.Node, cfg Config) error {
+	c, err := Estimate(name, nodes, cfg)
+	if err != nil {
+		return err
+	}
+	if b := cfg.Budget(); c.Bytes > b {
+		return fmt.Errorf("%s on %d nodes needs about %s to build (%s), over the memory budget of %s: use fewer nodes%s, or raise the budget (-mem)",
+			name, len(nodes), HumanBytes(c.Bytes), c.How, HumanBytes(b), fewer(name))
+	}
+	return nil
+}
+
+func fewer(name string) string {
+	in, _ := Describe(name)
+	switch {
+	case in.UsesVNodes && in.UsesPartitions:
+		return ", virtual nodes or partitions"
+	case in.UsesVNodes:
+		return " or virtual nodes"
+	}
+	return ""
+}
+
+// HumanBytes formats a byte count with a binary unit: "512 B", "1.5 KiB",
+// "2 GiB", at most three significant digits.
+func HumanBytes(b int64) string {
+	if b < 1024 {
+		return strconv.FormatInt(b, 10) + " B"
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	x := float64(b) / 1024
+	i := 0
+	for x >= 1024 && i < len(units)-1 {
+		x /= 1024
+		i++
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64) + " " + units[i]
+}
+
+func perNode(n int, per int64, what string) Cost {
+	return Cost{Bytes: int64(n)*per + fixedBytes, How: fmt.Sprintf("%d nodes x %d B for %s", n, per, what)}
+}
+
+// ringCost is the cost of ring.New: its points, its lookup table of 2^b >=
+// 4*points 4-byte entries, and the membership.
+func ringCost(nodes []algorithms.Node, vnodes int) (Cost, error) {
+	var points int64
+	for _, n := range nodes {
+		k, err := ring.VNodeCount(vnodes, n.Weight)
+		if err != nil {
+			return Cost{}, fmt.Errorf("ring: node %q: %w", n.ID, err)
+		}
+		points += int64(k)
+		if points > ring.MaxPoints {
+			return Cost{}, fmt.Errorf("ring: %d nodes x %d virtual nodes exceed %d points", len(nodes), vnodes, ring.MaxPoints)
+		}
+	}
+	lut := int64(1) << bits.Len64(uint64(4*points-1))
+	n := int64(len(nodes))
+	return Cost{
+		Bytes: points*ringPointBytes + lut*ringLUTBytes + n*ringNodeBytes + fixedBytes,
+		How: fmt.Sprintf("%d virtual nodes x %d B + a %d-entry lookup table x %d B + %d nodes x %d B",
+			points, ringPointBytes, lut, ringLUTBytes, n, ringNodeBytes),
+	}, nil
+}

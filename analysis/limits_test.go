@@ -1,0 +1,86 @@
+package analysis
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+)
+
+// Issue 9, kind 2: a long scenario used to hold every membership twice and
+// every placement at once (modulo shrink-lifo from 10,000 nodes: 4.6 GB,
+// then a fatal error). The chain is now streamed in windows that fit the
+// memory budget: with a budget far below the whole chain, the results are
+// the same as with the chain held at once, in several passes over the
+// keys.
+func TestStreamedChainMatchesHeldChain(t *testing.T) {
+	for _, c := range []struct {
+		algo, op string
+		n        int
+	}{{"modulo", OpShrinkLIFO, 300}, {"ring", OpChurn, 40}, {"slots", OpShrinkRandom, 60}, {"jump", OpChurn, 30}, {"bounded", OpRestore, 20}} {
+		sc, err := NewScenario(c.op, c.n, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Options{Algo: c.algo, Config: catalog.DefaultConfig(), Keys: 3000, Sets: 2, Seed: 5, Workers: 2}
+		o.Config.VNodes = 8
+		whole, err := Movement(o, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A budget of the largest step's three placements: every window
+		// holds little more than one step.
+		pl, err := planChain(o, sc, 1<<40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := make([]MoveCount, 2)
+		src, _, _ := o.prepare()
+		passes, err := streamChain(o, sc, pl, minWindow(pl), src, counts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if steps := len(sc.Steps); steps > 2 && passes < 2 {
+			t.Errorf("%s %s: %d steps in %d pass with the smallest window", c.algo, c.op, steps, passes)
+		}
+		for s, mc := range counts {
+			k := float64(mc.Keys)
+			got := MoveSample{Moved: float64(mc.Moves) / k, Collateral: float64(mc.Collateral) / k, Net: float64(mc.Net) / k}
+			if got != whole.Samples[s] {
+				t.Errorf("%s %s set %d: streamed %+v, held %+v", c.algo, c.op, s, got, whole.Samples[s])
+			}
+		}
+	}
+}
+
+// The same through Movement with a small budget: Placements, which holds
+// the chain, is refused naming the budget; Movement streams and agrees
+// with the default budget byte for byte.
+func TestShrinkWithinBudget(t *testing.T) {
+	sc, err := NewScenario(OpShrinkLIFO, 1000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 200, Sets: 1, Seed: 1}
+	want, err := Movement(o, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Config.MemoryBudget = 4 << 20 // the chain held at once is ~100 MiB
+	if _, err := Placements(o, sc); err == nil || !strings.Contains(err.Error(), "4 MiB") {
+		t.Errorf("Placements of 901 modulo placements in 4 MiB: error %v, want one naming the budget", err)
+	}
+	got, err := Movement(o, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Movement in 4 MiB = %+v, want %+v", got, want)
+	}
+	// A budget that cannot hold one step is refused before any key, naming
+	// the step, the bytes and the budget.
+	o.Config.MemoryBudget = 100 << 10
+	_, err = Movement(o, sc)
+	wantErr(t, "shrink-lifo in 100 KiB", err, "step 1", "KiB", "memory budget")
+}
