@@ -104,13 +104,15 @@ func ValidateNodes(nodes []Node) error {
 			return fmt.Errorf("node %q: %w", n.ID, err)
 		}
 	}
-	return validateShares(nodes)
+	return ValidateShares(nodes)
 }
 
-// validateShares checks that the total weight of nodes (each weight
+// ValidateShares checks the part of ValidateNodes that depends on the
+// whole membership's weights: that the total weight of nodes (each weight
 // already finite and > 0) is finite and that every weight share is at
-// least MinWeightShare.
-func validateShares(nodes []Node) error {
+// least MinWeightShare. Callers that validate a membership incrementally
+// (new nodes only) call it on the whole.
+func ValidateShares(nodes []Node) error {
 	w := TotalWeight(nodes)
 	if math.IsInf(w, 0) {
 		big := nodes[0]

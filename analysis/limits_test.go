@@ -3,6 +3,7 @@ package analysis
 import (
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -80,7 +81,43 @@ func TestShrinkWithinBudget(t *testing.T) {
 	}
 	// A budget that cannot hold one step is refused before any key, naming
 	// the step, the bytes and the budget.
+	o.Config.MemoryBudget = 300 << 10
+	_, err = Movement(o, sc)
+	wantErr(t, "shrink-lifo in 300 KiB", err, "step 1", "KiB", "memory budget")
 	o.Config.MemoryBudget = 100 << 10
 	_, err = Movement(o, sc)
-	wantErr(t, "shrink-lifo in 100 KiB", err, "step 1", "KiB", "memory budget")
+	wantErr(t, "shrink-lifo in 100 KiB", err, "modulo on 1000 nodes", "157 KiB", "memory budget of 100 KiB")
+}
+
+// countKeys returns options that count the keys streamed, and the counter.
+func countKeys(o Options) (Options, *atomic.Int64) {
+	var n atomic.Int64
+	o.Progress = func(k int64) { n.Add(k) }
+	return o, &n
+}
+
+// Issue 9, kind 5: a configuration that fails must fail before the first
+// key of any configuration is streamed. "move -algo all -from grid -op
+// add-many" ran four algorithms over the grid before slots refused 18,974
+// nodes; "spread -algo rendezvous,jump -weights 1,1,2,4" ran rendezvous
+// before jump refused the weights.
+func TestSweepsCheckEveryConfigurationFirst(t *testing.T) {
+	o, streamed := countKeys(Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 1000, Sets: 2, Seed: 1})
+	_, err := SweepMove(o, Sweep{Algos: catalog.Names(), Nodes: DefaultNodeGrid(), Ops: []string{OpAddMany}})
+	wantErr(t, "add-many over the grid", err, "slots", "18974 nodes exceed the 16384 hash slots")
+	nodes, err := WeightedNodes([]float64{1, 1, 2, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = SpreadEach(o, Sweep{Algos: []string{"rendezvous", "jump"}}, nodes)
+	wantErr(t, "rendezvous,jump with weights", err, "jump", "weights are not supported")
+	sc, _ := Resize(3, 20000)
+	_, err = MoveEach(o, Sweep{Algos: []string{"ring", "slots"}}, sc)
+	wantErr(t, "ring,slots 3 -> 20000", err, "slots", "20000 nodes exceed")
+	o.Config.MemoryBudget = 64 << 20
+	_, err = SweepSpread(o, Sweep{Algos: []string{"modulo", "ring"}, Nodes: []int{10, 100000}})
+	wantErr(t, "modulo,ring up to 10^5 nodes in 64 MiB", err, "ring on 100000 nodes", "memory budget of 64 MiB")
+	if n := streamed.Load(); n != 0 {
+		t.Errorf("%d keys streamed before the errors", n)
+	}
 }

@@ -238,8 +238,8 @@ type chainPlan struct {
 }
 
 // planChain walks the memberships of sc (two at a time), checks the chain's
-// work against MaxChainCost and every membership against the algorithm of
-// o, and checks that each step's two placements and the first fit in
+// work against MaxChainCost and the memberships against the algorithm of o
+// (catalog.Check), and checks that each step's two placements and the first fit in
 // budget bytes at once (the least a streamed chain holds). The errors name
 // the scenario, the step and the bytes.
 func planChain(o Options, sc Scenario, budget int64) (chainPlan, error) {
@@ -247,9 +247,19 @@ func planChain(o Options, sc Scenario, budget int64) (chainPlan, error) {
 	if err := checkChain(o, sc); err != nil {
 		return pl, err
 	}
-	var prev []algorithms.Node
-	err := sc.walk(func(t int, m []algorithms.Node) error {
-		c, err := catalog.Estimate(o.Algo, m, o.Config)
+	var last int
+	err := sc.walk(func(t int, m []algorithms.Node, ideal float64) error {
+		var err error
+		// A step that only removes nodes cannot make a membership the
+		// algorithm accepted unacceptable (catalog.Check), so only the
+		// initial membership and those after joins are checked in full.
+		if t == 0 || len(sc.Steps[t-1].Join) > 0 {
+			err = catalog.Check(o.Algo, m, o.Config)
+		}
+		var c catalog.Cost
+		if err == nil {
+			c, err = catalog.Estimate(o.Algo, m, o.Config)
+		}
 		if err != nil {
 			if t == 0 {
 				return err
@@ -257,16 +267,14 @@ func planChain(o Options, sc Scenario, budget int64) (chainPlan, error) {
 			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, t, err)
 		}
 		pl.costs = append(pl.costs, c.Bytes+int64(len(m))*passNodeBytes)
-		if t > 0 {
-			pl.ideal += IdealFraction(prev, m)
-		}
-		prev = m
+		pl.ideal += ideal
+		last = len(m)
 		return nil
 	})
 	if err != nil {
 		return pl, err
 	}
-	pl.from, pl.to = len(sc.Initial), len(prev)
+	pl.from, pl.to = len(sc.Initial), last
 	for t := 1; t < len(pl.costs); t++ {
 		need := pl.costs[t-1] + pl.costs[t]
 		if t > 1 {
@@ -301,7 +309,7 @@ func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
 			sc.Op, len(pl.costs), o.Algo, catalog.HumanBytes(total), catalog.HumanBytes(budget))
 	}
 	var chain []algorithms.Placer
-	err = sc.walk(func(t int, m []algorithms.Node) error {
+	err = sc.walk(func(t int, m []algorithms.Node, _ float64) error {
 		if t == 0 {
 			p, err := catalog.New(o.Algo, m, o.Config)
 			chain = append(chain, p)
@@ -340,7 +348,7 @@ func streamChain(o Options, sc Scenario, pl chainPlan, budget int64, src KeySour
 		passes++
 		return err
 	}
-	err := sc.walk(func(t int, m []algorithms.Node) error {
+	err := sc.walk(func(t int, m []algorithms.Node, _ float64) error {
 		if t == 0 {
 			p, err := catalog.New(o.Algo, m, o.Config)
 			if err != nil {
@@ -389,10 +397,35 @@ func minWindow(pl chainPlan) int64 {
 	return m
 }
 
-// moveCounterBytes is what a movement's counters take: one MoveCount (32
-// B) per key set per worker, plus the merged counts.
-func moveCounterBytes(o Options, sets int) int64 {
-	return int64(sets) * 32 * int64(Workers(o.Workers)+1)
+// moveCounters returns what a movement's counters take, one MoveCount (32
+// B) per key set per worker plus the merged counts, or an error naming the
+// sets, workers, bytes and budget when that is over half the budget.
+func moveCounters(o Options, sets int) (int64, error) {
+	cb := int64(sets) * 32 * int64(Workers(o.Workers)+1)
+	if b := o.Config.Budget(); cb > b/2 {
+		return 0, fmt.Errorf("%d sets x %d workers need %s of movement counters, over half the memory budget of %s: use fewer sets or workers, or raise the budget (-mem)",
+			sets, Workers(o.Workers), catalog.HumanBytes(cb), catalog.HumanBytes(b))
+	}
+	return cb, nil
+}
+
+// CheckMovement returns the error Movement(o, sc) would return before
+// streaming its first key, apart from the key source's (see
+// Options.Source, checked once per run by callers): an unknown algorithm,
+// a bad config, too many workers, counters or a step over the memory
+// budget, a chain over MaxChainCost, an invalid scenario or a membership
+// the algorithm rejects. It builds no placement of a ring or bounded
+// loads. Sweeps call it for every configuration before running any.
+func CheckMovement(o Options, sc Scenario) error {
+	if err := o.checkConfig(); err != nil {
+		return err
+	}
+	cb, err := moveCounters(o, o.Sets)
+	if err != nil {
+		return err
+	}
+	_, err = planChain(o, sc, o.Config.Budget()-cb)
+	return err
 }
 
 // Movement runs scenario sc for the algorithm and keys of o and returns its
@@ -413,10 +446,9 @@ func Movement(o Options, sc Scenario) (*MoveResult, error) {
 		return nil, err
 	}
 	budget := o.Config.Budget()
-	cb := moveCounterBytes(o, src.Sets())
-	if cb > budget/2 {
-		return nil, fmt.Errorf("%d sets x %d workers need %s of movement counters, over half the memory budget of %s: use fewer sets or workers, or raise the budget (-mem)",
-			src.Sets(), Workers(o.Workers), catalog.HumanBytes(cb), catalog.HumanBytes(budget))
+	cb, err := moveCounters(o, src.Sets())
+	if err != nil {
+		return nil, err
 	}
 	pl, err := planChain(o, sc, budget-cb)
 	if err != nil {

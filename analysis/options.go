@@ -74,15 +74,20 @@ type RunConfig struct {
 // run are also checked against the memory budget (Config.Budget()).
 const MaxWorkers = 256
 
-// prepare validates o and returns its source and run configuration.
-func (o Options) prepare() (KeySource, RunConfig, error) {
+// checkConfig checks the algorithm, workers and config of o.
+func (o Options) checkConfig() error {
 	if _, err := catalog.Describe(o.Algo); err != nil {
-		return nil, RunConfig{}, err
+		return err
 	}
 	if o.Workers > MaxWorkers {
-		return nil, RunConfig{}, fmt.Errorf("workers %d: at most %d", o.Workers, MaxWorkers)
+		return fmt.Errorf("workers %d: at most %d", o.Workers, MaxWorkers)
 	}
-	if err := o.Config.Validate(); err != nil {
+	return o.Config.Validate()
+}
+
+// prepare validates o and returns its source and run configuration.
+func (o Options) prepare() (KeySource, RunConfig, error) {
+	if err := o.checkConfig(); err != nil {
 		return nil, RunConfig{}, err
 	}
 	src, err := o.Source()

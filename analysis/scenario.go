@@ -55,7 +55,7 @@ type Scenario struct {
 // membership at once; [Movement] walks them one at a time.
 func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
 	var out [][]algorithms.Node
-	err := sc.walk(func(_ int, m []algorithms.Node) error {
+	err := sc.walk(func(_ int, m []algorithms.Node, _ float64) error {
 		out = append(out, m)
 		return nil
 	})
@@ -67,10 +67,10 @@ func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
 
 // walk calls fn with the membership before the first step (t = 0) and
 // after each step t = 1..len(Steps), holding only the current and the next
-// membership. Each slice passed to fn is a new one that walk does not
+// membership, and with the step's IdealFraction (0 for t = 0). Each slice passed to fn is a new one that walk does not
 // modify afterwards. It returns the first error of Memberships' checks or
 // of fn.
-func (sc Scenario) walk(fn func(t int, m []algorithms.Node) error) error {
+func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error) error {
 	if err := algorithms.ValidateNodes(sc.Initial); err != nil {
 		return fmt.Errorf("scenario %s: initial membership: %w", sc.Op, err)
 	}
@@ -78,40 +78,88 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node) error) error {
 		return fmt.Errorf("scenario %s: no membership change", sc.Op)
 	}
 	cur := slices.Clone(sc.Initial)
-	if err := fn(0, cur); err != nil {
+	// The current IDs, kept across steps, so that each step validates only
+	// its joining nodes (and the weight shares of the whole): a shrink of n
+	// nodes then costs O(n) per step in float sums, not in map inserts.
+	ids := make(map[string]bool, len(cur))
+	for _, n := range cur {
+		ids[n.ID] = true
+	}
+	if err := fn(0, cur, 0); err != nil {
 		return err
 	}
 	for i, st := range sc.Steps {
 		next := make([]algorithms.Node, 0, len(cur)+len(st.Join))
 		leave := make(map[string]bool, len(st.Leave)) // a set: remove-last can drop ~all of n nodes
 		for _, id := range st.Leave {
+			if !ids[id] {
+				return fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
+			}
 			leave[id] = true
 		}
 		for _, n := range cur {
-			if leave[n.ID] {
-				delete(leave, n.ID)
-			} else {
+			if !leave[n.ID] {
 				next = append(next, n)
 			}
 		}
-		for _, id := range st.Leave {
-			if leave[id] {
-				return fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
+		for id := range leave {
+			delete(ids, id)
+		}
+		if len(st.Join) > 0 {
+			if err := algorithms.ValidateNodes(st.Join); err != nil {
+				return fmt.Errorf("scenario %s: step %d: joining nodes: %w", sc.Op, i+1, err)
 			}
 		}
+		joins := make(map[string]float64, len(st.Join))
+		for _, n := range st.Join {
+			if ids[n.ID] {
+				return fmt.Errorf("scenario %s: step %d: joining node %q is already a member", sc.Op, i+1, n.ID)
+			}
+			ids[n.ID] = true
+			joins[n.ID] = n.Weight
+		}
 		next = append(next, st.Join...)
-		if err := algorithms.ValidateNodes(next); err != nil {
+		if len(next) == 0 {
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, algorithms.ErrNoNodes)
+		}
+		if len(next) > algorithms.MaxNodes {
+			return fmt.Errorf("scenario %s: step %d: %d nodes: at most %d nodes", sc.Op, i+1, len(next), algorithms.MaxNodes)
+		}
+		if err := algorithms.ValidateShares(next); err != nil {
 			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
 		}
-		if IdealFraction(cur, next) == 0 {
+		ideal := stepIdeal(cur, next, leave, joins)
+		if ideal == 0 {
 			return fmt.Errorf("scenario %s: step %d changes no node's share (ideal fraction 0)", sc.Op, i+1)
 		}
-		if err := fn(i+1, next); err != nil {
+		if err := fn(i+1, next, ideal); err != nil {
 			return err
 		}
 		cur = next
 	}
 	return nil
+}
+
+// stepIdeal is IdealFraction(before, after) for a step that removes the
+// IDs in leave from before and appends joins (ID -> weight): survivors keep
+// their weights, so a node's weight after is its join weight if it
+// (re)joins, 0 if it left, else its own. It sums the same terms in the same
+// order as IdealFraction, so the result is bit-identical, without a map of
+// every node.
+func stepIdeal(before, after []algorithms.Node, leave map[string]bool, joins map[string]float64) float64 {
+	wb, wa := algorithms.TotalWeight(before), algorithms.TotalWeight(after)
+	var f float64
+	for _, n := range before {
+		old := n.Weight / wb
+		now := n.Weight / wa
+		if w, ok := joins[n.ID]; ok {
+			now = w / wa
+		} else if leave[n.ID] {
+			now = 0
+		}
+		f += math.Max(0, old-now)
+	}
+	return f
 }
 
 // IdealFraction returns the smallest fraction of keys (0..1) that any

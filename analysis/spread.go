@@ -267,6 +267,22 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	return r, nil
 }
 
+// CheckSpread returns the error Spread(o, nodes) would return before
+// streaming its first key, apart from the key source's (see
+// Options.Source): an unknown algorithm, a bad config, too many workers, a
+// membership the algorithm rejects, or a placement or counters over the
+// memory budget. It builds no placement of a ring or bounded loads. Sweeps
+// call it for every configuration before running any.
+func CheckSpread(o Options, nodes []algorithms.Node) error {
+	if err := o.checkConfig(); err != nil {
+		return err
+	}
+	if err := catalog.Check(o.Algo, nodes, o.Config); err != nil {
+		return err
+	}
+	return checkSpreadMemory(o, o.Sets, nodes)
+}
+
 // spreadNodeBytes is what a spread keeps per node beyond its counters: the
 // shares of a set, the exact shares, the NodeShare row and the ID index.
 const spreadNodeBytes = 160

@@ -96,11 +96,22 @@ func (s Sweep) each(o Options, fn func(o Options, n int) error) error {
 
 // SweepSpread runs Spread for every configuration of s on equal-weight
 // nodes and returns the results in sweep order. The vnodes values vary only
-// for algorithms that use them. It stops at the first error, naming the
-// configuration.
+// for algorithms that use them. Every configuration is checked first
+// ([CheckSpread]), so a bad one fails before any key is streamed; the error
+// names the configuration.
 func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
-	var out []*SpreadResult
 	err := s.each(o, func(c Options, n int) error {
+		nodes, err := algorithms.DefaultNodes(n)
+		if err != nil {
+			return err
+		}
+		return CheckSpread(c, nodes)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []*SpreadResult
+	err = s.each(o, func(c Options, n int) error {
 		nodes, err := algorithms.DefaultNodes(n)
 		if err != nil {
 			return err
@@ -115,25 +126,71 @@ func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
 	return out, err
 }
 
-// SweepMove runs Movement for every configuration of s and every scenario
-// op in s.Ops (NewScenario(op, n, o.Seed)) and returns the results in sweep
-// order, ops innermost. It stops at the first error, naming the
+// SpreadEach runs Spread on one explicit membership for every algorithm,
+// hash and vnodes configuration of s (s.Nodes and s.Ops are ignored),
+// after checking every configuration ([CheckSpread]); the error names the
 // configuration.
-func SweepMove(o Options, s Sweep) ([]*MoveResult, error) {
-	var out []*MoveResult
-	err := s.each(o, func(c Options, n int) error {
-		for _, op := range orOne(s.Ops, OpAdd) {
-			sc, err := NewScenario(op, n, c.Seed)
-			if err != nil {
-				return err
-			}
-			r, err := Movement(c, sc)
-			if err != nil {
-				return err
-			}
-			out = append(out, r)
-		}
-		return nil
+func SpreadEach(o Options, s Sweep, nodes []algorithms.Node) ([]*SpreadResult, error) {
+	if err := s.EachConfig(o, func(c Options) error { return CheckSpread(c, nodes) }); err != nil {
+		return nil, err
+	}
+	var out []*SpreadResult
+	err := s.EachConfig(o, func(c Options) error {
+		r, err := Spread(c, nodes)
+		out = append(out, r)
+		return err
 	})
 	return out, err
+}
+
+// MoveEach runs Movement through one explicit scenario for every algorithm,
+// hash and vnodes configuration of s (s.Nodes and s.Ops are ignored),
+// after checking every configuration ([CheckMovement]); the error names
+// the configuration.
+func MoveEach(o Options, s Sweep, sc Scenario) ([]*MoveResult, error) {
+	if err := s.EachConfig(o, func(c Options) error { return CheckMovement(c, sc) }); err != nil {
+		return nil, err
+	}
+	var out []*MoveResult
+	err := s.EachConfig(o, func(c Options) error {
+		r, err := Movement(c, sc)
+		out = append(out, r)
+		return err
+	})
+	return out, err
+}
+
+// SweepMove runs Movement for every configuration of s and every scenario
+// op in s.Ops (NewScenario(op, n, o.Seed)) and returns the results in sweep
+// order, ops innermost. Every configuration and scenario is checked first
+// ([CheckMovement]), so a bad one fails before any key is streamed; the
+// error names the configuration.
+func SweepMove(o Options, s Sweep) ([]*MoveResult, error) {
+	var out []*MoveResult
+	for _, check := range []bool{true, false} {
+		err := s.each(o, func(c Options, n int) error {
+			for _, op := range orOne(s.Ops, OpAdd) {
+				sc, err := NewScenario(op, n, c.Seed)
+				if err != nil {
+					return err
+				}
+				if check {
+					if err := CheckMovement(c, sc); err != nil {
+						return fmt.Errorf("%s: %w", op, err)
+					}
+					continue
+				}
+				r, err := Movement(c, sc)
+				if err != nil {
+					return err
+				}
+				out = append(out, r)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
