@@ -1,11 +1,13 @@
 package analysis
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 )
 
@@ -119,5 +121,57 @@ func TestSweepsCheckEveryConfigurationFirst(t *testing.T) {
 	wantErr(t, "modulo,ring up to 10^5 nodes in 64 MiB", err, "ring on 100000 nodes", "memory budget of 64 MiB")
 	if n := streamed.Load(); n != 0 {
 		t.Errorf("%d keys streamed before the errors", n)
+	}
+}
+
+// Issue 9, kind 6: the noise floor on 2^20 nodes simulated 200 x 2^20
+// binomial draws (43 s for a spread of ten keys). From AnalyticNoiseNodes
+// on it is computed: exactly n/K x E[max count], which for K = 1 is n and
+// for K = 2 is (n+1)/2 (two keys share a node with probability 1/n).
+func TestAnalyticNoiseFloorExactCases(t *testing.T) {
+	const n = 1 << 20
+	for _, c := range []struct {
+		keys int
+		want float64
+	}{{1, n}, {2, (n + 1) / 2.0}, {10, n / 10.0 * (1 + 45.0/n)}} {
+		if got := analyticPeakToMean(c.keys, n); math.Abs(got/c.want-1) > 1e-6 {
+			t.Errorf("K=%d on 2^20 nodes: peak/mean %v, want %v", c.keys, got, c.want)
+		}
+	}
+	nodes, _ := algorithms.DefaultNodes(AnalyticNoiseNodes)
+	if m := NoiseMethod(nodes); m != NoiseAnalytic {
+		t.Errorf("NoiseMethod(%d equal nodes) = %s", len(nodes), m)
+	}
+	p2m, cv, err := NoiseFloor(1, nodes, 1)
+	if err != nil || p2m != AnalyticNoiseNodes || cv != math.Sqrt(AnalyticNoiseNodes-1) {
+		t.Errorf("NoiseFloor(1 key, %d nodes) = %v, %v, %v; want %d, sqrt(n-1), nil", len(nodes), p2m, cv, err, AnalyticNoiseNodes)
+	}
+	if m := NoiseMethod(nodes[:AnalyticNoiseNodes-1]); m != NoiseSimulated {
+		t.Errorf("NoiseMethod(%d nodes) = %s", AnalyticNoiseNodes-1, m)
+	}
+	nodes[0].Weight = 2
+	if m := NoiseMethod(nodes); m != NoiseSimulated {
+		t.Errorf("NoiseMethod(unequal weights) = %s", m)
+	}
+}
+
+// Where the computed value replaces the simulation, the two agree within
+// the simulation's Monte Carlo error: 4 standard errors of the mean of R
+// maxima, whose standard deviation is about 0.4 sqrt((n-1)/K) in load
+// units (the spread of the maximum of n normal counts), plus the O(1/n)
+// relative error of treating the counts as independent.
+func TestAnalyticNoiseFloorMatchesSimulation(t *testing.T) {
+	n := AnalyticNoiseNodes
+	nodes, _ := algorithms.DefaultNodes(n)
+	for _, k := range []int{100_000} {
+		sim, _, err := simulateNoise(k, nodes, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, _ := NoiseFloor(k, nodes, 7)
+		se := 0.4 * math.Sqrt(float64(n-1)/float64(k)) / math.Sqrt(float64(NoiseReplicates(n)))
+		if tol := 4*se + (sim-1)/float64(n); math.Abs(got-sim) > tol {
+			t.Errorf("K=%d, n=%d: computed %v, simulated %v, |diff| > %v", k, n, got, sim, tol)
+		}
 	}
 }

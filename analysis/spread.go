@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -68,6 +69,13 @@ func BalanceOf(shares []float64, nodes []algorithms.Node) (Balance, error) {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return Balance{}, err
 	}
+	return balanceOf(shares, nodes)
+}
+
+// balanceOf is BalanceOf for a membership already validated (a placer's
+// nodes): validating a million IDs per key set would cost more than the
+// count.
+func balanceOf(shares []float64, nodes []algorithms.Node) (Balance, error) {
 	for i, s := range shares {
 		if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
 			return Balance{}, fmt.Errorf("share %v of node %q: must be a finite number >= 0", s, nodes[i].ID)
@@ -87,12 +95,37 @@ func BalanceOf(shares []float64, nodes []algorithms.Node) (Balance, error) {
 }
 
 // NoiseReplicates returns the number of simulated placements behind the
-// noise-floor peak-to-mean ratio on n nodes: 10^6/n, clamped to
-// [200, 2000], so that the simulation costs about 10^6 binomial draws at
-// most. The Monte Carlo standard error of the result is the standard
-// deviation of the maximum load over sqrt(replicates).
+// simulated noise-floor peak-to-mean ratio on n nodes: 10^6/n, clamped to
+// [200, 2000], so that the simulation costs about 10^6 binomial draws
+// below 5,000 nodes. The Monte Carlo standard error of the result is the
+// standard deviation of the maximum load over sqrt(replicates).
 func NoiseReplicates(n int) int {
 	return min(2000, max(200, 1_000_000/n))
+}
+
+// How a noise floor was obtained (the noise_method of spread results).
+const (
+	NoiseAnalytic  = "analytic"
+	NoiseSimulated = "simulated"
+)
+
+// AnalyticNoiseNodes is the node count from which the noise-floor
+// peak-to-mean ratio of equal weights is computed rather than simulated
+// (see [NoiseFloor]): the computation treats the n counts as independent,
+// which they are up to a correlation of -1/(n-1), so its relative error in
+// the excess over 1 is O(1/n), at most about 0.1% here, below the Monte
+// Carlo error of the simulation it replaces; the simulation's cost grows
+// like 200n draws above 5,000 nodes (43 s at 2^20 nodes).
+const AnalyticNoiseNodes = 1000
+
+// NoiseMethod returns how [NoiseFloor] obtains the peak-to-mean ratio for
+// nodes: NoiseAnalytic for equal weights on at least AnalyticNoiseNodes
+// nodes, else NoiseSimulated.
+func NoiseMethod(nodes []algorithms.Node) string {
+	if len(nodes) >= AnalyticNoiseNodes && algorithms.Uniform(nodes) {
+		return NoiseAnalytic
+	}
+	return NoiseSimulated
 }
 
 // NoiseFloor returns the spread that a perfect algorithm shows with keys
@@ -100,13 +133,18 @@ func NoiseReplicates(n int) int {
 // independently with probability q_i = w_i/W, so the counts are
 // Multinomial(keys; q) and each is Binomial(keys, q_i).
 //
-// The peak-to-mean ratio is simulated, not derived: the mean of max_i l_i
-// (see [Balance]) over NoiseReplicates multinomial draws (sequential
-// conditional binomials from distuv.Binomial) with math/rand/v2's PCG
-// seeded with (seed, 1). The cv is sqrt((n-1)/keys), the root-mean-square
-// cv of Binomial(keys, 1/n) counts, for equal weights, and the simulated
-// root-mean-square cv for unequal weights (the mean cv of a perfect
-// algorithm is slightly lower, by about 1/(4(n-1)) relative). It returns an error for keys < 1 or an
+// The peak-to-mean ratio (the mean of max_i l_i, see [Balance]) is, as
+// [NoiseMethod] says, either computed or simulated. Computed (equal weights,
+// n >= AnalyticNoiseNodes): with the counts taken as independent
+// Binomial(K, 1/n) with CDF F, E[max] = sum over m >= 0 of 1 - F(m)^n, over
+// the mean K/n; F's tail comes from the regularized incomplete beta
+// function (gonum mathext.RegIncBeta). Simulated: the mean over
+// NoiseReplicates multinomial draws (sequential conditional binomials from
+// distuv.Binomial) with math/rand/v2's PCG seeded with (seed, 1). The cv
+// is sqrt((n-1)/keys), the root-mean-square cv of Binomial(keys, 1/n)
+// counts, for equal weights, and the simulated root-mean-square cv for
+// unequal weights (the mean cv of a perfect algorithm is slightly lower, by
+// about 1/(4(n-1)) relative). It returns an error for keys < 1 or an
 // invalid membership.
 func NoiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv float64, err error) {
 	if keys < 1 {
@@ -115,6 +153,46 @@ func NoiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv 
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return 0, 0, err
 	}
+	return noiseFloor(keys, nodes, seed)
+}
+
+// noiseFloor is NoiseFloor for keys >= 1 and a validated membership.
+func noiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv float64, err error) {
+	n := len(nodes)
+	if NoiseMethod(nodes) == NoiseAnalytic {
+		return analyticPeakToMean(keys, n), math.Sqrt(float64(n-1) / float64(keys)), nil
+	}
+	return simulateNoise(keys, nodes, seed)
+}
+
+// analyticPeakToMean returns E[max_i X_i] / (K/n) for n independent
+// Binomial(K, 1/n) counts X_i: sum over m of P(max > m) = 1 - (1 -
+// P(X > m))^n, with P(X > m) = I_{1/n}(m+1, K-m), starting where the terms
+// are 1 (below ceil(K/n), where they are 1 exactly, or 10 standard
+// deviations below the mean) and stopping where they fall below 1e-16 of
+// the mean.
+func analyticPeakToMean(keys, n int) float64 {
+	K, p := float64(keys), 1/float64(n)
+	mean := K * p
+	sd := math.Sqrt(mean * (1 - p))
+	// P(max > m) = 1 for every m < lo: 10 standard deviations below the
+	// mean, and exactly below ceil(K/n) (some node holds at least that
+	// many, which the independent counts would miss for K << n).
+	lo := math.Max(math.Ceil(mean), math.Floor(mean-10*sd-10))
+	e := lo
+	for m := lo; m < K; m++ {
+		s := mathext.RegIncBeta(m+1, K-m, p) // P(X > m)
+		term := -math.Expm1(float64(n) * math.Log1p(-s))
+		e += term
+		if m > mean && term < 1e-16*math.Max(1, mean) {
+			break
+		}
+	}
+	return e / mean
+}
+
+// simulateNoise is NoiseFloor's simulation (see there).
+func simulateNoise(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv float64, err error) {
 	n := len(nodes)
 	src := rand.NewPCG(seed, 1)
 	w := algorithms.TotalWeight(nodes)
@@ -136,7 +214,7 @@ func NoiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv 
 			left -= c
 			wLeft -= nd.Weight
 		}
-		b, err := BalanceOf(shares, nodes)
+		b, err := balanceOf(shares, nodes)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -181,9 +259,11 @@ type SpreadResult struct {
 	CV              Estimate
 	NoisePeakToMean float64
 	NoiseCV         float64
-	Exact           *Balance
-	Shares          []NodeShare // per node, in membership order
-	Samples         []Balance   // one per key set
+	NoiseMethod     string // NoiseAnalytic or NoiseSimulated: how NoisePeakToMean was obtained
+
+	Exact   *Balance
+	Shares  []NodeShare // per node, in membership order
+	Samples []Balance   // one per key set
 }
 
 // Spread places the keys of o on nodes with the algorithm of o and returns
@@ -225,7 +305,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 			shares[i] = float64(x) / float64(k)
 			perNode[i] = append(perNode[i], shares[i])
 		}
-		b, err := BalanceOf(shares, pn)
+		b, err := balanceOf(shares, pn)
 		if err != nil {
 			return nil, err
 		}
@@ -237,6 +317,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	if o.KeyFile == "" {
 		keys = o.Keys
 	}
+	r.NoiseMethod = NoiseMethod(pn)
 	r.NoisePeakToMean, r.NoiseCV, err = noiseFloorCached(keys, pn, o.Seed)
 	if err != nil {
 		return nil, err
@@ -244,7 +325,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	var exact []float64
 	if es, ok := p.(algorithms.ExactSharer); ok {
 		exact = es.ExactShares()
-		b, err := BalanceOf(exact, pn)
+		b, err := balanceOf(exact, pn)
 		if err != nil {
 			return nil, fmt.Errorf("%s exact shares: %w", o.Algo, err)
 		}
@@ -320,12 +401,13 @@ var noiseCache struct {
 	m map[noiseKey][2]float64
 }
 
-// noiseFloorCached is NoiseFloor, remembered for equal-weight memberships
+// noiseFloorCached is NoiseFloor for keys >= 1 and a validated membership
+// (a placer's nodes), remembered for equal-weight memberships
 // (where it depends only on keys, the node count and seed), so that a
 // sweep over algorithms simulates each noise floor once.
 func noiseFloorCached(keys int, nodes []algorithms.Node, seed uint64) (float64, float64, error) {
 	if !algorithms.Uniform(nodes) {
-		return NoiseFloor(keys, nodes, seed)
+		return noiseFloor(keys, nodes, seed)
 	}
 	k := noiseKey{keys, len(nodes), seed}
 	noiseCache.Lock()
@@ -334,7 +416,7 @@ func noiseFloorCached(keys int, nodes []algorithms.Node, seed uint64) (float64, 
 	if ok {
 		return v[0], v[1], nil
 	}
-	p, cv, err := NoiseFloor(keys, nodes, seed)
+	p, cv, err := noiseFloor(keys, nodes, seed)
 	if err != nil {
 		return 0, 0, err
 	}
