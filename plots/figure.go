@@ -16,6 +16,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/chbench/chbench/internal/tempfile"
 )
 
 // Image size: 1200 x 800 pixels at vgimg's default 96 dpi.
@@ -187,12 +189,15 @@ func (f *figure) save(dir string) (paths []string, err error) {
 
 // writeAtomic writes path by filling a temporary file in the same directory
 // and renaming it over path, so readers see either the old file or the
-// complete new one, never a partial one.
+// complete new one, never a partial one. The temporary file is removed on
+// error, and on SIGINT or SIGTERM when main installed
+// tempfile.RemoveOnSignal.
 func writeAtomic(path string, fill func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, untrack, err := tempfile.Create(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
+	defer untrack()
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("drawing failed: %v", r)

@@ -15,7 +15,8 @@
 // before chbench starts, so a failed or interrupted run leaves it empty or
 // partial: write to a temporary name and rename on success (chbench ... >
 // file.tmp && mv file.tmp file), as the Makefile does. chbench plot writes
-// its own files through a temporary name and a rename.
+// its own files through a temporary name and a rename, and removes the
+// temporary files on SIGINT and SIGTERM.
 package main
 
 import (
@@ -25,10 +26,13 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/chbench/chbench/internal/tempfile"
 )
 
 func main() {
 	limitHeap = true
+	tempfile.RemoveOnSignal() // chbench plot's temporary files go on SIGINT and SIGTERM
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		os.Exit(0)

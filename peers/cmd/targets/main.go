@@ -22,10 +22,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/chbench/chbench/internal/tempfile"
 	"github.com/chbench/chbench/peers"
 )
 
 func main() {
+	tempfile.RemoveOnSignal() // an interrupted -out leaves no temporary file
 	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "targets:", err)
 		if errors.Is(err, errUsage) {
@@ -94,12 +96,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 // writeAtomic replaces the file at path with data: it writes a temporary
-// file in the same directory and renames it over path.
+// file in the same directory and renames it over path. The temporary file
+// is removed on error and on SIGINT or SIGTERM.
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	f, untrack, err := tempfile.Create(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
 	}
+	defer untrack()
 	// CreateTemp makes the file 0600; the report is as readable as the
 	// other result files.
 	if err := f.Chmod(0o644); err != nil {
