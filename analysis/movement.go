@@ -474,7 +474,11 @@ func Movement(o Options, sc Scenario) (*MoveResult, error) {
 		moved[s], coll[s], net[s] = float64(c.Moves)/k, float64(c.Collateral)/k, float64(c.Net)/k
 		r.Samples = append(r.Samples, MoveSample{Moved: moved[s], Collateral: coll[s], Net: net[s]})
 	}
-	r.Moved, r.Collateral, r.Net = mustCI(moved), mustCI(coll), mustCI(net)
+	var ci cis
+	r.Moved, r.Collateral, r.Net = ci.of("moved fraction", moved), ci.of("collateral fraction", coll), ci.of("net moved fraction", net)
+	if ci.err != nil {
+		return nil, ci.err
+	}
 	r.MovedOverIdeal = r.Moved.Mean / r.Ideal // walk guarantees Ideal > 0
 	return r, nil
 }

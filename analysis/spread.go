@@ -312,7 +312,9 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		r.Samples = append(r.Samples, b)
 		mins, maxs, p2ms, cvs = append(mins, b.MinShare), append(maxs, b.MaxShare), append(p2ms, b.PeakToMean), append(cvs, b.CV)
 	}
-	r.MinShare, r.MaxShare, r.PeakToMean, r.CV = mustCI(mins), mustCI(maxs), mustCI(p2ms), mustCI(cvs)
+	var ci cis
+	r.MinShare, r.MaxShare = ci.of("min share", mins), ci.of("max share", maxs)
+	r.PeakToMean, r.CV = ci.of("peak-to-mean", p2ms), ci.of("cv", cvs)
 	keys := int(minKeys)
 	if o.KeyFile == "" {
 		keys = o.Keys
@@ -338,12 +340,15 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	}
 	for _, nd := range nodes {
 		i := index[nd.ID]
-		ns := NodeShare{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: mustCI(perNode[i])}
+		ns := NodeShare{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: ci.of("share of "+nd.ID, perNode[i])}
 		if exact != nil {
 			x := exact[i]
 			ns.Exact = &x
 		}
 		r.Shares = append(r.Shares, ns)
+	}
+	if ci.err != nil {
+		return nil, fmt.Errorf("%s spread: %w", o.Algo, ci.err)
 	}
 	return r, nil
 }
