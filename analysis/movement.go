@@ -8,6 +8,8 @@ import (
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/slots"
+
+	"github.com/chbench/chbench/keyset"
 )
 
 // MoveCount holds the counts of one key set over a chain of placements.
@@ -25,7 +27,7 @@ type MoveCount struct {
 // whole chain. It returns one MoveCount per set, or an error for a chain of
 // fewer than two placements or a failing source. The counts do not depend
 // on workers.
-func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
+func CountMoves(src keyset.KeySource, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
 	if len(chain) < 2 {
 		return nil, fmt.Errorf("movement needs at least two placements, got %d", len(chain))
 	}
@@ -57,7 +59,7 @@ func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCo
 		}
 	}
 	sets := src.Sets()
-	workers = Workers(workers)
+	workers = keyset.Workers(workers)
 	counts := make([][]MoveCount, workers)
 	for w := range counts {
 		counts[w] = make([]MoveCount, sets)

@@ -1,9 +1,10 @@
-package analysis
+package keyset
 
 import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -131,7 +132,7 @@ func TestKeyFileChunks(t *testing.T) {
 	for i := range n {
 		b.WriteString("k")
 		b.WriteString(strings.Repeat("x", i%7))
-		b.WriteString(itoa(i))
+		b.WriteString(strconv.Itoa(i))
 		b.WriteByte('\n')
 	}
 	f, err := NewKeyFile(writeFile(t, b.String()), 2)
@@ -143,7 +144,7 @@ func TestKeyFileChunks(t *testing.T) {
 		t.Fatalf("set sizes %d, %d; want %d, %d", len(got[0]), len(got[1]), (n+1)/2, n/2)
 	}
 	const i = 5*ChunkKeys + 1 // odd: set 1
-	want := "k" + strings.Repeat("x", i%7) + itoa(i)
+	want := "k" + strings.Repeat("x", i%7) + strconv.Itoa(i)
 	if _, ok := slices.BinarySearch(got[1], want); !ok {
 		t.Errorf("key %q missing from set 1", want)
 	}
