@@ -9,6 +9,7 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/slots"
 
+	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/keyset"
 )
 
@@ -112,11 +113,7 @@ func CountMoves(src keyset.KeySource, chain []algorithms.Placer, workers int) ([
 }
 
 // MoveSample holds the fractions (0..1) measured on one key set.
-type MoveSample struct {
-	Moved      float64 `json:"moved_frac"`
-	Collateral float64 `json:"collateral_frac"`
-	Net        float64 `json:"net_moved_frac"`
-}
+type MoveSample = schema.MoveSample
 
 // MoveResult is the movement of one algorithm through one scenario.
 //
@@ -156,7 +153,7 @@ const MaxChainCost = 1 << 27
 // memberships.
 func checkChain(o Options, sc Scenario) error {
 	perNode := func(w float64) int64 {
-		if !usesVNodes(o.Algo) {
+		if !catalog.UsesVNodes(o.Algo) {
 			return 1
 		}
 		return int64(math.Max(1, math.Min(math.Round(float64(o.Config.VNodes)*w), MaxChainCost+1)))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,6 +14,8 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 
 	"github.com/chbench/chbench/keyset"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 func opts(algo string, keys, sets int) Options {
@@ -306,7 +309,7 @@ func equalNodes(a, b []algorithms.Node) bool {
 func TestWorkerIndependence(t *testing.T) {
 	var file strings.Builder
 	for i := range 3*keyset.ChunkKeys + 11 {
-		file.WriteString("item-" + itoa(i*7919) + "\n")
+		file.WriteString("item-" + strconv.Itoa(i*7919) + "\n")
 	}
 	path := filepath.Join(t.TempDir(), "keys.txt")
 	if err := os.WriteFile(path, []byte(file.String()), 0o644); err != nil {
@@ -330,10 +333,10 @@ func TestWorkerIndependence(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := WriteMoveJSON(&b, []*MoveResult{m}); err != nil {
+			if err := schema.WriteMoveJSON(&b, MoveRows([]*MoveResult{m})); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteSpreadJSON(&b, []*SpreadResult{s}); err != nil {
+			if err := schema.WriteSpreadJSON(&b, SpreadRows([]*SpreadResult{s})); err != nil {
 				t.Fatal(err)
 			}
 			outs = append(outs, b.String())

@@ -23,6 +23,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 
+	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/keyset"
 )
 
@@ -52,23 +53,9 @@ func (o Options) Source() (keyset.KeySource, error) {
 	return keyset.NewGenerator(o.Keys, o.Sets, o.Seed)
 }
 
-// RunConfig is the configuration a result was produced with.
-type RunConfig struct {
-	Algo       string  `json:"algo"`
-	Hash       string  `json:"hash"` // resolved name ("" becomes the default); slots ignore it (CRC-16)
-	VNodes     int     `json:"vnodes"`
-	Eps        float64 `json:"eps"`
-	Partitions int     `json:"partitions"`
-	// Keys is the number of keys per set for generated keys; for a key file
-	// it is the number of keys in the file (each set holds floor or ceil of
-	// Keys/Sets).
-	Keys      int    `json:"keys"`
-	Sets      int    `json:"sets"`
-	Seed      uint64 `json:"seed"`
-	KeyFile   string `json:"key_file,omitempty"`
-	GoVersion string `json:"go_version"`
-	Commit    string `json:"commit"`
-}
+// RunConfig is the configuration a result was produced with, as the
+// results schema records it.
+type RunConfig = schema.Config
 
 // MaxWorkers bounds Options.Workers: every worker keeps its own counters
 // (per key set, and for a spread per node), so an absurd count would

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -100,7 +101,7 @@ func TestSweep(t *testing.T) {
 		t.Fatalf("%d results, want %d", len(ss), len(want))
 	}
 	for i, r := range ss {
-		if got := r.Config.Algo + "/" + itoa(r.Config.VNodes) + "/" + itoa(r.Nodes); got != want[i] {
+		if got := r.Config.Algo + "/" + strconv.Itoa(r.Config.VNodes) + "/" + strconv.Itoa(r.Nodes); got != want[i] {
 			t.Errorf("result %d: %s, want %s", i, got, want[i])
 		}
 	}
@@ -133,7 +134,7 @@ func TestEachConfig(t *testing.T) {
 	o := opts("ring", 10, 1)
 	var got []string
 	err := Sweep{Algos: []string{"jump", "ring"}, Hashes: []string{"xxhash", "fnv1a64"}, VNodes: []int{1, 7}, Nodes: []int{99}}.EachConfig(o, func(c Options) error {
-		got = append(got, c.Algo+"/"+c.Config.Hash+"/"+itoa(c.Config.VNodes))
+		got = append(got, c.Algo+"/"+c.Config.Hash+"/"+strconv.Itoa(c.Config.VNodes))
 		return nil
 	})
 	if err != nil {
