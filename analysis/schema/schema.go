@@ -12,34 +12,92 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 )
 
+// Column names of the results CSV files (and field names of the JSON
+// objects); see the package documentation for what each holds.
+const (
+	ColAlgo             = "algo"
+	ColHash             = "hash"
+	ColVNodes           = "vnodes"
+	ColOp               = "op"
+	ColFrom             = "from"
+	ColTo               = "to"
+	ColKeys             = "keys"
+	ColSets             = "sets"
+	ColSeed             = "seed"
+	ColMovedFrac        = "moved_frac"
+	ColMovedFracLo      = "moved_frac_lo"
+	ColMovedFracHi      = "moved_frac_hi"
+	ColIdealFrac        = "ideal_frac"
+	ColMovedOverIdeal   = "moved_over_ideal"
+	ColCollateralFrac   = "collateral_frac"
+	ColCollateralFracLo = "collateral_frac_lo"
+	ColCollateralFracHi = "collateral_frac_hi"
+	ColNetMovedFrac     = "net_moved_frac"
+	ColNetMovedFracLo   = "net_moved_frac_lo"
+	ColNetMovedFracHi   = "net_moved_frac_hi"
+	ColSteps            = "steps"
+	ColEps              = "eps"
+	ColPartitions       = "partitions"
+	ColKeyFile          = "key_file"
+	ColGoVersion        = "go_version"
+	ColCommit           = "commit"
+	ColNodes            = "nodes"
+	ColMinShare         = "min_share"
+	ColMinShareLo       = "min_share_lo"
+	ColMinShareHi       = "min_share_hi"
+	ColMaxShare         = "max_share"
+	ColMaxShareLo       = "max_share_lo"
+	ColMaxShareHi       = "max_share_hi"
+	ColPeakToMean       = "peak_to_mean"
+	ColPeakToMeanLo     = "peak_to_mean_lo"
+	ColPeakToMeanHi     = "peak_to_mean_hi"
+	ColCV               = "cv"
+	ColCVLo             = "cv_lo"
+	ColCVHi             = "cv_hi"
+	ColNoisePeakToMean  = "noise_peak_to_mean"
+	ColNoiseCV          = "noise_cv"
+	ColExactPeakToMean  = "exact_peak_to_mean"
+	ColExactCV          = "exact_cv"
+	ColExactMinShare    = "exact_min_share"
+	ColExactMaxShare    = "exact_max_share"
+	ColID               = "id"
+	ColWeight           = "weight"
+	ColWeightShare      = "weight_share"
+	ColShare            = "share"
+	ColShareLo          = "share_lo"
+	ColShareHi          = "share_hi"
+	ColShareError       = "share_error"
+	ColExactShare       = "exact_share"
+)
+
 // MoveColumns is the movement CSV header, in order. Its first 17 columns
 // are a contract with readers (the plots package); columns after them may
 // be appended.
 var MoveColumns = []string{
-	"algo", "hash", "vnodes", "op", "from", "to", "keys", "sets", "seed",
-	"moved_frac", "moved_frac_lo", "moved_frac_hi", "ideal_frac", "moved_over_ideal",
-	"collateral_frac", "collateral_frac_lo", "collateral_frac_hi",
-	"net_moved_frac", "net_moved_frac_lo", "net_moved_frac_hi",
-	"steps", "eps", "partitions", "key_file", "go_version", "commit",
+	ColAlgo, ColHash, ColVNodes, ColOp, ColFrom, ColTo, ColKeys, ColSets, ColSeed,
+	ColMovedFrac, ColMovedFracLo, ColMovedFracHi, ColIdealFrac, ColMovedOverIdeal,
+	ColCollateralFrac, ColCollateralFracLo, ColCollateralFracHi,
+	ColNetMovedFrac, ColNetMovedFracLo, ColNetMovedFracHi,
+	ColSteps, ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
 }
 
 // SpreadColumns is the spread CSV header, in order. Its first 23 columns
 // are a contract with readers (the plots package); columns after them may
 // be appended.
 var SpreadColumns = []string{
-	"algo", "hash", "vnodes", "nodes", "keys", "sets", "seed",
-	"min_share", "min_share_lo", "min_share_hi", "max_share", "max_share_lo", "max_share_hi",
-	"peak_to_mean", "peak_to_mean_lo", "peak_to_mean_hi", "cv", "cv_lo", "cv_hi",
-	"noise_peak_to_mean", "noise_cv", "exact_peak_to_mean", "exact_cv",
-	"exact_min_share", "exact_max_share",
-	"eps", "partitions", "key_file", "go_version", "commit",
+	ColAlgo, ColHash, ColVNodes, ColNodes, ColKeys, ColSets, ColSeed,
+	ColMinShare, ColMinShareLo, ColMinShareHi, ColMaxShare, ColMaxShareLo, ColMaxShareHi,
+	ColPeakToMean, ColPeakToMeanLo, ColPeakToMeanHi, ColCV, ColCVLo, ColCVHi,
+	ColNoisePeakToMean, ColNoiseCV, ColExactPeakToMean, ColExactCV,
+	ColExactMinShare, ColExactMaxShare,
+	ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
 }
 
 // ShareColumns is the header of the per-node share CSV (one row per node
 // of each spread result): share_error = share - weight_share.
 var ShareColumns = []string{
-	"algo", "hash", "vnodes", "nodes", "keys", "sets", "seed",
-	"id", "weight", "weight_share", "share", "share_lo", "share_hi", "share_error", "exact_share",
+	ColAlgo, ColHash, ColVNodes, ColNodes, ColKeys, ColSets, ColSeed,
+	ColID, ColWeight, ColWeightShare, ColShare, ColShareLo, ColShareHi, ColShareError, ColExactShare,
 }
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
