@@ -4,7 +4,7 @@
 // dependencies stay out of the root module.
 //
 // BenchmarkPeerLookup runs every implementation in one run, on the same
-// key pool as ../bench (bench.Keys(bench.PoolSize, bench.PoolSeed)), the
+// key pool as ../bench (bench.Pool: keyset.Keys(bench.PoolSize, bench.PoolSeed)), the
 // same node IDs ("node-0" ...), nodes in [NodeCounts] and [VNodes] virtual
 // nodes per node, end to end from a key string to the owner's ID. Names are
 // BenchmarkPeerLookup/impl=I/algo=A/nodes=N:
