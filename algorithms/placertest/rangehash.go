@@ -1,0 +1,100 @@
+package placertest
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/chbench/chbench/algorithms"
+)
+
+// Z is the bound, in standard errors, of the statistical checks here: the
+// two-sided normal tail beyond 5 standard errors is 5.7e-7, so a correct
+// algorithm fails a fixed-seed check with about that probability.
+const Z = 5
+
+// CheckGrowth builds the placement of n nodes with build, lets node "new"
+// join, and asserts for each n in ns that keys moved only to "new" and that
+// the moved fraction is within [Z] binomial standard errors of the ideal
+// 1/(n+1) (the moved count of a consistent range hash is Binomial(K,
+// 1/(n+1)) over K independent keys). It returns the moved fractions.
+func CheckGrowth(t *testing.T, build func(n int) algorithms.Placer, keys []string, ns []int) []float64 {
+	t.Helper()
+	out := make([]float64, len(ns))
+	for i, n := range ns {
+		before := build(n)
+		after, err := algorithms.Join(before, algorithms.Node{ID: "new", Weight: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := CheckJoin(t, before, after, keys, "new")
+		p := 1 / float64(n+1)
+		if se := math.Sqrt(p * (1 - p) / float64(len(keys))); math.Abs(got-p) > Z*se {
+			t.Errorf("%s n=%d -> %d: moved %.5f, want %.5f +- %.5f (%g binomial standard errors)",
+				before.Algorithm(), n, n+1, got, p, Z*se, float64(Z))
+		}
+		out[i] = got
+	}
+	return out
+}
+
+// CheckUniform asserts that the keys spread over p's nodes as evenly as
+// independent uniform draws would: Pearson's statistic X^2 = sum (c_i -
+// K/n)^2 / (K/n) over the per-node counts c_i must stay below the 1-alpha
+// quantile of the chi-square distribution with n-1 degrees of freedom (its
+// law under exact uniformity). It returns X^2 and that bound.
+func CheckUniform(t *testing.T, p algorithms.Placer, keys []string, alpha float64) (x2, bound float64) {
+	t.Helper()
+	counts := Counts(p, keys)
+	n := len(counts)
+	if n < 2 {
+		t.Fatalf("%s: uniformity needs at least 2 nodes, have %d", p.Algorithm(), n)
+	}
+	want := float64(len(keys)) / float64(n)
+	for _, c := range counts {
+		d := float64(c) - want
+		x2 += d * d / want
+	}
+	bound = distuv.ChiSquared{K: float64(n - 1)}.Quantile(1 - alpha)
+	if x2 > bound {
+		t.Errorf("%s, %d nodes, %d keys: chi-square %.1f exceeds %.1f (p = %g, %d degrees of freedom)",
+			p.Algorithm(), n, len(keys), x2, bound, alpha, n-1)
+	}
+	return x2, bound
+}
+
+// CheckMonotone asserts the defining property of a consistent range hash
+// on bucket, a function from a key hash and a bucket count n >= 1 to a
+// bucket in 0..n-1: for every hash, growing the count from 1 to maxN changes
+// a key's bucket only to the newest bucket n-1.
+func CheckMonotone(t *testing.T, bucket func(h uint64, n int) int, hashes []uint64, maxN int) {
+	t.Helper()
+	for _, h := range hashes {
+		prev := bucket(h, 1)
+		if prev != 0 {
+			t.Fatalf("hash %#x, 1 bucket: bucket %d", h, prev)
+		}
+		for n := 2; n <= maxN; n++ {
+			b := bucket(h, n)
+			if b != prev && b != n-1 {
+				t.Fatalf("hash %#x: bucket %d at n=%d, %d at n=%d (may only stay or move to %d)", h, prev, n-1, b, n, n-1)
+			}
+			if b < 0 || b >= n {
+				t.Fatalf("hash %#x, %d buckets: bucket %d out of range", h, n, b)
+			}
+			prev = b
+		}
+	}
+}
+
+// Hashes returns k deterministic pseudo-random 64-bit key hashes drawn with
+// the given seed.
+func Hashes(k int, seed uint64) []uint64 {
+	keys := Keys(k, seed)
+	hs := make([]uint64, k)
+	for i, key := range keys {
+		hs[i] = algorithms.MustHash("xxhash").Sum(key)
+	}
+	return hs
+}
