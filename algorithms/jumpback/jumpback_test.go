@@ -1,10 +1,7 @@
 package jumpback
 
 import (
-	"bufio"
 	"math"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -49,41 +46,14 @@ func TestHash4jDemo(t *testing.T) {
 // Outputs of hash4j itself, bucket counts 1..2^31-1 (testdata/hash4j.txt
 // says how they were produced).
 func TestHash4jVectors(t *testing.T) {
-	f, err := os.Open("testdata/hash4j.txt")
-	if err != nil {
-		t.Fatal(err)
+	vs := placertest.ReadVectors(t, "testdata/hash4j.txt")
+	for _, v := range vs {
+		if got := bucket(v.Hash, uint32(v.N)); uint64(got) != v.Bucket {
+			t.Errorf("hash %#x, %d buckets: %d, hash4j %d", v.Hash, v.N, got, v.Bucket)
+		}
 	}
-	defer f.Close()
-	checked := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || line == "" {
-			continue
-		}
-		var h uint64
-		var n, want uint32
-		fs := strings.Fields(line)
-		if len(fs) != 3 {
-			t.Fatalf("bad line %q", line)
-		}
-		h, err1 := strconv.ParseUint(fs[0], 16, 64)
-		n64, err2 := strconv.ParseUint(fs[1], 10, 32)
-		w64, err3 := strconv.ParseUint(fs[2], 10, 32)
-		if err1 != nil || err2 != nil || err3 != nil {
-			t.Fatalf("bad line %q", line)
-		}
-		n, want = uint32(n64), uint32(w64)
-		if got := bucket(h, n); got != want {
-			t.Errorf("hash %#x, %d buckets: %d, hash4j %d", h, n, got, want)
-		}
-		checked++
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if checked < 100 {
-		t.Fatalf("only %d vectors checked", checked)
+	if len(vs) < 100 {
+		t.Fatalf("only %d vectors", len(vs))
 	}
 }
 
@@ -114,37 +84,13 @@ func TestUniform(t *testing.T) {
 func TestJumpLaw(t *testing.T) {
 	const maxN = 1000
 	hashes := placertest.Hashes(10000, 4)
-	moves := make([]float64, len(hashes))
-	for i, h := range hashes {
-		prev := uint32(0)
-		for n := uint32(2); n <= maxN; n++ {
-			if b := bucket(h, n); b != prev {
-				moves[i]++
-				prev = b
-			}
-		}
-	}
-	var mu, v, k4 float64 // mean, variance and fourth cumulant of the sum
-	for n := 2; n <= maxN; n++ {
-		p := 1 / float64(n)
-		q := p * (1 - p)
-		mu += p
-		v += q
-		k4 += q * (1 - 6*q)
-	}
-	K := float64(len(moves))
-	var mean, ss float64
-	for _, m := range moves {
-		mean += m
-	}
-	mean /= K
-	for _, m := range moves {
-		ss += (m - mean) * (m - mean)
-	}
-	variance := ss / (K - 1)
+	mean, variance := placertest.MoveStats(bucketInt, hashes, maxN)
+	mu, v, k4 := placertest.JumpLaw(maxN)
+	K := float64(len(hashes))
 	if se := math.Sqrt(v / K); math.Abs(mean-mu) > placertest.Z*se {
 		t.Errorf("mean moves %.4f, jump's law %.4f +- %.4f", mean, mu, placertest.Z*se)
 	}
+	// The sample variance's standard error: sqrt((mu4 - v^2)/K), mu4 = k4 + 3v^2.
 	if se := math.Sqrt((k4 + 2*v*v) / K); math.Abs(variance-v) > placertest.Z*se {
 		t.Errorf("variance of moves %.4f, jump's law %.4f +- %.4f", variance, v, placertest.Z*se)
 	}

@@ -1,9 +1,14 @@
 package placertest
 
 import (
+	"errors"
 	"math"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/chbench/chbench/algorithms"
@@ -97,4 +102,72 @@ func Hashes(k int, seed uint64) []uint64 {
 		hs[i] = algorithms.MustHash("xxhash").Sum(key)
 	}
 	return hs
+}
+
+// Vector is one reference output of a range hash: the bucket of a 64-bit
+// key hash among N buckets.
+type Vector struct {
+	Hash, N, Bucket uint64
+}
+
+// ReadVectors reads reference outputs from a text file of lines "HASH N
+// BUCKET" (hash in hex, N and bucket in decimal); lines starting with '#'
+// are comments. It fails t on a missing file or a malformed line, naming it.
+func ReadVectors(t *testing.T, path string) []Vector {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []Vector
+	for i, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fs := strings.Fields(line)
+		if len(fs) != 3 {
+			t.Fatalf("%s:%d: %q: want HASH N BUCKET", path, i+1, line)
+		}
+		h, err1 := strconv.ParseUint(fs[0], 16, 64)
+		n, err2 := strconv.ParseUint(fs[1], 10, 64)
+		b, err3 := strconv.ParseUint(fs[2], 10, 64)
+		if err := errors.Join(err1, err2, err3); err != nil || n < 1 || b >= n {
+			t.Fatalf("%s:%d: %q: bad vector (%v)", path, i+1, line, err)
+		}
+		vs = append(vs, Vector{h, n, b})
+	}
+	return vs
+}
+
+// MoveStats returns the mean and sample variance, over hashes, of the
+// number of times a key's bucket changes as the bucket count grows from 1
+// to maxN.
+func MoveStats(bucket func(h uint64, n int) int, hashes []uint64, maxN int) (mean, variance float64) {
+	moves := make([]float64, len(hashes))
+	for i, h := range hashes {
+		prev := 0
+		for n := 2; n <= maxN; n++ {
+			if b := bucket(h, n); b != prev {
+				moves[i]++
+				prev = b
+			}
+		}
+	}
+	return stat.MeanVariance(moves, nil)
+}
+
+// JumpLaw returns the mean, variance and fourth cumulant of the number of
+// moves of one key under jump's law as the bucket count grows from 1 to
+// maxN: at step n-1 -> n a key moves with probability 1/n independently of
+// its history, so the count is a sum of independent Bernoulli(1/n) and its
+// cumulants are sums.
+func JumpLaw(maxN int) (mean, variance, k4 float64) {
+	for n := 2; n <= maxN; n++ {
+		p := 1 / float64(n)
+		q := p * (1 - p)
+		mean += p
+		variance += q
+		k4 += q * (1 - 6*q)
+	}
+	return mean, variance, k4
 }
