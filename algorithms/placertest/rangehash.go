@@ -45,19 +45,33 @@ func CheckGrowth(t *testing.T, build func(n int) algorithms.Placer, keys []strin
 }
 
 // CheckUniform asserts that the keys spread over p's nodes as evenly as
-// independent uniform draws would: Pearson's statistic X^2 = sum (c_i -
-// K/n)^2 / (K/n) over the per-node counts c_i must stay below the 1-alpha
-// quantile of the chi-square distribution with n-1 degrees of freedom (its
-// law under exact uniformity). It returns X^2 and that bound.
+// independent uniform draws would; it is [CheckShares] with every share
+// 1/n.
 func CheckUniform(t *testing.T, p algorithms.Placer, keys []string, alpha float64) (x2, bound float64) {
+	t.Helper()
+	n := len(p.Nodes())
+	shares := make([]float64, n)
+	for i := range shares {
+		shares[i] = 1 / float64(n)
+	}
+	return CheckShares(t, p, keys, shares, alpha)
+}
+
+// CheckShares asserts that the keys spread over p's nodes as independent
+// draws from the given shares (one per node, indexed like p.Nodes(),
+// summing to 1) would: Pearson's statistic X^2 = sum (c_i - K s_i)^2 / (K
+// s_i) over the per-node counts c_i of K keys must stay below the 1-alpha
+// quantile of the chi-square distribution with n-1 degrees of freedom (its
+// law when the shares are exact). It returns X^2 and that bound.
+func CheckShares(t *testing.T, p algorithms.Placer, keys []string, shares []float64, alpha float64) (x2, bound float64) {
 	t.Helper()
 	counts := Counts(p, keys)
 	n := len(counts)
-	if n < 2 {
-		t.Fatalf("%s: uniformity needs at least 2 nodes, have %d", p.Algorithm(), n)
+	if n < 2 || len(shares) != n {
+		t.Fatalf("%s: %d nodes, %d shares: need at least 2 nodes and one share each", p.Algorithm(), n, len(shares))
 	}
-	want := float64(len(keys)) / float64(n)
-	for _, c := range counts {
+	for i, c := range counts {
+		want := shares[i] * float64(len(keys))
 		d := float64(c) - want
 		x2 += d * d / want
 	}
