@@ -43,9 +43,8 @@ import (
 // Name is the registry name of the algorithm.
 const Name = "binomial"
 
-// MaxBuckets is the largest bucket count (the reference's 32-bit signed
-// masks: the enclosing tree of 2^30+1 buckets would need 2^31).
-const MaxBuckets = 1 << 30
+// MaxBuckets is the largest bucket count (the reference's int range).
+const MaxBuckets = 1<<31 - 1
 
 // Redraws is how many times a position at or beyond n is redrawn in the
 // enclosing tree before falling back to the minor tree.

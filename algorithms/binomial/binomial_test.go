@@ -43,7 +43,7 @@ func TestReferenceVectors(t *testing.T) {
 
 func TestMasks(t *testing.T) {
 	for _, c := range []struct{ n, enc, minor uint32 }{
-		{1, 0, 0}, {2, 1, 0}, {3, 3, 1}, {4, 3, 1}, {5, 7, 3}, {1024, 1023, 511}, {1025, 2047, 1023}, {MaxBuckets, MaxBuckets - 1, MaxBuckets/2 - 1},
+		{1, 0, 0}, {2, 1, 0}, {3, 3, 1}, {4, 3, 1}, {5, 7, 3}, {1024, 1023, 511}, {1025, 2047, 1023}, {1 << 30, 1<<30 - 1, 1<<29 - 1}, {1<<30 + 1, MaxBuckets, 1<<30 - 1}, {MaxBuckets, MaxBuckets, 1<<30 - 1},
 	} {
 		if e, m := masks(c.n); e != c.enc || m != c.minor {
 			t.Errorf("masks(%d) = %d, %d, want %d, %d", c.n, e, m, c.enc, c.minor)
