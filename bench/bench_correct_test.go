@@ -75,3 +75,21 @@ func TestRetainedBytes(t *testing.T) {
 		t.Errorf("retained bytes of a copy of a captured %d-byte slice = %d, want %d..%d", size, got, size-slack, size+slack)
 	}
 }
+
+// NewPlacerWithout removes the requested number of nodes, the same ones
+// every time, and the result no longer lists them.
+func TestNewPlacerWithout(t *testing.T) {
+	a := NewPlacerWithout(t, "jump", 10, 3)
+	b := NewPlacerWithout(t, "jump", 10, 3)
+	if len(a.Nodes()) != 7 {
+		t.Fatalf("%d nodes left, want 7", len(a.Nodes()))
+	}
+	for i := range a.Nodes() {
+		if a.Nodes()[i] != b.Nodes()[i] {
+			t.Fatalf("two builds differ: %v and %v", a.Nodes(), b.Nodes())
+		}
+	}
+	if got := NewPlacerWithout(t, "jump", 10, 0); len(got.Nodes()) != 10 {
+		t.Errorf("removed 0: %d nodes", len(got.Nodes()))
+	}
+}

@@ -39,6 +39,7 @@
 package bench
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -75,6 +76,29 @@ func NewPlacer(tb testing.TB, algo string, n int) (p algorithms.Placer) {
 	p, err = catalog.New(algo, nodes, catalog.DefaultConfig())
 	if err != nil {
 		tb.Fatalf("%s on %d nodes: %v", algo, n, err)
+	}
+	return p
+}
+
+// NewPlacerWithout builds algo on n default nodes like [NewPlacer], then
+// lets removed of them leave one at a time through Rebalance, in an order
+// drawn from a PCG generator seeded with (n, removed), so that stateful
+// algorithms (anchor, memento) carry their removal state into the lookup.
+// It fails tb, naming the algorithm, when removed is not in 0..n-1 or a
+// removal fails.
+func NewPlacerWithout(tb testing.TB, algo string, n, removed int) algorithms.Placer {
+	tb.Helper()
+	if removed < 0 || removed >= n {
+		tb.Fatalf("%s on %d nodes: cannot remove %d nodes (need 0..%d)", algo, n, removed, n-1)
+	}
+	p := NewPlacer(tb, algo, n)
+	r := rand.New(rand.NewPCG(uint64(n), uint64(removed)))
+	for _, i := range r.Perm(n)[:removed] {
+		next, err := algorithms.Leave(p, algorithms.NodeID(i))
+		if err != nil {
+			tb.Fatalf("%s on %d nodes: removing %s: %v", algo, n, algorithms.NodeID(i), err)
+		}
+		p = next
 	}
 	return p
 }
