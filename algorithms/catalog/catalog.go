@@ -12,6 +12,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/jump"
+	"github.com/chbench/chbench/algorithms/ketama"
 	"github.com/chbench/chbench/algorithms/modulo"
 	"github.com/chbench/chbench/algorithms/rendezvous"
 	"github.com/chbench/chbench/algorithms/ring"
@@ -123,6 +124,16 @@ var infos = []Info{
 		LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(bounded.New(n, c.VNodes, c.Eps, c.Partitions, h))
+		}},
+	// ketama: libketama's continuum as twemproxy builds it; always MD5 for
+	// labels and keys, 160 points per server at equal weights. Joins and
+	// leaves are minimal only at equal weights (point counts are shares of
+	// the total weight), so the two promises are not made.
+	{Name: ketama.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "16-24 B per point, 160 points per server",
+		Removal: "any", Weights: "4*floor(40*n*w/W) points", Source: "libketama 2007; twemproxy nc_ketama.c",
+		Weighted: true,
+		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
+			return placer(ketama.New(n))
 		}},
 }
 
