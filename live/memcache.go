@@ -72,14 +72,29 @@ func (c *Memcache) pipeline(write func(w *bufio.Writer) error, read func() error
 	return nil
 }
 
+// setBatch is the number of set commands in flight at once: enough to
+// hide round trips, few enough that a proxy's queue of outstanding
+// requests stays short (twemproxy times out requests queued too long).
+const setBatch = 2000
+
 // SetAll stores value under every key (flags 0, no expiry) with pipelined
-// set commands, and checks every reply is STORED. Keys must be ValidKey.
+// set commands, up to 2,000 in flight, and checks every reply is STORED.
+// Keys must be ValidKey.
 func (c *Memcache) SetAll(keys []string, value string) error {
 	for _, k := range keys {
 		if !ValidKey(k) {
 			return fmt.Errorf("live: memcache key %q: empty, longer than 250 bytes, or with whitespace", k)
 		}
 	}
+	for i := 0; i < len(keys); i += setBatch {
+		if err := c.setBatch(keys[i:min(i+setBatch, len(keys))], value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Memcache) setBatch(keys []string, value string) error {
 	hdr := " 0 0 " + strconv.Itoa(len(value)) + "\r\n"
 	return c.pipeline(func(w *bufio.Writer) error {
 		for _, k := range keys {

@@ -65,7 +65,7 @@ func (s TwemServer) KetamaID() string {
 func NutcrackerConfig(listen int, hash, distribution string, servers []TwemServer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "chbench:\n  listen: %s\n  hash: %s\n  distribution: %s\n", Addr(listen), hash, distribution)
-	b.WriteString("  timeout: 5000\n  auto_eject_hosts: false\n  servers:\n")
+	b.WriteString("  timeout: 30000\n  auto_eject_hosts: false\n  servers:\n")
 	for _, s := range servers {
 		fmt.Fprintf(&b, "   - %s:%d", Addr(s.Port), s.Weight)
 		if s.Name != "" {

@@ -105,6 +105,7 @@ func compareOwners(t *testing.T, k *ketama.Ketama, servers []TwemServer, keys []
 // instance leaves the configuration, and the keys that route elsewhere are
 // exactly those chbench's ketama moves.
 func TestTwemproxyKetama(t *testing.T) {
+	t.Parallel()
 	need(t, "memcached", "nutcracker")
 	keys := words(t)
 	servers := []TwemServer{{Weight: 1}, {Weight: 2}, {Weight: 1, Name: "cache-c"}, {Weight: 1}, {Weight: 3}, {Weight: 1, Name: "cache-f"}}
