@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 const sample = `goos: linux
@@ -109,8 +111,10 @@ func TestCheck(t *testing.T) {
 func TestDefaultTargetsCells(t *testing.T) {
 	impls := map[string]bool{"chbench": true, "hash": true, "groupcache": true, "stathat": true, "serialx": true, "go-rendezvous": true, "go-jump": true}
 	ts := DefaultTargets()
-	if len(ts) != 4+1+3+15+18 {
-		t.Errorf("%d default targets, want 41", len(ts))
+	// 4 ring speed-ups, 1 rendezvous, 3 jump, 15 key-hash ratios, and a
+	// zero-allocation target per algorithm and node count.
+	if want := 4 + 1 + 3 + 15 + len(catalog.Names())*len(NodeCounts); len(ts) != want {
+		t.Errorf("%d default targets, want %d", len(ts), want)
 	}
 	for _, tg := range ts {
 		for _, c := range []Cell{tg.Cell, tg.Other} {
