@@ -104,6 +104,9 @@ func Digests(w, total float64, n int) int {
 	t := float32(pct * PointsPerServer)
 	t = float32(t / PointsPerDigest)
 	t = float32(t * float32(n))
+	if !(t >= 0) || math.IsInf(float64(t), 0) {
+		return 0 // weights beyond float32's range: no usable share
+	}
 	return int(math.Floor(float64(t)))
 }
 

@@ -168,6 +168,7 @@ func TestTwoServerContinuum(t *testing.T) {
 // ketama_test (an empty error line, then "hash point server" for keys
 // "0".."999999") has MD5 5672b131391f5aa2b280936aec1eea74.
 func TestLibketamaRegression(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("1,000,000 keys; run without -short")
 	}
@@ -232,6 +233,7 @@ func TestSearchMatchesBinarySearch(t *testing.T) {
 // (shorter, then bytewise) owns a shared position. 2,000 servers make
 // 320,000 points, about 12 coinciding pairs.
 func TestTiesGoToTheFirstName(t *testing.T) {
+	t.Parallel()
 	nodes := make([]algorithms.Node, 2000)
 	for i := range nodes {
 		nodes[i] = algorithms.Node{ID: "s" + strconv.Itoa(len(nodes)-1-i), Weight: 1}
@@ -323,6 +325,9 @@ func TestBadInput(t *testing.T) {
 		{[]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}, `"a"`},
 		{[]algorithms.Node{{ID: "a", Weight: math.NaN()}}, "NaN"},
 		{[]algorithms.Node{{ID: "a", Weight: 1}, {ID: "tiny", Weight: 1e-3}}, `"tiny"`},
+		// Beyond float32: 1e39 is +Inf there, 1e-46 is 0.
+		{[]algorithms.Node{{ID: "huge", Weight: 1e39}, {ID: "b", Weight: 1e39}}, `"huge"`},
+		{[]algorithms.Node{{ID: "a", Weight: 1}, {ID: "subnormal", Weight: 1e-46}}, `"subnormal"`},
 	}
 	for _, c := range cases {
 		k, err := New(c.nodes)
