@@ -106,6 +106,14 @@ func Start(name string, args []string, addr string, timeout time.Duration) (*Pro
 		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
 		if err == nil {
 			c.Close()
+			// Another process may have taken the port after FreePort:
+			// then this server fails to bind and exits at once, while
+			// the dial reached the other one. Give it a moment to do so.
+			select {
+			case <-p.done:
+				return nil, fmt.Errorf("live: %s exited after %s accepted a connection (port taken by another process?): %s", name, addr, p.out)
+			case <-time.After(100 * time.Millisecond):
+			}
 			return p, nil
 		}
 		select {
