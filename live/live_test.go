@@ -18,7 +18,7 @@ func unavailable(t *testing.T, why string) {
 	if os.Getenv("CI") != "" {
 		t.Fatalf("CI: %s", why)
 	}
-	t.Skipf("skipped: %s (install it, or run .ci/run)", why)
+	t.Skipf("skipped: %s (install the package, or run .ci/run)", why)
 }
 
 // need checks that every binary is installed.
