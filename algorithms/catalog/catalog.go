@@ -22,7 +22,7 @@ import (
 // Config holds the parameters of every algorithm; each uses the fields it
 // needs and ignores the rest.
 type Config struct {
-	Hash       string  // key hash name (algorithms.HashNames); "" = xxhash. Slots always use CRC-16 (Redis Cluster).
+	Hash       string  // key hash name (algorithms.HashNames); "" = xxhash. Slots always use CRC-16 (Redis Cluster), ketama MD5.
 	VNodes     int     // ring and bounded: virtual nodes per unit of weight (>= 1)
 	Eps        float64 // bounded: load factor c = 1 + Eps (> 0)
 	Partitions int     // bounded: fixed partitions placed with bounded loads (>= 1)
