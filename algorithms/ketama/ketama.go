@@ -1,9 +1,10 @@
 // Package ketama places keys on libketama's continuum, the consistent-hash
 // ring layout of memcached clients and proxies (libketama, Last.fm 2007;
-// twemproxy's `distribution: ketama`, src/hashkit/nc_ketama.c;
-// libmemcached's MEMCACHED_BEHAVIOR_KETAMA). It reproduces twemproxy
-// (nutcracker 0.5.0) point for point, so a user can ask which server THEIR
-// proxy sends a key to, and what a membership change moves:
+// twemproxy's `distribution: ketama`, src/hashkit/nc_ketama.c; libmemcached
+// has ketama-compatible modes, not checked here). It reproduces twemproxy
+// (nutcracker 0.5.0) point for point, and libketama's own regression
+// output, so a user can ask which server THEIR proxy sends a key to, and
+// what a membership change moves:
 //
 //   - Points: a server of weight w among n servers of total weight W gets
 //     4*floor(t) points, t = float32(float32(float32(w)/float32(W)) * 160 / 4) * n,
