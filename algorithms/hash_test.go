@@ -20,6 +20,13 @@ func TestHashVectors(t *testing.T) {
 		{"xxhash", "abc", 0x44BC2CF5AD770999},
 		{"murmur3", "hello", 0x248BFA47},
 		{"murmur3", "", 0},
+		// RFC 1321 appendix A.5 digests, bytes 0-3 read little-endian:
+		// MD5("") = d41d8cd9..., MD5("a") = 0cc175b9..., MD5("abc") =
+		// 90015098..., MD5("message digest") = f96b697d...
+		{"md5", "", 0xD98C1DD4},
+		{"md5", "a", 0xB975C10C},
+		{"md5", "abc", 0x98500190},
+		{"md5", "message digest", 0x7D696BF9},
 	}
 	for _, c := range cases {
 		if got := MustHash(c.hash).Sum(c.in); got != c.want {
@@ -58,8 +65,8 @@ func TestHashBitsAndNames(t *testing.T) {
 			}
 		}
 	}
-	if _, err := LookupHash("md5"); err == nil {
-		t.Error(`LookupHash("md5") succeeded, want an error`)
+	if _, err := LookupHash("no-such-hash"); err == nil {
+		t.Error(`LookupHash("no-such-hash") succeeded, want an error`)
 	}
 	if h, err := LookupHash(""); err != nil || h.Name() != DefaultHash {
 		t.Errorf(`LookupHash("") = %v, %v; want %s`, h.Name(), err, DefaultHash)
@@ -72,5 +79,17 @@ func TestHashDoesNotAllocate(t *testing.T) {
 		if a := testing.AllocsPerRun(100, func() { _ = h.Sum("user:1000") }); a != 0 {
 			t.Errorf("%s allocates %v per call", name, a)
 		}
+	}
+}
+
+// MD5Words splits the digest into little-endian words in byte order:
+// MD5("abc") = 90015098 3cd24fb0 d6963f7d 28e17f72 (RFC 1321 A.5).
+func TestMD5Words(t *testing.T) {
+	want := [4]uint32{0x98500190, 0xB04FD23C, 0x7D3F96D6, 0x727FE128}
+	if got := MD5Words("abc"); got != want {
+		t.Errorf("MD5Words(%q) = %#x, want %#x", "abc", got, want)
+	}
+	if a := testing.AllocsPerRun(100, func() { _ = MD5Words("user:1000") }); a != 0 {
+		t.Errorf("MD5Words allocates %v per call", a)
 	}
 }

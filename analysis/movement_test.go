@@ -358,7 +358,7 @@ func TestMovementErrors(t *testing.T) {
 		{opts("nosuch", 10, 1), `"nosuch"`},
 		{opts("ring", 0, 1), "keys 0"},
 		{opts("ring", 10, 0), "sets 0"},
-		{Options{Algo: "ring", Config: catalog.Config{Hash: "md5", VNodes: 1, Eps: 1, Partitions: 1}, Keys: 1, Sets: 1}, `"md5"`},
+		{Options{Algo: "ring", Config: catalog.Config{Hash: "sha1", VNodes: 1, Eps: 1, Partitions: 1}, Keys: 1, Sets: 1}, `"sha1"`},
 		{Options{Algo: "ring", Config: catalog.DefaultConfig(), Sets: 1, KeyFile: "/no/such/file"}, "/no/such/file"},
 	} {
 		if _, err := Movement(c.o, sc); err == nil || !strings.Contains(err.Error(), c.want) {

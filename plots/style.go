@@ -31,6 +31,7 @@ var palette = []color.RGBA{
 	{R: 230, G: 159, B: 0, A: 255},   // orange: jump
 	{R: 204, G: 121, B: 167, A: 255}, // reddish purple: slots
 	{R: 213, G: 94, B: 0, A: 255},    // vermillion: bounded
+	{R: 136, G: 34, B: 85, A: 255},   // wine (Paul Tol's muted scheme): ketama
 }
 
 // unknownColor is used for algorithm names the catalog does not list.

@@ -15,6 +15,7 @@ import (
 	"github.com/chbench/chbench/algorithms/fliphash"
 	"github.com/chbench/chbench/algorithms/jump"
 	"github.com/chbench/chbench/algorithms/jumpback"
+	"github.com/chbench/chbench/algorithms/ketama"
 	"github.com/chbench/chbench/algorithms/modulo"
 	"github.com/chbench/chbench/algorithms/powerch"
 	"github.com/chbench/chbench/algorithms/rendezvous"
@@ -25,7 +26,7 @@ import (
 // Config holds the parameters of every algorithm; each uses the fields it
 // needs and ignores the rest.
 type Config struct {
-	Hash       string  // key hash name (algorithms.HashNames); "" = xxhash. Slots always use CRC-16 (Redis Cluster).
+	Hash       string  // key hash name (algorithms.HashNames); "" = xxhash. Slots always use CRC-16 (Redis Cluster), ketama MD5.
 	VNodes     int     // ring and bounded: virtual nodes per unit of weight (>= 1)
 	Eps        float64 // bounded: load factor c = 1 + Eps (> 0)
 	Partitions int     // bounded: fixed partitions placed with bounded loads (>= 1)
@@ -62,7 +63,7 @@ func (c Config) Validate() error {
 type Info struct {
 	Name string
 	// Family groups algorithms in plots and reports: "classic" (the
-	// original six), "range" (constant-time range hashes of bucket
+	// original six, and ketama, a ring layout), "range" (constant-time range hashes of bucket
 	// numbers), "table" (lookup tables), "stateful" (fixed capacity with
 	// removal state).
 	Family  string
@@ -127,6 +128,16 @@ var infos = []Info{
 		LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(bounded.New(n, c.VNodes, c.Eps, c.Partitions, h))
+		}},
+	// ketama: libketama's continuum as twemproxy builds it; always MD5 for
+	// labels and keys, 160 points per server at equal weights. Joins and
+	// leaves are minimal only at equal weights (point counts are shares of
+	// the total weight), so the two promises are not made.
+	{Name: ketama.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "16-24 B per point, 160 points per server",
+		Removal: "any", Weights: "4*floor(40*n*w/W) points", Source: "libketama 2007; twemproxy nc_ketama.c",
+		Weighted: true,
+		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
+			return placer(ketama.New(n))
 		}},
 	{Name: jumpback.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
 		Removal: "last only; others by swap-last", Weights: "no", Source: "Ertl 2024 (arXiv 2403.18682)",

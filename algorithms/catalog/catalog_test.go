@@ -39,7 +39,7 @@ func TestErrorsReturnNilPlacer(t *testing.T) {
 	}
 	nodes, _ := algorithms.DefaultNodes(2)
 	bad := []Config{
-		{Hash: "md5", VNodes: 1, Eps: 1, Partitions: 1},
+		{Hash: "no-such-hash", VNodes: 1, Eps: 1, Partitions: 1},
 		{Hash: "xxhash", VNodes: 0, Eps: 1, Partitions: 1},
 		{Hash: "xxhash", VNodes: 1, Eps: 0, Partitions: 1},
 		{Hash: "xxhash", VNodes: 1, Eps: 1, Partitions: 0},

@@ -96,7 +96,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-weights", "1", "k"}, "1 entries for 2 nodes"},
 		{[]string{"locate", "-algo", "ring", "-node-ids", "a,b,a", "k"}, `"a"`},
 		{[]string{"locate", "-algo", "maglev", "-nodes", "2", "k"}, `"maglev"`},
-		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-hash", "md5", "k"}, `"md5"`},
+		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-hash", "sha1", "k"}, `"sha1"`},
 		{[]string{"locate", "-algo", "bounded", "-nodes", "2", "-eps", "0", "k"}, "eps 0"},
 		{[]string{"locate", "-algo", "bounded", "-nodes", "2", "-eps", "-1", "k"}, "eps -1"},
 		{[]string{"locate", "-algo", "bounded", "-nodes", "20", "-partitions", "10", "k"}, "20"},
