@@ -351,7 +351,7 @@ func TestAlgoStyle(t *testing.T) {
 	if AlgoStyle("ring").Color != palette[slices.Index(names, "ring")] {
 		t.Errorf("ring colour not fixed by catalog position")
 	}
-	if AlgoStyle("maglev").Color != unknownColor {
+	if AlgoStyle("nope").Color != unknownColor {
 		t.Errorf("unknown algorithm not grey")
 	}
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -38,18 +39,29 @@ func TestErrorsReturnNilPlacer(t *testing.T) {
 		}
 	}
 	nodes, _ := algorithms.DefaultNodes(2)
-	bad := []Config{
-		{Hash: "md5", VNodes: 1, Eps: 1, Partitions: 1},
-		{Hash: "xxhash", VNodes: 0, Eps: 1, Partitions: 1},
-		{Hash: "xxhash", VNodes: 1, Eps: 0, Partitions: 1},
-		{Hash: "xxhash", VNodes: 1, Eps: 1, Partitions: 0},
-	}
-	for _, c := range bad {
-		if _, err := New("ring", nodes, c); err == nil {
-			t.Errorf("config %+v accepted", c)
+	// Each bad config differs from the defaults in one field, and the error
+	// names the bad value.
+	for _, tc := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Hash = "md5" }, `"md5"`},
+		{func(c *Config) { c.VNodes = 0 }, "vnodes 0"},
+		{func(c *Config) { c.Eps = 0 }, "eps 0"},
+		{func(c *Config) { c.Partitions = 0 }, "partitions 0"},
+		{func(c *Config) { c.TableSize = 65536 }, "65536"},
+		{func(c *Config) { c.TableSize = 1 }, "table size 1"},
+		{func(c *Config) { c.Probes = 0 }, "probes 0"},
+		{func(c *Config) { c.Capacity = -1 }, "capacity -1"},
+	} {
+		c := DefaultConfig()
+		tc.edit(&c)
+		_, err := New("ring", nodes, c)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("config %+v: error %v, want one naming %s", c, err, tc.want)
 		}
 	}
-	if _, err := New("maglev", nodes, DefaultConfig()); err == nil {
+	if _, err := New("nope", nodes, DefaultConfig()); err == nil {
 		t.Error("unknown algorithm accepted")
 	}
 	if _, err := ParseNames("ring,nope"); err == nil {
@@ -57,5 +69,55 @@ func TestErrorsReturnNilPlacer(t *testing.T) {
 	}
 	if got, err := ParseNames("all"); err != nil || len(got) != len(Names()) {
 		t.Errorf(`ParseNames("all") = %v, %v`, got, err)
+	}
+}
+
+// The capacity of anchor and dx defaults to twice the initial membership
+// (at least MinAutoCapacity) and an explicit capacity below the membership
+// is refused with both numbers named.
+func TestCapacity(t *testing.T) {
+	c := DefaultConfig()
+	if got := c.CapacityFor(5); got != MinAutoCapacity {
+		t.Errorf("CapacityFor(5) = %d, want %d", got, MinAutoCapacity)
+	}
+	if got := c.CapacityFor(100); got != 200 {
+		t.Errorf("CapacityFor(100) = %d, want 200", got)
+	}
+	nodes, _ := algorithms.DefaultNodes(10)
+	c.Capacity = 9
+	for _, name := range []string{"anchor", "dx"} {
+		_, err := New(name, nodes, c)
+		if err == nil || !strings.Contains(err.Error(), "capacity 9") || !strings.Contains(err.Error(), "10 nodes") {
+			t.Errorf("%s with capacity 9 for 10 nodes: error %v", name, err)
+		}
+	}
+}
+
+// The facts of the catalog agree with what the placers do: an algorithm
+// marked JoinMinimal moves keys only to a joining node, one marked
+// LeaveMinimal moves only the keys of a leaving (middle) node.
+func TestMovementFactsHold(t *testing.T) {
+	keys := placertest.Keys(5000, 7)
+	nodes, _ := algorithms.DefaultNodes(12)
+	for _, name := range Names() {
+		in, _ := Describe(name)
+		p, err := New(name, nodes, DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.JoinMinimal {
+			q, err := algorithms.Join(p, algorithms.Node{ID: "new", Weight: 1})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			placertest.CheckJoin(t, p, q, keys, "new")
+		}
+		if in.LeaveMinimal {
+			q, err := algorithms.Leave(p, "node-4")
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			placertest.CheckLeave(t, p, q, keys, "node-4")
+		}
 	}
 }
