@@ -148,6 +148,12 @@ func New(nodes []algorithms.Node, m int, h algorithms.Hash) (*Maglev, error) {
 	if err != nil {
 		return nil, fmt.Errorf("maglev: %w", err)
 	}
+	return build(nodes, size, m, h)
+}
+
+// build fills a table of exactly size entries (prime) for valid nodes; m is
+// the configured size Rebalance keeps.
+func build(nodes []algorithms.Node, size, m int, h algorithms.Hash) (*Maglev, error) {
 	g := &Maglev{nodes: slices.Clone(nodes), hash: h, m: uint64(size), tableM: m}
 	if h.Bits() == 32 {
 		g.keyShift = 32
