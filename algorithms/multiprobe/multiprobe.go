@@ -33,6 +33,7 @@ package multiprobe
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -180,4 +181,52 @@ func (p *MultiProbe) Rebalance(nodes []algorithms.Node) (algorithms.Placer, erro
 		return nil, err
 	}
 	return next, nil
+}
+
+var _ algorithms.ExactSharer = (*MultiProbe)(nil)
+
+// ExactShares returns each node's exact share of the key hash space,
+// indexed like Nodes(), under the model that the k probes of a key are
+// independent and uniform. With g_j the arc before node j's point (as a
+// fraction of the ring) and F(d) = sum_i min(d, g_i) the chance that one
+// probe lands within distance d before some point, node j owns a key when
+// its closest probe is at distance d < g_j before it and no probe is
+// closer to any point:
+//
+//	share_j = integral over 0 <= d < g_j of k (1 - F(d))^(k-1) dd,
+//
+// which is piecewise polynomial between the sorted arcs and is summed here
+// in closed form. Points at the same position leave the later one (by node
+// ID) an arc of 0 and a share of 0.
+func (p *MultiProbe) ExactShares() []float64 {
+	n := len(p.pos)
+	shares := make([]float64, len(p.nodes))
+	if n == 1 {
+		shares[p.owner[0]] = 1
+		return shares
+	}
+	const ring = 18446744073709551616.0 // 2^64
+	gaps := make([]float64, n)
+	order := make([]int, n)
+	for j := range p.pos {
+		prev := p.pos[(j+n-1)%n]
+		gaps[j] = float64(p.pos[j]-prev) / ring // wraps modulo 2^64 for j == 0
+		order[j] = j
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(gaps[a], gaps[b]) })
+	k := float64(p.probes)
+	pow := func(x float64) float64 { return math.Pow(math.Max(0, 1-x), k) }
+	// Between consecutive sorted arcs g_(m-1) <= d <= g_(m), F(d) = (sum of
+	// the m shorter arcs) + (n-m) d, and the integral of k (1-F)^(k-1) is
+	// ((1-F(g_(m-1)))^k - (1-F(g_(m)))^k) / (n-m).
+	var cum, below, lo float64 // running share, sum of the shorter arcs, F at the previous arc
+	for m, j := range order {
+		active := float64(n - m)
+		hi := below + active*gaps[j]
+		cum += (pow(lo) - pow(hi)) / active
+		shares[p.owner[j]] = cum
+		below += gaps[j]
+		lo = hi
+	}
+	return shares
 }
