@@ -162,7 +162,7 @@ var infos = []Info{
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(bounded.New(n, c.VNodes, c.Eps, c.Partitions, h))
 		}},
-	{Name: maglev.Name, Family: "table", Lookup: "O(1) (one table read)", Memory: "4 B per table entry (M >= 100 n)",
+	{Name: maglev.Name, Family: "table", Lookup: "O(1) (one table read)", Memory: "2 B per table entry (M >= 100 n)",
 		Removal: "any (table rebuilt; some collateral moves)", Weights: "fill turns proportional to w",
 		Source: "Eisenbud et al. NSDI 2016", UsesHash: true, UsesTableSize: true, Weighted: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {

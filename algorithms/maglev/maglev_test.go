@@ -29,16 +29,16 @@ func mustNew(t testing.TB, n, m int) *Maglev {
 // entries as B1 B0 B1 B0 B2 B2 B0; with B1 gone, B0 B0 B0 B0 B2 B2 B2.
 func TestPaperTable1(t *testing.T) {
 	ones := []float64{1, 1, 1}
-	table, counts := populate(7, []uint64{3, 0, 3}, []uint64{4, 2, 1}, ones, []int{0, 1, 2})
+	table, counts := populate[uint32](7, []uint64{3, 0, 3}, []uint64{4, 2, 1}, ones, []int{0, 1, 2})
 	if want := []uint32{1, 0, 1, 0, 2, 2, 0}; !slices.Equal(table, want) {
 		t.Errorf("table %v, want %v", table, want)
 	}
 	if want := []int{3, 2, 2}; !slices.Equal(counts, want) {
 		t.Errorf("counts %v, want %v", counts, want)
 	}
-	after, _ := populate(7, []uint64{3, 3}, []uint64{4, 1}, ones[:2], []int{0, 1})
+	after, _ := populate[uint16](7, []uint64{3, 3}, []uint64{4, 1}, ones[:2], []int{0, 1})
 	// Index 1 of the two survivors is B2.
-	if want := []uint32{0, 0, 0, 0, 1, 1, 1}; !slices.Equal(after, want) {
+	if want := []uint16{0, 0, 0, 0, 1, 1, 1}; !slices.Equal(after, want) {
 		t.Errorf("table without B1 %v, want %v (B0 B0 B0 B0 B2 B2 B2)", after, want)
 	}
 }
