@@ -68,17 +68,17 @@ const EntriesPerNode = 100
 
 // Maglev is an immutable Maglev lookup table. It is safe for concurrent use.
 type Maglev struct {
-	nodes    []algorithms.Node
-	hash     algorithms.Hash
-	m        uint64 // table size used, prime
+	nodes []algorithms.Node
+	hash  algorithms.Hash
+	m     uint64 // table size used, prime
 	// The table maps entry e to the index in nodes of its owner: table16
 	// for fewer than 2^16-1 nodes (half the memory, so the default table of
 	// 65,537 entries takes 128 KiB and stays in L2 cache), else table32.
-	table16 []uint16
-	table32 []uint32
-	counts   []int    // counts[i] = entries owned by nodes[i]
-	tableM   int      // configured table size
-	keyShift uint     // 32 for 32-bit hashes, so that fastrange sees 64 bits
+	table16  []uint16
+	table32  []uint32
+	counts   []int // counts[i] = entries owned by nodes[i]
+	tableM   int   // configured table size
+	keyShift uint  // 32 for 32-bit hashes, so that fastrange sees 64 bits
 }
 
 var _ algorithms.Placer = (*Maglev)(nil)
