@@ -21,6 +21,7 @@ var MoveCSVHeader = []string{
 	"collateral_frac", "collateral_frac_lo", "collateral_frac_hi",
 	"net_moved_frac", "net_moved_frac_lo", "net_moved_frac_hi",
 	"steps", "eps", "partitions", "key_file", "go_version", "commit",
+	"table_size", "probes", "capacity",
 }
 
 // SpreadCSVHeader is the spread CSV header. Its first 23 columns are a
@@ -32,6 +33,7 @@ var SpreadCSVHeader = []string{
 	"noise_peak_to_mean", "noise_cv", "exact_peak_to_mean", "exact_cv",
 	"exact_min_share", "exact_max_share",
 	"eps", "partitions", "key_file", "go_version", "commit",
+	"table_size", "probes", "capacity",
 }
 
 // SharesCSVHeader is the header of the per-node share CSV (one row per node
@@ -73,6 +75,7 @@ func WriteMoveCSV(w io.Writer, rs []*MoveResult) error {
 			[]string{c.Algo, c.Hash, itoa(c.VNodes), r.Op, itoa(r.From), itoa(r.To), itoa(c.Keys), itoa(c.Sets), utoa(c.Seed)},
 			est(r.Moved), []string{ftoa(r.Ideal), ftoa(r.MovedOverIdeal)}, est(r.Collateral), est(r.Net),
 			[]string{itoa(r.Steps), ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
+			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
 		))
 	}
 	cw.Flush()
@@ -103,6 +106,7 @@ func WriteSpreadCSV(w io.Writer, rs []*SpreadResult) error {
 				optf(exactField(r, func(b Balance) float64 { return b.MinShare })),
 				optf(exactField(r, func(b Balance) float64 { return b.MaxShare })),
 				ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
+			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
 		))
 	}
 	cw.Flush()
@@ -333,13 +337,15 @@ func tableLabels[R any](rs []R, config func(R) RunConfig) []string {
 func usesVNodes(algo string) bool { return catalog.UsesVNodes(algo) }
 
 // benchConfig returns the file configuration lines of a result: hash,
-// vnodes, eps, partitions, keys, sets, go and commit, plus keyfile when
+// vnodes, eps, partitions, table-size, probes, capacity, keys, sets, go and
+// commit, plus keyfile when
 // set. The scenario lives in the benchmark name and the seed nowhere, so
 // that two runs of one configuration on different seeds land in one
 // benchstat table, while results of different algorithm settings (a vnodes
 // sweep) never merge into one row.
 func benchConfig(c RunConfig) []benchfmt.Config {
 	kv := [][2]string{{"hash", c.Hash}, {"vnodes", itoa(c.VNodes)}, {"eps", ftoa(c.Eps)}, {"partitions", itoa(c.Partitions)},
+		{"table-size", itoa(c.TableSize)}, {"probes", itoa(c.Probes)}, {"capacity", itoa(c.Capacity)},
 		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}}
 	if c.KeyFile != "" {
 		kv = append(kv, [2]string{"keyfile", c.KeyFile})
@@ -370,7 +376,8 @@ func writeUnits(bw *benchfmt.Writer, units ...string) error {
 //
 // ideal-frac is declared exact ("Unit ideal-frac assume=exact"); the other
 // metrics are sampled. File configuration lines (hash, vnodes, eps,
-// partitions, keys, sets, keyfile, go, commit) precede the results they
+// partitions, table-size, probes, capacity, keys, sets, keyfile, go,
+// commit) precede the results they
 // apply to. Runs that differ in a
 // configuration line are split into separate benchstat tables; compare them
 // with e.g. `benchstat -col hash a.txt b.txt` or `-ignore commit`.
