@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -120,4 +121,58 @@ func TestMovementFactsHold(t *testing.T) {
 			placertest.CheckLeave(t, p, q, keys, "node-4")
 		}
 	}
+}
+
+// FuzzMovementFacts runs a seeded history of single joins and leaves (any
+// node may leave) from n initial nodes on every algorithm and asserts, at
+// each step, the movement facts the catalog states: JoinMinimal
+// algorithms move keys only to the joining node, LeaveMinimal ones only
+// the leaving node's keys. The stateful algorithms carry their state
+// through the history, so a join may reuse a departed node's bucket.
+// `go test` runs the seed corpus; `go test -fuzz MovementFacts` explores.
+func FuzzMovementFacts(f *testing.F) {
+	f.Add(uint64(1), uint8(5))
+	f.Add(uint64(2), uint8(1))
+	f.Add(uint64(3), uint8(17))
+	keys := placertest.Keys(2000, 11)
+	f.Fuzz(func(t *testing.T, seed uint64, n8 uint8) {
+		n := int(n8%24) + 1
+		nodes, _ := algorithms.DefaultNodes(n)
+		for _, name := range Names() {
+			in, _ := Describe(name)
+			cfg := DefaultConfig()
+			cfg.Capacity = 2*n + 8 // room for every join of the history
+			p, err := New(name, nodes, cfg)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			r := rand.New(rand.NewPCG(seed, uint64(n)))
+			next := n
+			for range 8 {
+				cur := p.Nodes()
+				if len(cur) > 1 && r.IntN(2) == 0 {
+					id := cur[r.IntN(len(cur))].ID
+					q, err := algorithms.Leave(p, id)
+					if err != nil {
+						t.Fatalf("%s: leave %s: %v", name, id, err)
+					}
+					if in.LeaveMinimal {
+						placertest.CheckLeave(t, p, q, keys, id)
+					}
+					p = q
+					continue
+				}
+				nd := algorithms.Node{ID: algorithms.NodeID(next), Weight: 1}
+				next++
+				q, err := algorithms.Join(p, nd)
+				if err != nil {
+					t.Fatalf("%s: join %s: %v", name, nd.ID, err)
+				}
+				if in.JoinMinimal {
+					placertest.CheckJoin(t, p, q, keys, nd.ID)
+				}
+				p = q
+			}
+		}
+	})
 }
