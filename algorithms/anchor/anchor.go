@@ -6,9 +6,9 @@
 // were still working when it was removed, following each removed bucket's
 // recorded replacement, until it reaches a working bucket.
 //
-//   - Lookup: O(1 + ln(a/w)) expected hash steps with w working buckets
-//     (about 1.7 at a = 2w, the default capacity), each one splitmix64 mix
-//     and a few array reads.
+//   - Lookup: at most 1 + ln(a/w) expected hash steps with w working
+//     buckets (the paper's bound; 1.7 at a = 2w, the default capacity),
+//     each one splitmix64 mix and a few array reads.
 //   - Memory: four 4-byte arrays over the anchor (A, W, L, K of the paper),
 //     the removed-bucket stack and a bucket-to-node table: about 24 bytes
 //     per anchor bucket, O(a).

@@ -175,7 +175,7 @@ var infos = []Info{
 			return placer(multiprobe.New(n, c.Probes, h))
 		}},
 	{Name: anchor.Name, Family: "stateful", Lookup: "O(1 + ln(a/n)) expected", Memory: "~24 B per bucket of capacity a",
-		Removal: "any (up to capacity a)", Weights: "no", Source: "Mendelson et al. ToN 2021",
+		Removal: "any; joins up to capacity a", Weights: "no", Source: "Mendelson et al. ToN 2021",
 		UsesHash: true, UsesCapacity: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(anchor.New(n, c.CapacityFor(len(n)), h))
@@ -187,7 +187,7 @@ var infos = []Info{
 			return placer(memento.New(n, h))
 		}},
 	{Name: dx.Name, Family: "stateful", Lookup: "O(a/n) expected", Memory: "4 B per bucket of capacity a",
-		Removal: "any (up to capacity a)", Weights: "no", Source: "Dong & Wang 2021",
+		Removal: "any; joins up to capacity a", Weights: "no", Source: "Dong & Wang 2021",
 		UsesHash: true, UsesCapacity: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(dx.New(n, c.CapacityFor(len(n)), h))
