@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 // table is a CSV file read by header name: columns may come in any order
@@ -144,10 +146,12 @@ func (t *table) interval(i int, name string) (Point, error) {
 }
 
 // runInfo is how one CSV result row was produced: the optional columns
-// keys, sets, seed, hash, vnodes, eps, go_version and commit, as written
-// (empty when absent), and the algorithm.
+// keys, sets, seed, hash, vnodes, eps, table_size, probes, capacity,
+// go_version and commit, as written (empty when absent), and the
+// algorithm.
 type runInfo struct {
 	Algo, Keys, Sets, Seed, Hash, VNodes, Eps, GoVersion, Commit string
+	TableSize, Probes, Capacity                                  string
 }
 
 func (t *table) info(i int) runInfo {
@@ -155,6 +159,7 @@ func (t *table) info(i int) runInfo {
 		Algo: t.str(i, "algo"), Keys: t.str(i, "keys"), Sets: t.str(i, "sets"), Seed: t.str(i, "seed"),
 		Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), Eps: t.str(i, "eps"),
 		GoVersion: t.str(i, "go_version"), Commit: t.str(i, "commit"),
+		TableSize: t.str(i, "table_size"), Probes: t.str(i, "probes"), Capacity: t.str(i, "capacity"),
 	}
 }
 
@@ -163,7 +168,9 @@ func (t *table) info(i int) runInfo {
 // A field with several values lists them joined by "/", or is left out
 // when it has more than three (it is then what the plot varies); empty
 // fields are left out. vnodes is shown only with ring or bounded rows, eps
-// only with bounded rows.
+// only with bounded rows; the table size, probes and capacity only with
+// rows of algorithms that read them (catalog facts), capacity only when set
+// (0 is the default, twice the initial nodes).
 func runCaption(infos []runInfo) string {
 	distinct := func(get func(runInfo) string, only ...string) string {
 		var vs []string
@@ -199,6 +206,30 @@ func runCaption(infos []runInfo) string {
 	}
 	if e := distinct(func(r runInfo) string { return r.Eps }, "bounded"); e != "" {
 		parts = append(parts, "bounded eps "+e)
+	}
+	reading := func(uses func(catalog.Info) bool) []string {
+		var names []string
+		for _, in := range infos {
+			if info, err := catalog.Describe(in.Algo); err == nil && uses(info) && !slices.Contains(names, in.Algo) {
+				names = append(names, in.Algo)
+			}
+		}
+		return names
+	}
+	if names := reading(func(i catalog.Info) bool { return i.UsesTableSize }); len(names) > 0 {
+		if m := distinct(func(r runInfo) string { return r.TableSize }, names...); m != "" {
+			parts = append(parts, "table size "+m)
+		}
+	}
+	if names := reading(func(i catalog.Info) bool { return i.UsesProbes }); len(names) > 0 {
+		if k := distinct(func(r runInfo) string { return r.Probes }, names...); k != "" {
+			parts = append(parts, "probes "+k)
+		}
+	}
+	if names := reading(func(i catalog.Info) bool { return i.UsesCapacity }); len(names) > 0 {
+		if c := distinct(func(r runInfo) string { return r.Capacity }, names...); c != "" && c != "0" {
+			parts = append(parts, "capacity "+c)
+		}
 	}
 	out := strings.Join(parts, ", ")
 	var build []string
