@@ -32,9 +32,10 @@
 //     order given.
 //   - Hash: the sequence is splitmix64 seeded with the configured key hash
 //     (state += 0x9E3779B97F4A7C15, output = mix(state)), reduced to [0, a)
-//     by multiply-shift; the paper leaves the generator open and its array
-//     size is a power of two, reduced by masking. The SUPSI Java suite seeds
-//     java.util.Random with the key hash.
+//     by multiply-shift, so any capacity works; the paper seeds a
+//     pseudo-random generator with the key and doubles its array when it
+//     grows, and the SUPSI Java suite seeds java.util.Random with the key
+//     hash. Any generator gives the same guarantees; the outputs differ.
 //   - Reference outputs: neither the paper nor the SUPSI suite publishes
 //     key-to-bucket vectors; the tests check the consistency and balance
 //     properties the paper proves.
