@@ -30,12 +30,17 @@
 //   - Hash: the first bucket is the key hash, mixed with splitmix64 and
 //     reduced by multiply-shift to [0, a); the per-bucket rehash h_b(k) is
 //     the splitmix64 mix of h + (b+1) * 0x9E3779B97F4A7C15, a function of
-//     the key and the bucket only, as the paper's proof requires. The paper
-//     and the authors' code use their own (CRC-based) hashes.
-//   - Reference outputs: neither the paper nor the authors' code nor the
-//     SUPSI Java suite publishes key-to-bucket vectors; the tests check the
-//     bucket bookkeeping against the SUPSI suite's removal and restore
-//     cases and the paper's consistency and balance properties.
+//     the key and the bucket only (the paper's h_b(k)). The authors' C++
+//     code (anchorhash/cpp-anchorhash) chains CRC-32C over the key and the
+//     previous hash, and the SUPSI Java suite its own seeded hashes, so
+//     outputs differ between implementations; the bucket bookkeeping (A, W,
+//     L, K and the removed stack, initially a-1 ... n with n on top) is the
+//     same as the authors'.
+//   - Reference outputs: neither the paper, the authors' code (its tests
+//     check balance and consistency statistically) nor the SUPSI Java suite
+//     publishes key-to-bucket vectors; the tests check the bucket
+//     bookkeeping against the SUPSI suite's removal and restore cases and
+//     the paper's consistency and balance properties.
 package anchor
 
 import (
