@@ -30,7 +30,7 @@ import (
 // Options configures one analysis run.
 type Options struct {
 	Algo    string         // algorithm registry name (catalog.Names)
-	Config  catalog.Config // hash, vnodes, eps, partitions
+	Config  catalog.Config // hash, vnodes, eps, partitions, table size, probes, capacity
 	Keys    int            // keys per generated set (>= 1); ignored with KeyFile
 	Sets    int            // number of independent key sets S (>= 1)
 	Seed    uint64         // seed of the key generator and of random scenario choices
@@ -98,7 +98,8 @@ func (o Options) prepare() (keyset.KeySource, RunConfig, error) {
 	h, _ := algorithms.LookupHash(o.Config.Hash) // validated above
 	rc := RunConfig{
 		Algo: o.Algo, Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps,
-		Partitions: o.Config.Partitions, Sets: o.Sets, Seed: o.Seed,
+		Partitions: o.Config.Partitions, TableSize: o.Config.TableSize, Probes: o.Config.Probes, Capacity: o.Config.Capacity,
+		Sets: o.Sets, Seed: o.Seed,
 		GoVersion: runtime.Version(), Commit: o.Commit,
 	}
 	switch s := src.(type) {

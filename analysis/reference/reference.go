@@ -16,6 +16,8 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/jump"
+	"github.com/chbench/chbench/algorithms/maglev"
+	"github.com/chbench/chbench/algorithms/multiprobe"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/algorithms/slots"
 	"github.com/chbench/chbench/analysis"
@@ -56,6 +58,8 @@ type Published struct {
 	RingShares   []refShares
 	RingCV       []refCV
 	Slots        []refSlots
+	Maglev       []refMaglev
+	MultiProbe   refMultiProbe
 	Weights      []float64
 	Noise        []refNoise
 	Cache        refCache
@@ -85,6 +89,21 @@ type refSlots struct {
 	N          int
 	PeakToMean float64
 	Decimals   int
+}
+
+// refMaglev is Maglev's balance promise: with a prime table size M > 100 n
+// every node's share is within Within (1%) of the mean.
+type refMaglev struct {
+	N, M   int
+	Within float64
+}
+
+// refMultiProbe is multi-probe's balance promise: k = 1 + 1/eps probes
+// give a peak-to-mean ratio of about 1 + eps.
+type refMultiProbe struct {
+	Probes, Nodes int
+	PeakToMean    float64
+	Decimals      int
 }
 
 type refNoise struct {
@@ -124,10 +143,12 @@ func PublishedValues() Published {
 			{10, 11, 0.909, 3}, {1000, 1010, 0.9901, 4}},
 		RingShares: []refShares{{1, 0.017, 0.357}, {10, 0.133, 0.265}, {50, 0.188, 0.215},
 			{100, 0.184, 0.211}, {200, 0.169, 0.221}},
-		RingCV:  []refCV{{10, 0.315, 0.37, 1.98}, {100, 0.0997, 0.76, 1.28}, {1000, 0.0316, 0.92, 1.09}},
-		Slots:   []refSlots{{10, 1.0004, 4}, {1000, 1.0376, 4}, {10000, 1.22, 2}},
-		Weights: []float64{1, 1, 2, 4},
-		Noise:   []refNoise{{"rendezvous", 10, 0}, {"jump", 1000, 0}},
+		RingCV:     []refCV{{10, 0.315, 0.37, 1.98}, {100, 0.0997, 0.76, 1.28}, {1000, 0.0316, 0.92, 1.09}},
+		Slots:      []refSlots{{10, 1.0004, 4}, {1000, 1.0376, 4}, {10000, 1.22, 2}},
+		Maglev:     []refMaglev{{100, 65537, 0.01}, {655, 65537, 0.01}},
+		MultiProbe: refMultiProbe{Probes: 21, Nodes: 1000, PeakToMean: 1.05, Decimals: 2},
+		Weights:    []float64{1, 1, 2, 4},
+		Noise:      []refNoise{{"rendezvous", 10, 0}, {"jump", 1000, 0}},
 		Cache: refCache{From: 4, To: 5, Reads: 50000, OldHit: 0.95, NewHit: 0.20, NewHitStep: 0.05,
 			DBLoad: 40000, DBLoadStep: 5000, Factor: 16, FactorStep: 1},
 		Slot: []refSlot{{"123456789", 12739}, {"foo", 12182}, {"bar", 5061}, {"hello", 866},
@@ -309,6 +330,13 @@ func Run(o analysis.Options, sz Size, pub Published) ([]Row, error) {
 		})
 	}
 
+	// Maglev and multi-probe balance, from exact shares.
+	tr, err := tableRows(o.Config, sz, pub)
+	if err != nil {
+		return nil, err
+	}
+	add(tr...)
+
 	// Bounded loads never exceed ceil(c*m/n).
 	br, err := boundedRow(o, sz)
 	if err != nil {
@@ -376,6 +404,56 @@ func Run(o analysis.Options, sz Size, pub Published) ([]Row, error) {
 		return nil, fmt.Errorf("cache example %d->%d: no modulo law row for it", pub.Cache.From, pub.Cache.To)
 	}
 	add(cacheRows(pub.Cache, cacheMove.Moved)...)
+	return rows, nil
+}
+
+// tableRows checks Maglev's 1% promise on its exact entry counts, and
+// multi-probe's 1 + 1/(k-1) on the mean exact peak-to-mean of sz.Replicas
+// memberships (node IDs "m<s>-node-<i>"), accepted within refZ standard
+// errors of that mean plus half a unit of the published precision.
+func tableRows(cfg catalog.Config, sz Size, pub Published) ([]Row, error) {
+	var rows []Row
+	for _, c := range pub.Maglev {
+		mc := cfg
+		mc.TableSize = c.M
+		b, err := analysis.ExactBalance(maglev.Name, mustNodes(c.N), mc)
+		if err != nil {
+			return nil, err
+		}
+		n := float64(c.N)
+		dev := max(b.MaxShare*n-1, 1-b.MinShare*n)
+		rows = append(rows, Row{
+			Quantity:  fmt.Sprintf("maglev largest share deviation, %d nodes, M=%d (exact)", c.N, c.M),
+			Published: "within " + pct(c.Within, 0), Ours: pct(dev, 3),
+			Accept: "<= " + pct(c.Within, 0),
+			Basis:  "exact entry counts (M > 100 n)",
+			Pass:   dev <= c.Within,
+		})
+	}
+	c := pub.MultiProbe
+	mc := cfg
+	mc.Probes = c.Probes
+	ptms := make([]float64, sz.Replicas)
+	for s := range ptms {
+		nodes := make([]algorithms.Node, c.Nodes)
+		for i := range nodes {
+			nodes[i] = algorithms.Node{ID: fmt.Sprintf("m%d-node-%d", s, i), Weight: 1}
+		}
+		b, err := analysis.ExactBalance(multiprobe.Name, nodes, mc)
+		if err != nil {
+			return nil, err
+		}
+		ptms[s] = b.PeakToMean
+	}
+	mean, sd := stat.MeanStdDev(ptms, nil)
+	tol := refZ*sd/math.Sqrt(float64(len(ptms))) + halfUnit(c.Decimals)
+	rows = append(rows, Row{
+		Quantity:  fmt.Sprintf("multiprobe peak/mean, %d probes, %d nodes (exact, mean of %d memberships)", c.Probes, c.Nodes, len(ptms)),
+		Published: strconv.FormatFloat(c.PeakToMean, 'f', c.Decimals, 64), Ours: fmt.Sprintf("%.4f", mean),
+		Accept: fmt.Sprintf("[%.4f, %.4f]", mean-tol, mean+tol),
+		Basis:  fmt.Sprintf("mean ± %.2f·sd/sqrt(S) + half a unit", refZ),
+		Pass:   math.Abs(mean-c.PeakToMean) <= tol,
+	})
 	return rows, nil
 }
 

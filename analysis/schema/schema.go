@@ -41,6 +41,9 @@ const (
 	ColKeyFile          = "key_file"
 	ColGoVersion        = "go_version"
 	ColCommit           = "commit"
+	ColTableSize        = "table_size"
+	ColProbes           = "probes"
+	ColCapacity         = "capacity"
 	ColNodes            = "nodes"
 	ColMinShare         = "min_share"
 	ColMinShareLo       = "min_share_lo"
@@ -79,6 +82,7 @@ var MoveColumns = []string{
 	ColCollateralFrac, ColCollateralFracLo, ColCollateralFracHi,
 	ColNetMovedFrac, ColNetMovedFracLo, ColNetMovedFracHi,
 	ColSteps, ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
+	ColTableSize, ColProbes, ColCapacity,
 }
 
 // SpreadColumns is the spread CSV header, in order. Its first 23 columns
@@ -91,6 +95,7 @@ var SpreadColumns = []string{
 	ColNoisePeakToMean, ColNoiseCV, ColExactPeakToMean, ColExactCV,
 	ColExactMinShare, ColExactMaxShare,
 	ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
+	ColTableSize, ColProbes, ColCapacity,
 }
 
 // ShareColumns is the header of the per-node share CSV (one row per node
@@ -132,6 +137,7 @@ func WriteMoveCSV(w io.Writer, rs []Move) error {
 			[]string{ftoa(r.CollateralFrac), ftoa(r.CollateralFracLo), ftoa(r.CollateralFracHi)},
 			[]string{ftoa(r.NetMovedFrac), ftoa(r.NetMovedFracLo), ftoa(r.NetMovedFracHi)},
 			[]string{itoa(r.Steps), ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
+			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
 		))
 	}
 	cw.Flush()
@@ -152,6 +158,7 @@ func WriteSpreadCSV(w io.Writer, rs []Spread) error {
 			[]string{ftoa(r.NoisePeakToMean), ftoa(r.NoiseCV),
 				optf(r.ExactPeakToMean), optf(r.ExactCV), optf(r.ExactMinShare), optf(r.ExactMaxShare),
 				ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
+			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
 		))
 	}
 	cw.Flush()
@@ -183,6 +190,9 @@ type Config struct {
 	VNodes     int     `json:"vnodes"`
 	Eps        float64 `json:"eps"`
 	Partitions int     `json:"partitions"`
+	TableSize  int     `json:"table_size"` // maglev: configured lookup table size M
+	Probes     int     `json:"probes"`     // multiprobe: probes per key
+	Capacity   int     `json:"capacity"`   // anchor, dx: buckets (0 = twice the initial nodes, at least 16)
 	// Keys is the number of keys per set for generated keys; for a key file
 	// it is the number of keys in the file (each set holds floor or ceil of
 	// Keys/Sets).
@@ -316,6 +326,7 @@ func writeJSON(w io.Writer, v any) error {
 // sweep) never merge into one row.
 func benchConfig(c Config) []benchfmt.Config {
 	kv := [][2]string{{"hash", c.Hash}, {"vnodes", itoa(c.VNodes)}, {"eps", ftoa(c.Eps)}, {"partitions", itoa(c.Partitions)},
+		{"table-size", itoa(c.TableSize)}, {"probes", itoa(c.Probes)}, {"capacity", itoa(c.Capacity)},
 		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}}
 	if c.KeyFile != "" {
 		kv = append(kv, [2]string{"keyfile", c.KeyFile})

@@ -36,6 +36,7 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.hashes, "hash", def.Hash, "key hash: "+strings.Join(algorithms.HashNames(), ", ")+"; a comma-separated list sweeps (slots always use CRC-16)")
 	fs.Float64Var(&a.eps, "eps", def.Eps, "bounded: load factor c = 1 + eps, eps > 0")
 	fs.IntVar(&a.partitions, "partitions", def.Partitions, "bounded: number of fixed partitions")
+	registerTableFlags(fs, &a.tableSize, &a.probes, &a.capacity)
 	fs.IntVar(&a.keys, "keys", 100000, "keys per generated key set (ignored with -keyfile)")
 	fs.IntVar(&a.sets, "sets", 5, "independent key sets; means and 95% intervals are over sets (>= 2 for an interval)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
@@ -91,7 +92,8 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if commit == "" {
 		commit = vcsRevision()
 	}
-	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.eps, Partitions: a.partitions}
+	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.eps, Partitions: a.partitions,
+		TableSize: a.tableSize, Probes: a.probes, Capacity: a.capacity}
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}
