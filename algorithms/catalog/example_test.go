@@ -23,7 +23,7 @@ func ExampleNames() {
 	// ring       vnodes=true  join-minimal=true  leave-minimal=true
 	// rendezvous vnodes=false join-minimal=true  leave-minimal=true
 	// jump       vnodes=false join-minimal=true  leave-minimal=false
-	// slots      vnodes=false join-minimal=true  leave-minimal=true
+	// slots      vnodes=false join-minimal=false leave-minimal=false
 	// bounded    vnodes=true  join-minimal=false leave-minimal=true
 }
 
