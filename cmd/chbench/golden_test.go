@@ -34,7 +34,11 @@ import (
 //   - the progress bar is drawn only when stderr is a terminal, and here it
 //     is a buffer, so it never appears;
 //   - -workers is left at its default (one per core): results do not depend
-//     on it, so a machine with a different core count writes the same bytes.
+//     on it (checked with 1 and 3 workers), so a machine with a different
+//     core count writes the same bytes;
+//   - not controlled: the last digits of floating-point columns on an
+//     architecture where the Go compiler fuses multiply-adds (arm64,
+//     ppc64le, s390x) may differ from these files, written on amd64.
 //
 // Every algorithm list is spelled out rather than "all", so an algorithm
 // registered later adds no rows to these files.
