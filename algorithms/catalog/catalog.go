@@ -156,7 +156,13 @@ var infos = []Info{
 		}},
 	{Name: slots.Name, Family: "classic", Lookup: "O(1)", Memory: "16,384-entry slot table", Removal: "any (slots migrate)",
 		Weights: "floor/ceil of weighted share", Source: "Redis Cluster spec", Weighted: true, Ordered: true, Stateful: true,
-		JoinMinimal: true, LeaveMinimal: true,
+		// Not JoinMinimal or LeaveMinimal: with unequal weights the
+		// largest-remainder targets are recomputed on every change, so a
+		// survivor's rounding can flip between floor and ceiling and a slot
+		// moves between two nodes present before and after (53 nodes
+		// weighted 0.5,4,0.5,... joined by one of weight 0.5; node-0
+		// leaving 63 such nodes). With equal weights both hold (slots
+		// package tests).
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
 			return placer(slots.New(n))
 		}},
