@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/analysis/reference"
 )
 
 // Golden-output tests: each case runs the real command line in-process
@@ -122,16 +124,16 @@ func TestGolden(t *testing.T) {
 // refSmall (reference_test.go) so that two runs stay fast under -race.
 // The published values and the code paths are those of the default size;
 // only the sampled rows' sizes, and so their tolerances, shrink.
-var refGolden = refSize{MoveKeys: 1000, MoveSets: 2, ShareKeys: 2000, Replicas: 40,
+var refGolden = reference.Size{MoveKeys: 1000, MoveSets: 2, ShareKeys: 2000, Replicas: 40,
 	LawKeys: 5000, LawSets: 2, RingNodes: 100, BoundedRuns: 1, BoundedNodes: 10}
 
 // TestGoldenReference runs chbench reference (table and CSV) at size
 // refGolden instead of the default one, which takes seconds without -race
 // and a minute with it.
 func TestGoldenReference(t *testing.T) {
-	saved := refDefault
-	refDefault = refGolden
-	t.Cleanup(func() { refDefault = saved })
+	saved := reference.Default
+	reference.Default = refGolden
+	t.Cleanup(func() { reference.Default = saved })
 	golden(t, "reference-table", "reference")
 	golden(t, "reference-csv", "reference", "-format", "csv", "-seed", "3")
 }
