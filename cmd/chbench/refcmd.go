@@ -8,8 +8,8 @@ import (
 	"github.com/chbench/chbench/analysis/reference"
 )
 
-// runReference reproduces the values of REFERENCES.md that chbench can
-// measure and exits non-zero if any check fails.
+// runReference runs the reference table (package reference) and exits
+// non-zero if any check fails.
 func runReference(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("reference", "[-full] [-format table|csv]", stderr)
 	full := fs.Bool("full", false, "larger sizes where the published figure is a statistical law (more keys, sets, rings); about a minute")
@@ -32,11 +32,11 @@ func runReference(args []string, stdout, stderr io.Writer) error {
 	if *full {
 		sz = reference.Full
 	}
-	pub := reference.PublishedValues()
+	in := reference.DefaultInput()
 	o := analysis.Options{Seed: *seed, Workers: *workers}
-	bar := startProgress(stderr, &o, reference.Keys(sz, pub))
+	bar := startProgress(stderr, &o, reference.Keys(sz, in))
 	defer bar.stop()
-	rows, err := reference.Run(o, sz, pub)
+	rows, err := reference.Run(o, sz, in)
 	bar.stop()
 	if err != nil {
 		return err
