@@ -17,16 +17,16 @@ func runReference(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the key generators and scenario choices")
 	workers := fs.Int("workers", 0, "goroutines (0 = one per core); results do not depend on it")
 	if _, err := parse(fs, args); err != nil {
-		return err
+		return badUsage(err)
 	}
 	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return badUsage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 	if err := checkWorkers(*workers); err != nil {
-		return err
+		return badUsage(err)
 	}
 	if *format != "table" && *format != "csv" {
-		return fmt.Errorf("unknown format %q (known: table, csv)", *format)
+		return badUsage(fmt.Errorf("unknown format %q (known: table, csv)", *format))
 	}
 	sz := reference.Default
 	if *full {
