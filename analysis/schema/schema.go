@@ -302,6 +302,29 @@ func WriteSpreadJSON(w io.Writer, rs []Spread) error {
 	return writeJSON(w, rs)
 }
 
+// ReadMoveJSON reads a movement JSON array written by WriteMoveJSON.
+func ReadMoveJSON(r io.Reader) ([]Move, error) {
+	var rs []Move
+	return rs, readJSON(r, &rs)
+}
+
+// ReadSpreadJSON reads a spread JSON array written by WriteSpreadJSON.
+func ReadSpreadJSON(r io.Reader) ([]Spread, error) {
+	var rs []Spread
+	return rs, readJSON(r, &rs)
+}
+
+// readJSON decodes one JSON value into v, rejecting fields the row types
+// do not have.
+func readJSON(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("results JSON: %w", err)
+	}
+	return nil
+}
+
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -6,6 +6,8 @@
 //	chbench move -algo A[,B...] -from N -to M [flags]   moved fraction on a resize
 //	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
+//	chbench reference [-full]                           the field's published values, PASS/FAIL
+//	chbench algorithms [-format markdown]               the catalog's facts per algorithm
 //
 // Run "chbench CMD -h" for the flags of each command.
 //
@@ -77,6 +79,8 @@ var commands = map[string]command{
 	"move":   {"measure the fraction of keys that move on a resize", runMove},
 	"spread": {"measure how evenly keys spread over nodes", runSpread},
 	"plot":   {"draw the plots from a results directory", runPlot},
+
+	"algorithms": {"list the algorithms and the catalog's facts about each", runAlgorithms},
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},
 }
