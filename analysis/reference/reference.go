@@ -352,16 +352,24 @@ func moduloVsRingRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		lo, hi := range99(reps)
-		rows = append(rows, Row{
-			Quantity:  fmt.Sprintf("ring moved %d->%d, ideal %s (%s keys x %d sets, %d vnodes)", p.From, p.To, pct(rg.Ideal, 1), count(sz.MoveKeys), sz.MoveSets, o.Config.VNodes),
-			Published: pct(p.Ring, 1), Ours: estPct(rg.Moved, 2),
-			Accept: rangePct(lo, hi, 1),
-			Basis:  fmt.Sprintf("99%% range of %d rings (node IDs, keys varied)", sz.Replicas),
-			Pass:   lo <= p.Ring && p.Ring <= hi,
-		})
+		rows = append(rows, ringRangeRow(
+			fmt.Sprintf("ring moved %d->%d, ideal %s (%s keys x %d sets, %d vnodes)", p.From, p.To, pct(rg.Ideal, 1), count(sz.MoveKeys), sz.MoveSets, o.Config.VNodes),
+			p.Ring, estPct(rg.Moved, 2), reps))
 	}
 	return rows, nil
+}
+
+// ringRangeRow is the row of a figure published from one ring: pub
+// (a fraction) passes when it lies in the 99% range of the same statistic
+// over the independent rings reps.
+func ringRangeRow(quantity string, pub float64, ours string, reps []float64) Row {
+	lo, hi := range99(reps)
+	return Row{
+		Quantity: quantity, Published: pct(pub, 1), Ours: ours,
+		Accept: rangePct(lo, hi, 1),
+		Basis:  fmt.Sprintf("99%% range of %d rings (node IDs, keys varied)", len(reps)),
+		Pass:   lo <= pub && pub <= hi,
+	}
 }
 
 // ringShareRows: the published smallest and largest shares of 5 servers
@@ -394,14 +402,9 @@ func ringShareRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 			ours analysis.Estimate
 			reps []float64
 		}{{"smallest", c.Min, sr.MinShare, mins}, {"largest", c.Max, sr.MaxShare, maxs}} {
-			lo, hi := range99(side.reps)
-			rows = append(rows, Row{
-				Quantity:  fmt.Sprintf("ring %s share, 5 nodes, %d vnodes (%s keys)", side.name, c.VNodes, count(sz.ShareKeys)),
-				Published: pct(side.pub, 1), Ours: estPct(side.ours, 1),
-				Accept: rangePct(lo, hi, 1),
-				Basis:  fmt.Sprintf("99%% range of %d rings (node IDs, keys varied)", sz.Replicas),
-				Pass:   lo <= side.pub && side.pub <= hi,
-			})
+			rows = append(rows, ringRangeRow(
+				fmt.Sprintf("ring %s share, 5 nodes, %d vnodes (%s keys)", side.name, c.VNodes, count(sz.ShareKeys)),
+				side.pub, estPct(side.ours, 1), side.reps))
 		}
 	}
 	return rows, nil

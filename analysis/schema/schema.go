@@ -122,11 +122,10 @@ func flat(parts ...[]string) []string {
 // WriteMoveCSV writes rs as CSV with MoveColumns, one row per result.
 // Floats use the shortest representation that reads back exactly.
 func WriteMoveCSV(w io.Writer, rs []Move) error {
-	cw := csv.NewWriter(w)
-	cw.Write(MoveColumns)
+	recs := [][]string{MoveColumns}
 	for _, r := range rs {
 		c := r.Config
-		cw.Write(flat(
+		recs = append(recs, flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), r.Op, itoa(r.From), itoa(r.To), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
 			[]string{ftoa(r.MovedFrac), ftoa(r.MovedFracLo), ftoa(r.MovedFracHi), ftoa(r.IdealFrac), ftoa(r.MovedOverIdeal)},
 			[]string{ftoa(r.CollateralFrac), ftoa(r.CollateralFracLo), ftoa(r.CollateralFracHi)},
@@ -134,18 +133,16 @@ func WriteMoveCSV(w io.Writer, rs []Move) error {
 			[]string{itoa(r.Steps), ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
 		))
 	}
-	cw.Flush()
-	return cw.Error()
+	return csv.NewWriter(w).WriteAll(recs)
 }
 
 // WriteSpreadCSV writes rs as CSV with SpreadColumns, one row per result;
 // the exact_* cells are empty when the placer has no exact shares.
 func WriteSpreadCSV(w io.Writer, rs []Spread) error {
-	cw := csv.NewWriter(w)
-	cw.Write(SpreadColumns)
+	recs := [][]string{SpreadColumns}
 	for _, r := range rs {
 		c := r.Config
-		cw.Write(flat(
+		recs = append(recs, flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), itoa(r.Nodes), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
 			[]string{ftoa(r.MinShare), ftoa(r.MinShareLo), ftoa(r.MinShareHi), ftoa(r.MaxShare), ftoa(r.MaxShareLo), ftoa(r.MaxShareHi)},
 			[]string{ftoa(r.PeakToMean), ftoa(r.PeakToMeanLo), ftoa(r.PeakToMeanHi), ftoa(r.CV), ftoa(r.CVLo), ftoa(r.CVHi)},
@@ -154,25 +151,22 @@ func WriteSpreadCSV(w io.Writer, rs []Spread) error {
 				ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
 		))
 	}
-	cw.Flush()
-	return cw.Error()
+	return csv.NewWriter(w).WriteAll(recs)
 }
 
 // WriteSharesCSV writes the per-node shares of rs with ShareColumns.
 func WriteSharesCSV(w io.Writer, rs []Spread) error {
-	cw := csv.NewWriter(w)
-	cw.Write(ShareColumns)
+	recs := [][]string{ShareColumns}
 	for _, r := range rs {
 		for _, s := range r.Shares {
-			cw.Write(flat(
+			recs = append(recs, flat(
 				[]string{r.Algo, r.Hash, itoa(r.VNodes), itoa(r.Nodes), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed),
 					s.ID, ftoa(s.Weight), ftoa(s.WeightShare)},
 				[]string{ftoa(s.Share), ftoa(s.ShareLo), ftoa(s.ShareHi), ftoa(s.Error), optf(s.Exact)},
 			))
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return csv.NewWriter(w).WriteAll(recs)
 }
 
 // Config is the configuration a result was produced with; JSON rows carry

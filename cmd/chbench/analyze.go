@@ -243,11 +243,7 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	defer bar.stop()
 	var results []*analysis.MoveResult
 	if resize != nil {
-		err = sw.EachConfig(o, func(o analysis.Options) error {
-			r, err := analysis.Movement(o, *resize)
-			results = append(results, r)
-			return err
-		})
+		results, err = eachConfig(o, sw, func(o analysis.Options) (*analysis.MoveResult, error) { return analysis.Movement(o, *resize) })
 	} else {
 		results, err = analysis.SweepMove(o, sw)
 	}
@@ -323,11 +319,7 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	defer bar.stop()
 	var results []*analysis.SpreadResult
 	if members != nil {
-		err = sw.EachConfig(o, func(o analysis.Options) error {
-			r, err := analysis.Spread(o, members)
-			results = append(results, r)
-			return err
-		})
+		results, err = eachConfig(o, sw, func(o analysis.Options) (*analysis.SpreadResult, error) { return analysis.Spread(o, members) })
 	} else {
 		results, err = analysis.SweepSpread(o, sw)
 	}
@@ -349,6 +341,18 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 		}
 		return analysis.WriteSpreadTable(w, results)
 	})
+}
+
+// eachConfig runs measure once per configuration of sw (algorithms,
+// hashes, vnodes) and returns the results in sw.EachConfig's order.
+func eachConfig[R any](o analysis.Options, sw analysis.Sweep, measure func(analysis.Options) (R, error)) ([]R, error) {
+	var out []R
+	err := sw.EachConfig(o, func(o analysis.Options) error {
+		r, err := measure(o)
+		out = append(out, r)
+		return err
+	})
+	return out, err
 }
 
 // formatExt is the file name extension of each output format with -o.
