@@ -48,6 +48,21 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
 }
 
+// parse parses args with fs, which must leave no positional argument, and
+// returns the flags given explicitly, the analysis options and the sweep
+// lists (see options).
+func (a *analysisFlags) parse(fs *flag.FlagSet, args []string) (map[string]bool, analysis.Options, analysis.Sweep, error) {
+	set, err := parse(fs, args)
+	if err != nil {
+		return nil, analysis.Options{}, analysis.Sweep{}, err
+	}
+	if fs.NArg() != 0 {
+		return nil, analysis.Options{}, analysis.Sweep{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	o, sw, err := a.options()
+	return set, o, sw, err
+}
+
 // options returns the analysis options and the sweep lists of -algo,
 // -hash and -vnodes.
 func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
@@ -195,19 +210,12 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(analysis.Ops(), ", ")+" (default add)")
 	var resize *analysis.Scenario // set by -to
 	o, sw, err := func() (analysis.Options, analysis.Sweep, error) {
-		set, err := parse(fs, args)
-		if err != nil {
-			return analysis.Options{}, analysis.Sweep{}, err
-		}
-		if fs.NArg() != 0 {
-			return analysis.Options{}, analysis.Sweep{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-		}
-		if *from == "" {
-			return analysis.Options{}, analysis.Sweep{}, fmt.Errorf("-from is required")
-		}
-		o, sw, err := a.options()
+		set, o, sw, err := a.parse(fs, args)
 		if err != nil {
 			return o, sw, err
+		}
+		if *from == "" {
+			return o, sw, fmt.Errorf("-from is required")
 		}
 		if sw.Nodes, err = parseNodeList("from", *from); err != nil {
 			return o, sw, err
@@ -276,14 +284,7 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	shares := fs.Bool("shares", false, "with -format csv: one row per node (id, weight share, measured and exact share) instead of one per configuration")
 	var members []algorithms.Node // one explicit membership (-weights, -node-ids)
 	o, sw, err := func() (analysis.Options, analysis.Sweep, error) {
-		set, err := parse(fs, args)
-		if err != nil {
-			return analysis.Options{}, analysis.Sweep{}, err
-		}
-		if fs.NArg() != 0 {
-			return analysis.Options{}, analysis.Sweep{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
-		}
-		o, sw, err := a.options()
+		set, o, sw, err := a.parse(fs, args)
 		if err != nil {
 			return o, sw, err
 		}
