@@ -3,34 +3,19 @@ package algorithms
 import (
 	"hash/fnv"
 	"testing"
+
+	"github.com/chbench/chbench/analysis/reference/published"
 )
 
-// Reference vectors from ../shared/REFERENCES.md (Go hash/fnv tests,
-// xxHash64 and MurmurHash3 reference outputs).
+// Reference vectors from published.All (Go hash/fnv tests, xxHash64 and
+// MurmurHash3 reference outputs), plus FNV-1a of "" = its offset basis.
 func TestHashVectors(t *testing.T) {
-	cases := []struct {
-		hash, in string
-		want     uint64
-	}{
-		{"fnv1a32", "a", 0xE40C292C},
-		{"fnv1a32", "", 0x811C9DC5},
-		{"fnv1a64", "a", 0xAF63DC4C8601EC8C},
-		{"fnv1a64", "", 0xCBF29CE484222325},
-		{"xxhash", "", 0xEF46DB3751D8E999},
-		{"xxhash", "abc", 0x44BC2CF5AD770999},
-		{"murmur3", "hello", 0x248BFA47},
-		{"murmur3", "", 0},
-		// RFC 1321 appendix A.5 digests, bytes 0-3 read little-endian:
-		// MD5("") = d41d8cd9..., MD5("a") = 0cc175b9..., MD5("abc") =
-		// 90015098..., MD5("message digest") = f96b697d...
-		{"md5", "", 0xD98C1DD4},
-		{"md5", "a", 0xB975C10C},
-		{"md5", "abc", 0x98500190},
-		{"md5", "message digest", 0x7D696BF9},
-	}
+	cases := append(published.All().Hashes,
+		published.HashSum{Hash: "fnv1a32", Input: "", Sum: 0x811C9DC5},
+		published.HashSum{Hash: "fnv1a64", Input: "", Sum: 0xCBF29CE484222325})
 	for _, c := range cases {
-		if got := MustHash(c.hash).Sum(c.in); got != c.want {
-			t.Errorf("%s(%q) = %#x, want %#x", c.hash, c.in, got, c.want)
+		if got := MustHash(c.Hash).Sum(c.Input); got != c.Sum {
+			t.Errorf("%s(%q) = %#x, want %#x", c.Hash, c.Input, got, c.Sum)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/modulo"
 
 	"github.com/chbench/chbench/keyset"
 
@@ -22,15 +23,8 @@ func opts(algo string, keys, sets int) Options {
 	return Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: keys, Sets: sets, Seed: 20260101}
 }
 
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
 // TestModuloMovedFraction compares modulo's measured moved fraction with
-// 1 - min(n,m)/lcm(n,m). Each key moves independently with that
+// the law 1 - min(n,m)/lcm(n,m) (modulo.MovedFraction). Each key moves independently with that
 // probability p, so the mean over S sets of K keys has standard error
 // sqrt(p(1-p)/(S*K)); we accept 5 standard errors (false failure < 1e-6).
 func TestModuloMovedFraction(t *testing.T) {
@@ -45,8 +39,10 @@ func TestModuloMovedFraction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lcm := n * m / gcd(n, m)
-		p := 1 - float64(min(n, m))/float64(lcm)
+		p, err := modulo.MovedFraction(n, m)
+		if err != nil {
+			t.Fatal(err)
+		}
 		se := math.Sqrt(p * (1 - p) / (keys * sets))
 		if math.Abs(r.Moved.Mean-p) > 5*se {
 			t.Errorf("modulo %d->%d: moved %.4f, want %.4f ± %.4f", n, m, r.Moved.Mean, p, 5*se)

@@ -2,12 +2,10 @@ package plots
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	_ "image/png"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -318,26 +316,6 @@ func TestMovementZeroUsesLinearAxis(t *testing.T) {
 	rows[0].From, rows[0].Moved.X = 0, 0
 	if _, err := movementFigures(rows); err == nil || !strings.Contains(err.Error(), "movement from 0") {
 		t.Errorf("from = 0 on a log x axis: error %v", err)
-	}
-}
-
-func TestWriteAtomicKeepsOldFileOnError(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "x.svg")
-	os.WriteFile(path, []byte("old"), 0o644)
-	boom := errors.New("boom")
-	err := writeAtomic(path, func(w io.Writer) error {
-		w.Write([]byte("half"))
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("error %v, want boom", err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "old" {
-		t.Errorf("file = %q after failed write, want old content", b)
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-		t.Errorf("%d files left, want 1 (temporary file removed)", len(ents))
 	}
 }
 

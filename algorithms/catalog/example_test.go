@@ -25,6 +25,16 @@ func ExampleNames() {
 	// jump       vnodes=false join-minimal=true  leave-minimal=false
 	// slots      vnodes=false join-minimal=false leave-minimal=false
 	// bounded    vnodes=true  join-minimal=false leave-minimal=true
+	// ketama     vnodes=false join-minimal=false leave-minimal=false
+	// jumpback   vnodes=false join-minimal=true  leave-minimal=false
+	// fliphash   vnodes=false join-minimal=true  leave-minimal=false
+	// powerch    vnodes=false join-minimal=true  leave-minimal=false
+	// binomial   vnodes=false join-minimal=true  leave-minimal=false
+	// maglev     vnodes=false join-minimal=false leave-minimal=false
+	// multiprobe vnodes=false join-minimal=true  leave-minimal=true
+	// anchor     vnodes=false join-minimal=true  leave-minimal=true
+	// memento    vnodes=false join-minimal=true  leave-minimal=true
+	// dx         vnodes=false join-minimal=true  leave-minimal=true
 }
 
 // Build a placer by name and locate keys. The owners are those of

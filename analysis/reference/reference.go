@@ -1,3 +1,17 @@
+// Package reference reproduces the field's published values (package
+// published, from the project's REFERENCES.md) with chbench's algorithms
+// and analyses, and decides PASS or FAIL for each. It is one table of
+// checks ([Checks]): each names its published value and source, the
+// function that measures ours, and how its tolerance is derived. [Run]
+// runs the table at a [Size] and returns its rows; [WriteTable] and
+// [WriteCSV] print them, [Verdict] turns failures into an error.
+//
+// Tolerances are of three kinds: exact vectors must equal the published
+// value; statistical laws accept the two-sided [Level] bound of the
+// sampling law named in each row's basis (binomial, chi-square, the
+// standard error of a sample standard deviation); figures that came from
+// one published ring accept any value inside the 99% range of the same
+// statistic over independent rings.
 package reference
 
 import (
@@ -17,18 +31,21 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/jump"
 	"github.com/chbench/chbench/algorithms/maglev"
+	"github.com/chbench/chbench/algorithms/modulo"
 	"github.com/chbench/chbench/algorithms/multiprobe"
+	"github.com/chbench/chbench/algorithms/rendezvous"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/algorithms/slots"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/reference/published"
 )
 
-// refLevel is the two-sided level of every tolerance drawn from a sampling
+// Level is the two-sided level of every tolerance drawn from a sampling
 // law: a correct implementation fails one such row with probability 0.1%.
-const refLevel = 0.999
+const Level = 0.999
 
-// refZ is the standard normal quantile of refLevel (3.29).
-var refZ = distuv.UnitNormal.Quantile(1 - (1-refLevel)/2)
+// refZ is the standard normal quantile of Level (3.29).
+var refZ = distuv.UnitNormal.Quantile(1 - (1-Level)/2)
 
 // Size holds the sizes of a reference run.
 type Size struct {
@@ -51,146 +68,151 @@ var (
 		LawKeys: 1000000, LawSets: 10, RingNodes: 10000, BoundedRuns: 10, BoundedNodes: 100}
 )
 
-// Published holds the values of REFERENCES.md a reference run checks.
-type Published struct {
-	ModuloVsRing []ModuloRingFigure
-	ModuloLaw    []refLaw
-	RingShares   []refShares
-	RingCV       []refCV
-	Slots        []refSlots
-	Maglev       []refMaglev
-	MultiProbe   refMultiProbe
-	Weights      []float64
-	Noise        []refNoise
-	Cache        refCache
-	Slot         []refSlot
-	Jump100      []int // keys 0..19 with 100 buckets
-	Jump1        []int // key 1 with 1..19 buckets
-	Hashes       []refHash
+// Input is what a reference run checks: the published values, and the
+// settings of the checks whose expected value is a law rather than a
+// published figure.
+type Input struct {
+	published.Values
+	Weights []float64 // weighted rendezvous membership: shares converge to w_i/W
+	Noise   []Noise   // runs of the sampling noise floor
 }
 
-type refLaw struct {
-	From, To int
-	Moved    float64 // published 1 - min/lcm, rounded to Digits decimals (fraction)
-	Digits   int
+// Noise is one run of the noise floor check: a perfectly even algorithm
+// on Nodes nodes with Keys keys per set (0: ShareKeys below 100 nodes,
+// LawKeys from 100 nodes on).
+type Noise struct {
+	Algo        string
+	Nodes, Keys int
 }
 
-type refShares struct {
-	VNodes   int
-	Min, Max float64 // fraction
-}
-
-type refCV struct {
-	K          int
-	CV, Lo, Hi float64
-}
-
-type refSlots struct {
-	N          int
-	PeakToMean float64
-	Decimals   int
-}
-
-// refMaglev is Maglev's balance promise: with a prime table size M > 100 n
-// every node's share is within Within (1%) of the mean.
-type refMaglev struct {
-	N, M   int
-	Within float64
-}
-
-// refMultiProbe is multi-probe's balance promise: k = 1 + 1/eps probes
-// give a peak-to-mean ratio of about 1 + eps.
-type refMultiProbe struct {
-	Probes, Nodes int
-	PeakToMean    float64
-	Decimals      int
-}
-
-type refNoise struct {
-	Algo       string
-	Nodes, Key int // nodes, keys per set (0: the run's ShareKeys)
-}
-
-// refCache is the cache fleet example: hash % 4 -> % 5 in front of a
-// database.
-type refCache struct {
-	From, To   int
-	Reads      float64 // reads per second reaching the cache fleet
-	OldHit     float64 // hit ratio before the resize
-	NewHit     float64 // published "about 20%"
-	NewHitStep float64 // rounding step of the published figure
-	DBLoad     float64 // published "about 40,000" qps
-	DBLoadStep float64
-	Factor     float64 // published 16x
-	FactorStep float64
-}
-
-type refSlot struct {
-	Key  string
-	Slot int
-}
-
-type refHash struct {
-	Hash, Input string
-	Sum         uint64
-}
-
-// publishedValues returns the values of ../shared/REFERENCES.md.
-func PublishedValues() Published {
-	return Published{
-		ModuloVsRing: PublishedModuloVsRing(),
-		ModuloLaw: []refLaw{{3, 4, 0.75, 2}, {4, 5, 0.80, 2}, {9, 10, 0.90, 2},
-			{10, 11, 0.909, 3}, {1000, 1010, 0.9901, 4}},
-		RingShares: []refShares{{1, 0.017, 0.357}, {10, 0.133, 0.265}, {50, 0.188, 0.215},
-			{100, 0.184, 0.211}, {200, 0.169, 0.221}},
-		RingCV:     []refCV{{10, 0.315, 0.37, 1.98}, {100, 0.0997, 0.76, 1.28}, {1000, 0.0316, 0.92, 1.09}},
-		Slots:      []refSlots{{10, 1.0004, 4}, {1000, 1.0376, 4}, {10000, 1.22, 2}},
-		Maglev:     []refMaglev{{100, 65537, 0.01}, {655, 65537, 0.01}},
-		MultiProbe: refMultiProbe{Probes: 21, Nodes: 1000, PeakToMean: 1.05, Decimals: 2},
-		Weights:    []float64{1, 1, 2, 4},
-		Noise:      []refNoise{{"rendezvous", 10, 0}, {"jump", 1000, 0}},
-		Cache: refCache{From: 4, To: 5, Reads: 50000, OldHit: 0.95, NewHit: 0.20, NewHitStep: 0.05,
-			DBLoad: 40000, DBLoadStep: 5000, Factor: 16, FactorStep: 1},
-		Slot: []refSlot{{"123456789", 12739}, {"foo", 12182}, {"bar", 5061}, {"hello", 866},
-			{"user:1000", 1649}, {"", 0}, {"foo{bar}zap", 5061}, {"{bar}zap", 5061},
-			{"foo{bar}{zap}", 5061}, {"foo{{bar}}zap", 4015}, {"foo{}{bar}", 8363},
-			{"{user1000}.following", 3443}, {"{user1000}.followers", 3443}},
-		Jump100: []int{0, 55, 62, 8, 45, 59, 86, 97, 82, 59, 73, 37, 17, 56, 86, 21, 90, 37, 38, 83},
-		Jump1:   []int{0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 17, 17},
-		Hashes: []refHash{{"fnv1a32", "a", 0xE40C292C}, {"fnv1a64", "a", 0xAF63DC4C8601EC8C},
-			{"xxhash", "", 0xEF46DB3751D8E999}, {"xxhash", "abc", 0x44BC2CF5AD770999},
-			{"murmur3", "hello", 0x248BFA47}, {"murmur3", "", 0}},
+// DefaultInput returns a fresh copy of the published values
+// (published.All) and the default check settings.
+func DefaultInput() Input {
+	return Input{
+		Values:  published.All(),
+		Weights: []float64{1, 1, 2, 4},
+		Noise:   []Noise{{rendezvous.Name, 10, 0}, {jump.Name, 1000, 0}},
 	}
 }
 
 // Row is one line of the reference table.
 type Row struct {
 	Quantity  string // what is compared, with its size
-	Published string // the value in REFERENCES.md
+	Published string // the published value
 	Ours      string // our value (mean [95% CI] where sampled)
 	Accept    string // the range the published value (or ours) must lie in
 	Basis     string // where the tolerance comes from
 	Pass      bool
 }
 
-// refKeys returns the number of keys a run of size sz streams (the total
-// of its progress line).
-func Keys(sz Size, pub Published) int64 {
-	move := int64(sz.MoveKeys) * int64(sz.MoveSets)
-	law := int64(sz.LawKeys) * int64(sz.LawSets)
-	n := int64(len(pub.ModuloLaw)) * law
-	n += int64(len(pub.ModuloVsRing)) * (2*move + int64(sz.Replicas)*move)
-	n += int64(len(pub.RingShares)) * (int64(sz.ShareKeys)*int64(sz.MoveSets) + int64(sz.Replicas)*int64(sz.ShareKeys))
-	n += law // weights
-	for _, c := range pub.Noise {
-		n += int64(noiseKeys(c, sz)) * int64(sz.LawSets)
+// Check is one entry of the reference table.
+type Check struct {
+	Name      string // the published quantity
+	Source    string // where it is published
+	Tolerance string // how the accepted range is derived
+	// Keys returns the number of keys Measure streams at size sz (its share
+	// of a progress total); nil when it streams none.
+	Keys func(sz Size, in Input) int64
+	// Measure measures ours with base options o (seed, workers, progress
+	// hook; o's algorithm, configuration and key file are ignored) and
+	// returns the check's rows.
+	Measure func(o analysis.Options, sz Size, in Input) ([]Row, error)
+}
+
+// Checks returns the reference table, in the order of its rows.
+func Checks() []Check {
+	return []Check{
+		{Name: "Redis key slots", Source: "Redis Cluster specification (hash tags included)",
+			Tolerance: "exact", Measure: keySlotRows},
+		{Name: "CRC-16/XMODEM check value", Source: "Redis src/crc16.c",
+			Tolerance: "exact", Measure: crcRows},
+		{Name: "jump buckets", Source: "Lamping & Veach 2014; Guava and C++ reference outputs",
+			Tolerance: "exact", Measure: jumpRows},
+		{Name: "key hash outputs", Source: "Go hash/fnv tests; xxHash64 and MurmurHash3 x86_32 reference outputs",
+			Tolerance: "exact", Measure: hashRows},
+		{Name: "modulo moved fraction 1 - min/lcm", Source: "analytic (a key stays iff h mod n == h mod m)",
+			Tolerance: "binomial: law ± z·sqrt(p(1-p)/N); the law must round to the published figure",
+			Keys:      func(sz Size, in Input) int64 { return int64(len(in.ModuloLaw)) * lawKeys(sz) }, Measure: moduloLawRows},
+		{Name: "modulo vs ring moved fraction", Source: "the field's write-ups: 10,000 keys averaged over five key sets",
+			Tolerance: "modulo: ours ± z·√2·se (both are means of N Bernoulli moves); ring: 99% range over independent rings",
+			Keys: func(sz Size, in Input) int64 {
+				move := int64(sz.MoveKeys) * int64(sz.MoveSets)
+				return int64(len(in.ModuloVsRing)) * (2*move + int64(sz.Replicas)*move)
+			}, Measure: moduloVsRingRows},
+		{Name: "ring smallest and largest share vs vnodes", Source: "the field's write-ups: 5 servers, 10,000 keys",
+			Tolerance: "99% range of the same statistic over independent rings",
+			Keys: func(sz Size, in Input) int64 {
+				return int64(len(in.RingShares)) * (int64(sz.ShareKeys)*int64(sz.MoveSets) + int64(sz.Replicas)*int64(sz.ShareKeys))
+			}, Measure: ringShareRows},
+		{Name: "ring share cv 1/sqrt(k) and 99% load interval", Source: "Karger et al. 1997, as tabled by Lamping & Veach 2014",
+			Tolerance: "cv: ours ± z·se of a sample sd (Gamma(k) kurtosis); interval: 99% ± z·sqrt(.99·.01/n) binomial",
+			Measure:   ringCVRows},
+		{Name: "fixed slots peak/mean ceil(S/n)/(S/n)", Source: "analytic (16,384 Redis Cluster slots)",
+			Tolerance: "exact, at the published precision", Measure: slotsRows},
+		{Name: "maglev shares within 1% (M prime > 100 n)", Source: "Eisenbud et al., NSDI 2016",
+			Tolerance: "exact entry counts must meet the bound", Measure: maglevRows},
+		{Name: "multi-probe peak/mean 1 + 1/(k-1)", Source: "Appleton & O'Reilly 2015 (21 probes -> 1.05)",
+			Tolerance: "mean exact peak/mean over independent memberships ± z·sd/sqrt(S) + half a unit", Measure: multiProbeRows},
+		{Name: "bounded loads max load <= ceil(c·m/n)", Source: "Mirrokni, Thorup, Zadimoghaddam 2018",
+			Tolerance: "hard bound", Measure: boundedRows},
+		{Name: "weighted rendezvous shares w_i/W", Source: "analytic (logarithmic method, score -w/ln(u))",
+			Tolerance: "binomial: w_i/W ± z·sqrt(q(1-q)/N)",
+			Keys:      func(sz Size, in Input) int64 { return lawKeys(sz) }, Measure: weightRows},
+		{Name: "sampling noise floor cv sqrt((n-1)/K)", Source: "analytic (Binomial(K, 1/n) counts)",
+			Tolerance: "K·cv² summed over sets ~ chi²(S(n-1))",
+			Keys: func(sz Size, in Input) int64 {
+				var n int64
+				for _, c := range in.Noise {
+					n += int64(noiseKeys(c, sz)) * int64(sz.LawSets)
+				}
+				return n
+			}, Measure: noiseRows},
+		{Name: "cache fleet example after % 4 -> % 5", Source: "the field's write-ups",
+			Tolerance: "from our moved fraction's interval, ± half the published rounding step",
+			Keys:      func(sz Size, in Input) int64 { return lawKeys(sz) }, Measure: cacheRows},
+	}
+}
+
+// Keys returns the number of keys a run of size sz streams: the total of
+// its progress line, summed over the table.
+func Keys(sz Size, in Input) int64 {
+	var n int64
+	for _, c := range Checks() {
+		if c.Keys != nil {
+			n += c.Keys(sz, in)
+		}
 	}
 	return n
 }
 
-func noiseKeys(c refNoise, sz Size) int {
-	if c.Key > 0 {
-		return c.Key
+// Run measures every check of the table at size sz against in, streaming
+// keys with base options o (seed, workers, progress hook), and returns the
+// rows in table order. It returns the first measurement error.
+func Run(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	o.Config = catalog.DefaultConfig()
+	o.KeyFile = ""
+	var rows []Row
+	for _, c := range Checks() {
+		r, err := c.Measure(o, sz, in)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Name, err)
+		}
+		rows = append(rows, r...)
+	}
+	return rows, nil
+}
+
+func lawKeys(sz Size) int64 { return int64(sz.LawKeys) * int64(sz.LawSets) }
+
+// lawOptions returns o for the analytic laws: LawKeys x LawSets keys.
+func lawOptions(o analysis.Options, sz Size, algo string) analysis.Options {
+	o.Keys, o.Sets, o.Algo = sz.LawKeys, sz.LawSets, algo
+	return o
+}
+
+func noiseKeys(c Noise, sz Size) int {
+	if c.Keys > 0 {
+		return c.Keys
 	}
 	if c.Nodes >= 100 {
 		return sz.LawKeys
@@ -198,32 +220,101 @@ func noiseKeys(c refNoise, sz Size) int {
 	return sz.ShareKeys
 }
 
-// reference computes every row for size sz against the published values
-// pub, streaming keys with base options o (seed, workers, progress hook).
-func Run(o analysis.Options, sz Size, pub Published) ([]Row, error) {
+// exact returns the row of an exact vector: PASS iff want == got.
+func exact(q, want, got string) Row {
+	return Row{Quantity: q, Published: want, Ours: got, Accept: "= published", Basis: "exact vector", Pass: want == got}
+}
+
+func keySlotRows(_ analysis.Options, _ Size, in Input) ([]Row, error) {
+	var want, got []string
+	for _, s := range in.KeySlots {
+		want = append(want, strconv.Itoa(s.Slot))
+		got = append(got, strconv.Itoa(slots.KeySlot(s.Key)))
+	}
+	return []Row{exact(fmt.Sprintf("Redis key slots of %d keys (incl. hash tags)", len(in.KeySlots)), strings.Join(want, " "), strings.Join(got, " "))}, nil
+}
+
+func crcRows(_ analysis.Options, _ Size, in Input) ([]Row, error) {
+	return []Row{exact(`CRC-16/XMODEM("123456789")`, fmt.Sprintf("0x%04X", in.CRC16), fmt.Sprintf("0x%04X", slots.CRC16("123456789")))}, nil
+}
+
+// jumpBucket returns jump's bucket of key with n buckets.
+func jumpBucket(key uint64, n int) (int, error) {
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		return 0, err
+	}
+	j, err := jump.New(nodes, algorithms.MustHash(""))
+	if err != nil {
+		return 0, err
+	}
+	return j.LocateHash(key), nil
+}
+
+func jumpRows(_ analysis.Options, _ Size, in Input) ([]Row, error) {
+	var want, got []string
+	for k, b := range in.Jump100 {
+		g, err := jumpBucket(uint64(k), 100)
+		if err != nil {
+			return nil, err
+		}
+		want, got = append(want, strconv.Itoa(b)), append(got, strconv.Itoa(g))
+	}
+	rows := []Row{exact("jump bucket of keys 0..19, 100 buckets", strings.Join(want, " "), strings.Join(got, " "))}
+	want, got = nil, nil
+	for n, b := range in.Jump1 {
+		g, err := jumpBucket(1, n+1)
+		if err != nil {
+			return nil, err
+		}
+		want, got = append(want, strconv.Itoa(b)), append(got, strconv.Itoa(g))
+	}
+	rows = append(rows, exact(fmt.Sprintf("jump bucket of key 1, 1..%d buckets", len(in.Jump1)), strings.Join(want, " "), strings.Join(got, " ")))
+	v := in.JumpLarge
+	g, err := jumpBucket(v.Key, v.Buckets)
+	if err != nil {
+		return nil, err
+	}
+	return append(rows, exact(fmt.Sprintf("jump bucket of key %d, %d buckets", v.Key, v.Buckets), strconv.Itoa(v.Bucket), strconv.Itoa(g))), nil
+}
+
+func hashRows(_ analysis.Options, _ Size, in Input) ([]Row, error) {
 	var rows []Row
-	add := func(r ...Row) { rows = append(rows, r...) }
-	o.Config = catalog.DefaultConfig()
-	o.KeyFile = ""
+	for _, h := range in.Hashes {
+		hf, err := algorithms.LookupHash(h.Hash)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, exact(fmt.Sprintf("%s(%q)", h.Hash, h.Input), fmt.Sprintf("0x%X", h.Sum), fmt.Sprintf("0x%X", hf.Sum(h.Input))))
+	}
+	return rows, nil
+}
 
-	add(exactVectorRows(pub)...)
+// resizeMove measures the moved fraction of o's algorithm from -> to nodes.
+func resizeMove(o analysis.Options, from, to int) (*analysis.MoveResult, error) {
+	sc, err := analysis.Resize(from, to)
+	if err != nil {
+		return nil, err
+	}
+	return analysis.Movement(o, sc)
+}
 
-	// Modulo: a key stays iff h mod n == h mod m.
-	law := o
-	law.Keys, law.Sets = sz.LawKeys, sz.LawSets
-	law.Algo = "modulo"
-	var cacheMove *analysis.MoveResult
-	for _, c := range pub.ModuloLaw {
+// moduloLawRows: a key stays iff h mod n == h mod m, so the measured
+// fraction is a mean of N Bernoulli(p) moves, p = modulo.MovedFraction.
+func moduloLawRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	law := lawOptions(o, sz, modulo.Name)
+	var rows []Row
+	for _, c := range in.ModuloLaw {
 		r, err := resizeMove(law, c.From, c.To)
 		if err != nil {
 			return nil, err
 		}
-		if c.From == pub.Cache.From && c.To == pub.Cache.To {
-			cacheMove = r
+		p, err := modulo.MovedFraction(c.From, c.To)
+		if err != nil {
+			return nil, err
 		}
-		p := moduloLaw(c.From, c.To)
 		tol := refZ * math.Sqrt(p*(1-p)/float64(sz.LawKeys*sz.LawSets))
-		add(Row{
+		rows = append(rows, Row{
 			Quantity:  fmt.Sprintf("modulo moved %d->%d, 1-min/lcm = %.6f (%s keys)", c.From, c.To, p, count(sz.LawKeys*sz.LawSets)),
 			Published: pct(c.Moved, c.Digits-2), Ours: estPct(r.Moved, 2),
 			Accept: rangePct(p-tol, p+tol, 2),
@@ -231,20 +322,30 @@ func Run(o analysis.Options, sz Size, pub Published) ([]Row, error) {
 			Pass:   math.Abs(r.Moved.Mean-p) <= tol && math.Abs(p-c.Moved) <= halfUnit(c.Digits),
 		})
 	}
+	return rows, nil
+}
 
-	// Modulo vs ring at the published size.
+// moduloVsRingRows compares the published modulo and ring figures at the
+// published size: modulo against ours ± z·√2·se (two means of N Bernoulli
+// moves, plus the published rounding), ring against the 99% range of
+// independent rings.
+func moduloVsRingRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 	mv := o
 	mv.Keys, mv.Sets = sz.MoveKeys, sz.MoveSets
-	mr, err := ModuloVsRing(mv)
+	mr, err := ModuloVsRing(mv, in.ModuloVsRing)
 	if err != nil {
 		return nil, err
 	}
-	for i, p := range pub.ModuloVsRing {
+	var rows []Row
+	for i, p := range in.ModuloVsRing {
 		mod, rg := mr[2*i], mr[2*i+1]
 		n := float64(sz.MoveKeys * sz.MoveSets)
-		pl := moduloLaw(p.From, p.To)
+		pl, err := modulo.MovedFraction(p.From, p.To)
+		if err != nil {
+			return nil, err
+		}
 		tol := refZ*math.Sqrt2*math.Sqrt(pl*(1-pl)/n) + halfUnit(3)
-		add(Row{
+		rows = append(rows, Row{
 			Quantity:  fmt.Sprintf("modulo moved %d->%d (%s keys x %d sets)", p.From, p.To, count(sz.MoveKeys), sz.MoveSets),
 			Published: pct(p.Modulo, 1), Ours: estPct(mod.Moved, 2),
 			Accept: rangePct(mod.Moved.Mean-tol, mod.Moved.Mean+tol, 2),
@@ -257,21 +358,38 @@ func Run(o analysis.Options, sz Size, pub Published) ([]Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		lo, hi := range99(reps)
-		add(Row{
-			Quantity:  fmt.Sprintf("ring moved %d->%d, ideal %s (%s keys x %d sets, %d vnodes)", p.From, p.To, pct(rg.Ideal, 1), count(sz.MoveKeys), sz.MoveSets, o.Config.VNodes),
-			Published: pct(p.Ring, 1), Ours: estPct(rg.Moved, 2),
-			Accept: rangePct(lo, hi, 1),
-			Basis:  fmt.Sprintf("99%% range of %d rings (node IDs, keys varied)", sz.Replicas),
-			Pass:   lo <= p.Ring && p.Ring <= hi,
-		})
+		rows = append(rows, ringRangeRow(
+			fmt.Sprintf("ring moved %d->%d, ideal %s (%s keys x %d sets, %d vnodes)", p.From, p.To, pct(rg.Ideal, 1), count(sz.MoveKeys), sz.MoveSets, o.Config.VNodes),
+			p.Ring, estPct(rg.Moved, 2), reps))
 	}
+	return rows, nil
+}
 
-	// Ring smallest / largest share against vnodes, 5 servers.
-	for _, c := range pub.RingShares {
+// ringRangeRow is the row of a figure published from one ring: pub
+// (a fraction) passes when it lies in the 99% range of the same statistic
+// over the independent rings reps.
+func ringRangeRow(quantity string, pub float64, ours string, reps []float64) Row {
+	lo, hi := range99(reps)
+	return Row{
+		Quantity: quantity, Published: pct(pub, 1), Ours: ours,
+		Accept: rangePct(lo, hi, 1),
+		Basis:  fmt.Sprintf("99%% range of %d rings (node IDs, keys varied)", len(reps)),
+		Pass:   lo <= pub && pub <= hi,
+	}
+}
+
+// ringShareRows: the published smallest and largest shares of 5 servers
+// came from one ring, so each must lie in the 99% range of the same
+// statistic over independent rings.
+func ringShareRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	var rows []Row
+	for _, c := range in.RingShares {
 		so := o
 		so.Algo, so.Config.VNodes, so.Keys, so.Sets = ring.Name, c.VNodes, sz.ShareKeys, sz.MoveSets
-		nodes, _ := algorithms.DefaultNodes(5)
+		nodes, err := algorithms.DefaultNodes(5)
+		if err != nil {
+			return nil, err
+		}
 		sr, err := analysis.Spread(so, nodes)
 		if err != nil {
 			return nil, err
@@ -290,28 +408,56 @@ func Run(o analysis.Options, sz Size, pub Published) ([]Row, error) {
 			ours analysis.Estimate
 			reps []float64
 		}{{"smallest", c.Min, sr.MinShare, mins}, {"largest", c.Max, sr.MaxShare, maxs}} {
-			lo, hi := range99(side.reps)
-			add(Row{
-				Quantity:  fmt.Sprintf("ring %s share, 5 nodes, %d vnodes (%s keys)", side.name, c.VNodes, count(sz.ShareKeys)),
-				Published: pct(side.pub, 1), Ours: estPct(side.ours, 1),
-				Accept: rangePct(lo, hi, 1),
-				Basis:  fmt.Sprintf("99%% range of %d rings (node IDs, keys varied)", sz.Replicas),
-				Pass:   lo <= side.pub && side.pub <= hi,
-			})
+			rows = append(rows, ringRangeRow(
+				fmt.Sprintf("ring %s share, 5 nodes, %d vnodes (%s keys)", side.name, c.VNodes, count(sz.ShareKeys)),
+				side.pub, estPct(side.ours, 1), side.reps))
 		}
 	}
+	return rows, nil
+}
 
-	// Ring per-node share spread with k points per node (exact shares).
-	for _, c := range pub.RingCV {
-		rows, err := ringCVRows(c, sz.RingNodes)
+// ringCVRows checks one ring of sz.RingNodes nodes with k virtual nodes
+// each (exact arcs, RingShares) against Karger et al.'s 1/sqrt(k) and the
+// tabled 99% interval of load/mean. A node's load/mean is about Gamma(k,
+// k): excess kurtosis 6/k, so the sample sd of n such values has relative
+// standard error sqrt(2/(n-1) + (6/k)/n) / 2; the fraction of nodes inside
+// the interval is Binomial(n, 0.99)/n.
+func ringCVRows(_ analysis.Options, sz Size, in Input) ([]Row, error) {
+	n := sz.RingNodes
+	var rows []Row
+	for _, c := range in.RingCV {
+		st, err := RingShares(n, c.K, catalog.DefaultConfig().Hash)
 		if err != nil {
 			return nil, err
 		}
-		add(rows...)
+		rse := math.Sqrt(2/float64(n-1)+6/float64(c.K)/float64(n)) / 2
+		tol := refZ*rse*c.CV + halfUnit(4)
+		rows = append(rows, Row{
+			Quantity:  fmt.Sprintf("ring share cv, k=%d vnodes, %d nodes (exact arcs)", c.K, n),
+			Published: fmt.Sprintf("%.4g", c.CV), Ours: fmt.Sprintf("%.4f", st.CV),
+			Accept: fmt.Sprintf("[%.4f, %.4f]", st.CV-tol, st.CV+tol),
+			Basis:  fmt.Sprintf("ours ± %.2f·se of a sample sd (Gamma(k) kurtosis)", refZ),
+			Pass:   math.Abs(st.CV-c.CV) <= tol,
+		})
+		inside := st.Inside(c.Lo, c.Hi)
+		sd := math.Sqrt(0.99 * 0.01 / float64(n))
+		rows = append(rows, Row{
+			Quantity:  fmt.Sprintf("ring nodes inside published 99%% load/mean, k=%d", c.K),
+			Published: fmt.Sprintf("(%.2f, %.2f)", c.Lo, c.Hi),
+			Ours:      fmt.Sprintf("%s of %d; Gamma: (%.3f, %.3f)", pct(inside, 1), n, st.Lo99, st.Hi99),
+			Accept:    rangePct(0.99-refZ*sd, 0.99+refZ*sd, 1),
+			Basis:     fmt.Sprintf("99%% ± %.2f·sqrt(.99·.01/n) binomial", refZ),
+			Pass:      math.Abs(inside-0.99) <= refZ*sd,
+		})
 	}
+	return rows, nil
+}
 
-	// Fixed slots: exact peak/mean.
-	for _, c := range pub.Slots {
+// slotsRows: with S slots over n equal nodes, the exact peak/mean
+// ceil(S/n)/(S/n), compared at the published precision.
+func slotsRows(o analysis.Options, _ Size, in Input) ([]Row, error) {
+	var rows []Row
+	for _, c := range in.Slots {
 		nodes, err := algorithms.DefaultNodes(c.N)
 		if err != nil {
 			return nil, err
@@ -320,103 +466,29 @@ func Run(o analysis.Options, sz Size, pub Published) ([]Row, error) {
 		if err != nil {
 			return nil, err
 		}
+		want := strconv.FormatFloat(c.PeakToMean, 'f', c.Decimals, 64)
 		got := strconv.FormatFloat(b.PeakToMean, 'f', c.Decimals, 64)
-		add(Row{
+		rows = append(rows, Row{
 			Quantity:  fmt.Sprintf("slots peak/mean, %d nodes, S=16384 (exact)", c.N),
-			Published: strconv.FormatFloat(c.PeakToMean, 'f', c.Decimals, 64), Ours: got,
-			Accept: strconv.FormatFloat(c.PeakToMean, 'f', c.Decimals, 64),
-			Basis:  "exact slot counts, at the published precision",
-			Pass:   got == strconv.FormatFloat(c.PeakToMean, 'f', c.Decimals, 64),
+			Published: want, Ours: got, Accept: want,
+			Basis: "exact slot counts, at the published precision",
+			Pass:  got == want,
 		})
 	}
-
-	// Maglev and multi-probe balance, from exact shares.
-	tr, err := tableRows(o.Config, sz, pub)
-	if err != nil {
-		return nil, err
-	}
-	add(tr...)
-
-	// Bounded loads never exceed ceil(c*m/n).
-	br, err := boundedRow(o, sz)
-	if err != nil {
-		return nil, err
-	}
-	add(br)
-
-	// Weighted rendezvous shares converge to w_i/W.
-	wo := law
-	wo.Algo = "rendezvous"
-	wn, err := analysis.WeightedNodes(pub.Weights)
-	if err != nil {
-		return nil, err
-	}
-	wr, err := analysis.Spread(wo, wn)
-	if err != nil {
-		return nil, err
-	}
-	for _, s := range wr.Shares {
-		q := s.WeightShare
-		tol := refZ * math.Sqrt(q*(1-q)/float64(sz.LawKeys*sz.LawSets))
-		add(Row{
-			Quantity:  fmt.Sprintf("rendezvous share, weight %g of %v (%s keys)", s.Weight, pub.Weights, count(sz.LawKeys*sz.LawSets)),
-			Published: pct(q, 1), Ours: estPct(s.Share, 2),
-			Accept: rangePct(q-tol, q+tol, 2),
-			Basis:  fmt.Sprintf("w_i/W ± %.2f·sqrt(q(1-q)/N) binomial", refZ),
-			Pass:   math.Abs(s.Share.Mean-q) <= tol,
-		})
-	}
-
-	// Sampling noise floor: a perfectly even algorithm's cv.
-	for _, c := range pub.Noise {
-		no := law
-		no.Algo, no.Keys = c.Algo, noiseKeys(c, sz)
-		nodes, err := algorithms.DefaultNodes(c.Nodes)
-		if err != nil {
-			return nil, err
-		}
-		r, err := analysis.Spread(no, nodes)
-		if err != nil {
-			return nil, err
-		}
-		var ss float64
-		for _, b := range r.Samples {
-			ss += b.CV * b.CV
-		}
-		s, k, n := float64(len(r.Samples)), float64(no.Keys), float64(c.Nodes)
-		rms := math.Sqrt(ss / s)
-		// K·cv² is Pearson's X² of one set: chi-square with n-1 degrees of
-		// freedom; summed over S sets, chi-square with S(n-1).
-		chi := distuv.ChiSquared{K: s * (n - 1)}
-		lo := math.Sqrt(chi.Quantile((1-refLevel)/2) / (s * k))
-		hi := math.Sqrt(chi.Quantile(1-(1-refLevel)/2) / (s * k))
-		add(Row{
-			Quantity:  fmt.Sprintf("noise floor cv, %s, %d nodes (%s keys x %d sets)", c.Algo, c.Nodes, count(no.Keys), no.Sets),
-			Published: fmt.Sprintf("%.4f", math.Sqrt((n-1)/k)), Ours: fmt.Sprintf("%.4f rms", rms),
-			Accept: fmt.Sprintf("[%.4f, %.4f]", lo, hi),
-			Basis:  fmt.Sprintf("K·cv² summed over sets ~ chi²(S(n-1)), %.1f%%", 100*refLevel),
-			Pass:   lo <= rms && rms <= hi,
-		})
-	}
-
-	// The cache fleet example, from our measured modulo 4 -> 5.
-	if cacheMove == nil {
-		return nil, fmt.Errorf("cache example %d->%d: no modulo law row for it", pub.Cache.From, pub.Cache.To)
-	}
-	add(cacheRows(pub.Cache, cacheMove.Moved)...)
 	return rows, nil
 }
 
-// tableRows checks Maglev's 1% promise on its exact entry counts, and
-// multi-probe's 1 + 1/(k-1) on the mean exact peak-to-mean of sz.Replicas
-// memberships (node IDs "m<s>-node-<i>"), accepted within refZ standard
-// errors of that mean plus half a unit of the published precision.
-func tableRows(cfg catalog.Config, sz Size, pub Published) ([]Row, error) {
+// maglevRows checks Maglev's 1% promise on its exact entry counts.
+func maglevRows(o analysis.Options, _ Size, in Input) ([]Row, error) {
 	var rows []Row
-	for _, c := range pub.Maglev {
-		mc := cfg
+	for _, c := range in.Maglev {
+		mc := o.Config
 		mc.TableSize = c.M
-		b, err := analysis.ExactBalance(maglev.Name, mustNodes(c.N), mc)
+		nodes, err := algorithms.DefaultNodes(c.N)
+		if err != nil {
+			return nil, err
+		}
+		b, err := analysis.ExactBalance(maglev.Name, nodes, mc)
 		if err != nil {
 			return nil, err
 		}
@@ -430,8 +502,16 @@ func tableRows(cfg catalog.Config, sz Size, pub Published) ([]Row, error) {
 			Pass:   dev <= c.Within,
 		})
 	}
-	c := pub.MultiProbe
-	mc := cfg
+	return rows, nil
+}
+
+// multiProbeRows checks multi-probe's 1 + 1/(k-1) on the mean exact
+// peak-to-mean of sz.Replicas memberships (node IDs "m<s>-node-<i>"),
+// accepted within refZ standard errors of that mean plus half a unit of
+// the published precision.
+func multiProbeRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	c := in.MultiProbe
+	mc := o.Config
 	mc.Probes = c.Probes
 	ptms := make([]float64, sz.Replicas)
 	for s := range ptms {
@@ -447,83 +527,93 @@ func tableRows(cfg catalog.Config, sz Size, pub Published) ([]Row, error) {
 	}
 	mean, sd := stat.MeanStdDev(ptms, nil)
 	tol := refZ*sd/math.Sqrt(float64(len(ptms))) + halfUnit(c.Decimals)
-	rows = append(rows, Row{
+	return []Row{{
 		Quantity:  fmt.Sprintf("multiprobe peak/mean, %d probes, %d nodes (exact, mean of %d memberships)", c.Probes, c.Nodes, len(ptms)),
 		Published: strconv.FormatFloat(c.PeakToMean, 'f', c.Decimals, 64), Ours: fmt.Sprintf("%.4f", mean),
 		Accept: fmt.Sprintf("[%.4f, %.4f]", mean-tol, mean+tol),
 		Basis:  fmt.Sprintf("mean ± %.2f·sd/sqrt(S) + half a unit", refZ),
 		Pass:   math.Abs(mean-c.PeakToMean) <= tol,
-	})
+	}}, nil
+}
+
+func boundedRows(o analysis.Options, sz Size, _ Input) ([]Row, error) {
+	r, err := boundedRow(o, sz)
+	if err != nil {
+		return nil, err
+	}
+	return []Row{r}, nil
+}
+
+// weightRows: weighted rendezvous shares converge to w_i/W; each measured
+// share is a mean of N Bernoulli(q) placements.
+func weightRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	wn, err := analysis.WeightedNodes(in.Weights)
+	if err != nil {
+		return nil, err
+	}
+	wr, err := analysis.Spread(lawOptions(o, sz, rendezvous.Name), wn)
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for _, s := range wr.Shares {
+		q := s.WeightShare
+		tol := refZ * math.Sqrt(q*(1-q)/float64(sz.LawKeys*sz.LawSets))
+		rows = append(rows, Row{
+			Quantity:  fmt.Sprintf("rendezvous share, weight %g of %v (%s keys)", s.Weight, in.Weights, count(sz.LawKeys*sz.LawSets)),
+			Published: pct(q, 1), Ours: estPct(s.Share, 2),
+			Accept: rangePct(q-tol, q+tol, 2),
+			Basis:  fmt.Sprintf("w_i/W ± %.2f·sqrt(q(1-q)/N) binomial", refZ),
+			Pass:   math.Abs(s.Share.Mean-q) <= tol,
+		})
+	}
 	return rows, nil
 }
 
-// resizeMove measures the moved fraction of o's algorithm from -> to nodes.
-func resizeMove(o analysis.Options, from, to int) (*analysis.MoveResult, error) {
-	sc, err := analysis.Resize(from, to)
-	if err != nil {
-		return nil, err
-	}
-	return analysis.Movement(o, sc)
-}
-
-// moduloLaw returns 1 - min(n,m)/lcm(n,m).
-func moduloLaw(n, m int) float64 {
-	a, b := n, m
-	for b != 0 {
-		a, b = b, a%b
-	}
-	lcm := n / a * m
-	return 1 - float64(min(n, m))/float64(lcm)
-}
-
-// ringCVRows checks one ring of n nodes with k virtual nodes each against
-// Karger et al.'s 1/sqrt(k) and the tabled 99% interval of load/mean.
-func ringCVRows(c refCV, n int) ([]Row, error) {
-	nodes, err := algorithms.DefaultNodes(n)
-	if err != nil {
-		return nil, err
-	}
-	cfg := catalog.DefaultConfig()
-	cfg.VNodes = c.K
-	p, err := catalog.New(ring.Name, nodes, cfg)
-	if err != nil {
-		return nil, err
-	}
-	shares := p.(algorithms.ExactSharer).ExactShares()
-	b, err := analysis.BalanceOf(shares, p.Nodes())
-	if err != nil {
-		return nil, err
-	}
-	// A node's load/mean is about Gamma(k, k): excess kurtosis 6/k. The
-	// sample sd of n such values has relative standard error
-	// sqrt(2/(n-1) + (6/k)/n) / 2.
-	rse := math.Sqrt(2/float64(n-1)+6/float64(c.K)/float64(n)) / 2
-	tol := refZ*rse*c.CV + halfUnit(4)
-	rows := []Row{{
-		Quantity:  fmt.Sprintf("ring share cv, k=%d vnodes, %d nodes (exact arcs)", c.K, n),
-		Published: fmt.Sprintf("%.4g", c.CV), Ours: fmt.Sprintf("%.4f", b.CV),
-		Accept: fmt.Sprintf("[%.4f, %.4f]", b.CV-tol, b.CV+tol),
-		Basis:  fmt.Sprintf("ours ± %.2f·se of a sample sd (Gamma(k) kurtosis)", refZ),
-		Pass:   math.Abs(b.CV-c.CV) <= tol,
-	}}
-	in := 0
-	for _, s := range shares {
-		if l := s * float64(n); c.Lo <= l && l <= c.Hi {
-			in++
+// noiseRows: a perfectly even algorithm's cv is sampling noise. K·cv² is
+// Pearson's X² of one set: chi-square with n-1 degrees of freedom; summed
+// over S sets, chi-square with S(n-1).
+func noiseRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	var rows []Row
+	for _, c := range in.Noise {
+		no := lawOptions(o, sz, c.Algo)
+		no.Keys = noiseKeys(c, sz)
+		nodes, err := algorithms.DefaultNodes(c.Nodes)
+		if err != nil {
+			return nil, err
 		}
+		r, err := analysis.Spread(no, nodes)
+		if err != nil {
+			return nil, err
+		}
+		var ss float64
+		for _, b := range r.Samples {
+			ss += b.CV * b.CV
+		}
+		s, k, n := float64(len(r.Samples)), float64(no.Keys), float64(c.Nodes)
+		rms := math.Sqrt(ss / s)
+		chi := distuv.ChiSquared{K: s * (n - 1)}
+		lo := math.Sqrt(chi.Quantile((1-Level)/2) / (s * k))
+		hi := math.Sqrt(chi.Quantile(1-(1-Level)/2) / (s * k))
+		rows = append(rows, Row{
+			Quantity:  fmt.Sprintf("noise floor cv, %s, %d nodes (%s keys x %d sets)", c.Algo, c.Nodes, count(no.Keys), no.Sets),
+			Published: fmt.Sprintf("%.4f", math.Sqrt((n-1)/k)), Ours: fmt.Sprintf("%.4f rms", rms),
+			Accept: fmt.Sprintf("[%.4f, %.4f]", lo, hi),
+			Basis:  fmt.Sprintf("K·cv² summed over sets ~ chi²(S(n-1)), %.1f%%", 100*Level),
+			Pass:   lo <= rms && rms <= hi,
+		})
 	}
-	frac := float64(in) / float64(n)
-	sd := math.Sqrt(0.99 * 0.01 / float64(n))
-	g := distuv.Gamma{Alpha: float64(c.K), Beta: float64(c.K)}
-	rows = append(rows, Row{
-		Quantity:  fmt.Sprintf("ring nodes inside published 99%% load/mean, k=%d", c.K),
-		Published: fmt.Sprintf("(%.2f, %.2f)", c.Lo, c.Hi),
-		Ours:      fmt.Sprintf("%s of %d; Gamma: (%.3f, %.3f)", pct(frac, 1), n, g.Quantile(0.005), g.Quantile(0.995)),
-		Accept:    rangePct(0.99-refZ*sd, 0.99+refZ*sd, 1),
-		Basis:     fmt.Sprintf("99%% ± %.2f·sqrt(.99·.01/n) binomial", refZ),
-		Pass:      math.Abs(frac-0.99) <= refZ*sd,
-	})
 	return rows, nil
+}
+
+// cacheRows measures modulo From -> To of the cache example with the law
+// sizes and derives the example from it (see cacheExample).
+func cacheRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	r, err := resizeMove(lawOptions(o, sz, modulo.Name), in.Cache.From, in.Cache.To)
+	if err != nil {
+		return nil, err
+	}
+	return cacheExample(in.Cache, r.Moved), nil
 }
 
 // boundedRow runs churn, shrink and add-many scenarios with bounded loads
@@ -561,12 +651,12 @@ func boundedRow(o analysis.Options, sz Size) (Row, error) {
 	}, nil
 }
 
-// cacheRows derives the cache example from the measured moved fraction:
+// cacheExample derives the cache example from the measured moved fraction:
 // a key that moved misses, so the new hit ratio is old hit ratio · (1 -
 // moved); the database sees reads · (1 - hit ratio). Our intervals follow
 // from the moved fraction's; a published "about" figure passes if it lies
 // within half its rounding step of our interval.
-func cacheRows(c refCache, moved analysis.Estimate) []Row {
+func cacheExample(c published.Cache, moved analysis.Estimate) []Row {
 	hit := func(m float64) float64 { return c.OldHit * (1 - m) }
 	db := func(m float64) float64 { return c.Reads * (1 - hit(m)) }
 	old := c.Reads * (1 - c.OldHit)
@@ -589,50 +679,6 @@ func cacheRows(c refCache, moved analysis.Estimate) []Row {
 		row("database load / its sizing", c.Factor, c.FactorStep,
 			func(m float64) float64 { return db(m) / old }, func(x float64) string { return fmt.Sprintf("%.1fx", x) }),
 	}
-}
-
-// exactVectorRows checks the exact reference vectors: Redis key slots,
-// jump hash outputs and hash function values.
-func exactVectorRows(pub Published) []Row {
-	var rows []Row
-	exact := func(q, want, got string) {
-		rows = append(rows, Row{Quantity: q, Published: want, Ours: got, Accept: "= published", Basis: "exact vector", Pass: want == got})
-	}
-	var want, got []string
-	for _, s := range pub.Slot {
-		want = append(want, strconv.Itoa(s.Slot))
-		got = append(got, strconv.Itoa(slots.KeySlot(s.Key)))
-	}
-	exact(fmt.Sprintf("Redis key slots of %d keys (incl. hash tags)", len(pub.Slot)), strings.Join(want, " "), strings.Join(got, " "))
-	exact(`CRC-16/XMODEM("123456789")`, "0x31C3", fmt.Sprintf("0x%04X", slots.CRC16("123456789")))
-	want, got = nil, nil
-	j100, _ := jump.New(mustNodes(100), algorithms.MustHash(""))
-	for k, b := range pub.Jump100 {
-		want = append(want, strconv.Itoa(b))
-		got = append(got, strconv.Itoa(j100.LocateHash(uint64(k))))
-	}
-	exact("jump bucket of keys 0..19, 100 buckets", strings.Join(want, " "), strings.Join(got, " "))
-	want, got = nil, nil
-	for n, b := range pub.Jump1 {
-		jn, _ := jump.New(mustNodes(n+1), algorithms.MustHash(""))
-		want = append(want, strconv.Itoa(b))
-		got = append(got, strconv.Itoa(jn.LocateHash(1)))
-	}
-	exact(fmt.Sprintf("jump bucket of key 1, 1..%d buckets", len(pub.Jump1)), strings.Join(want, " "), strings.Join(got, " "))
-	j1024, _ := jump.New(mustNodes(1024), algorithms.MustHash(""))
-	exact("jump bucket of key 256, 1024 buckets", "520", strconv.Itoa(j1024.LocateHash(256)))
-	for _, h := range pub.Hashes {
-		exact(fmt.Sprintf("%s(%q)", h.Hash, h.Input), fmt.Sprintf("0x%X", h.Sum), fmt.Sprintf("0x%X", algorithms.MustHash(h.Hash).Sum(h.Input)))
-	}
-	return rows
-}
-
-func mustNodes(n int) []algorithms.Node {
-	nodes, err := algorithms.DefaultNodes(n)
-	if err != nil {
-		panic(err) // callers pass n >= 1
-	}
-	return nodes
 }
 
 // range99 returns the 0.5% and 99.5% empirical quantiles of xs.

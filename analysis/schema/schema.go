@@ -127,11 +127,10 @@ func flat(parts ...[]string) []string {
 // WriteMoveCSV writes rs as CSV with MoveColumns, one row per result.
 // Floats use the shortest representation that reads back exactly.
 func WriteMoveCSV(w io.Writer, rs []Move) error {
-	cw := csv.NewWriter(w)
-	cw.Write(MoveColumns)
+	recs := [][]string{MoveColumns}
 	for _, r := range rs {
 		c := r.Config
-		cw.Write(flat(
+		recs = append(recs, flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), r.Op, itoa(r.From), itoa(r.To), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
 			[]string{ftoa(r.MovedFrac), ftoa(r.MovedFracLo), ftoa(r.MovedFracHi), ftoa(r.IdealFrac), ftoa(r.MovedOverIdeal)},
 			[]string{ftoa(r.CollateralFrac), ftoa(r.CollateralFracLo), ftoa(r.CollateralFracHi)},
@@ -140,18 +139,16 @@ func WriteMoveCSV(w io.Writer, rs []Move) error {
 			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
 		))
 	}
-	cw.Flush()
-	return cw.Error()
+	return csv.NewWriter(w).WriteAll(recs)
 }
 
 // WriteSpreadCSV writes rs as CSV with SpreadColumns, one row per result;
 // the exact_* cells are empty when the placer has no exact shares.
 func WriteSpreadCSV(w io.Writer, rs []Spread) error {
-	cw := csv.NewWriter(w)
-	cw.Write(SpreadColumns)
+	recs := [][]string{SpreadColumns}
 	for _, r := range rs {
 		c := r.Config
-		cw.Write(flat(
+		recs = append(recs, flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), itoa(r.Nodes), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
 			[]string{ftoa(r.MinShare), ftoa(r.MinShareLo), ftoa(r.MinShareHi), ftoa(r.MaxShare), ftoa(r.MaxShareLo), ftoa(r.MaxShareHi)},
 			[]string{ftoa(r.PeakToMean), ftoa(r.PeakToMeanLo), ftoa(r.PeakToMeanHi), ftoa(r.CV), ftoa(r.CVLo), ftoa(r.CVHi)},
@@ -161,25 +158,22 @@ func WriteSpreadCSV(w io.Writer, rs []Spread) error {
 			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
 		))
 	}
-	cw.Flush()
-	return cw.Error()
+	return csv.NewWriter(w).WriteAll(recs)
 }
 
 // WriteSharesCSV writes the per-node shares of rs with ShareColumns.
 func WriteSharesCSV(w io.Writer, rs []Spread) error {
-	cw := csv.NewWriter(w)
-	cw.Write(ShareColumns)
+	recs := [][]string{ShareColumns}
 	for _, r := range rs {
 		for _, s := range r.Shares {
-			cw.Write(flat(
+			recs = append(recs, flat(
 				[]string{r.Algo, r.Hash, itoa(r.VNodes), itoa(r.Nodes), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed),
 					s.ID, ftoa(s.Weight), ftoa(s.WeightShare)},
 				[]string{ftoa(s.Share), ftoa(s.ShareLo), ftoa(s.ShareHi), ftoa(s.Error), optf(s.Exact)},
 			))
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return csv.NewWriter(w).WriteAll(recs)
 }
 
 // Config is the configuration a result was produced with; JSON rows carry
@@ -310,6 +304,29 @@ func WriteSpreadJSON(w io.Writer, rs []Spread) error {
 		rs = []Spread{}
 	}
 	return writeJSON(w, rs)
+}
+
+// ReadMoveJSON reads a movement JSON array written by WriteMoveJSON.
+func ReadMoveJSON(r io.Reader) ([]Move, error) {
+	var rs []Move
+	return rs, readJSON(r, &rs)
+}
+
+// ReadSpreadJSON reads a spread JSON array written by WriteSpreadJSON.
+func ReadSpreadJSON(r io.Reader) ([]Spread, error) {
+	var rs []Spread
+	return rs, readJSON(r, &rs)
+}
+
+// readJSON decodes one JSON value into v, rejecting fields the row types
+// do not have.
+func readJSON(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("results JSON: %w", err)
+	}
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -6,8 +6,11 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/analysis/reference/published"
 )
 
 // When CHBENCH_MAIN is set the test binary acts as the chbench command, so
@@ -27,13 +30,18 @@ func runCLI(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errOut.String(), err
 }
 
-// Redis Cluster key slots (REFERENCES.md).
+// Redis Cluster key slots (the published vectors): one "KEY<TAB>SLOT" line
+// per argument, in order.
 func TestSlotGolden(t *testing.T) {
-	out, _, err := runCLI(t, "slot", "123456789", "foo", "foo{bar}zap", "{user1000}.followers")
+	args, want := []string{"slot"}, ""
+	for _, v := range published.All().KeySlots {
+		args = append(args, v.Key)
+		want += v.Key + "\t" + strconv.Itoa(v.Slot) + "\n"
+	}
+	out, _, err := runCLI(t, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "123456789\t12739\nfoo\t12182\nfoo{bar}zap\t5061\n{user1000}.followers\t3443\n"
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
