@@ -28,7 +28,7 @@ type MoveCount struct {
 // whole chain. It returns one MoveCount per set, or an error for a chain of
 // fewer than two placements or a failing source. The counts do not depend
 // on workers.
-func CountMoves(src keyset.KeySource, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
+func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
 	if len(chain) < 2 {
 		return nil, fmt.Errorf("movement needs at least two placements, got %d", len(chain))
 	}

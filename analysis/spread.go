@@ -19,7 +19,7 @@ import (
 // CountOwners streams src through placer p and returns, per key set, the
 // number of keys each node owns, indexed like p.Nodes(): counts[set][node].
 // The counts do not depend on workers.
-func CountOwners(src keyset.KeySource, p algorithms.Placer, workers int) ([][]int64, error) {
+func CountOwners(src keyset.Source, p algorithms.Placer, workers int) ([][]int64, error) {
 	n, sets := len(p.Nodes()), src.Sets()
 	workers = keyset.Workers(workers)
 	per := make([][]int64, workers) // per[w][set*n+node]
