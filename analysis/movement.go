@@ -8,6 +8,9 @@ import (
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/slots"
+
+	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/keyset"
 )
 
 // MoveCount holds the counts of one key set over a chain of placements.
@@ -26,7 +29,7 @@ type MoveCount struct {
 // fewer than two placements or a failing source. The counts do not depend
 // on workers. It holds the whole chain; [Movement] streams long chains in
 // windows instead.
-func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
+func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
 	if len(chain) < 2 {
 		return nil, fmt.Errorf("movement needs at least two placements, got %d", len(chain))
 	}
@@ -47,7 +50,7 @@ func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCo
 // between them; with net set it also adds the keys whose owner under first
 // (nil: window[0]) differs from their owner under the window's last
 // placement, and with keys set the number of keys.
-func countPass(src KeySource, first algorithms.Placer, window []algorithms.Placer, workers int, keys, net bool, out []MoveCount) error {
+func countPass(src keyset.Source, first algorithms.Placer, window []algorithms.Placer, workers int, keys, net bool, out []MoveCount) error {
 	all := window
 	if first != nil {
 		all = append([]algorithms.Placer{first}, window...)
@@ -84,7 +87,7 @@ func countPass(src KeySource, first algorithms.Placer, window []algorithms.Place
 		}
 	}
 	sets := src.Sets()
-	workers = Workers(workers)
+	workers = keyset.Workers(workers)
 	counts := make([][]MoveCount, workers)
 	for w := range counts {
 		counts[w] = make([]MoveCount, sets)
@@ -138,11 +141,7 @@ func countPass(src KeySource, first algorithms.Placer, window []algorithms.Place
 }
 
 // MoveSample holds the fractions (0..1) measured on one key set.
-type MoveSample struct {
-	Moved      float64 `json:"moved_frac"`
-	Collateral float64 `json:"collateral_frac"`
-	Net        float64 `json:"net_moved_frac"`
-}
+type MoveSample = schema.MoveSample
 
 // MoveResult is the movement of one algorithm through one scenario.
 //
@@ -183,7 +182,7 @@ const MaxChainCost = 1 << 27
 // memberships.
 func checkChain(o Options, sc Scenario) error {
 	perNode := func(w float64) int64 {
-		if !usesVNodes(o.Algo) {
+		if !catalog.UsesVNodes(o.Algo) {
 			return 1
 		}
 		return int64(math.Max(1, math.Min(math.Round(float64(o.Config.VNodes)*w), MaxChainCost+1)))
@@ -334,7 +333,7 @@ func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
 // window, so a long chain needs several passes but never holds more than
 // the budget. It adds the counts to out.
 // It returns the number of passes.
-func streamChain(o Options, sc Scenario, pl chainPlan, budget int64, src KeySource, out []MoveCount) (int, error) {
+func streamChain(o Options, sc Scenario, pl chainPlan, budget int64, src keyset.Source, out []MoveCount) (int, error) {
 	var first algorithms.Placer
 	var window []algorithms.Placer
 	var held int64 // bytes of the window's placements
@@ -401,10 +400,10 @@ func minWindow(pl chainPlan) int64 {
 // B) per key set per worker plus the merged counts, or an error naming the
 // sets, workers, bytes and budget when that is over half the budget.
 func moveCounters(o Options, sets int) (int64, error) {
-	cb := int64(sets) * 32 * int64(Workers(o.Workers)+1)
+	cb := int64(sets) * 32 * int64(keyset.Workers(o.Workers)+1)
 	if b := o.Config.Budget(); cb > b/2 {
 		return 0, fmt.Errorf("%d sets x %d workers need %s of movement counters, over half the memory budget of %s: use fewer sets or workers, or raise the budget (-mem)",
-			sets, Workers(o.Workers), catalog.HumanBytes(cb), catalog.HumanBytes(b))
+			sets, keyset.Workers(o.Workers), catalog.HumanBytes(cb), catalog.HumanBytes(b))
 	}
 	return cb, nil
 }

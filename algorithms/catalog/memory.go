@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/ketama"
+	"github.com/chbench/chbench/algorithms/maglev"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/algorithms/slots"
 )
@@ -148,4 +150,62 @@ func ringCost(nodes []algorithms.Node, vnodes int) (Cost, error) {
 		How: fmt.Sprintf("%d virtual nodes x %d B + a %d-entry lookup table x %d B + %d nodes x %d B",
 			points, ringPointBytes, lut, ringLUTBytes, n, ringNodeBytes),
 	}, nil
+}
+
+// Bytes of the algorithms added after the original six (measured like the
+// others; see TestCostBoundsAllocation).
+const (
+	// ketamaPointBytes: per continuum point the 8-byte build record, the
+	// 4-byte position and 4-byte owner kept, its share of the MD5 label
+	// hashed per 4 points, and up to 2 lookup-table entries of 4 B.
+	ketamaPointBytes = 8 + 4 + 4 + 8 + 8
+	// maglevEntryBytes: per table entry the entry itself (2 or 4 B) and
+	// the free marker pass; maglevNodeBytes: per node its permutation
+	// (offset, skip, next), rate, turn, count and order, and validation.
+	maglevEntryBytes = 4
+	maglevNodeBytes  = nodeBytes + 8*7
+	// multiprobeNodeBytes: per node its point (twice during the build), its
+	// owner and order, 2-4 lookup-table entries of 4 B, and validation.
+	multiprobeNodeBytes = nodeBytes + 8 + 8 + 4 + 4 + 16 + 32
+	// anchorBucketBytes, dxBucketBytes: per bucket of capacity a, anchor's
+	// four 4-byte arrays and owner (copied on a rebalance), dx's owner.
+	anchorBucketBytes = 2 * (4*4 + 4)
+	dxBucketBytes     = 2 * 4
+	// mementoNodeBytes: per node (bucket of the b-array) the replacement
+	// and previous arrays, owner and bucket, the maps of a rebalance, and
+	// validation.
+	mementoNodeBytes = nodeBytes + 4*4 + 128
+)
+
+// ketamaCost is the cost of ketama.New: 4 points per digest, the digests
+// of each node from its weight share.
+func ketamaCost(nodes []algorithms.Node) Cost {
+	total := algorithms.TotalWeight(nodes)
+	var points int64
+	for _, n := range nodes {
+		points += int64(ketama.PointsPerDigest * ketama.Digests(n.Weight, total, len(nodes)))
+	}
+	n := int64(len(nodes))
+	return Cost{Bytes: points*ketamaPointBytes + n*nodeBytes + fixedBytes,
+		How: fmt.Sprintf("%d points x %d B + %d nodes x %d B", points, ketamaPointBytes, n, nodeBytes)}
+}
+
+// maglevCost is the cost of maglev.New: the table of the effective size
+// and the per-node permutation state.
+func maglevCost(nodes []algorithms.Node, c Config) (Cost, error) {
+	m, err := maglev.EffectiveTableSize(c.TableSize, len(nodes))
+	if err != nil {
+		return Cost{}, fmt.Errorf("maglev: %w", err)
+	}
+	n := int64(len(nodes))
+	return Cost{Bytes: int64(m)*maglevEntryBytes + n*maglevNodeBytes + fixedBytes,
+		How: fmt.Sprintf("a %d-entry table x %d B + %d nodes x %d B", m, maglevEntryBytes, n, maglevNodeBytes)}, nil
+}
+
+// bucketArrayCost is the cost of anchor and dx: per bucket of the capacity
+// a (fixed by the initial membership) and per node.
+func bucketArrayCost(nodes []algorithms.Node, c Config, perBucket int64) Cost {
+	a, n := int64(c.CapacityFor(len(nodes))), int64(len(nodes))
+	return Cost{Bytes: a*perBucket + n*mementoNodeBytes + fixedBytes,
+		How: fmt.Sprintf("capacity %d buckets x %d B + %d nodes x %d B", a, perBucket, n, mementoNodeBytes)}
 }

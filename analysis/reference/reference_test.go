@@ -1,36 +1,34 @@
-package main
+package reference
 
 import (
-	"bytes"
-	"encoding/csv"
-	"errors"
-	"flag"
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/jump"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/reference/published"
 )
 
 // refSmall is a reference run small enough for go test -race: the sampled
 // rows widen their tolerances with the smaller samples, the published
 // values stay the same.
-var refSmall = refSize{MoveKeys: 2000, MoveSets: 3, ShareKeys: 2000, Replicas: 40,
+var refSmall = Size{MoveKeys: 2000, MoveSets: 3, ShareKeys: 2000, Replicas: 40,
 	LawKeys: 20000, LawSets: 3, RingNodes: 300, BoundedRuns: 1, BoundedNodes: 20}
 
-func runRef(t *testing.T, pub refPublished) []refRow {
+func runRef(t *testing.T, in Input) []Row {
 	t.Helper()
-	rows, err := reference(analysis.Options{Seed: 1}, refSmall, pub)
+	rows, err := Run(analysis.Options{Seed: 1}, refSmall, in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return rows
 }
 
-func rowIndex(t *testing.T, rows []refRow, prefix string) int {
+func rowIndex(t *testing.T, rows []Row, prefix string) int {
 	t.Helper()
 	for i, r := range rows {
 		if strings.HasPrefix(r.Quantity, prefix) {
@@ -44,16 +42,16 @@ func rowIndex(t *testing.T, rows []refRow, prefix string) int {
 // Every published value chbench can measure passes at a small size, and
 // the exact rows print the exact values.
 func TestReferencePasses(t *testing.T) {
-	rows := runRef(t, publishedValues())
-	if len(rows) != 51 {
-		t.Errorf("%d rows, want 51", len(rows))
+	rows := runRef(t, DefaultInput())
+	if len(rows) != 58 {
+		t.Errorf("%d rows, want 58", len(rows))
 	}
 	for _, r := range rows {
 		if !r.Pass {
 			t.Errorf("FAIL %s: published %s, ours %s, accepted %s", r.Quantity, r.Published, r.Ours, r.Accept)
 		}
 	}
-	if err := refVerdict(rows); err != nil {
+	if err := Verdict(rows); err != nil {
 		t.Error(err)
 	}
 	// Fixed slots: ceil(16384/n)/(16384/n) at the published precision.
@@ -73,7 +71,7 @@ func TestReferencePasses(t *testing.T) {
 // chbench measures (or from the exact vectors) fail exactly those rows,
 // and the run reports them by name.
 func TestReferenceVerdicts(t *testing.T) {
-	pub := publishedValues()
+	pub := DefaultInput()
 	pub.ModuloVsRing[0].Modulo = 0.70   // modulo 3->4: 5 points off a binomial mean of 6,000 keys
 	pub.ModuloVsRing[1].Ring = 0.60     // ring 4->5: no 160-vnode ring moves 60%
 	pub.RingShares[0].Min = 0.30        // 5 nodes: the smallest share is at most 20%
@@ -82,15 +80,19 @@ func TestReferenceVerdicts(t *testing.T) {
 	pub.ModuloLaw[3].Moved = 0.919      // 10->11: the law gives 0.909
 	pub.Weights = []float64{1, 1, 2, 4} // unchanged: weights give the ideal
 	pub.Cache.Factor = 30               // 16.2x measured
-	pub.Slot[0].Slot = 12738            // off by one
+	pub.KeySlots[0].Slot = 12738        // off by one
 	pub.Hashes[0].Sum = 0xE40C292D      // off by one
 	pub.Jump100[1] = 54                 // off by one
-	pub.Noise[0].Key = 0                // unchanged
+	pub.Maglev[1].M = 65521             // prime < 100 n: grown to 131101, still within 1%
+	pub.Maglev[0].Within = 0.0001       // 100 nodes: counts 655/656 of 65537 deviate 0.05%
+	pub.MultiProbe.PeakToMean = 1.10    // 21 probes give 1.05
+	pub.Noise[0].Keys = 0               // unchanged
 	rows := runRef(t, pub)
 	bad := map[int]bool{}
 	for _, p := range []string{"modulo moved 3->4 (", "ring moved 4->5", "ring smallest share, 5 nodes, 1 vnodes",
 		"ring share cv, k=100 ", "slots peak/mean, 1000 ", "modulo moved 10->11", "database load / its sizing",
-		"Redis key slots", `fnv1a32("a")`, "jump bucket of keys 0..19"} {
+		"Redis key slots", `fnv1a32("a")`, "jump bucket of keys 0..19", "maglev largest share deviation, 100 ",
+		"multiprobe peak/mean"} {
 		bad[rowIndex(t, rows, p)] = true
 	}
 	for i, r := range rows {
@@ -98,8 +100,8 @@ func TestReferenceVerdicts(t *testing.T) {
 			t.Errorf("%s: verdict %s (published %s, ours %s, accepted %s)", r.Quantity, verdict(r.Pass), r.Published, r.Ours, r.Accept)
 		}
 	}
-	err := refVerdict(rows)
-	if err == nil || !strings.Contains(err.Error(), "10 of 51 reference checks failed") || !strings.Contains(err.Error(), "ring moved 4->5") {
+	err := Verdict(rows)
+	if err == nil || !strings.Contains(err.Error(), "12 of 58 reference checks failed") || !strings.Contains(err.Error(), "ring moved 4->5") {
 		t.Errorf("verdict error %v", err)
 	}
 }
@@ -107,8 +109,8 @@ func TestReferenceVerdicts(t *testing.T) {
 // The cache example follows from the moved fraction alone: 80% moved
 // turns a 95% hit ratio into 19% and 2,500 qps into 40,500 (16.2x).
 func TestCacheRows(t *testing.T) {
-	c := publishedValues().Cache
-	rows := cacheRows(c, analysis.Estimate{Mean: 0.8, Lo: 0.8, Hi: 0.8})
+	c := published.All().Cache
+	rows := cacheExample(c, analysis.Estimate{Mean: 0.8, Lo: 0.8, Hi: 0.8})
 	want := []string{"19.0% [19.0%, 19.0%]", "40,500 qps [40,500 qps, 40,500 qps]", "16.2x [16.2x, 16.2x]"}
 	for i, r := range rows {
 		if r.Ours != want[i] || !r.Pass {
@@ -116,35 +118,8 @@ func TestCacheRows(t *testing.T) {
 		}
 	}
 	// Had 90% moved, the hit ratio would be 9.5%: "about 20%" fails.
-	if rows := cacheRows(c, analysis.Estimate{Mean: 0.9, Lo: 0.9, Hi: 0.9}); rows[0].Pass || rows[1].Pass || rows[2].Pass {
+	if rows := cacheExample(c, analysis.Estimate{Mean: 0.9, Lo: 0.9, Hi: 0.9}); rows[0].Pass || rows[1].Pass || rows[2].Pass {
 		t.Errorf("90%% moved passes: %+v", rows)
-	}
-}
-
-// The CLI: table and CSV agree, bad flags name the bad value, -h helps.
-// (The full-size run is `make reference`; here only the flag handling.)
-func TestReferenceCLI(t *testing.T) {
-	if _, _, err := runCLI(t, "reference", "-format", "json"); err == nil || !strings.Contains(err.Error(), `"json"`) {
-		t.Errorf("-format json: %v", err)
-	}
-	if _, _, err := runCLI(t, "reference", "extra"); err == nil || !strings.Contains(err.Error(), `"extra"`) {
-		t.Errorf("extra argument: %v", err)
-	}
-	if _, stderr, err := runCLI(t, "reference", "-h"); !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr, "usage: chbench reference") {
-		t.Errorf("-h: %v %q", err, stderr)
-	}
-	rows := []refRow{{Quantity: "q, with comma", Published: "1", Ours: "2", Accept: "[1, 2]", Basis: "b", Pass: false}}
-	var b bytes.Buffer
-	if err := writeRefCSV(&b, rows); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&b).ReadAll()
-	if err != nil || len(recs) != 2 || recs[1][0] != "q, with comma" || recs[1][5] != "FAIL" {
-		t.Errorf("csv %q: %v", recs, err)
-	}
-	b.Reset()
-	if err := writeRefTable(&b, rows); err != nil || !strings.Contains(b.String(), "FAIL") {
-		t.Errorf("table %q: %v", b.String(), err)
 	}
 }
 
@@ -163,7 +138,7 @@ func jumpCounting(key uint64, n int) (bucket, iterations int) {
 	return int(b), iterations
 }
 
-// Jump's expected loop count is H_n (REFERENCES.md: H_1024 = 7.509).
+// Jump's expected loop count is H_n (published: H_1024 = 7.509).
 // Iteration i (bucket i visited) happens with probability 1/(i+1),
 // independently, so the count has mean H_n and variance H_n - H_n^(2); the
 // mean over N random keys is accepted within 3.29 standard errors (99.9%).
@@ -179,8 +154,8 @@ func TestJumpIterations(t *testing.T) {
 		h += 1 / float64(i)
 		h2 += 1 / float64(i*i)
 	}
-	if math.Abs(h-7.509) > 0.0005 {
-		t.Fatalf("H_1024 = %v does not round to the published 7.509", h)
+	if pub := published.All().HarmonicJump1024; math.Abs(h-pub) > 0.0005 {
+		t.Fatalf("H_1024 = %v does not round to the published %v", h, pub)
 	}
 	nodes, _ := algorithms.DefaultNodes(n)
 	j, err := jump.New(nodes, algorithms.MustHash(""))
@@ -201,5 +176,23 @@ func TestJumpIterations(t *testing.T) {
 	tol := refZ * math.Sqrt((h-h2)/float64(keys))
 	if math.Abs(mean-h) > tol {
 		t.Errorf("mean iterations %.4f over %d keys, want H_1024 = %.4f ± %.4f", mean, keys, h, tol)
+	}
+}
+
+// The table is complete (every check names its source and tolerance) and
+// its key count is the progress total: exactly the keys a run streams.
+func TestChecksAndKeys(t *testing.T) {
+	for _, c := range Checks() {
+		if c.Name == "" || c.Source == "" || c.Tolerance == "" || c.Measure == nil {
+			t.Errorf("check %q: name, source, tolerance and measure are all required", c.Name)
+		}
+	}
+	var streamed atomic.Int64
+	in := DefaultInput()
+	if _, err := Run(analysis.Options{Seed: 1, Progress: func(n int64) { streamed.Add(n) }}, refSmall, in); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := streamed.Load(), Keys(refSmall, in); got != want {
+		t.Errorf("a run streamed %d keys, Keys says %d", got, want)
 	}
 }
