@@ -90,19 +90,18 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 	}
 	for i, st := range sc.Steps {
 		next := make([]algorithms.Node, 0, len(cur)+len(st.Join))
-		leave := make(map[string]bool, len(st.Leave)) // a set: remove-last can drop ~all of n nodes
+		leave := newIDSet(st.Leave) // remove-last can drop ~all of n nodes
 		for _, id := range st.Leave {
 			if !ids[id] {
 				return fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
 			}
-			leave[id] = true
 		}
 		for _, n := range cur {
-			if !leave[n.ID] {
+			if !leave.has(n.ID) {
 				next = append(next, n)
 			}
 		}
-		for id := range leave {
+		for _, id := range st.Leave {
 			delete(ids, id)
 		}
 		if len(st.Join) > 0 {
@@ -110,13 +109,11 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 				return fmt.Errorf("scenario %s: step %d: joining nodes: %w", sc.Op, i+1, err)
 			}
 		}
-		joins := make(map[string]float64, len(st.Join))
 		for _, n := range st.Join {
 			if ids[n.ID] {
 				return fmt.Errorf("scenario %s: step %d: joining node %q is already a member", sc.Op, i+1, n.ID)
 			}
 			ids[n.ID] = true
-			joins[n.ID] = n.Weight
 		}
 		next = append(next, st.Join...)
 		if len(next) == 0 {
@@ -128,7 +125,7 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 		if err := algorithms.ValidateShares(next); err != nil {
 			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
 		}
-		ideal := stepIdeal(cur, next, leave, joins)
+		ideal := stepIdeal(cur, next, leave, st.Join)
 		if ideal == 0 {
 			return fmt.Errorf("scenario %s: step %d changes no node's share (ideal fraction 0)", sc.Op, i+1)
 		}
@@ -146,21 +143,66 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 // (re)joins, 0 if it left, else its own. It sums the same terms in the same
 // order as IdealFraction, so the result is bit-identical, without a map of
 // every node.
-func stepIdeal(before, after []algorithms.Node, leave map[string]bool, joins map[string]float64) float64 {
+func stepIdeal(before, after []algorithms.Node, leave idSet, joins []algorithms.Node) float64 {
 	wb, wa := algorithms.TotalWeight(before), algorithms.TotalWeight(after)
+	rejoin := newIDSet(nil)
+	if leave.len() > 0 && len(joins) > 0 { // a node leaving and joining in one step
+		var ids []string
+		for _, n := range joins {
+			ids = append(ids, n.ID)
+		}
+		rejoin = newIDSet(ids)
+	}
 	var f float64
 	for _, n := range before {
 		old := n.Weight / wb
 		now := n.Weight / wa
-		if w, ok := joins[n.ID]; ok {
-			now = w / wa
-		} else if leave[n.ID] {
+		if leave.has(n.ID) {
 			now = 0
+			if rejoin.has(n.ID) {
+				for _, j := range joins {
+					if j.ID == n.ID {
+						now = j.Weight / wa
+					}
+				}
+			}
 		}
 		f += math.Max(0, old-now)
 	}
 	return f
 }
+
+// idSet is a set of node IDs: a slice scanned for the few IDs of a
+// typical step (cheaper than hashing every member's ID), a map for many.
+type idSet struct {
+	few  []string
+	many map[string]bool
+}
+
+func newIDSet(ids []string) idSet {
+	if len(ids) <= 8 {
+		return idSet{few: ids}
+	}
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return idSet{many: m}
+}
+
+func (s idSet) has(id string) bool {
+	if s.many != nil {
+		return s.many[id]
+	}
+	for _, x := range s.few {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (s idSet) len() int { return len(s.few) + len(s.many) }
 
 // IdealFraction returns the smallest fraction of keys (0..1) that any
 // placement must move to go from membership before to membership after

@@ -100,18 +100,11 @@ func (s Sweep) each(o Options, fn func(o Options, n int) error) error {
 // ([CheckSpread]), so a bad one fails before any key is streamed; the error
 // names the configuration.
 func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
-	err := s.each(o, func(c Options, n int) error {
-		nodes, err := algorithms.DefaultNodes(n)
-		if err != nil {
-			return err
-		}
-		return CheckSpread(c, nodes)
-	})
-	if err != nil {
+	if err := s.CheckSpread(o); err != nil {
 		return nil, err
 	}
 	var out []*SpreadResult
-	err = s.each(o, func(c Options, n int) error {
+	err := s.each(o, func(c Options, n int) error {
 		nodes, err := algorithms.DefaultNodes(n)
 		if err != nil {
 			return err
@@ -124,6 +117,54 @@ func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
 		return nil
 	})
 	return out, err
+}
+
+// CheckSpread returns the first error SweepSpread(o, s) would meet before
+// streaming a key ([CheckSpread] of every configuration and node count),
+// naming the configuration.
+func (s Sweep) CheckSpread(o Options) error {
+	return s.each(o, func(c Options, n int) error {
+		nodes, err := algorithms.DefaultNodes(n)
+		if err != nil {
+			return err
+		}
+		return CheckSpread(c, nodes)
+	})
+}
+
+// CheckMove returns the first error SweepMove(o, s) would meet before
+// streaming a key ([CheckMovement] of every configuration, node count and
+// scenario), naming the configuration.
+func (s Sweep) CheckMove(o Options) error {
+	// The work bound first, for every configuration: it needs no
+	// membership, so a chain too long to build is refused at once.
+	err := s.each(o, func(c Options, n int) error {
+		for _, op := range orOne(s.Ops, OpAdd) {
+			sc, err := NewScenario(op, n, c.Seed)
+			if err != nil {
+				return err
+			}
+			if err := checkChain(c, sc); err != nil {
+				return fmt.Errorf("%s: %w", op, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return s.each(o, func(c Options, n int) error {
+		for _, op := range orOne(s.Ops, OpAdd) {
+			sc, err := NewScenario(op, n, c.Seed)
+			if err != nil {
+				return err
+			}
+			if err := CheckMovement(c, sc); err != nil {
+				return fmt.Errorf("%s: %w", op, err)
+			}
+		}
+		return nil
+	})
 }
 
 // SpreadEach runs Spread on one explicit membership for every algorithm,
@@ -166,31 +207,26 @@ func MoveEach(o Options, s Sweep, sc Scenario) ([]*MoveResult, error) {
 // ([CheckMovement]), so a bad one fails before any key is streamed; the
 // error names the configuration.
 func SweepMove(o Options, s Sweep) ([]*MoveResult, error) {
+	if err := s.CheckMove(o); err != nil {
+		return nil, err
+	}
 	var out []*MoveResult
-	for _, check := range []bool{true, false} {
-		err := s.each(o, func(c Options, n int) error {
-			for _, op := range orOne(s.Ops, OpAdd) {
-				sc, err := NewScenario(op, n, c.Seed)
-				if err != nil {
-					return err
-				}
-				if check {
-					if err := CheckMovement(c, sc); err != nil {
-						return fmt.Errorf("%s: %w", op, err)
-					}
-					continue
-				}
-				r, err := Movement(c, sc)
-				if err != nil {
-					return err
-				}
-				out = append(out, r)
+	err := s.each(o, func(c Options, n int) error {
+		for _, op := range orOne(s.Ops, OpAdd) {
+			sc, err := NewScenario(op, n, c.Seed)
+			if err != nil {
+				return err
 			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
+			r, err := Movement(c, sc)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -251,6 +251,17 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
 		return err
 	}
+	// Every algorithm x membership x scenario x configuration, before the
+	// first key is streamed: a bad one would otherwise fail after the
+	// others had run.
+	if resize != nil {
+		err = sw.EachConfig(o, func(o analysis.Options) error { return analysis.CheckMovement(o, *resize) })
+	} else {
+		err = sw.CheckMove(o)
+	}
+	if err != nil {
+		return badUsage(err)
+	}
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(sw.Nodes)*len(sw.Ops))) // stderr terminals only
 	defer bar.stop()
 	var results []*analysis.MoveResult
@@ -315,6 +326,15 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	}
 	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
 		return err
+	}
+	// Every algorithm x membership x configuration, before the first key.
+	if members != nil {
+		err = sw.EachConfig(o, func(o analysis.Options) error { return analysis.CheckSpread(o, members) })
+	} else {
+		err = sw.CheckSpread(o)
+	}
+	if err != nil {
+		return badUsage(err)
 	}
 	runs := len(sw.Nodes)
 	if members != nil {
