@@ -1,6 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -73,5 +77,37 @@ func TestScenarioChainStreamsWithinBudget(t *testing.T) {
 	got, _, err := runCLI(t, append(args, "-mem", "4MiB")...)
 	if err != nil || got != want {
 		t.Errorf("shrink-lifo in 4 MiB: %v\n%s\nwant\n%s", err, got, want)
+	}
+}
+
+// Issue 9, kind 4: `seq 1 10000 | chbench move -algo ring -from 10 -to 11
+// -keyfile /dev/stdin -sets 2` said "no keys" although 10,000 arrived.
+// Standard input, as /dev/stdin or "-", now gives the same result as the
+// same keys in a regular file.
+func TestKeyFileFromStandardInput(t *testing.T) {
+	var keys strings.Builder
+	for i := 1; i <= 10000; i++ {
+		fmt.Fprintf(&keys, "%d\n", i)
+	}
+	path := filepath.Join(t.TempDir(), "keys.txt")
+	if err := os.WriteFile(path, []byte(keys.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := func(kf string) []string {
+		return []string{"move", "-algo", "ring", "-from", "10", "-to", "11", "-keyfile", kf, "-sets", "2", "-format", "csv", "-commit", "x"}
+	}
+	want, _, err := runCLI(t, args(path)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = strings.ReplaceAll(want, ","+path+",", ",KEYFILE,")
+	for _, kf := range []string{"/dev/stdin", "-"} {
+		cmd := exec.Command(os.Args[0], args(kf)...)
+		cmd.Env = append(os.Environ(), "CHBENCH_MAIN=1")
+		cmd.Stdin = strings.NewReader(keys.String())
+		out, err := cmd.Output()
+		if got := strings.ReplaceAll(string(out), ","+kf+",", ",KEYFILE,"); err != nil || got != want || !strings.Contains(want, ",KEYFILE,") {
+			t.Errorf("-keyfile %s from a pipe: %v\n%s\nwant\n%s", kf, err, got, want)
+		}
 	}
 }
