@@ -110,12 +110,25 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parse parses args and returns the set of flags given explicitly.
+//
+// An explicit empty (or blank) value is an error for every flag: "-hash
+// ”" must not silently mean the default hash, "-weights ”" all 1, or
+// "-op ”" add. Leaving a flag out is how to ask for its default.
 func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var empty *flag.Flag
+	fs.Visit(func(f *flag.Flag) {
+		set[f.Name] = true
+		if empty == nil && strings.TrimSpace(f.Value.String()) == "" {
+			empty = f
+		}
+	})
+	if empty != nil {
+		return nil, fmt.Errorf("-%s %q: an explicit empty value is not allowed; leave the flag out for its default", empty.Name, empty.Value.String())
+	}
 	return set, nil
 }
 

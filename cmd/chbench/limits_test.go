@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,6 +109,48 @@ func TestKeyFileFromStandardInput(t *testing.T) {
 		out, err := cmd.Output()
 		if got := strings.ReplaceAll(string(out), ","+kf+",", ",KEYFILE,"); err != nil || got != want || !strings.Contains(want, ",KEYFILE,") {
 			t.Errorf("-keyfile %s from a pipe: %v\n%s\nwant\n%s", kf, err, got, want)
+		}
+	}
+}
+
+// Issue 9, kind 7: an explicit empty value was accepted silently in some
+// places (locate -hash "" used xxhash, -weights "" meant all 1, -op ""
+// meant add) and refused in others. Every flag of every command now
+// refuses it, naming the flag.
+func TestExplicitEmptyValuesRefused(t *testing.T) {
+	for _, c := range [][]string{
+		{"locate", "-algo", "ring", "-nodes", "3", "-hash", "", "k"},
+		{"locate", "-algo", "ring", "-nodes", "3", "-weights", "", "k"},
+		{"locate", "-algo", "ring", "-nodes", "3", "-node-ids", " ", "k"},
+		{"locate", "-algo", "", "-nodes", "3", "k"},
+		{"move", "-algo", "ring", "-from", "10", "-op", ""},
+		{"move", "-algo", "ring", "-from", "10", "-hash", ""},
+		{"move", "-algo", "ring", "-from", ""},
+		{"move", "-algo", "ring", "-from", "10", "-keyfile", ""},
+		{"move", "-algo", "ring", "-from", "10", "-commit", ""},
+		{"move", "-algo", "ring", "-from", "10", "-format", ""},
+		{"move", "-algo", "ring", "-from", "10", "-o", ""},
+		{"move", "-algo", "", "-from", "10"},
+		{"spread", "-algo", "ring", "-nodes", "3", "-weights", ""},
+		{"spread", "-algo", "ring", "-nodes", "", "-keys", "10"},
+		{"spread", "-algo", "ring", "-nodes", "3", "-vnodes", ""},
+		{"plot", "-dir", ""},
+	} {
+		var name string
+		for i, a := range c {
+			if strings.TrimSpace(a) == "" {
+				name = c[i-1]
+			}
+		}
+		out, _, err := runCLI(t, c...)
+		if err == nil || !strings.Contains(err.Error(), name+" ") || !strings.Contains(err.Error(), "empty value") {
+			t.Errorf("chbench %q: error %v, want one naming %s as empty", c, err, name)
+		}
+		if code := exitCode(err, io.Discard); code != 2 {
+			t.Errorf("chbench %q: exit status %d, want 2 (usage)", c, code)
+		}
+		if out != "" {
+			t.Errorf("chbench %q wrote %q", c, out)
 		}
 	}
 }
