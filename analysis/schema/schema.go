@@ -59,6 +59,7 @@ const (
 	ColCVHi             = "cv_hi"
 	ColNoisePeakToMean  = "noise_peak_to_mean"
 	ColNoiseCV          = "noise_cv"
+	ColNoiseMethod      = "noise_method"
 	ColExactPeakToMean  = "exact_peak_to_mean"
 	ColExactCV          = "exact_cv"
 	ColExactMinShare    = "exact_min_share"
@@ -95,7 +96,7 @@ var SpreadColumns = []string{
 	ColNoisePeakToMean, ColNoiseCV, ColExactPeakToMean, ColExactCV,
 	ColExactMinShare, ColExactMaxShare,
 	ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
-	ColTableSize, ColProbes, ColCapacity,
+	ColTableSize, ColProbes, ColCapacity, ColNoiseMethod,
 }
 
 // ShareColumns is the header of the per-node share CSV (one row per node
@@ -155,7 +156,7 @@ func WriteSpreadCSV(w io.Writer, rs []Spread) error {
 			[]string{ftoa(r.NoisePeakToMean), ftoa(r.NoiseCV),
 				optf(r.ExactPeakToMean), optf(r.ExactCV), optf(r.ExactMinShare), optf(r.ExactMaxShare),
 				ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
-			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
+			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity), r.NoiseMethod},
 		))
 	}
 	return csv.NewWriter(w).WriteAll(recs)
@@ -282,6 +283,7 @@ type Spread struct {
 	ExactCV         *float64       `json:"exact_cv"`
 	ExactMinShare   *float64       `json:"exact_min_share"`
 	ExactMaxShare   *float64       `json:"exact_max_share"`
+	NoiseMethod     string         `json:"noise_method"` // "analytic" or "simulated": how NoisePeakToMean was obtained
 	Config          Config         `json:"config"`
 	Shares          []Share        `json:"shares"`
 	Samples         []SpreadSample `json:"samples"`

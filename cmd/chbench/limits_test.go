@@ -154,3 +154,22 @@ func TestExplicitEmptyValuesRefused(t *testing.T) {
 		}
 	}
 }
+
+// Issue 9, kind 6: the noise floor of `spread -algo modulo -nodes 1048576
+// -keys 10 -sets 1` was simulated (43 s for ten keys); it is computed from
+// 1,000 equal-weight nodes on (analysis.AnalyticNoiseNodes), and the
+// output says which.
+func TestNoiseMethodInOutput(t *testing.T) {
+	out, _, err := runCLI(t, "spread", "-algo", "modulo", "-nodes", "1000", "-keys", "10", "-sets", "1", "-format", "csv", "-commit", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 || !strings.HasSuffix(lines[0], ",noise_method") || !strings.HasSuffix(lines[1], ",analytic") {
+		t.Errorf("spread on 1000 nodes:\n%s\nwant a noise_method column saying analytic", out)
+	}
+	out, _, err = runCLI(t, "spread", "-algo", "modulo", "-nodes", "10", "-keys", "100", "-sets", "1", "-commit", "x")
+	if err != nil || !strings.Contains(out, "simulated") {
+		t.Errorf("spread on 10 nodes, table:\n%s\n%v; want it to say simulated", out, err)
+	}
+}
