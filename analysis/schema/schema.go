@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -343,7 +345,11 @@ func writeJSON(w io.Writer, v any) error {
 // that two runs of one configuration on different seeds land in one
 // benchstat table, while results of different algorithm settings (a vnodes
 // sweep) never merge into one row.
-func benchConfig(c Config) []benchfmt.Config {
+//
+// A value holding a control character (a newline would end the line and
+// let the rest pass for a result or a configuration line) is an error
+// naming the key and the value.
+func benchConfig(c Config) ([]benchfmt.Config, error) {
 	kv := [][2]string{{"hash", c.Hash}, {"vnodes", itoa(c.VNodes)}, {"eps", ftoa(c.Eps)}, {"partitions", itoa(c.Partitions)},
 		{"table-size", itoa(c.TableSize)}, {"probes", itoa(c.Probes)}, {"capacity", itoa(c.Capacity)},
 		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}}
@@ -353,9 +359,12 @@ func benchConfig(c Config) []benchfmt.Config {
 	kv = append(kv, [2]string{"go", c.GoVersion}, [2]string{"commit", c.Commit})
 	out := make([]benchfmt.Config, len(kv))
 	for i, p := range kv {
+		if strings.ContainsFunc(p[1], unicode.IsControl) {
+			return nil, fmt.Errorf("bench format: %s %q holds a control character, which would break the configuration line", p[0], p[1])
+		}
 		out[i] = benchfmt.Config{Key: p[0], Value: []byte(p[1]), File: true}
 	}
-	return out
+	return out, nil
 }
 
 // writeUnits declares the exact (deterministic, not sampled) units.
@@ -388,7 +397,11 @@ func WriteMoveBench(w io.Writer, rs []Move) error {
 	for _, r := range rs {
 		name := fmt.Sprintf("Move/algo=%s/op=%s/from=%d/to=%d", r.Algo, r.Op, r.From, r.To)
 		for _, s := range r.Samples {
-			res := &benchfmt.Result{Config: benchConfig(r.Config), Name: benchfmt.Name(name), Iters: 1, Values: []benchfmt.Value{
+			cfg, err := benchConfig(r.Config)
+			if err != nil {
+				return err
+			}
+			res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(name), Iters: 1, Values: []benchfmt.Value{
 				{Value: s.Moved, Unit: "moved-frac"},
 				{Value: s.Moved / r.IdealFrac, Unit: "moved/ideal"},
 				{Value: s.Collateral, Unit: "collateral-frac"},
@@ -441,7 +454,11 @@ func WriteSpreadBench(w io.Writer, rs []Spread) error {
 			if r.ExactPeakToMean != nil {
 				vals = append(vals, benchfmt.Value{Value: *r.ExactPeakToMean, Unit: "exact-peak/mean"}, benchfmt.Value{Value: *r.ExactCV, Unit: "exact-cv"})
 			}
-			res := &benchfmt.Result{Config: benchConfig(r.Config), Name: benchfmt.Name(name), Iters: 1, Values: vals}
+			cfg, err := benchConfig(r.Config)
+			if err != nil {
+				return err
+			}
+			res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(name), Iters: 1, Values: vals}
 			if err := bw.Write(res); err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -108,6 +109,15 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	commit := a.commit
 	if commit == "" {
 		commit = vcsRevision()
+	}
+	// Values written into every output format must be valid in each: a
+	// newline in a commit or key file path would end a benchfmt
+	// configuration line and pass the rest off as a result.
+	if strings.ContainsFunc(commit, unicode.IsControl) {
+		return analysis.Options{}, sw, fmt.Errorf("commit %q: contains a control character", commit)
+	}
+	if slices.Contains(a.formats, "bench") && strings.ContainsFunc(a.keyFile, unicode.IsControl) {
+		return analysis.Options{}, sw, fmt.Errorf("keyfile %q: a path with a control character cannot be written in -format bench", a.keyFile)
 	}
 	applyMem(a.mem)
 	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.eps, Partitions: a.partitions,

@@ -173,3 +173,14 @@ func TestNoiseMethodInOutput(t *testing.T) {
 		t.Errorf("spread on 10 nodes, table:\n%s\n%v; want it to say simulated", out, err)
 	}
 }
+
+// Every value written into an output format must be valid in it: a newline
+// in -commit passed a forged result line into -format bench, and a key
+// with a newline or tab broke locate's and slot's one line per key.
+func TestValuesValidInOutputFormat(t *testing.T) {
+	forged := "abc\nBenchmarkFake/algo=x/nodes=1 1 99 moved-frac"
+	wantCLIError(t, []string{"move", "-algo", "ring", "-from", "3", "-to", "4", "-keys", "10", "-sets", "1", "-format", "bench", "-commit", forged}, "commit", "control character")
+	wantCLIError(t, []string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "1", "-commit", "a\tb"}, "control character")
+	wantCLIError(t, []string{"locate", "-algo", "ring", "-nodes", "3", "ok", "a\nb"}, `"a\nb"`, "key 2")
+	wantCLIError(t, []string{"slot", "a\tb"}, `"a\tb"`, "key 1")
+}
