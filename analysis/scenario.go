@@ -326,9 +326,10 @@ func NewScenario(op string, n int, seed uint64) (Scenario, error) {
 			return Scenario{}, err
 		}
 		// One membership per step, n down to ShrinkTarget(n): refuse
-		// before building O(n^2) steps that no chain could hold.
+		// before building O(n^2) steps that no chain could afford to build
+		// (MaxChainCost, the bound Movement enforces).
 		if t := int64(ShrinkTarget(n)); (int64(n)+t)*(int64(n)-t+1)/2 > MaxChainCost {
-			return Scenario{}, fmt.Errorf("scenario %s: nodes %d: its %d memberships would hold more than %d nodes together (max %d)", op, n, int64(n)-t+1, int64(MaxChainCost), int64(MaxChainCost))
+			return Scenario{}, fmt.Errorf("scenario %s: nodes %d: its %d memberships have %d nodes together, more than a chain may build (max %d)", op, n, int64(n)-t+1, (int64(n)+t)*(int64(n)-t+1)/2, int64(MaxChainCost))
 		}
 		cur := slices.Clone(initial)
 		for len(cur) > ShrinkTarget(n) {
