@@ -175,3 +175,20 @@ func TestAnalyticNoiseFloorMatchesSimulation(t *testing.T) {
 		}
 	}
 }
+
+// A sweep keeps every result (with its per-node shares) until it writes
+// them: three spreads of 10^5 nodes fit one at a time in 64 MiB but not
+// together, and the sweep is refused before the first key, naming the
+// bytes and the budget.
+func TestSweepKeptResultsInsideBudget(t *testing.T) {
+	o, streamed := countKeys(Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 10, Sets: 1, Seed: 1, Workers: 1})
+	o.Config.MemoryBudget = 64 << 20
+	_, err := SweepSpread(o, Sweep{Algos: []string{"modulo", "jump", "rendezvous"}, Nodes: []int{100000}})
+	wantErr(t, "3 spreads of 10^5 nodes in 64 MiB", err, "per-node shares", "64 MiB")
+	if n := streamed.Load(); n != 0 {
+		t.Errorf("%d keys streamed before the error", n)
+	}
+	if _, err := SweepSpread(o, Sweep{Algos: []string{"modulo"}, Nodes: []int{100000}}); err != nil {
+		t.Errorf("one spread of 10^5 nodes in 64 MiB: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 // DefaultNodeGrid returns the node counts of the default sweep: a log grid
@@ -123,13 +124,53 @@ func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
 // streaming a key ([CheckSpread] of every configuration and node count),
 // naming the configuration.
 func (s Sweep) CheckSpread(o Options) error {
+	var kept int64
 	return s.each(o, func(c Options, n int) error {
 		nodes, err := algorithms.DefaultNodes(n)
 		if err != nil {
 			return err
 		}
-		return CheckSpread(c, nodes)
+		if err := CheckSpread(c, nodes); err != nil {
+			return err
+		}
+		kept += keptSpreadBytes(c, n)
+		return checkKept(c, kept)
 	})
+}
+
+// CheckSpreadEach returns the first error SpreadEach(o, s, nodes) would
+// meet before streaming a key, naming the configuration.
+func (s Sweep) CheckSpreadEach(o Options, nodes []algorithms.Node) error {
+	var kept int64
+	return s.EachConfig(o, func(c Options) error {
+		if err := CheckSpread(c, nodes); err != nil {
+			return err
+		}
+		kept += keptSpreadBytes(c, len(nodes))
+		return checkKept(c, kept)
+	})
+}
+
+// keptNodeBytes is what a spread result keeps per node until it is written:
+// its NodeShare row, and the CSV or JSON text of that row when it is
+// encoded (about 200 B); 8 B per node and key set come on top.
+const keptNodeBytes = 96 + 200
+
+// keptSpreadBytes is what the result of a spread of o on n nodes keeps
+// until the sweep's results are written.
+func keptSpreadBytes(o Options, n int) int64 {
+	return int64(n) * (keptNodeBytes + 8*int64(o.Sets))
+}
+
+// checkKept returns an error when the results a sweep has kept so far
+// (kept bytes) exceed half the memory budget of o: a sweep holds every
+// result until it writes them, so many large fleets add up.
+func checkKept(o Options, kept int64) error {
+	if b := o.Config.Budget(); kept > b/2 {
+		return fmt.Errorf("the sweep's spread results up to here keep about %s of per-node shares until they are written, over half the memory budget of %s: sweep fewer or smaller configurations per run, or raise the budget (-mem)",
+			catalog.HumanBytes(kept), catalog.HumanBytes(b))
+	}
+	return nil
 }
 
 // CheckMove returns the first error SweepMove(o, s) would meet before
@@ -172,7 +213,7 @@ func (s Sweep) CheckMove(o Options) error {
 // after checking every configuration ([CheckSpread]); the error names the
 // configuration.
 func SpreadEach(o Options, s Sweep, nodes []algorithms.Node) ([]*SpreadResult, error) {
-	if err := s.EachConfig(o, func(c Options) error { return CheckSpread(c, nodes) }); err != nil {
+	if err := s.CheckSpreadEach(o, nodes); err != nil {
 		return nil, err
 	}
 	var out []*SpreadResult

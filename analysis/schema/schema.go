@@ -108,6 +108,28 @@ var ShareColumns = []string{
 	ColID, ColWeight, ColWeightShare, ColShare, ColShareLo, ColShareHi, ColShareError, ColExactShare,
 }
 
+// csvRows writes CSV records one at a time (not the whole table at once,
+// which for per-node shares of large fleets would hold every row in
+// memory), keeping the first error.
+type csvRows struct {
+	w   *csv.Writer
+	err error
+}
+
+func (c *csvRows) add(rec []string) {
+	if c.err == nil {
+		c.err = c.w.Write(rec)
+	}
+}
+
+func (c *csvRows) flush() error {
+	c.w.Flush()
+	if c.err != nil {
+		return c.err
+	}
+	return c.w.Error()
+}
+
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 func itoa(x int) string     { return strconv.Itoa(x) }
 func utoa(x uint64) string  { return strconv.FormatUint(x, 10) }
@@ -130,10 +152,11 @@ func flat(parts ...[]string) []string {
 // WriteMoveCSV writes rs as CSV with MoveColumns, one row per result.
 // Floats use the shortest representation that reads back exactly.
 func WriteMoveCSV(w io.Writer, rs []Move) error {
-	recs := [][]string{MoveColumns}
+	cw := csv.NewWriter(w)
+	recs := csvRows{cw, cw.Write(MoveColumns)}
 	for _, r := range rs {
 		c := r.Config
-		recs = append(recs, flat(
+		recs.add(flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), r.Op, itoa(r.From), itoa(r.To), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
 			[]string{ftoa(r.MovedFrac), ftoa(r.MovedFracLo), ftoa(r.MovedFracHi), ftoa(r.IdealFrac), ftoa(r.MovedOverIdeal)},
 			[]string{ftoa(r.CollateralFrac), ftoa(r.CollateralFracLo), ftoa(r.CollateralFracHi)},
@@ -142,16 +165,17 @@ func WriteMoveCSV(w io.Writer, rs []Move) error {
 			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
 		))
 	}
-	return csv.NewWriter(w).WriteAll(recs)
+	return recs.flush()
 }
 
 // WriteSpreadCSV writes rs as CSV with SpreadColumns, one row per result;
 // the exact_* cells are empty when the placer has no exact shares.
 func WriteSpreadCSV(w io.Writer, rs []Spread) error {
-	recs := [][]string{SpreadColumns}
+	cw := csv.NewWriter(w)
+	recs := csvRows{cw, cw.Write(SpreadColumns)}
 	for _, r := range rs {
 		c := r.Config
-		recs = append(recs, flat(
+		recs.add(flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), itoa(r.Nodes), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
 			[]string{ftoa(r.MinShare), ftoa(r.MinShareLo), ftoa(r.MinShareHi), ftoa(r.MaxShare), ftoa(r.MaxShareLo), ftoa(r.MaxShareHi)},
 			[]string{ftoa(r.PeakToMean), ftoa(r.PeakToMeanLo), ftoa(r.PeakToMeanHi), ftoa(r.CV), ftoa(r.CVLo), ftoa(r.CVHi)},
@@ -161,22 +185,23 @@ func WriteSpreadCSV(w io.Writer, rs []Spread) error {
 			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity), r.NoiseMethod},
 		))
 	}
-	return csv.NewWriter(w).WriteAll(recs)
+	return recs.flush()
 }
 
 // WriteSharesCSV writes the per-node shares of rs with ShareColumns.
 func WriteSharesCSV(w io.Writer, rs []Spread) error {
-	recs := [][]string{ShareColumns}
+	cw := csv.NewWriter(w)
+	recs := csvRows{cw, cw.Write(ShareColumns)}
 	for _, r := range rs {
 		for _, s := range r.Shares {
-			recs = append(recs, flat(
+			recs.add(flat(
 				[]string{r.Algo, r.Hash, itoa(r.VNodes), itoa(r.Nodes), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed),
 					s.ID, ftoa(s.Weight), ftoa(s.WeightShare)},
 				[]string{ftoa(s.Share), ftoa(s.ShareLo), ftoa(s.ShareHi), ftoa(s.Error), optf(s.Exact)},
 			))
 		}
 	}
-	return csv.NewWriter(w).WriteAll(recs)
+	return recs.flush()
 }
 
 // Config is the configuration a result was produced with; JSON rows carry

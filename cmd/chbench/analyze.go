@@ -339,7 +339,7 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	}
 	// Every algorithm x membership x configuration, before the first key.
 	if members != nil {
-		err = sw.EachConfig(o, func(o analysis.Options) error { return analysis.CheckSpread(o, members) })
+		err = sw.CheckSpreadEach(o, members)
 	} else {
 		err = sw.CheckSpread(o)
 	}
