@@ -159,7 +159,7 @@ const keptNodeBytes = 96 + 200
 // keptSpreadBytes is what the result of a spread of o on n nodes keeps
 // until the sweep's results are written.
 func keptSpreadBytes(o Options, n int) int64 {
-	return int64(n) * (keptNodeBytes + 8*int64(o.Sets))
+	return int64(n)*(keptNodeBytes+8*int64(o.Sets)) + int64(o.Sets)*keptSampleBytes
 }
 
 // checkKept returns an error when the results a sweep has kept so far
@@ -167,7 +167,7 @@ func keptSpreadBytes(o Options, n int) int64 {
 // result until it writes them, so many large fleets add up.
 func checkKept(o Options, kept int64) error {
 	if b := o.Config.Budget(); kept > b/2 {
-		return fmt.Errorf("the sweep's spread results up to here keep about %s of per-node shares until they are written, over half the memory budget of %s: sweep fewer or smaller configurations per run, or raise the budget (-mem)",
+		return fmt.Errorf("the sweep's results up to here keep about %s of per-node shares and per-set samples until they are written, over half the memory budget of %s: sweep fewer or smaller configurations or sets per run, or raise the budget (-mem)",
 			catalog.HumanBytes(kept), catalog.HumanBytes(b))
 	}
 	return nil
@@ -194,6 +194,7 @@ func (s Sweep) CheckMove(o Options) error {
 	if err != nil {
 		return err
 	}
+	var kept int64
 	return s.each(o, func(c Options, n int) error {
 		for _, op := range orOne(s.Ops, OpAdd) {
 			sc, err := NewScenario(op, n, c.Seed)
@@ -203,10 +204,18 @@ func (s Sweep) CheckMove(o Options) error {
 			if err := CheckMovement(c, sc); err != nil {
 				return fmt.Errorf("%s: %w", op, err)
 			}
+			kept += int64(c.Sets) * keptSampleBytes
+			if err := checkKept(c, kept); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
 }
+
+// keptSampleBytes is what a result keeps per key set until it is written:
+// the sample, and its line of benchfmt or JSON text when encoded.
+const keptSampleBytes = 32 + 200
 
 // SpreadEach runs Spread on one explicit membership for every algorithm,
 // hash and vnodes configuration of s (s.Nodes and s.Ops are ignored),
