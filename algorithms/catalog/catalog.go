@@ -383,10 +383,7 @@ func New(name string, nodes []algorithms.Node, cfg Config) (algorithms.Placer, e
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if err := CheckBudget(name, nodes, cfg); err != nil {
+	if err := budgetFirst(name, nodes, cfg); err != nil {
 		return nil, err
 	}
 	return in.build(nodes, cfg, algorithms.MustHash(cfg.Hash))
@@ -407,10 +404,7 @@ func Check(name string, nodes []algorithms.Node, cfg Config) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err := CheckBudget(name, nodes, cfg); err != nil {
+	if err := budgetFirst(name, nodes, cfg); err != nil {
 		return err
 	}
 	if in.check != nil {
@@ -418,6 +412,32 @@ func Check(name string, nodes []algorithms.Node, cfg Config) error {
 	}
 	_, err = in.build(nodes, cfg, algorithms.MustHash(cfg.Hash))
 	return err
+}
+
+// budgetFirst checks the memory budget, then the membership: the budget
+// check is a cheap pass over the weights, the membership check builds a
+// map of every ID, so a fleet far over the budget is refused without it.
+func budgetFirst(name string, nodes []algorithms.Node, cfg Config) error {
+	if len(nodes) >= 1 && len(nodes) <= algorithms.MaxNodes && validWeights(nodes) {
+		if err := CheckBudget(name, nodes, cfg); err != nil {
+			return err
+		}
+	}
+	if err := algorithms.ValidateNodes(nodes); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return CheckBudget(name, nodes, cfg)
+}
+
+// validWeights reports whether every weight is usable and their total
+// finite, so that the estimates can be computed before ValidateNodes.
+func validWeights(nodes []algorithms.Node) bool {
+	for _, n := range nodes {
+		if algorithms.ValidateWeight(n.Weight) != nil {
+			return false
+		}
+	}
+	return algorithms.ValidateShares(nodes) == nil
 }
 
 // placer converts a constructor's concrete result to the interface, keeping
