@@ -266,17 +266,28 @@ func readPath(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("key file %q: copying the stream: %w", path, err)
 	}
-	n, err := io.Copy(out, io.LimitReader(in, MaxStreamBytes+1))
+	// Copied line by line with the checks of scan, so that a stream that
+	// is no key file (/dev/zero, /dev/urandom: NUL bytes, endless lines)
+	// fails at once rather than after MaxStreamBytes.
+	w := bufio.NewWriter(out)
+	var n int64
+	err = scanLines(in, path, func(line []byte, _ int) error {
+		if n += int64(len(line)) + 1; n > MaxStreamBytes {
+			return fmt.Errorf("key file %q: longer than %d bytes; save it to a regular file, which is read in place", path, int64(MaxStreamBytes))
+		}
+		w.Write(line)
+		return w.WriteByte('\n')
+	})
+	if err == nil {
+		err = w.Flush()
+	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil && n > MaxStreamBytes {
-		err = fmt.Errorf("longer than %d bytes; save it to a regular file, which is read in place", int64(MaxStreamBytes))
 	}
 	if err != nil {
 		os.Remove(out.Name())
 		untrack()
-		return "", fmt.Errorf("key file %q: copying the stream: %w", path, err)
+		return "", err
 	}
 	if spools.m == nil {
 		spools.m = map[string]spool{}
@@ -363,25 +374,36 @@ func (f *File) scan(fn func(key string) error) error {
 		return fmt.Errorf("key file: %w", err)
 	}
 	defer fh.Close()
-	sc := bufio.NewScanner(fh)
+	return scanLines(fh, f.path, func(line []byte, _ int) error {
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(bytes.TrimSpace(line)) == 0 {
+			return nil
+		}
+		return fn(unsafe.String(unsafe.SliceData(line), len(line)))
+	})
+}
+
+// scanLines calls fn with every line of r (without its newline) and its
+// 1-based number. It returns an error naming path and the line for a NUL
+// byte (a binary file, not keys), a line longer than MaxKeyBytes, a read
+// error, or fn's error.
+func scanLines(r io.Reader, path string, fn func(line []byte, lineNo int) error) error {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxKeyBytes)
 	for lineNo := 1; sc.Scan(); lineNo++ {
-		line := bytes.TrimSuffix(sc.Bytes(), []byte{'\r'})
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+		line := sc.Bytes()
 		if bytes.IndexByte(line, 0) >= 0 {
-			return fmt.Errorf("key file %q: line %d holds a NUL byte: not a text file of keys", f.path, lineNo)
+			return fmt.Errorf("key file %q: line %d holds a NUL byte: not a text file of keys", path, lineNo)
 		}
-		if err := fn(unsafe.String(unsafe.SliceData(line), len(line))); err != nil {
+		if err := fn(line, lineNo); err != nil {
 			return err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("key file %q: a line is longer than %d bytes", f.path, MaxKeyBytes)
+			return fmt.Errorf("key file %q: a line is longer than %d bytes", path, MaxKeyBytes)
 		}
-		return fmt.Errorf("key file %q: %w", f.path, err)
+		return fmt.Errorf("key file %q: %w", path, err)
 	}
 	return nil
 }

@@ -134,3 +134,18 @@ func TestManySetsStayInsidePendingBytes(t *testing.T) {
 		t.Errorf("two passes over %d sets allocated %d bytes, more than 2 x PendingBytes", sets, alloc)
 	}
 }
+
+// A stream that is no key file fails at once, not after copying
+// MaxStreamBytes: /dev/zero is one endless line of NUL bytes.
+func TestEndlessStreamFailsAtOnce(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	_, err := NewFile("/dev/zero", 1)
+	if err == nil || !strings.Contains(err.Error(), "longer than") {
+		t.Errorf("NewFile(/dev/zero): %v, want a line-length error", err)
+	}
+	if len(spools.m) != 0 {
+		t.Errorf("a failed copy was kept: %v", spools.m)
+	}
+}
