@@ -48,10 +48,12 @@ const (
 	// per-node virtual node counts.
 	ringNodeBytes = 256
 	// boundedPartitionBytes: per partition its 8-byte ring position, the
-	// 16-byte label string hashed for it, and the 4-byte owner table twice
-	// during a rebalance (old and new); boundedNodeBytes: loads, capacities
-	// and the index maps of a rebalance, beyond the ring's per-node bytes.
-	boundedPartitionBytes = 8 + 16 + 4 + 4
+	// label string hashed for it (16 B, and 8 B for its number, which the
+	// race detector's build also allocates), and the 4-byte owner table
+	// twice during a rebalance (old and new); boundedNodeBytes: loads,
+	// capacities and the index maps of a rebalance, beyond the ring's
+	// per-node bytes.
+	boundedPartitionBytes = 8 + 24 + 4 + 4 + 8
 	boundedNodeBytes      = 512
 )
 
