@@ -30,6 +30,13 @@ SPREAD_NODES   ?= 10,100,1000
 VNODES_GRID    ?= 1,10,50,100,200,500,1000
 HASHES         ?= fnv1a32,fnv1a64,murmur3,murmur3-64,xxhash
 REFFLAGS       ?= -full
+# Cache miss storm: STORM_FROM -> STORM_TO nodes, STORM_READS reads/s at
+# STORM_HIT hit ratio over STORM_WS distinct keys.
+STORM_FROM  ?= 4
+STORM_TO    ?= 5
+STORM_READS ?= 50000
+STORM_HIT   ?= 0.95
+STORM_WS    ?= 1000000
 
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHBENCH := bin/chbench
@@ -49,7 +56,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all build bench quick test lookup analyses reference peers plots publish clean
+.PHONY: all build bench quick test lookup analyses storm reference peers plots publish clean
 
 all: build
 
@@ -59,7 +66,7 @@ build:
 ## bench: the main job, about 10 minutes on 2 cores.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses reference plots OUT=$(STAGE)
+	$(MAKE) --no-print-directory lookup peers analyses storm reference plots OUT=$(STAGE)
 	$(MAKE) --no-print-directory publish
 	@echo; $(BENCHSTAT) -filter '.name:Lookup /from:key .unit:sec/op' -col /algo -row /nodes $(RESULTS)/lookup.txt
 	@echo; cat $(RESULTS)/targets.txt
@@ -106,6 +113,16 @@ analyses: build
 	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -format csv -shares $(call save,weights.csv)
 	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS)
 	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS)
+
+## storm: the cache miss storm of a resize for every algorithm, derived from
+## the moved fraction measured on the same keys (seconds).
+STORMARGS = -from $(STORM_FROM) -to $(STORM_TO) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) -keys $(KEYS) $(KEYARGS)
+storm: build
+	mkdir -p $(OUT)
+	$(CHBENCH) storm -algo all $(STORMARGS) -format csv $(call save,storm.csv)
+	$(CHBENCH) storm -algo all $(STORMARGS) -format csv -timeline $(call save,storm-timeline.csv)
+	$(CHBENCH) storm -algo all $(STORMARGS) $(call save,storm.txt)
+	cat $(OUT)/storm.txt
 
 ## reference: the field's published values (see the README) reproduced, with
 ## tolerances and PASS/FAIL; fails on any FAIL.

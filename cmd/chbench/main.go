@@ -5,6 +5,7 @@
 //	chbench slot KEY...                                 Redis Cluster hash slot of each key
 //	chbench move -algo A[,B...] -from N -to M [flags]   moved fraction on a resize
 //	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
+//	chbench storm -from N -to M [-reads Q] [-hit H]      cache miss storm of a resize
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
 //
 // Run "chbench CMD -h" for the flags of each command.
@@ -50,6 +51,7 @@ var commands = map[string]command{
 	"move":   {"measure the fraction of keys that move on a resize", runMove},
 	"spread": {"measure how evenly keys spread over nodes", runSpread},
 	"plot":   {"draw the plots from a results directory", runPlot},
+	"storm":  {"derive a cache fleet's miss storm on a resize from the moved fraction", runStorm},
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},
 }
