@@ -195,12 +195,17 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	from := fs.String("from", "", "node count(s) before the change: N, a comma-separated list, or grid (log grid 3..10,000)")
 	to := fs.Int("to", 0, "node count after the change (one -from only); nodes node-N... join, or the last nodes leave")
 	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(analysis.Ops(), ", ")+" (default add)")
+	var ff fleetFlags
+	ff.register(fs)
 	set, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if ff.used(set) {
+		return runFleetMove(&a, &ff, *from, set, stdout, stderr)
 	}
 	if *from == "" {
 		return fmt.Errorf("-from is required")
@@ -246,6 +251,11 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	bar.stop()
+	return writeMoves(&a, stdout, results)
+}
+
+// writeMoves writes movement results in the format of a.
+func writeMoves(a *analysisFlags, stdout io.Writer, results []*analysis.MoveResult) error {
 	switch a.format {
 	case "csv":
 		return schema.WriteMoveCSV(stdout, analysis.MoveRows(results))
