@@ -128,7 +128,8 @@ storm: build
 	$(CHBENCH) storm -algo all $(STORMARGS) $(call save,storm.txt)
 	cat $(OUT)/storm.txt
 
-## fleets: named, weighted fleets (reweight.csv): a weighted join (A=1, B=2,
+## fleets: replication (replication.csv: R = 1, 2, 3, 5 on 10 and 100 nodes,
+## a join and a random leave) and named, weighted fleets (reweight.csv): a weighted join (A=1, B=2,
 ## C=1 joins), two weight-2 machines joining ten of weight 1, a node of a
 ## named fleet leaving, and 5/50/95% of 500 nodes reweighted 1 -> 127 (ring
 ## at 10 vnodes per unit of weight: 127 x 160 would be 20,000 points a node)
@@ -143,6 +144,8 @@ fleets: build
 	$(CHBENCH) move -algo ring,rendezvous,bounded -from 500 -reweight-frac 0.05,0.5,0.95 -reweight-to 127 -vnodes 10 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
 	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
 	mv -f $(OUT)/reweight.csv.tmp $(OUT)/reweight.csv
+	$(CHBENCH) replication -algo all -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) $(call save,replication.csv)
+	$(CHBENCH) replication -algo all -from 10 -op remove-random -replicas 3 -keys $(FLEET_KEYS) $(KEYARGS)
 
 ## reference: the field's published values (see the README) reproduced, with
 ## tolerances and PASS/FAIL; fails on any FAIL.
