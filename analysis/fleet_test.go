@@ -199,3 +199,17 @@ func TestChangeBadInput(t *testing.T) {
 		t.Errorf("joined %v, want node-2, node-3", j)
 	}
 }
+
+// A reweight counts toward the chain's memory bound like a join: ring
+// vnodes grow with the new weight.
+func TestReweightChainBound(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(10)
+	sc, err := Change("", nodes, Step{Reweight: []algorithms.Node{{ID: "node-0", Weight: 1e6}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Movement(Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 10, Sets: 1, Seed: 1}, sc)
+	if err == nil || !strings.Contains(err.Error(), "would hold more than") {
+		t.Errorf("ring reweighted to 1e6 x 160 vnodes: err = %v, want the chain bound", err)
+	}
+}

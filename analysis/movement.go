@@ -173,6 +173,13 @@ func checkChain(o Options, sc Scenario) error {
 			size -= cur[id]
 			delete(cur, id)
 		}
+		for _, n := range st.Reweight { // in place; unknown IDs are Memberships' error
+			if old, ok := cur[n.ID]; ok {
+				c := perNode(n.Weight)
+				cur[n.ID] = c
+				size += c - old
+			}
+		}
 		for _, n := range st.Join {
 			c := perNode(n.Weight)
 			cur[n.ID] = c

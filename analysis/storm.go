@@ -255,10 +255,10 @@ func WriteStormTable(w io.Writer, rs []*StormResult) error {
 			num(m.Reads), pct(m.HitRatio), num(float64(m.WorkingSet)), strconv.FormatFloat(m.TimeConstant(), 'g', 4, 64), num(m.SteadyDBReads()))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "algo\tfrom\tto\tmoved [95%% CI]\thit ratio after\tdb reads/s [95%% CI]\tx steady [95%% CI]\textra db reads\tseconds to <%gx steady\n", StormRecoveryFactor)
+	fmt.Fprintf(tw, "algo\top\tfrom\tto\tmoved [95%% CI]\thit ratio after\tdb reads/s [95%% CI]\tx steady [95%% CI]\textra db reads\tseconds to <%gx steady\n", StormRecoveryFactor)
 	labels := tableLabels(rs, func(r *StormResult) RunConfig { return r.Config })
 	for i, r := range rs {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.From, r.To,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Op, r.From, r.To,
 			ci(r.Moved, pct), ci(r.HitAfter, pct), ci(r.DBReads, num), ci(r.DBMultiple, x1), num(r.ExtraReads.Mean),
 			strconv.FormatFloat(r.Recovery.Mean, 'f', 1, 64))
 	}
@@ -266,12 +266,12 @@ func WriteStormTable(w io.Writer, rs []*StormResult) error {
 		return err
 	}
 	// The floor every algorithm faces: moving exactly the ideal fraction.
-	seen := map[[2]int]bool{}
+	seen := map[string]bool{}
 	for _, r := range rs {
-		if k := [2]int{r.From, r.To}; !seen[k] {
+		if k := fmt.Sprint(r.Op, r.From, r.To); !seen[k] {
 			seen[k] = true
 			m := r.Model
-			_, err := fmt.Fprintf(w, "ideal %d -> %d (moved = ideal fraction %s): hit ratio %s, %s db reads/s, %s steady\n", r.From, r.To,
+			_, err := fmt.Fprintf(w, "ideal %s %d -> %d (moved = ideal fraction %s): hit ratio %s, %s db reads/s, %s steady\n", r.Op, r.From, r.To,
 				pct(r.Ideal), pct(m.HitAt(r.Ideal, 0)), num(m.DBReadsAt(r.Ideal, 0)), x1(m.DBReadsAt(r.Ideal, 0)/m.SteadyDBReads()))
 			if err != nil {
 				return err

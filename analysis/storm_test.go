@@ -87,7 +87,7 @@ func TestStormModuloHeadline(t *testing.T) {
 	if err := WriteStormTable(&b, []*StormResult{s}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "2,500 reads/s") || !strings.Contains(b.String(), "ideal 4 -> 5 (moved = ideal fraction 20.00%): hit ratio 76.00%, 12,000 db reads/s, 4.80x steady") {
+	if !strings.Contains(b.String(), "2,500 reads/s") || !strings.Contains(b.String(), "ideal add 4 -> 5 (moved = ideal fraction 20.00%): hit ratio 76.00%, 12,000 db reads/s, 4.80x steady") {
 		t.Errorf("table:\n%s", b.String())
 	}
 	rows := StormTimelineRows([]*StormResult{s}, []float64{0, 20})

@@ -217,21 +217,7 @@ func runFleetMove(a *analysisFlags, ff *fleetFlags, from string, set map[string]
 	if err != nil {
 		return err
 	}
-	if a.algo == "all" && weighted(scs) {
-		// "all" means every algorithm that can place this fleet.
-		var keep, skip []string
-		for _, name := range sw.Algos {
-			if in, _ := catalog.Describe(name); in.Weighted {
-				keep = append(keep, name)
-			} else {
-				skip = append(skip, name)
-			}
-		}
-		if len(skip) > 0 {
-			fmt.Fprintf(stderr, "chbench: skipping %s: no weights other than 1\n", strings.Join(skip, ", "))
-		}
-		sw.Algos, o.Algo = keep, keep[0]
-	}
+	skipUnweighted(a, &o, &sw, scs, stderr)
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs))) // stderr terminals only
 	defer bar.stop()
 	var results []*analysis.MoveResult
@@ -269,4 +255,26 @@ func weighted(scs []analysis.Scenario) bool {
 		}
 	}
 	return false
+}
+
+// skipUnweighted narrows -algo all to the algorithms that accept weights
+// when a membership of scs has weights other than 1, naming the skipped
+// ones on stderr. An algorithm named explicitly is kept (and its
+// constructor's error reported).
+func skipUnweighted(a *analysisFlags, o *analysis.Options, sw *analysis.Sweep, scs []analysis.Scenario, stderr io.Writer) {
+	if a.algo != "all" || !weighted(scs) {
+		return
+	}
+	var keep, skip []string
+	for _, name := range sw.Algos {
+		if in, _ := catalog.Describe(name); in.Weighted {
+			keep = append(keep, name)
+		} else {
+			skip = append(skip, name)
+		}
+	}
+	if len(skip) > 0 {
+		fmt.Fprintf(stderr, "chbench: skipping %s: no weights other than 1\n", strings.Join(skip, ", "))
+	}
+	sw.Algos, o.Algo = keep, keep[0]
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/schema"
@@ -12,7 +13,7 @@ import (
 // moved fraction of every algorithm (see analysis.StormModel).
 func runStorm(args []string, stdout, stderr io.Writer) error {
 	var a analysisFlags
-	fs := newFlagSet("storm", "-algo A[,B...] -from N -to M [-reads Q] [-hit H] [-working-set K] [flags]", stderr)
+	fs := newFlagSet("storm", "-algo A[,B...] -from N (-to M | -leave ID | -join ID[,W] | ...) [-reads Q] [-hit H] [-working-set K] [flags]", stderr)
 	a.register(fs)
 	def := analysis.DefaultStormModel()
 	from := fs.Int("from", 4, "cache nodes before the change")
@@ -23,7 +24,10 @@ func runStorm(args []string, stdout, stderr io.Writer) error {
 	timeline := fs.Bool("timeline", false, "with -format csv: the warm-up curve, one row per algorithm and time point, instead of one row per algorithm")
 	points := fs.Int("points", 120, "timeline: time steps from 0 to -span time constants")
 	span := fs.Float64("span", 6, "timeline: time covered, in time constants K/Q (> 0)")
-	if _, err := parse(fs, args); err != nil {
+	var ff fleetFlags
+	ff.register(fs)
+	set, err := parse(fs, args)
+	if err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
@@ -47,17 +51,39 @@ func runStorm(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sc, err := analysis.Resize(*from, *to)
-	if err != nil {
-		return err
+	var scs []analysis.Scenario
+	if ff.used(set) {
+		// A named or seeded change of one membership.
+		if set["to"] {
+			return fmt.Errorf("-to cannot be combined with -join, -leave, -reweight, -reweight-frac, -leave-frac, -join-n or an explicit membership")
+		}
+		fromArg := ""
+		if set["from"] || (ff.members == "" && ff.nodeIDs == "" && ff.weights == "") {
+			fromArg = strconv.Itoa(*from)
+		}
+		if scs, err = ff.scenarios(fromArg, set, o.Seed); err != nil {
+			return err
+		}
+		skipUnweighted(&a, &o, &sw, scs, stderr)
+	} else {
+		sc, err := analysis.Resize(*from, *to)
+		if err != nil {
+			return err
+		}
+		scs = []analysis.Scenario{sc}
 	}
-	bar := startProgress(stderr, &o, sweepKeys(o, sw, 1)) // stderr terminals only
+	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs))) // stderr terminals only
 	defer bar.stop()
 	var results []*analysis.StormResult
 	err = sw.EachConfig(o, func(o analysis.Options) error {
-		r, err := analysis.Storm(o, sc, m)
-		results = append(results, r)
-		return err
+		for _, sc := range scs {
+			r, err := analysis.Storm(o, sc, m)
+			if err != nil {
+				return fmt.Errorf("%s from %d nodes: %w", sc.Op, len(sc.Initial), err)
+			}
+			results = append(results, r)
+		}
+		return nil
 	})
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ func TestStormDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"50,000 reads/s at 95.00% hit ratio", "steady database load 2,500 reads/s", "modulo  4     5", "ideal 4 -> 5"} {
+	for _, want := range []string{"50,000 reads/s at 95.00% hit ratio", "steady database load 2,500 reads/s", "modulo  add  4     5", "ideal add 4 -> 5"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -52,5 +52,19 @@ func TestStormBadFlags(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: err = %v, want %q", c.args, err, c.want)
 		}
+	}
+}
+
+// A named node of a named fleet leaves at peak.
+func TestStormNamedLeave(t *testing.T) {
+	out, _, err := runCLI(t, "storm", "-algo", "modulo,rendezvous", "-node-ids", "a:11211,b:11211,c:11211,d:11211,e:11211", "-leave", "c:11211", "-keys", "5000", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "rendezvous  leave  5     4") || !strings.Contains(out, "ideal leave 5 -> 4") {
+		t.Errorf("output:\n%s", out)
+	}
+	if _, _, err := runCLI(t, "storm", "-from", "4", "-to", "6", "-leave", "node-1"); err == nil || !strings.Contains(err.Error(), "-to cannot be combined") {
+		t.Errorf("-to with -leave: err = %v", err)
 	}
 }
