@@ -224,30 +224,20 @@ func replicationFigures(path string) ([]*figure, error) {
 	var figs []*figure
 	for _, k := range keys {
 		what := fmt.Sprintf("%s, %v -> %v nodes", k.op, k.from, k.to)
+		rows, note := omitModulo(moved[k], "it moves")
 		f, err := groupedFigure(fmt.Sprintf("replication-%s-n%v", k.op, k.from), "Key replicas moved by replication factor R: "+what,
-			"replication factor (distinct nodes per key)", "fraction of key-replica pairs moved (0..1)", "ideal (minimum for even shares)", moved[k])
+			"replication factor (distinct nodes per key)", "fraction of key-replica pairs moved (0..1)", "ideal (minimum)", rows, note...)
 		if err != nil {
 			return figs, err
 		}
-		figs = append(figs, f)
+		if f != nil {
+			figs = append(figs, f)
+		}
 		if k.to >= k.from {
 			continue // a join removes no copy a node holds: data loss is a removal question
 		}
-		// Modulo loses most keys at every R and would flatten the
-		// others to zero: left out, its values stated in the caption.
-		var rows []groupedRow
-		var omitted []string
-		for _, r := range lost[k] {
-			if r.algo == ratioOmitted {
-				omitted = append(omitted, fmt.Sprintf("%.0f%% at %s", 100*r.value.Y, r.group))
-				continue
-			}
-			rows = append(rows, r)
-		}
-		notes := []string{"at R = 1 every moved key loses its only copy; from R = 2 only keys whose replicas all changed"}
-		if len(omitted) > 0 {
-			notes = append(notes, ratioOmitted+" omitted to keep the others readable: it loses "+strings.Join(omitted, ", "))
-		}
+		rows, note = omitModulo(lost[k], "it loses")
+		notes := append([]string{"at R = 1 every moved key loses its only copy; from R = 2 only keys whose replicas all changed"}, note...)
 		f, err = groupedFigure(fmt.Sprintf("replication-lost-%s-n%v", k.op, k.from), "Keys losing every replica: "+what,
 			"replication factor (distinct nodes per key)", "fraction of keys with no surviving replica (0..1)", "", rows, notes...)
 		if err != nil {
@@ -270,4 +260,24 @@ func reweightNodes(rows []groupedRow) float64 {
 		}
 	}
 	return n
+}
+
+// omitModulo leaves modulo's rows out (it moves or loses most keys at
+// every R and would flatten the other algorithms' bars to zero) and
+// returns a caption line stating its values ("modulo omitted ...: it
+// moves 90% at R = 1, ...").
+func omitModulo(rows []groupedRow, verb string) ([]groupedRow, []string) {
+	var kept []groupedRow
+	var omitted []string
+	for _, r := range rows {
+		if r.algo == ratioOmitted {
+			omitted = append(omitted, fmt.Sprintf("%.0f%% at %s", 100*r.value.Y, r.group))
+			continue
+		}
+		kept = append(kept, r)
+	}
+	if len(omitted) == 0 {
+		return kept, nil
+	}
+	return kept, []string{ratioOmitted + " omitted to keep the others readable: " + verb + " " + strings.Join(omitted, ", ")}
 }
