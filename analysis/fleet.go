@@ -48,10 +48,18 @@ func ParseReweight(s string) (algorithms.Node, error) {
 	if !ok {
 		return algorithms.Node{}, fmt.Errorf("reweight %q: want id=weight", s)
 	}
-	n, err := ParseNodeWeight(id + "," + ws)
+	n := algorithms.Node{ID: strings.TrimSpace(id)}
+	if n.ID == "" {
+		return n, fmt.Errorf("reweight %q: empty node ID", s)
+	}
+	w, err := strconv.ParseFloat(strings.TrimSpace(ws), 64)
 	if err != nil {
+		return n, fmt.Errorf("reweight %q: weight %q is not a number", s, ws)
+	}
+	if err := algorithms.ValidateWeight(w); err != nil {
 		return n, fmt.Errorf("reweight %q: %w", s, err)
 	}
+	n.Weight = w
 	return n, nil
 }
 

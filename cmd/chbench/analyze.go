@@ -197,12 +197,16 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(analysis.Ops(), ", ")+" (default add)")
 	var ff fleetFlags
 	ff.register(fs)
+	fs.String("replicas", "", "replication factor(s) R: measure replica sets instead (same as chbench replication)")
 	set, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if fs.NArg() != 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if set["replicas"] {
+		return runReplication(args, stdout, stderr)
 	}
 	if ff.used(set) {
 		return runFleetMove(&a, &ff, *from, set, stdout, stderr)

@@ -48,3 +48,18 @@ func TestReplicationCLI(t *testing.T) {
 		}
 	}
 }
+
+// move -replicas is the replication command.
+func TestMoveReplicas(t *testing.T) {
+	a, _, err := runCLI(t, "move", "-algo", "ring", "-from", "5", "-op", "remove-random", "-replicas", "2", "-keys", "1000", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := runCLI(t, "replication", "-algo", "ring", "-from", "5", "-op", "remove-random", "-replicas", "2", "-keys", "1000", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a != b || !strings.Contains(a, "ring  2  remove-random") {
+		t.Errorf("move -replicas:\n%s\nreplication:\n%s", a, b)
+	}
+}
