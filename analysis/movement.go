@@ -17,7 +17,7 @@ import (
 type MoveCount struct {
 	Keys       int64 // keys in the set
 	Moves      int64 // owner changes summed over the steps (a key can move at several steps)
-	Collateral int64 // moves whose old and new owner are both members before and after that step
+	Collateral int64 // moves no ideal placement makes: from a node whose weight share did not shrink, or to one whose share did not grow (see ShareChanges)
 	Net        int64 // keys whose final owner differs from their first owner
 }
 
@@ -47,18 +47,10 @@ func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]Mo
 			gids[t][i] = g
 		}
 	}
-	// stable[t][g]: node g is a member of chain[t] and chain[t+1].
-	stable := make([][]bool, len(chain)-1)
-	for t := range stable {
-		in := make([]bool, len(ids))
-		for _, g := range gids[t] {
-			in[g] = true
-		}
-		stable[t] = make([]bool, len(ids))
-		for _, g := range gids[t+1] {
-			stable[t][g] = in[g]
-		}
-	}
+	// needed[t][g]: 1 when node g's weight share shrinks at step t+1
+	// (a move from it can be necessary), 2 when it grows (a move to it can
+	// be); see ShareChanges.
+	needed := ShareChanges(chain, gids, len(ids))
 	sets := src.Sets()
 	workers = keyset.Workers(workers)
 	counts := make([][]MoveCount, workers)
@@ -77,7 +69,7 @@ func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]Mo
 				o := gids[t][p.LocateHash(p.HashKey(k))]
 				if o != prev {
 					moves++
-					if stable[t-1][prev] && stable[t-1][o] {
+					if needed[t-1][prev] != ShareShrinks || needed[t-1][o] != ShareGrows {
 						coll++
 					}
 					prev = o
@@ -121,8 +113,11 @@ type MoveSample = schema.MoveSample
 // as a fraction of the keys (for a one-step scenario, the moved fraction;
 // for shrink and churn, the total, which can exceed 1). Ideal is the sum of
 // the steps' [IdealFraction]s, MovedOverIdeal = Moved.Mean / Ideal.
-// Collateral counts the moves between two nodes that were members both
-// before and after the step. Net is the fraction of keys whose last owner
+// Collateral counts the moves no ideal placement makes (see
+// [ShareChanges]): from a node whose weight share did not shrink or to one
+// whose share did not grow; for joins and leaves of equal-weight nodes,
+// exactly the moves between two nodes that were members both before and
+// after the step. Net is the fraction of keys whose last owner
 // differs from their first: for restore, the keys not back on their
 // original owner. Estimates are means over the key sets with 95% intervals
 // (see [MeanCI]).
@@ -177,6 +172,13 @@ func checkChain(o Options, sc Scenario) error {
 		for _, id := range st.Leave {
 			size -= cur[id]
 			delete(cur, id)
+		}
+		for _, n := range st.Reweight { // in place; unknown IDs are Memberships' error
+			if old, ok := cur[n.ID]; ok {
+				c := perNode(n.Weight)
+				cur[n.ID] = c
+				size += c - old
+			}
 		}
 		for _, n := range st.Join {
 			c := perNode(n.Weight)

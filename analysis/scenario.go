@@ -29,11 +29,14 @@ func Ops() []string {
 // ChurnSteps is the number of membership changes in the churn scenario.
 const ChurnSteps = 20
 
-// Step is one membership change: the nodes with IDs Leave leave, then the
-// nodes Join join, appended after the survivors (as [algorithms.Join] does).
+// Step is one membership change: the nodes with IDs Leave leave, the
+// members named in Reweight take their new weights in place (see
+// [ApplyReweight]), then the nodes Join join, appended after the survivors
+// (as [algorithms.Join] does).
 type Step struct {
-	Leave []string
-	Join  []algorithms.Node
+	Leave    []string
+	Join     []algorithms.Node
+	Reweight []algorithms.Node // ID of a member and its new weight
 }
 
 // Scenario is a membership history as data: the Initial membership and the
@@ -78,6 +81,9 @@ func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
 			if leave[id] {
 				return nil, fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
 			}
+		}
+		if err := ApplyReweight(next, st.Reweight); err != nil {
+			return nil, fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
 		}
 		next = append(next, st.Join...)
 		if err := algorithms.ValidateNodes(next); err != nil {

@@ -63,8 +63,11 @@
 //     1/(n+1) for one join, summed over the steps. An uneven placement can
 //     move less, e.g. when a leaving node happened to own less than 1/n.
 //   - moved_over_ideal: moved_frac / ideal_frac (1 = ideal).
-//   - collateral_frac (+ _lo, _hi): moves between two nodes present both
-//     before and after a step.
+//   - collateral_frac (+ _lo, _hi): moves no ideal placement makes: from a
+//     node whose weight share did not shrink, or to a node whose share did
+//     not grow. For joins and leaves of equal-weight nodes these are
+//     exactly the moves between two nodes present both before and after
+//     the step; for a reweight, also moves between nodes reweighted alike.
 //   - net_moved_frac (+ _lo, _hi): keys whose last owner differs from their
 //     first; for restore, the keys not back on their original owner.
 //   - steps: membership changes in the scenario.

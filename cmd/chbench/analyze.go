@@ -210,10 +210,17 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	from := fs.String("from", "", "node count(s) before the change: N, a comma-separated list, or grid (log grid 3..10,000)")
 	to := fs.Int("to", 0, "node count after the change (one -from only); nodes node-N... join, or the last nodes leave")
 	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(analysis.Ops(), ", ")+" (default add)")
+	var ff fleetFlags
+	ff.register(fs)
+	fs.String("replicas", "", "replication factor(s) R: measure replica sets instead (same as chbench replication)")
 	var resize *analysis.Scenario // set by -to
+	var set map[string]bool
 	o, sw, err := func() (analysis.Options, analysis.Sweep, error) {
-		set, o, sw, err := a.parse(fs, args)
-		if err != nil {
+		var o analysis.Options
+		var sw analysis.Sweep
+		var err error
+		set, o, sw, err = a.parse(fs, args)
+		if err != nil || set["replicas"] || ff.used(set) {
 			return o, sw, err
 		}
 		if *from == "" {
@@ -246,6 +253,12 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badUsage(err)
 	}
+	if set["replicas"] {
+		return runReplication(args, stdout, stderr)
+	}
+	if ff.used(set) {
+		return runFleetMove(&a, &ff, *from, set, stdout, stderr)
+	}
 	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
 		return err
 	}
@@ -261,6 +274,12 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	bar.stop()
+	return writeMoves(&a, stdout, results)
+}
+
+// writeMoves writes movement results in each format of a (to standard
+// output, or to a.out's files).
+func writeMoves(a *analysisFlags, stdout io.Writer, results []*analysis.MoveResult) error {
 	rows := analysis.MoveRows(results)
 	return writeOutputs(stdout, a.out, a.formats, func(format string, w io.Writer) error {
 		switch format {

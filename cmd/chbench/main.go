@@ -5,6 +5,8 @@
 //	chbench slot KEY...                                 Redis Cluster hash slot of each key
 //	chbench move -algo A[,B...] -from N -to M [flags]   moved fraction on a resize
 //	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
+//	chbench replication -replicas R -from N -op OP [flags] replica sets on a change
+//	chbench storm -from N -to M [-reads Q] [-hit H]      cache miss storm of a resize
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
 //	chbench algorithms [-format markdown]               the catalog's facts per algorithm
@@ -79,6 +81,9 @@ var commands = map[string]command{
 	"move":   {"measure the fraction of keys that move on a resize", runMove},
 	"spread": {"measure how evenly keys spread over nodes", runSpread},
 	"plot":   {"draw the plots from a results directory", runPlot},
+	"storm":  {"derive a cache fleet's miss storm on a resize from the moved fraction", runStorm},
+
+	"replication": {"measure replica-set movement and replica load at replication factor R", runReplication},
 
 	"algorithms": {"list the algorithms and the catalog's facts about each", runAlgorithms},
 
