@@ -62,6 +62,7 @@ func Workers(w int) int {
 type Generator struct {
 	keys, sets int
 	seed       uint64
+	kind       KeyKind // "" or KindRandom: the keys above; others: see WithKind
 }
 
 // NewGenerator returns a generator of sets sets of keys keys each from seed.
@@ -122,6 +123,13 @@ func (g *Generator) fill(arena []byte, ends []int, s, c int) ([]byte, []int) {
 		return arena, ends
 	}
 	r := rand.NewPCG(algorithms.Mix64(g.seed), algorithms.Mix64(uint64(s)<<40|uint64(c)))
+	if g.kind != "" && g.kind != KindRandom {
+		for j := range n {
+			arena = g.appendKindKey(arena, g.kind, s, c*ChunkKeys+j, r)
+			ends = append(ends, len(arena))
+		}
+		return arena, ends
+	}
 	var x [8]byte
 	for range n {
 		binary.BigEndian.PutUint64(x[:], r.Uint64())

@@ -32,6 +32,7 @@ type Options struct {
 	Sets    int            // number of independent key sets S (>= 1)
 	Seed    uint64         // seed of the key generator and of random scenario choices
 	KeyFile string         // if set, keys are read from this file (see KeyFile) instead of generated
+	KeyKind KeyKind        // shape of generated keys (see KeyKind); "" = KindRandom
 	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0), at most MaxWorkers. Results do not depend on it.
 	Commit  string         // the caller's source revision, copied into results
 	// Progress, if not nil, is called with the number of keys just
@@ -47,7 +48,11 @@ func (o Options) Source() (KeySource, error) {
 	if o.KeyFile != "" {
 		return NewKeyFile(o.KeyFile, o.Sets)
 	}
-	return NewGenerator(o.Keys, o.Sets, o.Seed)
+	g, err := NewGenerator(o.Keys, o.Sets, o.Seed)
+	if err != nil || o.KeyKind == "" {
+		return g, err
+	}
+	return g.WithKind(o.KeyKind)
 }
 
 // RunConfig is the configuration a result was produced with.
@@ -64,6 +69,7 @@ type RunConfig struct {
 	Sets      int    `json:"sets"`
 	Seed      uint64 `json:"seed"`
 	KeyFile   string `json:"key_file,omitempty"`
+	KeyKind   string `json:"key_kind,omitempty"` // generated key shape when not the default (KeyKind)
 	GoVersion string `json:"go_version"`
 	Commit    string `json:"commit"`
 }
@@ -117,6 +123,9 @@ func (o Options) prepare() (KeySource, RunConfig, error) {
 		rc.Keys, rc.KeyFile = s.Keys(), s.Path()
 	case *Generator:
 		rc.Keys = s.Keys()
+		if s.Kind() != KindRandom {
+			rc.KeyKind = string(s.Kind())
+		}
 	default:
 		return nil, RunConfig{}, fmt.Errorf("unexpected key source %T", src)
 	}

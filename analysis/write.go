@@ -344,6 +344,9 @@ func benchConfig(c RunConfig) []benchfmt.Config {
 	if c.KeyFile != "" {
 		kv = append(kv, [2]string{"keyfile", c.KeyFile})
 	}
+	if c.KeyKind != "" {
+		kv = append(kv, [2]string{"keykind", c.KeyKind})
+	}
 	kv = append(kv, [2]string{"go", c.GoVersion}, [2]string{"commit", c.Commit})
 	out := make([]benchfmt.Config, len(kv))
 	for i, p := range kv {
