@@ -154,6 +154,8 @@ type RequestBalancer struct {
 	queue    []int32   // FIFO of the nodes of the requests in flight
 	head, t  int       // queue head; requests in flight
 	maxRatio float64   // max over placements of the chosen node's load / cap
+	caps     []int     // caps[i] for capsFor requests in flight (T+1)
+	capsFor  int
 }
 
 // NewRequestBalancer returns a balancer over the nodes of r with load
@@ -168,7 +170,7 @@ func NewRequestBalancer(r *ring.Ring, eps float64, inFlight int) (*RequestBalanc
 	}
 	nodes := r.Nodes()
 	b := &RequestBalancer{r: r, eps: eps, w: make([]float64, len(nodes)), total: algorithms.TotalWeight(nodes),
-		k: inFlight, inflight: make([]int, len(nodes)), queue: make([]int32, inFlight)}
+		k: inFlight, inflight: make([]int, len(nodes)), queue: make([]int32, inFlight), caps: make([]int, len(nodes))}
 	for i, n := range nodes {
 		b.w[i] = n.Weight
 	}
@@ -187,6 +189,13 @@ func (b *RequestBalancer) InFlight(i int) int { return b.inflight[i] }
 // returns the serving node (an index into the ring's nodes) and its first
 // choice, the owner of the first virtual node clockwise from h.
 func (b *RequestBalancer) Serve(h uint64) (node, first int) {
+	return b.ServeFrom(b.r.Search(h))
+}
+
+// ServeFrom is Serve for a request whose key's first virtual node
+// clockwise is point i of the ring (ring.Search of its hash), for callers
+// that search once per key rather than once per request.
+func (b *RequestBalancer) ServeFrom(i int) (node, first int) {
 	if b.t == b.k {
 		b.inflight[b.queue[b.head]]--
 		b.head++
@@ -195,12 +204,17 @@ func (b *RequestBalancer) Serve(h uint64) (node, first int) {
 		}
 		b.t--
 	}
+	if b.capsFor != b.t+1 { // only while the first K requests arrive
+		b.capsFor = b.t + 1
+		for o := range b.caps {
+			b.caps[o] = b.Cap(o)
+		}
+	}
 	n := b.r.Len()
-	i := b.r.Search(h)
 	first = b.r.At(i).Owner
 	for {
 		o := b.r.At(i).Owner
-		if c := b.Cap(o); b.inflight[o] < c {
+		if c := b.caps[o]; b.inflight[o] < c {
 			b.inflight[o]++
 			b.maxRatio = max(b.maxRatio, float64(b.inflight[o])/float64(c))
 			tail := b.head + b.t

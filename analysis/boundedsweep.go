@@ -412,11 +412,15 @@ func replay(r *ring.Ring, eps float64, k int, hashes []uint64, reqs []int32) ([]
 	if err != nil {
 		return nil, 0, Balance{}, 0, err
 	}
+	points := make([]int32, len(hashes))
+	for k, x := range hashes {
+		points[k] = int32(r.Search(x))
+	}
 	ids := make([]string, len(reqs))
 	counts := make([]float64, len(r.Nodes()))
 	away := 0
 	for i, q := range reqs {
-		o, f := b.Serve(hashes[q])
+		o, f := b.ServeFrom(int(points[q]))
 		if o != f {
 			away++
 		}

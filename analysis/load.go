@@ -186,7 +186,7 @@ type loadPlacement struct {
 	first     []int32
 	maxRatio  *float64
 	balancer  func() (*RequestBalancer, error)
-	keyHashes []uint64 // bounded-request: the hash of every key
+	keyPoints []int32 // bounded-request: every key's first ring point (ring.Search of its hash)
 	inFlight  int
 }
 
@@ -227,7 +227,11 @@ func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys 
 			return lp, nil
 		}
 		k := o.inFlightFor(len(nodes))
-		lp.keyHashes, lp.inFlight = hashes, k
+		lp.keyPoints = make([]int32, len(hashes))
+		for i, x := range hashes {
+			lp.keyPoints[i] = int32(r.Search(x))
+		}
+		lp.inFlight = k
 		lp.balancer = func() (*RequestBalancer, error) { return NewRequestBalancer(r, o.Config.Eps, k) }
 		return lp, nil
 	}
@@ -269,7 +273,7 @@ func (lp *loadPlacement) measure(st *requestStream) (LoadSample, *float64, error
 			return LoadSample{}, nil, err
 		}
 		for _, k := range st.reqs {
-			o, f := b.Serve(lp.keyHashes[k])
+			o, f := b.ServeFrom(int(lp.keyPoints[k]))
 			counts[o]++
 			if o != f {
 				away++

@@ -121,6 +121,26 @@ func TestHotKeyFloor(t *testing.T) {
 	}
 }
 
+// TestZipfGuideTable: the guide table gives the rank a binary search
+// over the cumulative table gives, for every u tried, including the
+// interval edges themselves.
+func TestZipfGuideTable(t *testing.T) {
+	r := RequestRand(3, 1)
+	for _, s := range []float64{0, 0.99, 1.2, 3} {
+		z, _ := NewZipf(1000, s)
+		us := []float64{0, 0.5, 1 - 1e-16}
+		us = append(us, z.cdf[:50]...)
+		for range 20000 {
+			us = append(us, r.Float64())
+		}
+		for _, u := range us {
+			if a, b := z.Rank(u), z.rankBySearch(u); a != b {
+				t.Fatalf("s=%v u=%v: guide table gives rank %d, binary search %d", s, u, a, b)
+			}
+		}
+	}
+}
+
 func TestZipfBadInput(t *testing.T) {
 	for _, c := range []struct {
 		n int

@@ -25,6 +25,7 @@ type analysisFlags struct {
 	workers int
 	commit  string
 	hashes  string // raw -hash, possibly a list
+	kind    string // raw -keys-kind
 	vnodesL string // raw -vnodes, possibly a list
 }
 
@@ -38,6 +39,7 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&a.keys, "keys", 100000, "keys per generated key set (ignored with -keyfile)")
 	fs.IntVar(&a.sets, "sets", 5, "independent key sets; means and 95% intervals are over sets (>= 2 for an interval)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
+	fs.StringVar(&a.kind, "keys-kind", string(analysis.KindRandom), "shape of generated keys: "+kindNames()+" (ignored with -keyfile)")
 	fs.StringVar(&a.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets)")
 	fs.StringVar(&a.format, "format", "table", "output format: table, csv, json or bench (Go benchmark format for benchstat)")
 	fs.IntVar(&a.workers, "workers", 0, "goroutines (0 = one per core); results do not depend on it")
@@ -94,9 +96,13 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}
+	kind, err := analysis.ParseKeyKind(a.kind)
+	if err != nil {
+		return analysis.Options{}, sw, err
+	}
 	o := analysis.Options{
 		Algo: algos[0], Config: cfg, Keys: a.keys, Sets: a.sets, Seed: a.seed,
-		KeyFile: a.keyFile, Workers: a.workers, Commit: commit,
+		KeyFile: a.keyFile, Workers: a.workers, Commit: commit, KeyKind: kind,
 	}
 	if _, err := o.Source(); err != nil { // reject a missing or empty key file before any work
 		return analysis.Options{}, sw, err

@@ -5,6 +5,8 @@
 //	chbench slot KEY...                                 Redis Cluster hash slot of each key
 //	chbench move -algo A[,B...] -from N -to M [flags]   moved fraction on a resize
 //	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
+//	chbench load [-nodes N] [-zipf s,...] [flags]       per-node request load under Zipf popularity
+//	chbench bounded [-nodes N] [-eps e,...] [flags]     bounded loads: partition, key and request forms
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
 //
 // Run "chbench CMD -h" for the flags of each command.
@@ -50,6 +52,9 @@ var commands = map[string]command{
 	"move":   {"measure the fraction of keys that move on a resize", runMove},
 	"spread": {"measure how evenly keys spread over nodes", runSpread},
 	"plot":   {"draw the plots from a results directory", runPlot},
+
+	"load":    {"measure per-node request load under Zipf popularity or a request log", runLoad},
+	"bounded": {"measure the three forms of bounded loads (partition, key, request) against eps", runBounded},
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},
 }

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis"
+)
+
+// trafficFlags are the flags of load and bounded: the placement
+// vocabulary, the membership, the key set each request stream spans and
+// the requests.
+type trafficFlags struct {
+	pf       placementFlags
+	keys     int
+	requests int
+	sets     int
+	seed     uint64
+	zipf     string
+	keysKind string
+	inFlight int
+	format   string
+	commit   string
+}
+
+func (t *trafficFlags) register(fs *flag.FlagSet, zipfDefault string) {
+	def := catalog.DefaultConfig()
+	fs.IntVar(&t.pf.vnodes, "vnodes", def.VNodes, "virtual nodes per node of weight 1 (ring and every bounded form)")
+	fs.StringVar(&t.pf.hash, "hash", def.Hash, "key hash: "+strings.Join(algorithms.HashNames(), ", ")+" (slots always use CRC-16)")
+	fs.IntVar(&t.pf.partitions, "partitions", def.Partitions, "bounded-partition: number of fixed partitions")
+	t.pf.registerMembership(fs)
+	fs.IntVar(&t.keys, "keys", 100000, "N, the keys of each stream's key set that the Zipf law spans (rank i = key i)")
+	fs.IntVar(&t.requests, "requests", 1000000, "R, requests per stream drawn from the Zipf law")
+	fs.IntVar(&t.sets, "sets", 5, "independent request streams (each its own key set and draws); intervals are over streams")
+	fs.Uint64Var(&t.seed, "seed", 1, "seed of the keys, the request draws and the leaving node")
+	fs.StringVar(&t.zipf, "zipf", zipfDefault, "Zipf exponent(s) s >= 0 of key popularity, comma-separated (0 = uniform)")
+	fs.StringVar(&t.keysKind, "keys-kind", string(analysis.KindRandom), "shape of generated keys: "+kindNames())
+	fs.IntVar(&t.inFlight, "inflight", 0, fmt.Sprintf("bounded-request: requests in flight K (FIFO service); 0 = %d per node", analysis.DefaultInFlightPerNode))
+	fs.StringVar(&t.format, "format", "table", "output format: table, csv, json or bench (Go benchmark format for benchstat)")
+	fs.StringVar(&t.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
+}
+
+func kindNames() string {
+	var out []string
+	for _, k := range analysis.KeyKinds() {
+		out = append(out, string(k))
+	}
+	return strings.Join(out, ", ")
+}
+
+// parseFloats parses a comma-separated list of distinct finite numbers >=
+// lo (> lo when strict); the error names the flag and the bad entry.
+func parseFloats(flagName, s string, lo float64, strict bool) ([]float64, error) {
+	var out []float64
+	for _, p := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%s %q: not a finite number", flagName, p)
+		}
+		if v < lo || (strict && v == lo) {
+			rel := ">="
+			if strict {
+				rel = ">"
+			}
+			return nil, fmt.Errorf("%s %v: must be %s %v", flagName, v, rel, lo)
+		}
+		if slices.Contains(out, v) {
+			return nil, fmt.Errorf("%s %v: listed twice (each configuration would run and be written twice)", flagName, v)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// options validates the flags and returns the load options and the
+// membership (-nodes, default 100, or -node-ids, with -weights).
+func (t *trafficFlags) options(set map[string]bool) (analysis.LoadOptions, []algorithms.Node, error) {
+	var o analysis.LoadOptions
+	if t.sets < 1 {
+		return o, nil, fmt.Errorf("sets %d: need at least 1 request stream", t.sets)
+	}
+	if t.requests < 1 {
+		return o, nil, fmt.Errorf("requests %d: need at least 1 request per stream", t.requests)
+	}
+	if t.keys < 1 {
+		return o, nil, fmt.Errorf("keys %d: need at least 1 key per stream", t.keys)
+	}
+	if t.inFlight < 0 {
+		return o, nil, fmt.Errorf("inflight %d: give K >= 1, or 0 for %d per node", t.inFlight, analysis.DefaultInFlightPerNode)
+	}
+	switch t.format {
+	case "table", "csv", "json", "bench":
+	default:
+		return o, nil, fmt.Errorf("unknown format %q (known: table, csv, json, bench)", t.format)
+	}
+	kind, err := analysis.ParseKeyKind(t.keysKind)
+	if err != nil {
+		return o, nil, err
+	}
+	zipfs, err := parseFloats("zipf", t.zipf, 0, false)
+	if err != nil {
+		return o, nil, err
+	}
+	if !set["nodes"] && !set["node-ids"] {
+		t.pf.nodes = 100
+		set["nodes"] = true
+	}
+	nodes, err := t.pf.membership(set)
+	if err != nil {
+		return o, nil, err
+	}
+	cfg := t.pf.config()
+	if err := cfg.Validate(); err != nil {
+		return o, nil, err
+	}
+	commit := t.commit
+	if commit == "" {
+		commit = vcsRevision()
+	}
+	o = analysis.LoadOptions{
+		Options:  analysis.Options{Config: cfg, Keys: t.keys, Sets: t.sets, Seed: t.seed, KeyKind: kind, Commit: commit},
+		Requests: t.requests, Zipfs: zipfs, InFlight: t.inFlight,
+	}
+	return o, nodes, nil
+}
+
+// runLoad measures per-node request load under Zipf popularity (or a
+// request log) for every placement.
+func runLoad(args []string, stdout, stderr io.Writer) error {
+	var t trafficFlags
+	fs := newFlagSet("load", "[-algo A[,B...]] [-nodes N] [-zipf s[,s...]] [-requestlog FILE] [flags]", stderr)
+	t.register(fs, "0,0.8,0.99,1.2")
+	fs.StringVar(&t.pf.algo, "algo", "all", "comma-separated placements, or all ("+strings.Join(analysis.PlacementNames(), ", ")+"); catalog bounded is reported as bounded-partition")
+	fs.Float64Var(&t.pf.eps, "eps", catalog.DefaultConfig().Eps, "every bounded form: load factor c = 1 + eps, eps > 0")
+	logPath := fs.String("requestlog", "", "request log: one request per line (the line is the key), line i to stream i mod sets; replaces -keys, -requests, -zipf")
+	set, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	o, nodes, err := t.options(set)
+	if err != nil {
+		return err
+	}
+	o.RequestLog = *logPath
+	names := analysis.PlacementNames()
+	if t.pf.algo != "all" {
+		names = nil
+		for _, a := range strings.Split(t.pf.algo, ",") {
+			a = strings.TrimSpace(a)
+			if a == analysis.VariantPartition {
+				a = "bounded" // the catalog name of the partition form
+			}
+			if !slices.Contains(analysis.PlacementNames(), a) {
+				return fmt.Errorf("unknown placement %q (known: %s)", a, strings.Join(analysis.PlacementNames(), ", "))
+			}
+			names = append(names, a)
+		}
+		if err := noDuplicates("algo", names); err != nil {
+			return err
+		}
+	}
+	rs, err := analysis.Load(o, names, nodes)
+	if err != nil {
+		return err
+	}
+	switch t.format {
+	case "csv":
+		return analysis.WriteLoadCSV(stdout, rs)
+	case "json":
+		return analysis.WriteLoadJSON(stdout, rs)
+	case "bench":
+		return analysis.WriteLoadBench(stdout, rs)
+	}
+	return analysis.WriteLoadTable(stdout, rs)
+}
+
+// runBounded measures the three forms of bounded loads (and the plain
+// ring) against eps.
+func runBounded(args []string, stdout, stderr io.Writer) error {
+	var t trafficFlags
+	fs := newFlagSet("bounded", "[-nodes N] [-eps e[,e...]] [-zipf s[,s...]] [flags]", stderr)
+	t.register(fs, "0")
+	epsL := fs.String("eps", "0.05,0.1,0.25,0.5,1", "load factor(s) c = 1 + eps, eps > 0, comma-separated")
+	set, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	eps, err := parseFloats("eps", *epsL, 0, true)
+	if err != nil {
+		return err
+	}
+	t.pf.eps = eps[0]
+	o, nodes, err := t.options(set)
+	if err != nil {
+		return err
+	}
+	rs, err := analysis.SweepBoundedLoads(o, eps, nodes)
+	if err != nil {
+		return err
+	}
+	switch t.format {
+	case "csv":
+		return analysis.WriteBoundedCSV(stdout, rs)
+	case "json":
+		return analysis.WriteBoundedJSON(stdout, rs)
+	case "bench":
+		return analysis.WriteBoundedBench(stdout, rs)
+	}
+	return analysis.WriteBoundedTable(stdout, rs)
+}
