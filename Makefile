@@ -30,6 +30,17 @@ SPREAD_NODES   ?= 10,100,1000
 VNODES_GRID    ?= 1,10,50,100,200,500,1000
 HASHES         ?= fnv1a32,fnv1a64,murmur3,murmur3-64,xxhash
 REFFLAGS       ?= -full
+# Request load (chbench load) and bounded loads (chbench bounded): nodes,
+# keys each Zipf law spans, requests per stream, exponents; streams = SETS.
+LOAD_NODES       ?= 100
+LOAD_KEYS        ?= 1000000
+LOAD_REQUESTS    ?= 1000000
+ZIPF             ?= 0,0.8,0.99,1.2
+BOUNDED_NODES    ?= 100
+BOUNDED_KEYS     ?= 100000
+BOUNDED_REQUESTS ?= 200000
+BOUNDED_ZIPF     ?= 0,0.99
+BOUNDED_EPS      ?= 0.05,0.1,0.25,0.5,1
 
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHBENCH := bin/chbench
@@ -49,7 +60,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all build bench quick test lookup analyses reference peers plots publish clean
+.PHONY: all build bench quick test lookup analyses traffic reference peers plots publish clean
 
 all: build
 
@@ -59,7 +70,7 @@ build:
 ## bench: the main job, about 10 minutes on 2 cores.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses reference plots OUT=$(STAGE)
+	$(MAKE) --no-print-directory lookup peers analyses traffic reference plots OUT=$(STAGE)
 	$(MAKE) --no-print-directory publish
 	@echo; $(BENCHSTAT) -filter '.name:Lookup /from:key .unit:sec/op' -col /algo -row /nodes $(RESULTS)/lookup.txt
 	@echo; cat $(RESULTS)/targets.txt
@@ -67,7 +78,8 @@ bench: build
 ## quick: the same pipeline at a small size, under 2 minutes.
 quick:
 	$(MAKE) --no-print-directory bench COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
-		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 REFFLAGS=
+		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 REFFLAGS= \
+		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000
 
 ## lookup: lookup, hash and build benchmarks of every algorithm, and their benchstat tables.
 lookup:
@@ -106,6 +118,17 @@ analyses: build
 	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -format csv -shares $(call save,weights.csv)
 	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS)
 	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS)
+
+## traffic: request load under Zipf popularity for every placement, the three
+## forms of bounded loads against eps, and the hash sweep on sequential keys
+## (about 25 s of CPU at the defaults).
+TRAFFICARGS = -sets $(SETS) -seed $(SEED) -commit $(COMMIT)
+traffic: build
+	mkdir -p $(OUT)
+	$(CHBENCH) load -algo all -nodes $(LOAD_NODES) -keys $(LOAD_KEYS) -requests $(LOAD_REQUESTS) -zipf $(ZIPF) $(TRAFFICARGS) -format csv $(call save,load.csv)
+	$(CHBENCH) load -algo all -nodes $(LOAD_NODES) -keys $(LOAD_KEYS) -requests $(LOAD_REQUESTS) -zipf $(ZIPF) $(TRAFFICARGS) -format bench $(call save,load.txt)
+	$(CHBENCH) bounded -nodes $(BOUNDED_NODES) -keys $(BOUNDED_KEYS) -requests $(BOUNDED_REQUESTS) -zipf $(BOUNDED_ZIPF) -eps $(BOUNDED_EPS) $(TRAFFICARGS) -format csv $(call save,boundedloads.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys-kind sequential -keys $(SPREAD_KEYS) $(TRAFFICARGS) -format csv $(call save,hashes-sequential.csv)
 
 ## reference: the field's published values (see the README) reproduced, with
 ## tolerances and PASS/FAIL; fails on any FAIL.
