@@ -178,7 +178,7 @@ func LoadSeries(t *table) (nodes []float64, series map[float64][]Series, floors 
 // trafficCaption is the data source of a load or bounded-loads figure:
 // keys, streams, requests, hash, seed, vnodes, in-flight requests and
 // build, from the columns of rows.
-func trafficCaption(t *table, rows []int, what string) []string {
+func trafficCaption(t *table, rows []int, notes ...string) []string {
 	get := func(col string) string {
 		var vs []string
 		for _, i := range rows {
@@ -221,11 +221,7 @@ func trafficCaption(t *table, rows []int, what string) []string {
 	if len(build) > 0 {
 		line1 += "; " + strings.Join(build, ", ")
 	}
-	lines := []string{line1}
-	if what != "" {
-		lines = append(lines, what)
-	}
-	return lines
+	return append([]string{line1}, notes...)
 }
 
 // loadFigures draws, per node count, peak-to-mean request load against
@@ -257,16 +253,15 @@ func loadFigures(t *table) ([]*figure, error) {
 				}
 			}
 		}
-		note := "dashed black: hot-key floor max(1, n x hottest key's share), below which no placement of whole keys can go"
+		notes := []string{"dashed black: hot-key floor max(1, n x hottest key's share), below which no placement of whole keys can go"}
 		if eps != "" {
-			note = "bounded forms at eps " + eps
+			b := "bounded forms at eps " + eps
 			if inflight != "" {
-				note += ", bounded-request with " + thousands(inflight) + " requests in flight (FIFO)"
+				b += "; bounded-request with " + thousands(inflight) + " requests in flight (FIFO)"
 			}
-			note += "; dashed black: hot-key floor n x hottest key's share"
-			note += "; bounded-key and bounded-partition bound keys and partitions per node, not requests"
+			notes = append(notes, b+"; the key and partition forms bound keys, not requests")
 		}
-		f.caption = trafficCaption(t, rows, note)
+		f.caption = trafficCaption(t, rows, notes...)
 		ss := series[n]
 		if !logYClipped(f, append(slices.Clone(ss), Series{Points: floors[n]})) {
 			f.p.Y.Label.Text = "peak-to-mean request load (busiest node / mean)"
@@ -376,7 +371,7 @@ func boundedFigures(t *table) ([]*figure, error) {
 				ss = append(ss, Series{Algo: a, Label: a, Points: ps})
 			}
 			f := newFigure("bounded-"+m.name+"-s"+z, m.title+" (n = "+n+", Zipf s = "+z+")", "eps (load factor c = 1 + eps, log)", m.yLabel)
-			f.caption = trafficCaption(t, rows, "")
+			f.caption = trafficCaption(t, rows)
 			if err := logX(f, "eps", allXs(ss)); err != nil {
 				return nil, err
 			}
