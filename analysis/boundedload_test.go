@@ -150,7 +150,7 @@ func TestBoundedNeverOverCap(t *testing.T) {
 			if sum != len(hashes) || kp.MaxLoadOverCap() > 1 {
 				t.Fatalf("key form, eps %v step %d: %d keys placed of %d, max load/cap %v", eps, step, sum, len(hashes), kp.MaxLoadOverCap())
 			}
-			if step%10 != 0 { // the request form checks every node at every request: sample the steps
+			if step%25 != 0 { // the request form checks every node at every request: sample the steps
 				continue
 			}
 			rb, err := NewRequestBalancer(r, eps, 4*len(nodes))
