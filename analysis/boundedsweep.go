@@ -273,7 +273,8 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 	return out, nil
 }
 
-// requestShares returns the request shares of an owner table.
+// requestBalance returns the Balance of the requests reqs (key indexes)
+// over nodes when key k is served by owner[k].
 func requestBalance(owner []int32, nodes []algorithms.Node, reqs []int32) (Balance, error) {
 	counts := make([]float64, len(nodes))
 	for _, q := range reqs {
@@ -285,6 +286,8 @@ func requestBalance(owner []int32, nodes []algorithms.Node, reqs []int32) (Balan
 	return BalanceOf(counts, nodes)
 }
 
+// awayFrac returns the fraction of reqs whose key's owner is not its first
+// choice.
 func awayFrac(owner, first []int32, reqs []int32) float64 {
 	away := 0
 	for _, q := range reqs {

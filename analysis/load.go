@@ -187,7 +187,6 @@ type loadPlacement struct {
 	maxRatio  *float64
 	balancer  func() (*RequestBalancer, error)
 	keyPoints []int32 // bounded-request: every key's first ring point (ring.Search of its hash)
-	inFlight  int
 }
 
 // partitioned is what the partition form of bounded loads exposes for its
@@ -202,7 +201,8 @@ type partitioned interface {
 	Partitions() int
 }
 
-// prepare builds placement name on nodes for the keys of one stream.
+// preparePlacement builds placement name on nodes for the keys of one
+// stream (catalog placers come prebuilt in placers).
 func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys []string, placers map[string]algorithms.Placer) (*loadPlacement, error) {
 	lp := &loadPlacement{label: placementLabel(name)}
 	switch name {
@@ -231,7 +231,6 @@ func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys 
 		for i, x := range hashes {
 			lp.keyPoints[i] = int32(r.Search(x))
 		}
-		lp.inFlight = k
 		lp.balancer = func() (*RequestBalancer, error) { return NewRequestBalancer(r, o.Config.Eps, k) }
 		return lp, nil
 	}

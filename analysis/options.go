@@ -11,6 +11,10 @@
 // compared by node ID, and every membership change is the previous
 // placement's Rebalance, so stateful algorithms move from their own state.
 //
+// Request load ([Load]) weighs keys by a Zipf popularity law ([Zipf]) or a
+// request log, and [SweepBoundedLoads] measures the three forms of
+// consistent hashing with bounded loads (partition, key, request level).
+//
 // Results ([MoveResult], [SpreadResult]) carry their configuration and are
 // written as aligned tables, CSV (the column order is a contract with the
 // plots package), JSON and the Go benchmark format for benchstat.

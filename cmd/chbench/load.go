@@ -135,9 +135,9 @@ func (t *trafficFlags) options(set map[string]bool) (analysis.LoadOptions, []alg
 // request log) for every placement.
 func runLoad(args []string, stdout, stderr io.Writer) error {
 	var t trafficFlags
-	fs := newFlagSet("load", "[-algo A[,B...]] [-nodes N] [-zipf s[,s...]] [-requestlog FILE] [flags]", stderr)
+	fs := newFlagSet("load", "[-algo A[,B...]] [-nodes N (default 100)] [-zipf s[,s...]] [-requestlog FILE] [flags]", stderr)
 	t.register(fs, "0,0.8,0.99,1.2")
-	fs.StringVar(&t.pf.algo, "algo", "all", "comma-separated placements, or all ("+strings.Join(analysis.PlacementNames(), ", ")+"); catalog bounded is reported as bounded-partition")
+	fs.StringVar(&t.pf.algo, "algo", "all", "comma-separated placements, or all ("+strings.Replace(strings.Join(analysis.PlacementNames(), ", "), "bounded,", "bounded-partition (the catalog's bounded),", 1)+")")
 	fs.Float64Var(&t.pf.eps, "eps", catalog.DefaultConfig().Eps, "every bounded form: load factor c = 1 + eps, eps > 0")
 	logPath := fs.String("requestlog", "", "request log: one request per line (the line is the key), line i to stream i mod sets; replaces -keys, -requests, -zipf")
 	set, err := parse(fs, args)
@@ -188,7 +188,7 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 // ring) against eps.
 func runBounded(args []string, stdout, stderr io.Writer) error {
 	var t trafficFlags
-	fs := newFlagSet("bounded", "[-nodes N] [-eps e[,e...]] [-zipf s[,s...]] [flags]", stderr)
+	fs := newFlagSet("bounded", "[-nodes N (default 100)] [-eps e[,e...]] [-zipf s[,s...]] [flags]", stderr)
 	t.register(fs, "0")
 	epsL := fs.String("eps", "0.05,0.1,0.25,0.5,1", "load factor(s) c = 1 + eps, eps > 0, comma-separated")
 	set, err := parse(fs, args)
