@@ -9,6 +9,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/ring"
+	"github.com/chbench/chbench/keyset"
 )
 
 // TestKeyCaps checks capacities computed by hand: ceil(c*m*w_i/W), never
@@ -105,7 +106,7 @@ func TestBoundedNeverOverCap(t *testing.T) {
 		steps = 40
 	}
 	h := algorithms.MustHash("xxhash")
-	g, _ := NewGenerator(3000, 1, 11)
+	g, _ := keyset.NewGenerator(3000, 1, 11)
 	keys := streamKeys(g, 0)
 	hashes := make([]uint64, len(keys))
 	for i, k := range keys {
@@ -194,7 +195,7 @@ func TestRequestLevelAwayExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := NewGenerator(m, 1, 5)
+	g, _ := keyset.NewGenerator(m, 1, 5)
 	keys := streamKeys(g, 0)
 	hashes := make([]uint64, m)
 	first := make([]int, m)
@@ -274,7 +275,7 @@ func TestRequestLevelBounds(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(n)
 	h := algorithms.MustHash("xxhash")
 	r, _ := ring.New(nodes, 4, h) // few vnodes: uneven first choices, so the lower bound binds
-	g, _ := NewGenerator(m, 1, 9)
+	g, _ := keyset.NewGenerator(m, 1, 9)
 	keys := streamKeys(g, 0)
 	hashes := make([]uint64, m)
 	for k, key := range keys {
@@ -328,7 +329,7 @@ func TestKeyLevelAway(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(10)
 	h := algorithms.MustHash("xxhash")
 	r, _ := ring.New(nodes, 4, h)
-	g, _ := NewGenerator(20000, 1, 4)
+	g, _ := keyset.NewGenerator(20000, 1, 4)
 	keys := streamKeys(g, 0)
 	hashes := make([]uint64, len(keys))
 	for k, key := range keys {

@@ -9,11 +9,12 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/ring"
+	"github.com/chbench/chbench/keyset"
 )
 
 // BoundedSample is one stream's measurement of one bounded-load form.
 type BoundedSample struct {
-	MaxLoadOverCap float64  `json:"-"` // NaN for ring; written as max_load_over_cap (null for ring)
+	MaxLoadOverCap float64  `json:"-"` // NaN for ring; a nil max_load_over_cap in the schema rows (BoundedRows)
 	Away           float64  `json:"away_frac"`
 	PeakToMean     float64  `json:"peak_to_mean"`
 	MovedJoin      float64  `json:"moved_join_frac"`
@@ -35,7 +36,8 @@ type BoundedSample struct {
 //     seeded random node leaves (a different one per stream): of keys for
 //     ring, bounded-partition and bounded-key (owners compared by ID), of
 //     requests for bounded-request (the same stream replayed on both
-//     memberships); IdealJoin = 1/(n+1) and IdealLeave = the leaving
+//     memberships); IdealJoin = 1/(W+1) for total weight W (1/(n+1) for
+//     equal weights; the joining node has weight 1) and IdealLeave = the leaving
 //     node's weight share, the least any placement moves;
 //   - MovesPerCapJoin, MovesPerCapLeave: moved units (partitions for
 //     bounded-partition, keys for bounded-key) divided by one node's
@@ -129,7 +131,7 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 	if err != nil {
 		return nil, err
 	}
-	gen := src.(*Generator)
+	gen := src.(*keyset.Generator)
 	h := algorithms.MustHash(o.Config.Hash)
 	n := len(nodes)
 	joined := append(append([]algorithms.Node(nil), nodes...), algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
@@ -243,7 +245,7 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 			for v, variant := range variants {
 				ss := samples[z][e][v]
 				r := &BoundedResult{Config: rc, Variant: variant, Nodes: n, Zipf: zs, Requests: o.Requests,
-					IdealJoin: 1 / float64(n+1), Bound: 1 / (eps * eps), Samples: ss}
+					IdealJoin: 1 / (total + 1), Bound: 1 / (eps * eps), Samples: ss}
 				r.Config.Algo, r.Config.Eps, r.Config.GoVersion = variant, eps, runtime.Version()
 				if variant == VariantRequest {
 					r.InFlight = k

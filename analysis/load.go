@@ -9,6 +9,8 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
+	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/keyset"
 )
 
 // LoadOptions configures a request-load analysis. The embedded Options
@@ -34,16 +36,9 @@ type LoadOptions struct {
 	InFlight int
 }
 
-// LoadSample is the request load measured on one stream.
-type LoadSample struct {
-	PeakToMean float64 `json:"peak_to_mean"` // max over nodes of request share / weight share
-	CV         float64 `json:"cv"`           // coefficient of variation of the normalised request loads
-	MaxShare   float64 `json:"max_share"`    // fraction of requests served by the busiest node
-	HotShare   float64 `json:"hot_share"`    // fraction of requests for the hottest key
-	Away       float64 `json:"away_frac"`    // fraction of requests served away from their first-choice node
-	HotNode    string  `json:"hot_key_node"` // node serving most of the hottest key's requests
-	HotBusiest bool    `json:"hot_is_busiest"`
-}
+// LoadSample is the request load measured on one stream (the results
+// schema's per-stream row).
+type LoadSample = schema.LoadSample
 
 // LoadResult is the request load of one placement under one popularity
 // law, over Sets independent request streams.
@@ -105,12 +100,8 @@ type requestStream struct {
 }
 
 // streamKeys returns the keys of set s of g, in generation order.
-func streamKeys(g *Generator, s int) []string {
-	keys := make([]string, 0, g.Keys())
-	for c := range g.chunksPerSet() {
-		keys = g.Chunk(keys, s, c)
-	}
-	return keys
+func streamKeys(g *keyset.Generator, s int) []string {
+	return g.SetKeys(make([]string, 0, g.Keys()), s)
 }
 
 // zipfRequests draws r ranks of z with the generator of stream s.
@@ -126,10 +117,10 @@ func zipfRequests(z *Zipf, r int, seed uint64, s int) []int32 {
 // readRequestLog splits the lines of path into sets streams (line i to
 // stream i mod sets) and indexes each stream's distinct keys in order of
 // first appearance. Memory is one int32 per request plus the distinct
-// keys. It returns the KeyFile errors, and an error when a stream would
+// keys. It returns the keyset.File errors, and an error when a stream would
 // hold more than 2^31-1 distinct keys.
 func readRequestLog(path string, sets int) ([]requestStream, int, error) {
-	f, err := NewKeyFile(path, sets)
+	f, err := keyset.NewFile(path, sets)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -139,7 +130,7 @@ func readRequestLog(path string, sets int) ([]requestStream, int, error) {
 		index[s] = map[string]int32{}
 	}
 	i := 0
-	err = f.scan(func(key string) error {
+	err = f.Scan(func(key string) error {
 		s := i % sets
 		i++
 		st := &streams[s]
@@ -149,7 +140,7 @@ func readRequestLog(path string, sets int) ([]requestStream, int, error) {
 				return fmt.Errorf("request log %q: more than %d distinct keys in one stream", path, math.MaxInt32)
 			}
 			k = int32(len(st.keys))
-			key = string([]byte(key)) // scan's key is only valid during the call
+			key = string([]byte(key)) // Scan's key is only valid during the call
 			st.keys = append(st.keys, key)
 			index[s][key] = k
 		}
@@ -334,14 +325,15 @@ func (o LoadOptions) validate() (RunConfig, error) {
 	if err := o.Config.Validate(); err != nil {
 		return RunConfig{}, err
 	}
-	if o.Sets < 1 || o.Sets > MaxSets {
-		return RunConfig{}, fmt.Errorf("sets %d: need 1 to %d request streams", o.Sets, MaxSets)
+	if o.Sets < 1 || o.Sets > keyset.MaxSets {
+		return RunConfig{}, fmt.Errorf("sets %d: need 1 to %d request streams", o.Sets, keyset.MaxSets)
 	}
 	if o.InFlight < 0 {
 		return RunConfig{}, fmt.Errorf("in-flight requests %d: need >= 1, or 0 for %d per node", o.InFlight, DefaultInFlightPerNode)
 	}
 	h, _ := algorithms.LookupHash(o.Config.Hash)
 	rc := RunConfig{Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps, Partitions: o.Config.Partitions,
+		TableSize: o.Config.TableSize, Probes: o.Config.Probes, Capacity: o.Config.Capacity,
 		Keys: o.Keys, Sets: o.Sets, Seed: o.Seed, GoVersion: runtime.Version(), Commit: o.Commit}
 	if o.RequestLog != "" {
 		rc.KeyFile = o.RequestLog
@@ -365,10 +357,10 @@ func (o LoadOptions) validate() (RunConfig, error) {
 		}
 	}
 	if o.KeyKind != "" {
-		if _, err := ParseKeyKind(string(o.KeyKind)); err != nil {
+		if _, err := keyset.ParseKeyKind(string(o.KeyKind)); err != nil {
 			return RunConfig{}, err
 		}
-		if o.KeyKind != KindRandom {
+		if o.KeyKind != keyset.KindRandom {
 			rc.KeyKind = string(o.KeyKind)
 		}
 	}
@@ -412,7 +404,7 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult
 	var logStreams []requestStream
 	exps := o.Zipfs
 	var laws []*Zipf
-	var gen *Generator
+	var gen *keyset.Generator
 	if o.RequestLog != "" {
 		var lines int
 		if logStreams, lines, err = readRequestLog(o.RequestLog, o.Sets); err != nil {
@@ -425,7 +417,7 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult
 		if err != nil {
 			return nil, err
 		}
-		gen = src.(*Generator)
+		gen = src.(*keyset.Generator)
 		for _, s := range exps {
 			z, err := NewZipf(o.Keys, s)
 			if err != nil {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,6 +16,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 func loadOpts(keys, requests, sets int, zipfs ...float64) LoadOptions {
@@ -67,8 +70,15 @@ func TestLoadHotKeyFloor(t *testing.T) {
 			}
 		}
 	}
-	if rs[len(rs)-3].Placement != VariantPartition {
-		t.Errorf("catalog bounded is labelled %q, want %q", rs[len(rs)-3].Placement, VariantPartition)
+	// The catalog's bounded (partition form) is the one result labelled
+	// bounded-partition, and no result carries the ambiguous "bounded".
+	var labels []string
+	for _, r := range rs {
+		labels = append(labels, r.Placement)
+	}
+	if i := slices.Index(catalog.Names(), "bounded"); i < 0 || labels[i] != VariantPartition ||
+		slices.Contains(labels, "bounded") || len(slices.Compact(slices.Sorted(slices.Values(labels)))) != len(labels) {
+		t.Errorf("placement labels %v: want the catalog's bounded as %q, every label distinct", labels, VariantPartition)
 	}
 }
 
@@ -119,8 +129,9 @@ func TestLoadWriters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	rows := LoadRows(rs)
 	var buf bytes.Buffer
-	if err := WriteLoadCSV(&buf, rs); err != nil {
+	if err := schema.WriteLoadCSV(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&buf).ReadAll()
@@ -131,20 +142,26 @@ func TestLoadWriters(t *testing.T) {
 		t.Errorf("csv rows: %v / %v", recs[1][:5], recs[4][:5])
 	}
 	buf.Reset()
-	if err := WriteLoadJSON(&buf, rs); err != nil {
+	if err := schema.WriteLoadJSON(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	var js []map[string]any
 	if err := json.Unmarshal(buf.Bytes(), &js); err != nil || len(js) != len(rs) {
 		t.Fatalf("json: %v", err)
 	}
-	for _, col := range LoadCSVHeader {
-		if _, ok := js[0][col]; !ok && col != "eps" && col != "partitions" && col != "key_kind" && col != "key_file" && col != "go_version" && col != "commit" {
+	configOnly := []string{schema.ColEps, schema.ColPartitions, schema.ColKeyKind, schema.ColKeyFile, schema.ColGoVersion,
+		schema.ColCommit, schema.ColTableSize, schema.ColProbes, schema.ColCapacity}
+	for _, col := range schema.LoadColumns {
+		if _, ok := js[0][col]; !ok && !slices.Contains(configOnly, col) {
 			t.Errorf("json lacks CSV column %q", col)
 		}
 	}
+	back, err := schema.ReadLoadJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil || !reflect.DeepEqual(back, rows) {
+		t.Errorf("JSON does not read back: %v", err)
+	}
 	buf.Reset()
-	if err := WriteLoadBench(&buf, rs); err != nil {
+	if err := schema.WriteLoadBench(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	br := benchfmt.NewReader(&buf, "load.txt")
@@ -220,17 +237,28 @@ func TestBoundedSweep(t *testing.T) {
 			t.Errorf("ideal fractions %v, %v", r.IdealJoin, r.IdealLeave)
 		}
 	}
+	rows := BoundedRows(rs)
 	var buf bytes.Buffer
-	if err := WriteBoundedCSV(&buf, rs); err != nil {
+	if err := schema.WriteBoundedCSV(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&buf).ReadAll()
-	if err != nil || len(recs) != 1+len(rs) || len(recs[1]) != len(BoundedCSVHeader) {
+	if err != nil || len(recs) != 1+len(rs) || len(recs[1]) != len(schema.BoundedColumns) {
 		t.Fatalf("csv: %v", err)
 	}
+	if i := slices.Index(schema.BoundedColumns, schema.ColMaxLoadOverCap); recs[1][0] != "ring" || recs[1][i] != "" || recs[2][i] == "" {
+		t.Errorf("max_load_over_cap cells %q (ring) and %q (%s): want empty and a number", recs[1][i], recs[2][i], recs[2][0])
+	}
+	buf.Reset()
+	if err := schema.WriteBoundedJSON(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	back, err := schema.ReadBoundedJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil || !reflect.DeepEqual(back, rows) {
+		t.Errorf("JSON does not read back: %v", err)
+	}
 	for _, w := range []func() error{
-		func() error { return WriteBoundedJSON(&buf, rs) },
-		func() error { return WriteBoundedBench(&buf, rs) },
+		func() error { return schema.WriteBoundedBench(&buf, rows) },
 		func() error { return WriteBoundedTable(&buf, rs) },
 	} {
 		if err := w(); err != nil {

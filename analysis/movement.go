@@ -8,6 +8,9 @@ import (
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/slots"
+
+	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/keyset"
 )
 
 // MoveCount holds the counts of one key set over a chain of placements.
@@ -25,7 +28,7 @@ type MoveCount struct {
 // whole chain. It returns one MoveCount per set, or an error for a chain of
 // fewer than two placements or a failing source. The counts do not depend
 // on workers.
-func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
+func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
 	if len(chain) < 2 {
 		return nil, fmt.Errorf("movement needs at least two placements, got %d", len(chain))
 	}
@@ -57,7 +60,7 @@ func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCo
 		}
 	}
 	sets := src.Sets()
-	workers = Workers(workers)
+	workers = keyset.Workers(workers)
 	counts := make([][]MoveCount, workers)
 	for w := range counts {
 		counts[w] = make([]MoveCount, sets)
@@ -110,11 +113,7 @@ func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCo
 }
 
 // MoveSample holds the fractions (0..1) measured on one key set.
-type MoveSample struct {
-	Moved      float64 `json:"moved_frac"`
-	Collateral float64 `json:"collateral_frac"`
-	Net        float64 `json:"net_moved_frac"`
-}
+type MoveSample = schema.MoveSample
 
 // MoveResult is the movement of one algorithm through one scenario.
 //
@@ -154,7 +153,7 @@ const MaxChainCost = 1 << 27
 // memberships.
 func checkChain(o Options, sc Scenario) error {
 	perNode := func(w float64) int64 {
-		if !usesVNodes(o.Algo) {
+		if !catalog.UsesVNodes(o.Algo) {
 			return 1
 		}
 		return int64(math.Max(1, math.Min(math.Round(float64(o.Config.VNodes)*w), MaxChainCost+1)))

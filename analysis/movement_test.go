@@ -3,27 +3,28 @@ package analysis
 import (
 	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/modulo"
+
+	"github.com/chbench/chbench/keyset"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 func opts(algo string, keys, sets int) Options {
 	return Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: keys, Sets: sets, Seed: 20260101}
 }
 
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
 // TestModuloMovedFraction compares modulo's measured moved fraction with
-// 1 - min(n,m)/lcm(n,m). Each key moves independently with that
+// the law 1 - min(n,m)/lcm(n,m) (modulo.MovedFraction). Each key moves independently with that
 // probability p, so the mean over S sets of K keys has standard error
 // sqrt(p(1-p)/(S*K)); we accept 5 standard errors (false failure < 1e-6).
 func TestModuloMovedFraction(t *testing.T) {
@@ -38,8 +39,10 @@ func TestModuloMovedFraction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lcm := n * m / gcd(n, m)
-		p := 1 - float64(min(n, m))/float64(lcm)
+		p, err := modulo.MovedFraction(n, m)
+		if err != nil {
+			t.Fatal(err)
+		}
 		se := math.Sqrt(p * (1 - p) / (keys * sets))
 		if math.Abs(r.Moved.Mean-p) > 5*se {
 			t.Errorf("modulo %d->%d: moved %.4f, want %.4f ± %.4f", n, m, r.Moved.Mean, p, 5*se)
@@ -301,10 +304,13 @@ func equalNodes(a, b []algorithms.Node) bool {
 // number of workers, for generated keys and for a key file.
 func TestWorkerIndependence(t *testing.T) {
 	var file strings.Builder
-	for i := range 3*ChunkKeys + 11 {
-		file.WriteString("item-" + itoa(i*7919) + "\n")
+	for i := range 3*keyset.ChunkKeys + 11 {
+		file.WriteString("item-" + strconv.Itoa(i*7919) + "\n")
 	}
-	path := writeFile(t, file.String())
+	path := filepath.Join(t.TempDir(), "keys.txt")
+	if err := os.WriteFile(path, []byte(file.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	sc, err := NewScenario(OpChurn, 7, 11)
 	if err != nil {
 		t.Fatal(err)
@@ -312,7 +318,7 @@ func TestWorkerIndependence(t *testing.T) {
 	for _, keyFile := range []string{"", path} {
 		var outs []string
 		for _, w := range []int{1, 2, 5} {
-			o := opts("ring", 3*ChunkKeys+5, 3)
+			o := opts("ring", 3*keyset.ChunkKeys+5, 3)
 			o.KeyFile, o.Workers = keyFile, w
 			m, err := Movement(o, sc)
 			if err != nil {
@@ -323,10 +329,10 @@ func TestWorkerIndependence(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := WriteMoveJSON(&b, []*MoveResult{m}); err != nil {
+			if err := schema.WriteMoveJSON(&b, MoveRows([]*MoveResult{m})); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteSpreadJSON(&b, []*SpreadResult{s}); err != nil {
+			if err := schema.WriteSpreadJSON(&b, SpreadRows([]*SpreadResult{s})); err != nil {
 				t.Fatal(err)
 			}
 			outs = append(outs, b.String())
@@ -348,7 +354,7 @@ func TestMovementErrors(t *testing.T) {
 		{opts("nosuch", 10, 1), `"nosuch"`},
 		{opts("ring", 0, 1), "keys 0"},
 		{opts("ring", 10, 0), "sets 0"},
-		{Options{Algo: "ring", Config: catalog.Config{Hash: "md5", VNodes: 1, Eps: 1, Partitions: 1}, Keys: 1, Sets: 1}, `"md5"`},
+		{Options{Algo: "ring", Config: catalog.Config{Hash: "sha1", VNodes: 1, Eps: 1, Partitions: 1}, Keys: 1, Sets: 1}, `"sha1"`},
 		{Options{Algo: "ring", Config: catalog.DefaultConfig(), Sets: 1, KeyFile: "/no/such/file"}, "/no/such/file"},
 	} {
 		if _, err := Movement(c.o, sc); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -374,7 +380,7 @@ func TestFlatMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	alloc := func(keys int) uint64 {
-		g, err := NewGenerator(keys, 1, 1)
+		g, err := keyset.NewGenerator(keys, 1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -387,9 +393,9 @@ func TestFlatMemory(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	small, large := alloc(10*ChunkKeys), alloc(100*ChunkKeys)
+	small, large := alloc(10*keyset.ChunkKeys), alloc(100*keyset.ChunkKeys)
 	if large > 2*small {
-		t.Errorf("%d keys allocated %d bytes, %d keys %d bytes: memory grows with keys", 10*ChunkKeys, small, 100*ChunkKeys, large)
+		t.Errorf("%d keys allocated %d bytes, %d keys %d bytes: memory grows with keys", 10*keyset.ChunkKeys, small, 100*keyset.ChunkKeys, large)
 	}
 }
 

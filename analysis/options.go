@@ -3,8 +3,8 @@
 // over the nodes (spread), with means and 95% confidence intervals over
 // independent key sets, beside the ideal a perfect algorithm would reach.
 //
-// Keys stream in chunks from a [KeySource] (a seeded [Generator] or a
-// [KeyFile]); workers on every core count owners per chunk into per-worker
+// Keys stream in chunks from a [keyset.Source] (a seeded [keyset.Generator] or a
+// [keyset.File]); workers on every core count owners per chunk into per-worker
 // integer counters, merged after the pass, so memory stays flat in the
 // number of keys and results are byte-identical for any worker count. The
 // analysis knows placers only through [algorithms.Placer]: owners are
@@ -15,9 +15,12 @@
 // request log, and [SweepBoundedLoads] measures the three forms of
 // consistent hashing with bounded loads (partition, key, request level).
 //
-// Results ([MoveResult], [SpreadResult]) carry their configuration and are
-// written as aligned tables, CSV (the column order is a contract with the
-// plots package), JSON and the Go benchmark format for benchstat.
+// Results ([MoveResult], [SpreadResult], [LoadResult], [BoundedResult])
+// carry their configuration; they print as aligned tables here
+// ([WriteMoveTable], [WriteSpreadTable], [WriteLoadTable],
+// [WriteBoundedTable]) and become rows of the results schema ([MoveRows],
+// [SpreadRows], [LoadRows], [BoundedRows]), which package schema writes as
+// CSV, JSON and the Go benchmark format.
 package analysis
 
 import (
@@ -26,57 +29,46 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+
+	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/keyset"
 )
 
 // Options configures one analysis run.
 type Options struct {
 	Algo    string         // algorithm registry name (catalog.Names)
-	Config  catalog.Config // hash, vnodes, eps, partitions
+	Config  catalog.Config // hash, vnodes, eps, partitions, table size, probes, capacity
 	Keys    int            // keys per generated set (>= 1); ignored with KeyFile
 	Sets    int            // number of independent key sets S (>= 1)
 	Seed    uint64         // seed of the key generator and of random scenario choices
 	KeyFile string         // if set, keys are read from this file (see KeyFile) instead of generated
-	KeyKind KeyKind        // shape of generated keys (see KeyKind); "" = KindRandom
+	KeyKind keyset.KeyKind // shape of generated keys (see keyset.KeyKind); "" = keyset.KindRandom
 	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0), at most MaxWorkers. Results do not depend on it.
 	Commit  string         // the caller's source revision, copied into results
 	// Progress, if not nil, is called with the number of keys just
-	// processed (a delta, once per chunk of at most ChunkKeys keys), from
+	// processed (a delta, once per chunk of at most keyset.ChunkKeys keys), from
 	// the worker goroutines at once: it must be safe for concurrent use
 	// and cheap (an atomic add). It never changes results.
 	Progress func(keys int64)
 }
 
-// Source returns the key source the options describe: NewKeyFile(KeyFile,
-// Sets) when KeyFile is set, else NewGenerator(Keys, Sets, Seed).
-func (o Options) Source() (KeySource, error) {
+// Source returns the key source the options describe: keyset.NewFile(KeyFile,
+// Sets) when KeyFile is set, else keyset.NewGenerator(Keys, Sets, Seed)
+// generating keys of kind KeyKind (an unknown kind is an error).
+func (o Options) Source() (keyset.Source, error) {
 	if o.KeyFile != "" {
-		return NewKeyFile(o.KeyFile, o.Sets)
+		return keyset.NewFile(o.KeyFile, o.Sets)
 	}
-	g, err := NewGenerator(o.Keys, o.Sets, o.Seed)
+	g, err := keyset.NewGenerator(o.Keys, o.Sets, o.Seed)
 	if err != nil || o.KeyKind == "" {
 		return g, err
 	}
 	return g.WithKind(o.KeyKind)
 }
 
-// RunConfig is the configuration a result was produced with.
-type RunConfig struct {
-	Algo       string  `json:"algo"`
-	Hash       string  `json:"hash"` // resolved name ("" becomes the default); slots ignore it (CRC-16)
-	VNodes     int     `json:"vnodes"`
-	Eps        float64 `json:"eps"`
-	Partitions int     `json:"partitions"`
-	// Keys is the number of keys per set for generated keys; for a key file
-	// it is the number of keys in the file (each set holds floor or ceil of
-	// Keys/Sets).
-	Keys      int    `json:"keys"`
-	Sets      int    `json:"sets"`
-	Seed      uint64 `json:"seed"`
-	KeyFile   string `json:"key_file,omitempty"`
-	KeyKind   string `json:"key_kind,omitempty"` // generated key shape when not the default (KeyKind)
-	GoVersion string `json:"go_version"`
-	Commit    string `json:"commit"`
-}
+// RunConfig is the configuration a result was produced with, as the
+// results schema records it.
+type RunConfig = schema.Config
 
 // MaxWorkers bounds Options.Workers: every worker keeps its own counters
 // (per key set, and for a spread per node), so an absurd count would
@@ -94,7 +86,7 @@ const MaxCounters = 1 << 27
 // perSet count cells per set and per worker, plus extra copies of those
 // cells, would exceed MaxCounters.
 func checkCounters(workers, sets, perSet, extra int, what string) error {
-	w := Workers(workers)
+	w := keyset.Workers(workers)
 	if cells := int64(sets) * int64(perSet) * int64(w+extra); cells > MaxCounters {
 		return fmt.Errorf("%d sets x %s x %d workers need %d counters (max %d): use fewer sets, nodes or workers", sets, what, w, cells, MaxCounters)
 	}
@@ -102,7 +94,7 @@ func checkCounters(workers, sets, perSet, extra int, what string) error {
 }
 
 // prepare validates o and returns its source and run configuration.
-func (o Options) prepare() (KeySource, RunConfig, error) {
+func (o Options) prepare() (keyset.Source, RunConfig, error) {
 	if _, err := catalog.Describe(o.Algo); err != nil {
 		return nil, RunConfig{}, err
 	}
@@ -119,15 +111,16 @@ func (o Options) prepare() (KeySource, RunConfig, error) {
 	h, _ := algorithms.LookupHash(o.Config.Hash) // validated above
 	rc := RunConfig{
 		Algo: o.Algo, Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps,
-		Partitions: o.Config.Partitions, Sets: o.Sets, Seed: o.Seed,
+		Partitions: o.Config.Partitions, TableSize: o.Config.TableSize, Probes: o.Config.Probes, Capacity: o.Config.Capacity,
+		Sets: o.Sets, Seed: o.Seed,
 		GoVersion: runtime.Version(), Commit: o.Commit,
 	}
 	switch s := src.(type) {
-	case *KeyFile:
+	case *keyset.File:
 		rc.Keys, rc.KeyFile = s.Keys(), s.Path()
-	case *Generator:
+	case *keyset.Generator:
 		rc.Keys = s.Keys()
-		if s.Kind() != KindRandom {
+		if s.Kind() != keyset.KindRandom {
 			rc.KeyKind = string(s.Kind())
 		}
 	default:

@@ -12,14 +12,16 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+
+	"github.com/chbench/chbench/keyset"
 )
 
 // CountOwners streams src through placer p and returns, per key set, the
 // number of keys each node owns, indexed like p.Nodes(): counts[set][node].
 // The counts do not depend on workers.
-func CountOwners(src KeySource, p algorithms.Placer, workers int) ([][]int64, error) {
+func CountOwners(src keyset.Source, p algorithms.Placer, workers int) ([][]int64, error) {
 	n, sets := len(p.Nodes()), src.Sets()
-	workers = Workers(workers)
+	workers = keyset.Workers(workers)
 	per := make([][]int64, workers) // per[w][set*n+node]
 	for w := range per {
 		per[w] = make([]int64, sets*n)

@@ -3,7 +3,6 @@ package plots
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"image/color"
 	"io/fs"
 	"os"
@@ -14,6 +13,8 @@ import (
 
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 // Input files of the traffic plots (all optional).
@@ -77,12 +78,12 @@ func placementOrder(a, b string) int {
 func trafficFigures(dir string) ([]*figure, []error) {
 	var figs []*figure
 	var errs []error
-	read := func(name string, build func(t *table) ([]*figure, error), required []string) {
+	read := func(name string, build func(t *schema.Table) ([]*figure, error), required []string) {
 		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 			return
 		}
-		t, err := readTable(p, required)
+		t, err := schema.ReadTable(p, required)
 		if err == nil {
 			var fs []*figure
 			fs, err = build(t)
@@ -92,7 +93,7 @@ func trafficFigures(dir string) ([]*figure, []error) {
 	}
 	read(LoadFile, loadFigures, loadColumns)
 	read(BoundedLoadsFile, boundedFigures, boundedColumns)
-	read(HashesSequentialFile, func(t *table) ([]*figure, error) {
+	read(HashesSequentialFile, func(t *schema.Table) ([]*figure, error) {
 		rows, err := spreadRows(t)
 		if err != nil {
 			return nil, err
@@ -108,14 +109,14 @@ func trafficFigures(dir string) ([]*figure, []error) {
 	return figs, errs
 }
 
-var loadColumns = []string{"algo", "nodes", "zipf", "peak_to_mean", "floor"}
+var loadColumns = []string{schema.ColAlgo, schema.ColNodes, schema.ColZipf, schema.ColPeakToMean, schema.ColFloor}
 
 // LoadSeries extracts from load.csv rows, for each node count in
 // increasing order, one series per placement of peak-to-mean request load
 // against the Zipf exponent (with 95% CIs), and the hot-key floor against
 // the exponent. Rows of a request log (empty zipf) are skipped. Two rows
 // for the same placement, node count and exponent are an error.
-func LoadSeries(t *table) (nodes []float64, series map[float64][]Series, floors map[float64][]Point, err error) {
+func LoadSeries(t *schema.Table) (nodes []float64, series map[float64][]Series, floors map[float64][]Point, err error) {
 	series, floors = map[float64][]Series{}, map[float64][]Point{}
 	type key struct {
 		algo string
@@ -124,35 +125,35 @@ func LoadSeries(t *table) (nodes []float64, series map[float64][]Series, floors 
 	pts := map[key][]Point{}
 	seen := map[key]map[float64]int{}
 	var keys []key
-	for i := range t.rows {
-		if t.str(i, "zipf") == "" {
+	for i := range t.Len() {
+		if t.Str(i, schema.ColZipf) == "" {
 			continue
 		}
-		n, err := t.count(i, "nodes")
+		n, err := t.Count(i, schema.ColNodes)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		s, err := t.num(i, "zipf")
+		s, err := t.Num(i, schema.ColZipf)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		p, err := t.interval(i, "peak_to_mean")
+		p, err := interval(t, i, schema.ColPeakToMean)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		floor, err := t.num(i, "floor")
+		floor, err := t.Num(i, schema.ColFloor)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		k := key{t.str(i, "algo"), n}
+		k := key{t.Str(i, schema.ColAlgo), n}
 		if seen[k] == nil {
 			seen[k] = map[float64]int{}
 			keys = append(keys, k)
 		}
 		if l, dup := seen[k][s]; dup {
-			return nil, nil, nil, fmt.Errorf("%s: lines %d and %d both give algo=%s nodes=%v zipf=%v", t.file, l, t.lines[i], k.algo, n, s)
+			return nil, nil, nil, t.Errorf(i, schema.ColAlgo, "lines %d and %d both give algo=%s nodes=%v zipf=%v", l, t.Line(i), k.algo, n, s)
 		}
-		seen[k][s] = t.lines[i]
+		seen[k][s] = t.Line(i)
 		p.X = s
 		pts[k] = append(pts[k], p)
 		if !slices.Contains(nodes, n) {
@@ -178,11 +179,11 @@ func LoadSeries(t *table) (nodes []float64, series map[float64][]Series, floors 
 // trafficCaption is the data source of a load or bounded-loads figure:
 // keys, streams, requests, hash, seed, vnodes, in-flight requests and
 // build, from the columns of rows.
-func trafficCaption(t *table, rows []int, notes ...string) []string {
+func trafficCaption(t *schema.Table, rows []int, notes ...string) []string {
 	get := func(col string) string {
 		var vs []string
 		for _, i := range rows {
-			if v := t.str(i, col); v != "" && v != "0" && !slices.Contains(vs, v) {
+			if v := t.Str(i, col); v != "" && v != "0" && !slices.Contains(vs, v) {
 				vs = append(vs, v)
 			}
 		}
@@ -192,30 +193,30 @@ func trafficCaption(t *table, rows []int, notes ...string) []string {
 		return strings.Join(vs, "/")
 	}
 	var parts []string
-	if k := get("keys"); k != "" {
+	if k := get(schema.ColKeys); k != "" {
 		parts = append(parts, "Zipf over "+thousands(k)+" keys")
 	}
-	if r, s := get("requests"), get("sets"); r != "" && s != "" {
+	if r, s := get(schema.ColRequests), get(schema.ColSets); r != "" && s != "" {
 		parts = append(parts, thousands(r)+" requests x "+s+" streams")
 	}
-	if h := get("hash"); h != "" {
+	if h := get(schema.ColHash); h != "" {
 		parts = append(parts, h)
 	}
-	if s := get("seed"); s != "" {
+	if s := get(schema.ColSeed); s != "" {
 		parts = append(parts, "seed "+s)
 	}
-	if v := get("vnodes"); v != "" {
+	if v := get(schema.ColVNodes); v != "" {
 		parts = append(parts, "vnodes "+v)
 	}
-	if k := get("key_kind"); k != "" {
+	if k := get(schema.ColKeyKind); k != "" {
 		parts = append(parts, k+" keys")
 	}
 	line1 := strings.Join(parts, ", ")
 	var build []string
-	if g := get("go_version"); g != "" {
+	if g := get(schema.ColGoVersion); g != "" {
 		build = append(build, g)
 	}
-	if c := get("commit"); c != "" {
+	if c := get(schema.ColCommit); c != "" {
 		build = append(build, "commit "+c)
 	}
 	if len(build) > 0 {
@@ -226,7 +227,7 @@ func trafficCaption(t *table, rows []int, notes ...string) []string {
 
 // loadFigures draws, per node count, peak-to-mean request load against
 // the Zipf exponent for every placement, with the hot-key floor.
-func loadFigures(t *table) ([]*figure, error) {
+func loadFigures(t *schema.Table) ([]*figure, error) {
 	nodes, series, floors, err := LoadSeries(t)
 	if err != nil || len(nodes) == 0 {
 		return nil, err
@@ -242,13 +243,13 @@ func loadFigures(t *table) ([]*figure, error) {
 			"Zipf exponent s of key popularity (0 = uniform)", "peak-to-mean request load (busiest node / mean, log)")
 		var rows []int
 		eps, inflight := "", ""
-		for i := range t.rows {
-			if c, _ := t.count(i, "nodes"); c == n && t.str(i, "zipf") != "" {
+		for i := range t.Len() {
+			if c, _ := t.Count(i, schema.ColNodes); c == n && t.Str(i, schema.ColZipf) != "" {
 				rows = append(rows, i)
-				if strings.HasPrefix(t.str(i, "algo"), "bounded") {
-					eps = t.str(i, "eps")
+				if strings.HasPrefix(t.Str(i, schema.ColAlgo), "bounded") {
+					eps = t.Str(i, schema.ColEps)
 				}
-				if k := t.str(i, "in_flight"); k != "" && k != "0" {
+				if k := t.Str(i, schema.ColInFlight); k != "" && k != "0" {
 					inflight = k
 				}
 			}
@@ -280,7 +281,7 @@ func loadFigures(t *table) ([]*figure, error) {
 	return figs, nil
 }
 
-var boundedColumns = []string{"algo", "nodes", "eps", "zipf", "max_load_over_cap", "away_frac", "moved_join_frac", "ideal_join_frac", "moved_leave_frac"}
+var boundedColumns = []string{schema.ColAlgo, schema.ColNodes, schema.ColEps, schema.ColZipf, schema.ColMaxLoadOverCap, schema.ColAwayFrac, schema.ColMovedJoinFrac, schema.ColIdealJoinFrac, schema.ColMovedLeaveFrac}
 
 // boundedMetric is one plotted column of boundedloads.csv.
 type boundedMetric struct {
@@ -292,49 +293,49 @@ type boundedMetric struct {
 
 var boundedMetrics = []boundedMetric{
 	{"max-load-over-cap", "max_load_over_cap", "Bounded loads: largest load / capacity against eps (must stay <= 1)", "max load / capacity (partitions, keys or requests in flight)", false, "one", true},
-	{"away", "away_frac", "Bounded loads: requests served away from their first-choice node", "fraction of requests away from the first choice (log)", true, "", true},
-	{"moved-join", "moved_join_frac", "Bounded loads: moved fraction when one node joins", "moved fraction (keys; requests for bounded-request; log)", true, "ideal-join", false},
-	{"moved-leave", "moved_leave_frac", "Bounded loads: moved fraction when one node leaves", "moved fraction (keys; requests for bounded-request; log)", true, "ideal-leave", false},
-	{"moves-per-cap", "moves_per_cap_join", "Bounded loads: keys (partitions) moved per join, in node capacities C", "moved keys or partitions / C, C = ceil(c m/n) (log)", true, "eps2", true},
+	{"away", schema.ColAwayFrac, "Bounded loads: requests served away from their first-choice node", "fraction of requests away from the first choice (log)", true, "", true},
+	{"moved-join", schema.ColMovedJoinFrac, "Bounded loads: moved fraction when one node joins", "moved fraction (keys; requests for bounded-request; log)", true, "ideal-join", false},
+	{"moved-leave", schema.ColMovedLeaveFrac, "Bounded loads: moved fraction when one node leaves", "moved fraction (keys; requests for bounded-request; log)", true, "ideal-leave", false},
+	{"moves-per-cap", schema.ColMovesPerCapJoin, "Bounded loads: keys (partitions) moved per join, in node capacities C", "moved keys or partitions / C, C = ceil(c m/n) (log)", true, "eps2", true},
 }
 
 // boundedFigures draws, for each Zipf exponent in the file, the bounded
 // forms' max load / cap, away fraction, moved fractions on join and leave
 // (with the plain ring and the ideal) and moves per capacity (with the
 // paper's 1/eps^2 shape) against eps.
-func boundedFigures(t *table) ([]*figure, error) {
+func boundedFigures(t *schema.Table) ([]*figure, error) {
 	var zipfs []string
-	for i := range t.rows {
-		if z := t.str(i, "zipf"); !slices.Contains(zipfs, z) {
+	for i := range t.Len() {
+		if z := t.Str(i, schema.ColZipf); !slices.Contains(zipfs, z) {
 			zipfs = append(zipfs, z)
 		}
 	}
 	var figs []*figure
 	for _, z := range zipfs {
 		var rows []int
-		for i := range t.rows {
-			if t.str(i, "zipf") == z {
+		for i := range t.Len() {
+			if t.Str(i, schema.ColZipf) == z {
 				rows = append(rows, i)
 			}
 		}
-		n := t.str(rows[0], "nodes")
+		n := t.Str(rows[0], schema.ColNodes)
 		for _, m := range boundedMetrics {
 			pts := map[string][]Point{}
 			var algos []string
 			ref := map[float64]float64{}
 			for _, i := range rows {
-				a := t.str(i, "algo")
+				a := t.Str(i, schema.ColAlgo)
 				if m.skipRing && a == "ring" {
 					continue
 				}
-				if t.str(i, m.col) == "" {
+				if t.Str(i, m.col) == "" {
 					continue
 				}
-				eps, err := t.num(i, "eps")
+				eps, err := t.Num(i, schema.ColEps)
 				if err != nil {
 					return nil, err
 				}
-				p, err := t.interval(i, m.col)
+				p, err := interval(t, i, m.col)
 				if err != nil {
 					return nil, err
 				}
@@ -346,16 +347,16 @@ func boundedFigures(t *table) ([]*figure, error) {
 					algos = append(algos, a)
 				}
 				if slices.ContainsFunc(pts[a], func(q Point) bool { return q.X == eps }) {
-					return nil, fmt.Errorf("%s:%d: a second row for algo=%s eps=%v zipf=%s", t.file, t.lines[i], a, eps, z)
+					return nil, t.Errorf(i, schema.ColAlgo, "a second row for algo=%s eps=%v zipf=%s", a, eps, z)
 				}
 				pts[a] = append(pts[a], p)
 				switch m.ref {
 				case "one":
 					ref[eps] = 1
 				case "ideal-join":
-					ref[eps], _ = t.num(i, "ideal_join_frac")
+					ref[eps], _ = t.Num(i, schema.ColIdealJoinFrac)
 				case "ideal-leave":
-					ref[eps], _ = t.num(i, "ideal_leave_frac")
+					ref[eps], _ = t.Num(i, schema.ColIdealLeaveFrac)
 				case "eps2":
 					ref[eps] = 1 / (eps * eps)
 				}

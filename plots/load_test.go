@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 const trafficDir = "testdata/traffic"
@@ -54,7 +56,7 @@ func TestTrafficFigures(t *testing.T) {
 }
 
 func TestLoadSeries(t *testing.T) {
-	tb, err := readTable(filepath.Join(trafficDir, LoadFile), loadColumns)
+	tb, err := schema.ReadTable(filepath.Join(trafficDir, LoadFile), loadColumns)
 	if err != nil {
 		t.Fatal(err)
 	}

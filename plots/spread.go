@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 // SpreadRow is one row of spread.csv (or vnodes.csv, same header): how
@@ -29,41 +31,41 @@ type SpreadRow struct {
 	Info               runInfo // keys, sets, seed, ... for the caption
 }
 
-var spreadColumns = []string{"algo", "hash", "vnodes", "nodes", "peak_to_mean", "cv"}
+var spreadColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, schema.ColNodes, schema.ColPeakToMean, schema.ColCV}
 
 // ReadSpread reads spread.csv (or vnodes.csv) at path. Columns are found by
 // header name, unknown ones ignored; *_lo/_hi, noise_peak_to_mean and
 // exact_peak_to_mean may be empty. A missing column or a cell that is not a
 // finite number is an error naming the file, line, column and value.
 func ReadSpread(path string) ([]SpreadRow, error) {
-	t, err := readTable(path, spreadColumns)
+	t, err := schema.ReadTable(path, spreadColumns)
 	if err != nil {
 		return nil, err
 	}
 	return spreadRows(t)
 }
 
-func spreadRows(t *table) ([]SpreadRow, error) {
-	rows := make([]SpreadRow, len(t.rows))
-	for i := range t.rows {
-		r := SpreadRow{Algo: t.str(i, "algo"), Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), Line: t.lines[i]}
+func spreadRows(t *schema.Table) ([]SpreadRow, error) {
+	rows := make([]SpreadRow, t.Len())
+	for i := range t.Len() {
+		r := SpreadRow{Algo: t.Str(i, schema.ColAlgo), Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Line: t.Line(i)}
 		var err error
-		if r.Nodes, err = t.count(i, "nodes"); err != nil {
+		if r.Nodes, err = t.Count(i, schema.ColNodes); err != nil {
 			return nil, err
 		}
-		if r.PeakToMean, err = t.interval(i, "peak_to_mean"); err != nil {
+		if r.PeakToMean, err = interval(t, i, schema.ColPeakToMean); err != nil {
 			return nil, err
 		}
-		if r.CV, err = t.interval(i, "cv"); err != nil {
+		if r.CV, err = interval(t, i, schema.ColCV); err != nil {
 			return nil, err
 		}
-		if r.NoisePeakToMean, r.HasNoise, err = t.optNum(i, "noise_peak_to_mean"); err != nil {
+		if r.NoisePeakToMean, r.HasNoise, err = t.OptNum(i, schema.ColNoisePeakToMean); err != nil {
 			return nil, err
 		}
-		if r.ExactPeakToMean, r.HasExact, err = t.optNum(i, "exact_peak_to_mean"); err != nil {
+		if r.ExactPeakToMean, r.HasExact, err = t.OptNum(i, schema.ColExactPeakToMean); err != nil {
 			return nil, err
 		}
-		r.Info = t.info(i)
+		r.Info = info(t, i)
 		rows[i] = r
 	}
 	return rows, nil

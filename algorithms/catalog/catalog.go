@@ -10,9 +10,19 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/anchor"
+	"github.com/chbench/chbench/algorithms/binomial"
 	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/dx"
+	"github.com/chbench/chbench/algorithms/fliphash"
 	"github.com/chbench/chbench/algorithms/jump"
+	"github.com/chbench/chbench/algorithms/jumpback"
+	"github.com/chbench/chbench/algorithms/ketama"
+	"github.com/chbench/chbench/algorithms/maglev"
+	"github.com/chbench/chbench/algorithms/memento"
 	"github.com/chbench/chbench/algorithms/modulo"
+	"github.com/chbench/chbench/algorithms/multiprobe"
+	"github.com/chbench/chbench/algorithms/powerch"
 	"github.com/chbench/chbench/algorithms/rendezvous"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/algorithms/slots"
@@ -21,16 +31,37 @@ import (
 // Config holds the parameters of every algorithm; each uses the fields it
 // needs and ignores the rest.
 type Config struct {
-	Hash       string  // key hash name (algorithms.HashNames); "" = xxhash. Slots always use CRC-16 (Redis Cluster).
+	Hash       string  // key hash name (algorithms.HashNames); "" = xxhash. Slots always use CRC-16 (Redis Cluster), ketama MD5.
 	VNodes     int     // ring and bounded: virtual nodes per unit of weight (>= 1)
 	Eps        float64 // bounded: load factor c = 1 + Eps (> 0)
 	Partitions int     // bounded: fixed partitions placed with bounded loads (>= 1)
+	TableSize  int     // maglev: lookup table size M, a prime (grown when M < 100 n; see maglev.EffectiveTableSize)
+	Probes     int     // multiprobe: probes per key k (1..multiprobe.MaxProbes)
+	// Capacity is the fixed number of buckets a of anchor and dx, at least
+	// the initial number of nodes; 0 means twice the initial number of
+	// nodes, at least MinAutoCapacity. A later membership larger than the
+	// capacity is an error.
+	Capacity int
+}
+
+// MinAutoCapacity is the least capacity chosen when Config.Capacity is 0.
+const MinAutoCapacity = 16
+
+// CapacityFor returns the anchor/dx capacity for an initial membership of n
+// nodes: c.Capacity if set, else max(2n, MinAutoCapacity).
+func (c Config) CapacityFor(n int) int {
+	if c.Capacity != 0 {
+		return c.Capacity
+	}
+	return max(2*n, MinAutoCapacity)
 }
 
 // DefaultConfig returns the defaults: xxhash, 160 virtual nodes, eps 0.25,
-// 16,384 partitions.
+// 16,384 partitions, Maglev table size 65,537, 21 probes, and capacity 0
+// (twice the initial membership).
 func DefaultConfig() Config {
-	return Config{Hash: algorithms.DefaultHash, VNodes: ring.DefaultVNodes, Eps: bounded.DefaultEps, Partitions: bounded.DefaultPartitions}
+	return Config{Hash: algorithms.DefaultHash, VNodes: ring.DefaultVNodes, Eps: bounded.DefaultEps, Partitions: bounded.DefaultPartitions,
+		TableSize: maglev.DefaultTableSize, Probes: multiprobe.DefaultProbes}
 }
 
 // Validate checks every field, whichever algorithm will use it, and names
@@ -48,6 +79,15 @@ func (c Config) Validate() error {
 	if c.Partitions < 1 {
 		return fmt.Errorf("partitions %d: need at least 1 partition", c.Partitions)
 	}
+	if err := maglev.ValidateTableSize(c.TableSize); err != nil {
+		return err
+	}
+	if err := multiprobe.ValidateProbes(c.Probes); err != nil {
+		return err
+	}
+	if c.Capacity < 0 || c.Capacity > min(anchor.MaxCapacity, dx.MaxCapacity) {
+		return fmt.Errorf("capacity %d: need 0 (twice the initial nodes) or 1 to %d buckets", c.Capacity, min(anchor.MaxCapacity, dx.MaxCapacity))
+	}
 	return nil
 }
 
@@ -58,7 +98,7 @@ func (c Config) Validate() error {
 type Info struct {
 	Name string
 	// Family groups algorithms in plots and reports: "classic" (the
-	// original six), "range" (constant-time range hashes of bucket
+	// original six, and ketama, a ring layout), "range" (constant-time range hashes of bucket
 	// numbers), "table" (lookup tables), "stateful" (fixed capacity with
 	// removal state).
 	Family  string
@@ -72,6 +112,9 @@ type Info struct {
 	UsesHash       bool // reads Config.Hash (false: slots always hash with CRC-16)
 	UsesEps        bool // reads Config.Eps
 	UsesPartitions bool // reads Config.Partitions
+	UsesTableSize  bool // reads Config.TableSize
+	UsesProbes     bool // reads Config.Probes
+	UsesCapacity   bool // reads Config.Capacity
 	Weighted       bool // accepts weights other than 1
 	Ordered        bool // owners depend on the order nodes are listed in
 	Stateful       bool // owners depend on the history of Rebalance calls, not only the membership
@@ -113,7 +156,13 @@ var infos = []Info{
 		}},
 	{Name: slots.Name, Family: "classic", Lookup: "O(1)", Memory: "16,384-entry slot table", Removal: "any (slots migrate)",
 		Weights: "floor/ceil of weighted share", Source: "Redis Cluster spec", Weighted: true, Ordered: true, Stateful: true,
-		JoinMinimal: true, LeaveMinimal: true,
+		// Not JoinMinimal or LeaveMinimal: with unequal weights the
+		// largest-remainder targets are recomputed on every change, so a
+		// survivor's rounding can flip between floor and ceiling and a slot
+		// moves between two nodes present before and after (53 nodes
+		// weighted 0.5,4,0.5,... joined by one of weight 0.5; node-0
+		// leaving 63 such nodes). With equal weights both hold (slots
+		// package tests).
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
 			return placer(slots.New(n))
 		}},
@@ -123,6 +172,70 @@ var infos = []Info{
 		LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(bounded.New(n, c.VNodes, c.Eps, c.Partitions, h))
+		}},
+	// ketama: libketama's continuum as twemproxy builds it; always MD5 for
+	// labels and keys, 160 points per server at equal weights. Joins and
+	// leaves are minimal only at equal weights (point counts are shares of
+	// the total weight), so the two promises are not made.
+	{Name: ketama.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "16-24 B per point, 160 points per server",
+		Removal: "any", Weights: "4*floor(40*n*w/W) points", Source: "libketama 2007; twemproxy nc_ketama.c",
+		Weighted: true,
+		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
+			return placer(ketama.New(n))
+		}},
+	{Name: jumpback.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
+		Removal: "last only; others by swap-last", Weights: "no", Source: "Ertl 2024 (arXiv 2403.18682)",
+		UsesHash: true, Ordered: true, JoinMinimal: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(jumpback.New(n, h))
+		}},
+	{Name: fliphash.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
+		Removal: "last only; others by swap-last", Weights: "no", Source: "Masson & Lee 2024 (arXiv 2402.17549)",
+		UsesHash: true, Ordered: true, JoinMinimal: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(fliphash.New(n, h))
+		}},
+	{Name: powerch.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
+		Removal: "last only; others by swap-last", Weights: "no", Source: "Leu 2023 (arXiv 2307.12448)",
+		UsesHash: true, Ordered: true, JoinMinimal: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(powerch.New(n, h))
+		}},
+	{Name: binomial.Name, Family: "range", Lookup: "O(1)", Memory: "O(n) (bucket order)",
+		Removal: "last only; others by swap-last", Weights: "no", Source: "Coluzzi et al. 2024 (arXiv 2406.19836)",
+		UsesHash: true, Ordered: true, JoinMinimal: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(binomial.New(n, h))
+		}},
+	{Name: maglev.Name, Family: "table", Lookup: "O(1) (one table read)", Memory: "2 B per table entry (M >= 100 n)",
+		Removal: "any (table rebuilt; some collateral moves)", Weights: "fill turns proportional to w",
+		Source: "Eisenbud et al. NSDI 2016", UsesHash: true, UsesTableSize: true, Weighted: true,
+		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(maglev.New(n, c.TableSize, h))
+		}},
+	{Name: multiprobe.Name, Family: "table", Lookup: "O(k) (k probes, O(1) each)", Memory: "20-28 B per node",
+		Removal: "any", Weights: "no", Source: "Appleton & O'Reilly 2015",
+		UsesHash: true, UsesProbes: true, JoinMinimal: true, LeaveMinimal: true,
+		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(multiprobe.New(n, c.Probes, h))
+		}},
+	{Name: anchor.Name, Family: "stateful", Lookup: "O(1 + ln(a/n)) expected", Memory: "~24 B per bucket of capacity a",
+		Removal: "any; joins up to capacity a", Weights: "no", Source: "Mendelson et al. ToN 2021",
+		UsesHash: true, UsesCapacity: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
+		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(anchor.New(n, c.CapacityFor(len(n)), h))
+		}},
+	{Name: memento.Name, Family: "stateful", Lookup: "O(ln n) + O(1 + ln(b/n)) expected", Memory: "12 B per bucket of the b-array",
+		Removal: "any", Weights: "no", Source: "Coluzzi et al. 2023",
+		UsesHash: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(memento.New(n, h))
+		}},
+	{Name: dx.Name, Family: "stateful", Lookup: "O(a/n) expected", Memory: "4 B per bucket of capacity a",
+		Removal: "any; joins up to capacity a", Weights: "no", Source: "Dong & Wang 2021",
+		UsesHash: true, UsesCapacity: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
+		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(dx.New(n, c.CapacityFor(len(n)), h))
 		}},
 }
 

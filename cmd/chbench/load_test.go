@@ -2,12 +2,15 @@ package main
 
 import (
 	"encoding/csv"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 func TestLoadCommand(t *testing.T) {
@@ -22,15 +25,23 @@ func TestLoadCommand(t *testing.T) {
 	if got, want := len(recs), 1+2*len(analysis.PlacementNames()); got != want {
 		t.Fatalf("%d records, want %d", got, want)
 	}
-	if strings.Join(recs[0], ",") != strings.Join(analysis.LoadCSVHeader, ",") {
+	if strings.Join(recs[0], ",") != strings.Join(schema.LoadColumns, ",") {
 		t.Errorf("header %v", recs[0])
 	}
-	var algos []string
-	for _, r := range recs[1:9] {
+	// Rows of the first exponent: the catalog's algorithms in catalog
+	// order, bounded as bounded-partition, then the key and request forms.
+	var algos, want []string
+	for _, r := range recs[1 : 1+len(analysis.PlacementNames())] {
 		algos = append(algos, r[0])
 	}
-	if want := "modulo,ring,rendezvous,jump,slots,bounded-partition,bounded-key,bounded-request"; strings.Join(algos, ",") != want {
-		t.Errorf("placements %v, want %s", algos, want)
+	for _, a := range analysis.PlacementNames() {
+		if a == "bounded" {
+			a = analysis.VariantPartition
+		}
+		want = append(want, a)
+	}
+	if !slices.Equal(algos, want) || want[len(want)-2] != analysis.VariantKey || want[len(want)-1] != analysis.VariantRequest {
+		t.Errorf("placements %v, want %v", algos, want)
 	}
 	// Same flags, same bytes.
 	again, _, _ := runCLI(t, "load", "-nodes", "8", "-keys", "500", "-requests", "4000", "-sets", "2", "-zipf", "0,1.1", "-format", "csv", "-commit", "x")
@@ -111,5 +122,43 @@ func TestTrafficBadFlags(t *testing.T) {
 		if out != "" {
 			t.Errorf("chbench %s: wrote %q before failing", strings.Join(c.args, " "), out)
 		}
+		// Exit status 2 for a bad command line; a missing request log is
+		// an error while running (1), found when the run reads it.
+		usage := errors.As(err, new(usageError))
+		if want := c.want != "requests.txt"; usage != want {
+			t.Errorf("chbench %s: usage error %v, want %v", strings.Join(c.args, " "), usage, want)
+		}
+	}
+}
+
+// -format with several formats and -o writes one file per format from one
+// run, the CSV and bench files agreeing on the rows.
+func TestTrafficMultiFormat(t *testing.T) {
+	prefix := filepath.Join(t.TempDir(), "bl")
+	out, _, err := runCLI(t, "bounded", "-nodes", "6", "-keys", "300", "-requests", "2000", "-sets", "2", "-eps", "0.25,1",
+		"-format", "csv,bench,json", "-o", prefix, "-commit", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".csv", ".txt", ".json"} {
+		if !strings.Contains(out, prefix+ext) {
+			t.Errorf("output %q does not name %s", out, prefix+ext)
+		}
+	}
+	f, err := os.Open(prefix + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := schema.ReadBoundedJSON(f)
+	if err != nil || len(rows) != 2*len(analysis.BoundedVariants()) {
+		t.Fatalf("%d JSON rows, %v; want %d", len(rows), err, 2*len(analysis.BoundedVariants()))
+	}
+	b, _ := os.ReadFile(prefix + ".txt")
+	if got := strings.Count(string(b), "\nBenchmarkBounded/"); got != 2*len(rows) { // 2 streams per row
+		t.Errorf("%d bench lines, want %d", got, 2*len(rows))
+	}
+	if _, _, err := runCLI(t, "load", "-format", "csv,bench"); err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "-o") {
+		t.Errorf("several formats without -o: %v", err)
 	}
 }
