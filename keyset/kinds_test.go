@@ -1,9 +1,12 @@
 package keyset
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +66,36 @@ func TestKeyKinds(t *testing.T) {
 	}
 	if _, err := ParseKeyKind("UUID"); err == nil {
 		t.Error("kind names are exact; UUID accepted")
+	}
+}
+
+// SetKeys is the chunks of a set in order; File.Scan yields the file's
+// non-blank lines in order.
+func TestSetKeysAndScan(t *testing.T) {
+	g, err := NewGenerator(2*ChunkKeys+3, 2, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for c := range 3 {
+		want = g.Chunk(want, 1, c)
+	}
+	if got := g.SetKeys(nil, 1); len(got) != 2*ChunkKeys+3 || !slices.Equal(got, want) {
+		t.Errorf("SetKeys: %d keys, equal to the chunks: %v", len(got), slices.Equal(got, want))
+	}
+	path := filepath.Join(t.TempDir(), "log.txt")
+	if err := os.WriteFile(path, []byte("a\n\nb\r\na\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFile(path, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	if err := f.Scan(func(k string) error { lines = append(lines, strings.Clone(k)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(lines, []string{"a", "b", "a"}) {
+		t.Errorf("Scan: %q, want a, b, a", lines)
 	}
 }
