@@ -22,10 +22,10 @@
 //
 // With "chbench ... > file" it is the shell that truncates file, before
 // chbench starts, so a failed or interrupted run leaves it empty or
-// partial. move and spread take -o PREFIX instead: each -format (several
-// may be given, comma-separated, so that one sweep is computed once) goes
-// to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or PREFIX.table, written
-// through a temporary name and a rename. chbench plot writes its own files
+// partial. move, spread, load and bounded take -o PREFIX instead: each
+// -format (several may be given, comma-separated, so that one sweep is
+// computed once) goes to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or
+// PREFIX.table, written through a temporary name and a rename. chbench plot writes its own files
 // the same way.
 package main
 
