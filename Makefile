@@ -40,6 +40,17 @@ STORM_WS    ?= 1000000
 # Real fleets (reweight.csv): keys per set for the 500-node reweights
 # (rendezvous scores all 500 nodes per key).
 FLEET_KEYS  ?= 20000
+# Request load (chbench load) and bounded loads (chbench bounded): nodes,
+# keys each Zipf law spans, requests per stream, exponents; streams = SETS.
+LOAD_NODES       ?= 100
+LOAD_KEYS        ?= 1000000
+LOAD_REQUESTS    ?= 1000000
+ZIPF             ?= 0,0.8,0.99,1.2
+BOUNDED_NODES    ?= 100
+BOUNDED_KEYS     ?= 100000
+BOUNDED_REQUESTS ?= 200000
+BOUNDED_ZIPF     ?= 0,0.99
+BOUNDED_EPS      ?= 0.05,0.1,0.25,0.5,1
 
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHBENCH := bin/chbench
@@ -59,7 +70,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all help build bench quick test lookup analyses storm fleets reference peers plots publish clean
+.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots publish clean
 
 ## all: the default target: build.
 all: build
@@ -75,7 +86,7 @@ build:
 ## bench: the main job, about 10 minutes on 2 cores.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses storm fleets reference plots OUT=$(STAGE)
+	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots OUT=$(STAGE)
 	$(MAKE) --no-print-directory publish
 	@echo; $(BENCHSTAT) -filter '.name:Lookup /from:key .unit:sec/op' -col /algo -row /nodes $(RESULTS)/lookup.txt
 	@echo; cat $(RESULTS)/targets.txt
@@ -84,7 +95,8 @@ bench: build
 quick:
 	$(MAKE) --no-print-directory bench COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
 		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 REFFLAGS= \
-		FLEET_KEYS=2000
+		FLEET_KEYS=2000 \
+		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000
 
 ## lookup: lookup, hash and build benchmarks of every algorithm, and their benchstat tables.
 lookup:
@@ -153,6 +165,16 @@ fleets: build
 	mv -f $(OUT)/reweight.csv.tmp $(OUT)/reweight.csv
 	$(CHBENCH) replication -algo all -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) $(call save,replication.csv)
 	$(CHBENCH) replication -algo all -from 10 -op remove-random -replicas 3 -keys $(FLEET_KEYS) $(KEYARGS)
+
+## traffic: request load under Zipf popularity, the three forms of bounded loads against eps, the hash sweep on sequential keys.
+# Each sweep runs once: load writes load.csv and load.txt (benchfmt)
+# together with -format csv,bench -o PREFIX, as the analyses do.
+TRAFFICARGS = -sets $(SETS) -seed $(SEED) -commit $(COMMIT)
+traffic: build
+	mkdir -p $(OUT)
+	$(CHBENCH) load -algo all -nodes $(LOAD_NODES) -keys $(LOAD_KEYS) -requests $(LOAD_REQUESTS) -zipf $(ZIPF) $(TRAFFICARGS) -format csv,bench -o $(OUT)/load
+	$(CHBENCH) bounded -nodes $(BOUNDED_NODES) -keys $(BOUNDED_KEYS) -requests $(BOUNDED_REQUESTS) -zipf $(BOUNDED_ZIPF) -eps $(BOUNDED_EPS) $(TRAFFICARGS) -format csv -o $(OUT)/boundedloads
+	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys-kind sequential -keys $(SPREAD_KEYS) $(TRAFFICARGS) -format csv -o $(OUT)/hashes-sequential
 
 ## reference: the field's published values reproduced with tolerances and PASS/FAIL; fails on any FAIL.
 reference: build

@@ -60,6 +60,13 @@ const (
 //   - replication-<op>-n<from>, replication-lost-<op>-n<from>: key-replica
 //     pairs moved per replication factor against the ideal, and keys
 //     losing every replica (removals), from replication.csv.
+//   - load-peak-to-mean: peak-to-mean request load against the Zipf
+//     exponent per placement, with the hot-key floor, from load.csv;
+//   - bounded-<metric>-s<zipf>: max load / cap, away fraction, moved
+//     fraction on join and leave, moves per capacity against eps for the
+//     forms of bounded loads, from boundedloads.csv;
+//   - spread-hashes-sequential: spread-hashes on sequential keys, from
+//     hashes-sequential.csv.
 //
 // Every plot has a caption under its title saying where its numbers came
 // from (keys, sets, hash, seed and build from the CSV columns; goos,
@@ -184,6 +191,9 @@ func RenderAll(dir string) ([]string, error) {
 		}
 		errs = appendErr(errs, wrapFile(p, err))
 	}
+
+	tf, terrs := trafficFigures(dir) // load.csv, boundedloads.csv, hashes-sequential.csv (optional)
+	figs, errs = append(figs, tf...), append(errs, terrs...)
 
 	var written []string
 	if len(figs) > 0 {

@@ -13,6 +13,7 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/keyset"
 )
 
 // analysisFlags are the flags move and spread share beyond placementFlags.
@@ -28,6 +29,7 @@ type analysisFlags struct {
 	workers int
 	commit  string
 	hashes  string // raw -hash, possibly a list
+	kind    string // raw -keys-kind
 	vnodesL string // raw -vnodes, possibly a list
 }
 
@@ -42,6 +44,7 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&a.keys, "keys", 100000, "keys per generated key set (ignored with -keyfile)")
 	fs.IntVar(&a.sets, "sets", 5, "independent key sets; means and 95% intervals are over sets (>= 2 for an interval)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
+	fs.StringVar(&a.kind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames()+" (ignored with -keyfile)")
 	fs.StringVar(&a.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets)")
 	fs.StringVar(&a.format, "format", "table", "output format(s), comma-separated: table, csv, json or bench (Go benchmark format for benchstat); several need -o")
 	fs.StringVar(&a.out, "o", "", "write each format to `PREFIX`.csv, .json, .txt (bench) or .table, through a temporary file and a rename, instead of to standard output")
@@ -113,9 +116,13 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}
+	kind, err := keyset.ParseKeyKind(a.kind)
+	if err != nil {
+		return analysis.Options{}, sw, err
+	}
 	o := analysis.Options{
 		Algo: algos[0], Config: cfg, Keys: a.keys, Sets: a.sets, Seed: a.seed,
-		KeyFile: a.keyFile, Workers: a.workers, Commit: commit,
+		KeyFile: a.keyFile, Workers: a.workers, Commit: commit, KeyKind: kind,
 	}
 	return o, sw, nil
 }
