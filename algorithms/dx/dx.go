@@ -36,6 +36,8 @@
 //     pseudo-random generator with the key and doubles its array when it
 //     grows, and the SUPSI Java suite seeds java.util.Random with the key
 //     hash. Any generator gives the same guarantees; the outputs differ.
+//   - Replicas: no scheme in the paper; chbench uses
+//     [algorithms.SaltedReplicas].
 //   - Reference outputs: neither the paper nor the SUPSI suite publishes
 //     key-to-bucket vectors; the tests check the consistency and balance
 //     properties the paper proves.

@@ -20,9 +20,10 @@ var _ algorithms.Replicator = (*Maglev)(nil)
 // probing adjacent table slots"), and it is the table's analogue of the
 // ring's clockwise walk. Because the nodes fill the table in round-robin
 // turns from independent permutations, neighbouring entries have nearly
-// independent owners, so the walk reads about R n/(n-R) entries for R
-// replicas; every node owns at least one entry, so one lap finds min(len(dst),
-// n, MaxReplicas) distinct nodes.
+// independent owners, so with n equal nodes the walk reads about
+// n/n + n/(n-1) + ... + n/(n-R+1) entries for R replicas (about R for R
+// much smaller than n); every node owns at least one entry, so one lap
+// finds min(len(dst), n, MaxReplicas) distinct nodes.
 //
 // Movement: a key's replica set depends on the owners of the entries from
 // its own entry up to its R-th distinct owner, so it changes whenever a
