@@ -16,9 +16,9 @@ var _ algorithms.Replicator = (*Maglev)(nil)
 // no replica scheme (a Maglev keeps one backend per connection and its
 // connection tracking table covers backend changes); probing the next
 // table entries is what deployments do when the key's backend cannot
-// serve (praxis-proxy's Maglev strategy skips unhealthy endpoints "by
-// probing adjacent table slots"), and it is the table's analogue of the
-// ring's clockwise walk. Because the nodes fill the table in round-robin
+// serve (praxis-proxy's Maglev strategy, its pull request 925, passes over
+// an unhealthy endpoint to the owners of the neighbouring entries), and it
+// is the table's analogue of the ring's clockwise walk. Because the nodes fill the table in round-robin
 // turns from independent permutations, neighbouring entries have nearly
 // independent owners, so with n equal nodes the walk reads about
 // n/n + n/(n-1) + ... + n/(n-R+1) entries for R replicas (about R for R
