@@ -36,6 +36,8 @@
 //     outputs differ between implementations; the bucket bookkeeping (A, W,
 //     L, K and the removed stack, initially a-1 ... n with n on top) is the
 //     same as the authors'.
+//   - Replicas: no scheme in the paper; chbench uses
+//     [algorithms.SaltedReplicas].
 //   - Reference outputs: neither the paper, the authors' code (its tests
 //     check balance and consistency statistically) nor the SUPSI Java suite
 //     publishes key-to-bucket vectors; the tests check the bucket

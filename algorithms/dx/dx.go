@@ -36,6 +36,11 @@
 //     pseudo-random generator with the key and doubles its array when it
 //     grows, and the SUPSI Java suite seeds java.util.Random with the key
 //     hash. Any generator gives the same guarantees; the outputs differ.
+//   - Replicas: no general scheme in the paper; chbench uses
+//     [algorithms.SaltedReplicas]. (Version 1 of the paper, 2021, proposed
+//     an "Asymmetric Replica Strategy" tied to doubling the array on
+//     scale-up, which this package does not do; version 2, 2023, drops it
+//     from its abstract. Not implemented here.)
 //   - Reference outputs: neither the paper nor the SUPSI suite publishes
 //     key-to-bucket vectors; the tests check the consistency and balance
 //     properties the paper proves.

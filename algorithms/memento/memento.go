@@ -33,6 +33,8 @@
 //     mix of h + (b+1) * 0x9E3779B97F4A7C15, reduced by multiply-shift to
 //     the replacer's range. The paper's code hashes the key again with the
 //     bucket as seed.
+//   - Replicas: no scheme in the paper; chbench uses
+//     [algorithms.SaltedReplicas].
 //   - Reference outputs: with no removals MementoHash is jump hash, so the
 //     tests match the published jump vectors; the bucket bookkeeping matches
 //     the SUPSI Java suite's removal and restore cases (their test removes
