@@ -31,6 +31,7 @@ func TestJSONNamesAreColumns(t *testing.T) {
 	}{
 		{Move{}, MoveColumns, []string{"config", "samples"}},
 		{Spread{}, SpreadColumns, []string{"config", "shares", "samples"}},
+		{StormLive{}, StormLiveColumns, []string{"config"}},
 	} {
 		var want []string
 		for _, col := range c.cols {
