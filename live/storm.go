@@ -18,7 +18,7 @@ import (
 type StormConfig struct {
 	Before, After algorithms.Placer // placements before and after the membership change
 	Keys          []string          // the working set, K >= 1 distinct ValidKey keys
-	HitRatio      float64           // steady hit ratio h to emulate, 0 <= h < 1 (1-h of reads expire their key first)
+	Expire        float64           // probability that a read expires its key first (emulated steady miss), 0 <= e < 1
 	Reads         int               // reads replayed after the change, >= Windows
 	Windows       int               // equal windows the reads after the change are counted in, >= 1; the steady window before the change has Reads/Windows reads
 	MemMB         int               // memcached item memory per instance, megabytes, >= 1
@@ -26,6 +26,9 @@ type StormConfig struct {
 	Rate          float64           // most reads per second sent (wall clock), > 0
 	Seed          uint64            // seed of the read sequence (keys and expiries)
 	Timeout       time.Duration     // bound of every network exchange, > 0
+	// Started, if not nil, is called with the address of every server
+	// once it listens (to watch that each is stopped again).
+	Started func(addr string)
 }
 
 // Validate returns an error naming the first bad field of c.
@@ -35,8 +38,8 @@ func (c StormConfig) Validate() error {
 		return errors.New("live storm: need the placements before and after the change")
 	case len(c.Keys) < 1:
 		return errors.New("live storm: working set is empty")
-	case math.IsNaN(c.HitRatio) || c.HitRatio < 0 || c.HitRatio >= 1:
-		return fmt.Errorf("live storm: hit ratio %v: need 0 <= h < 1", c.HitRatio)
+	case math.IsNaN(c.Expire) || c.Expire < 0 || c.Expire >= 1:
+		return fmt.Errorf("live storm: expiry probability %v: need 0 <= e < 1", c.Expire)
 	case c.Windows < 1:
 		return fmt.Errorf("live storm: windows %d: need at least 1", c.Windows)
 	case c.Reads < c.Windows:
@@ -87,8 +90,10 @@ type StormRun struct {
 //  4. Reads reads under After, counted in Windows equal windows.
 //
 // A read names a key of the working set uniformly at random (seeded); with
-// probability 1 - HitRatio it is a steady miss, emulated as an expiry: the
-// client deletes the key from its owner first. The read is a get on the
+// probability Expire it is a steady miss, emulated as an expiry: the
+// client deletes the key from its owner first. (With Expire = 0, steady
+// misses come only from memcached's own eviction when MemMB cannot hold
+// a node's keys.) The read is a get on the
 // owner; on a miss the client reads the database (a miss counts one
 // database read) and sets the key on that owner. Reads go in batches of
 // distinct keys (a get per server, then the sets of the misses), so the
@@ -100,7 +105,7 @@ func RunStorm(ctx context.Context, c StormConfig) (run *StormRun, err error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	f := &fleet{timeout: c.Timeout, conns: map[string]*Memcache{}}
+	f := &fleet{timeout: c.Timeout, started: c.Started, conns: map[string]*Memcache{}}
 	defer func() {
 		if serr := f.stop(); serr != nil && err == nil {
 			err = serr
@@ -150,6 +155,7 @@ func RunStorm(ctx context.Context, c StormConfig) (run *StormRun, err error) {
 // fleet is the memcached servers of a live storm, one per node ID.
 type fleet struct {
 	timeout time.Duration
+	started func(addr string)
 	procs   []*Process
 	conns   map[string]*Memcache
 }
@@ -172,6 +178,9 @@ func (f *fleet) start(ctx context.Context, nodes []algorithms.Node, memMB int) e
 			return fmt.Errorf("node %s: %w", n.ID, err)
 		}
 		f.procs = append(f.procs, p)
+		if f.started != nil {
+			f.started(p.Addr)
+		}
 		c, err := DialMemcache(p.Addr, f.timeout)
 		if err != nil {
 			return fmt.Errorf("node %s: %w", n.ID, err)
@@ -251,7 +260,7 @@ func (r *replayer) draw(n int) {
 	for len(r.batchKeys) < n {
 		if !r.pending {
 			r.pendKey = r.rng.IntN(len(r.c.Keys))
-			r.pendExpired = r.rng.Float64() >= r.c.HitRatio
+			r.pendExpired = r.rng.Float64() < r.c.Expire
 			r.pending = true
 		}
 		if r.batchPosition[r.pendKey] {

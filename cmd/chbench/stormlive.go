@@ -44,6 +44,7 @@ type liveFlags struct {
 	windows int
 	rate    float64
 	timeout time.Duration
+	steady  string // how the steady misses arise: expiry or lru
 }
 
 func (l *liveFlags) register(fs *flag.FlagSet) {
@@ -52,6 +53,7 @@ func (l *liveFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&l.reads, "live-reads", 0, "live: reads replayed after the change per algorithm (0 = -span working sets, i.e. -span time constants; at most "+strconv.Itoa(liveMaxReads)+")")
 	fs.IntVar(&l.windows, "live-windows", 12, "live: windows the reads after the change are counted in (the steady window before it has as many reads as one)")
 	fs.Float64Var(&l.rate, "live-rate", 100000, "live: most reads per second sent to the servers (wall clock; the model's clock is -reads)")
+	fs.StringVar(&l.steady, "live-steady", "expiry", "live: how the steady misses arise: expiry (the client deletes the key before a fraction 1 - hit of reads, as a TTL would) or lru (no expiries: memcached evicts when -live-mem cannot hold a node's keys; choose -live-mem and -working-set so the steady window shows -hit)")
 	fs.DurationVar(&l.timeout, "live-timeout", time.Minute, "live: wall-clock limit of the whole run, servers included (at most 10m)")
 }
 
@@ -86,6 +88,8 @@ func runStormLive(a *analysisFlags, set map[string]bool, l liveFlags, from, to i
 		return fmt.Errorf("live-rate %v: need 0 < rate <= %g reads per second", l.rate, liveMaxRate)
 	case l.timeout <= 0 || l.timeout > liveMaxTimeout:
 		return fmt.Errorf("live-timeout %v: need 0 < timeout <= %v", l.timeout, liveMaxTimeout)
+	case l.steady != "expiry" && l.steady != "lru":
+		return fmt.Errorf("live-steady %q: need expiry or lru", l.steady)
 	case l.reads < 0 || l.reads > liveMaxReads:
 		return fmt.Errorf("live-reads %d: need 0 (= -span working sets) to %d", l.reads, liveMaxReads)
 	}
@@ -111,6 +115,10 @@ func runStormLive(a *analysisFlags, set map[string]bool, l liveFlags, from, to i
 	if _, err := live.LookBinary("memcached"); err != nil {
 		return fmt.Errorf("-live: %w", err)
 	}
+	expire := 1 - m.HitRatio
+	if l.steady == "lru" {
+		expire = 0
+	}
 	usage = false
 
 	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -124,7 +132,7 @@ func runStormLive(a *analysisFlags, set map[string]bool, l liveFlags, from, to i
 			return fmt.Errorf("%s: %w", o.Algo, err)
 		}
 		run, err := live.RunStorm(ctx, live.StormConfig{
-			Before: chain[0], After: chain[1], Keys: keys, HitRatio: m.HitRatio,
+			Before: chain[0], After: chain[1], Keys: keys, Expire: expire,
 			Reads: reads, Windows: l.windows, MemMB: l.memMB, ValueBytes: liveValueBytes,
 			Rate: l.rate, Seed: o.Seed, Timeout: liveExchange,
 		})
@@ -149,7 +157,7 @@ func runStormLive(a *analysisFlags, set map[string]bool, l liveFlags, from, to i
 	case "json":
 		return schema.WriteStormLiveJSON(stdout, rows)
 	}
-	return writeStormLiveTable(stdout, sc, m, l.memMB, rows)
+	return writeStormLiveTable(stdout, sc, m, l, rows)
 }
 
 // liveRows turns a live run into rows: the steady window (-1), then each
@@ -186,15 +194,19 @@ func liveRows(o analysis.Options, sc analysis.Scenario, m analysis.StormModel, m
 
 // writeStormLiveTable writes the live rows as an aligned table, live and
 // simulated side by side.
-func writeStormLiveTable(w io.Writer, sc analysis.Scenario, m analysis.StormModel, memMB int, rows []schema.StormLive) error {
+func writeStormLiveTable(w io.Writer, sc analysis.Scenario, m analysis.StormModel, l liveFlags, rows []schema.StormLive) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	r0 := rows[0]
 	fmt.Fprintf(w, "live storm: %s %d -> %d, one memcached per node on 127.0.0.1 (-m %d MB), working set %s keys of %d-byte values\n",
-		sc.Op, r0.From, r0.To, memMB, thousands(float64(m.WorkingSet)), liveValueBytes)
-	fmt.Fprintf(w, "clock: %s reads/s (read i at i/Q s; tau = K/Q = %s s); steady %s hit emulated by expiring the key before %s of reads (db = Q x miss ratio)\n",
-		thousands(m.Reads), strconv.FormatFloat(m.TimeConstant(), 'g', 4, 64), percent(m.HitRatio), percent(1-m.HitRatio))
+		sc.Op, r0.From, r0.To, l.memMB, thousands(float64(m.WorkingSet)), liveValueBytes)
+	how := "emulated by expiring the key before " + percent(1-m.HitRatio) + " of reads"
+	if l.steady == "lru" {
+		how = "left to memcached's LRU eviction (no expiries)"
+	}
+	fmt.Fprintf(w, "clock: %s reads/s (read i at i/Q s; tau = K/Q = %s s); model's steady hit %s, live %s; db = Q x miss ratio\n",
+		thousands(m.Reads), strconv.FormatFloat(m.TimeConstant(), 'g', 4, 64), percent(m.HitRatio), how)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "algo\tmoved\twindow\tseconds\treads\thit live\thit sim\tdb reads/s live\tdb reads/s sim")
 	for _, r := range rows {
