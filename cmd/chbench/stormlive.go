@@ -129,7 +129,7 @@ func runStormLive(a *analysisFlags, set map[string]bool, l liveFlags, from, to i
 	err = sw.EachConfig(o, func(o analysis.Options) error {
 		chain, err := analysis.Placements(o, sc)
 		if err != nil {
-			return fmt.Errorf("%s: %w", o.Algo, err)
+			return err
 		}
 		run, err := live.RunStorm(ctx, live.StormConfig{
 			Before: chain[0], After: chain[1], Keys: keys, Expire: expire,
@@ -137,7 +137,7 @@ func runStormLive(a *analysisFlags, set map[string]bool, l liveFlags, from, to i
 			Rate: l.rate, Seed: o.Seed, Timeout: liveExchange,
 		})
 		if err != nil {
-			return fmt.Errorf("%s: %w", o.Algo, err)
+			return err
 		}
 		rows = append(rows, liveRows(o, sc, m, l.memMB, run)...)
 		return nil
