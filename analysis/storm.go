@@ -97,6 +97,20 @@ func (m StormModel) HitAt(f, t float64) float64 {
 // change that moved the fraction f of the keys: Q (1 - HitAt(f, t)).
 func (m StormModel) DBReadsAt(f, t float64) float64 { return m.Reads * (1 - m.HitAt(f, t)) }
 
+// MeanHitBetween returns the mean hit ratio over the window from t0 to t1
+// seconds after a change that moved the fraction f of the keys (0 <= t0 <=
+// t1): the integral of HitAt over the window divided by its length,
+// h (1 - f tau (exp(-t0/tau) - exp(-t1/tau)) / (t1 - t0)), or HitAt(f, t0)
+// when t1 = t0. A live measurement that counts hits over a window
+// estimates this, not the hit ratio at one instant.
+func (m StormModel) MeanHitBetween(f, t0, t1 float64) float64 {
+	if t1 <= t0 {
+		return m.HitAt(f, t0)
+	}
+	tau := m.TimeConstant()
+	return m.HitRatio * (1 - f*tau*(math.Exp(-t0/tau)-math.Exp(-t1/tau))/(t1-t0))
+}
+
 // ExtraDBReads returns the database reads the change adds until the cache
 // has refilled, h f K (the integral of the excess load Q h f exp(-t/tau)).
 func (m StormModel) ExtraDBReads(f float64) float64 {

@@ -175,4 +175,31 @@
 //   - JSON samples: max_load_over_cap, away_frac, peak_to_mean,
 //     moved_join_frac, moved_leave_frac, ideal_leave_frac,
 //     moves_per_cap_join, moves_per_cap_leave per stream.
+//
+// # Live miss storm (storm -live): [StormLiveColumns]
+//
+// One row per algorithm and window of reads replayed against real
+// memcached servers on 127.0.0.1 (package live), beside the warm-up model
+// (analysis.StormModel) for the same scenario:
+//
+//   - algo, hash, vnodes, op, from, to, seed: as above; seed also draws the
+//     read sequence. The working set is keyset.Keys(working_set, seed).
+//   - reads, hit_ratio, working_set: the model's Q (reads per second, which
+//     sets the clock: read i happens i/Q seconds after the change), steady
+//     hit ratio h and working set K.
+//   - moved_frac: the fraction of the working set whose owner changed,
+//     counted on those keys (no interval: one key set).
+//   - live_mem_mb, value_bytes: memcached -m per instance and the size of
+//     every cached value.
+//   - window: -1 for the steady window before the change, then 0, 1, ...;
+//     time_s, time_end_s: its start and end, seconds after the change
+//     (negative before it); window_reads: reads in it; expired_reads: those
+//     whose key the client deleted first, the emulated steady misses.
+//   - hit_live, db_reads_live: the hit ratio the servers served and the
+//     database reads per second (misses / window_reads x reads).
+//   - hit_sim, db_reads_sim: the model's mean over the same window
+//     (analysis.StormModel.MeanHitBetween with moved_frac; before the
+//     change, h and Q (1-h)); db_steady: Q (1-h).
+//   - JSON: the same fields plus "config"; go_version and commit live only
+//     there.
 package schema

@@ -7,6 +7,7 @@
 //	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
 //	chbench replication -replicas R -from N -op OP [flags] replica sets on a change
 //	chbench storm -from N -to M [-reads Q] [-hit H]      cache miss storm of a resize
+//	chbench storm -live -from N -to M                    the same against real memcached on 127.0.0.1
 //	chbench load [-nodes N] [-zipf s,...] [flags]       per-node request load under Zipf popularity
 //	chbench bounded [-nodes N] [-eps e,...] [flags]     bounded loads: partition, key and request forms
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt

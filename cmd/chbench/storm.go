@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -33,6 +34,8 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 	span := fs.Float64("span", 6, "timeline: time covered, in time constants K/Q (> 0)")
 	var ff fleetFlags
 	ff.register(fs)
+	var lf liveFlags
+	lf.register(fs)
 	set, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -52,6 +55,16 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 	m := analysis.StormModel{Reads: *reads, HitRatio: *hit, WorkingSet: *ws}
 	if err := m.Validate(); err != nil {
 		return err
+	}
+	if lf.on {
+		if ff.used(set) {
+			return fmt.Errorf("-live runs a -from N -to M resize; it cannot be combined with -join, -leave, -reweight, -node-ids or other fleet flags")
+		}
+		if math.IsNaN(*span) || math.IsInf(*span, 0) || *span <= 0 {
+			return fmt.Errorf("span %v: need a finite number of time constants > 0", *span)
+		}
+		usage = false // runStormLive marks its own usage errors
+		return runStormLive(&a, set, lf, *from, *to, m, *span, stdout, stderr)
 	}
 	ts, err := analysis.StormTimes(m, *points, *span)
 	if err != nil {
