@@ -20,6 +20,32 @@ func Keys(k int, seed uint64) []string {
 	return keys
 }
 
+// Build returns the placer that build makes of n nodes
+// (algorithms.DefaultNodes(n)) under the xxhash key hash, failing t on an
+// error; build is typically a package's New.
+func Build[P any](t testing.TB, n int, build func([]algorithms.Node, algorithms.Hash) (P, error)) P {
+	t.Helper()
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := build(nodes, algorithms.MustHash("xxhash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Leave returns algorithms.Leave(p, ids...), failing t on an error.
+func Leave(t testing.TB, p algorithms.Placer, ids ...string) algorithms.Placer {
+	t.Helper()
+	q, err := algorithms.Leave(p, ids...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
 // CheckJoin asserts that every key whose owner differs between before and
 // after now belongs to one of the joining node IDs (no collateral moves),
 // and returns the moved fraction.
