@@ -3,7 +3,6 @@ package dx
 import (
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -97,19 +96,10 @@ func TestBalanceAfterRemovals(t *testing.T) {
 	placertest.CheckBalance(t, q, 300000, 2)
 }
 
-func TestCapacity(t *testing.T) {
-	p := mustNew(t, 3, 4)
-	q, err := algorithms.Join(p, algorithms.Node{ID: "x", Weight: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = algorithms.Join(q, algorithms.Node{ID: "y", Weight: 1})
-	if err == nil || !strings.Contains(err.Error(), "capacity of 4") || !strings.Contains(err.Error(), "5 nodes") {
-		t.Errorf("5 nodes on an array of 4: error %v, want one naming both", err)
-	}
-	if q.(*Dx).Capacity() != 4 {
-		t.Errorf("capacity changed to %d", q.(*Dx).Capacity())
-	}
+// The capacity is fixed when the placement is built; New and Rebalance
+// reject bad memberships and capacities, naming the value.
+func TestCapacityAndErrors(t *testing.T) {
+	placertest.CheckFixedCapacity(t, New, MaxCapacity)
 }
 
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
@@ -117,29 +107,5 @@ func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	for _, x := range []algorithms.Placer{p, placertest.Leave(t, p, "node-3", "node-50", "node-99")} {
 		placertest.CheckNoAllocs(t, x)
 		placertest.CheckConcurrent(t, x, placertest.Keys(2000, 4))
-	}
-}
-
-func TestErrors(t *testing.T) {
-	h := algorithms.MustHash("xxhash")
-	nodes, _ := algorithms.DefaultNodes(3)
-	for _, tc := range []struct {
-		nodes []algorithms.Node
-		a     int
-		want  string
-	}{
-		{nil, 10, "empty"},
-		{nodes, 2, "capacity 2 for 3 nodes"},
-		{nodes, MaxCapacity + 1, "capacity 4194305"},
-		{[]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, 4, `"b" 2`},
-	} {
-		_, err := New(tc.nodes, tc.a, h)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("New(%d nodes, a=%d): error %v, want one containing %q", len(tc.nodes), tc.a, err, tc.want)
-		}
-	}
-	p, _ := New(nodes, 6, h)
-	if _, err := p.Rebalance([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}); err == nil {
-		t.Error("Rebalance accepted duplicate IDs")
 	}
 }

@@ -3,7 +3,6 @@ package memento
 import (
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -127,22 +126,5 @@ func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	h := algorithms.MustHash("xxhash")
-	for _, tc := range []struct {
-		nodes []algorithms.Node
-		want  string
-	}{
-		{nil, "empty"},
-		{[]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, `"b" 2`},
-	} {
-		_, err := New(tc.nodes, h)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("New(%d nodes): error %v, want one containing %q", len(tc.nodes), err, tc.want)
-		}
-	}
-	nodes, _ := algorithms.DefaultNodes(3)
-	p, _ := New(nodes, h)
-	if _, err := p.Rebalance([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}); err == nil {
-		t.Error("Rebalance accepted duplicate IDs")
-	}
+	placertest.CheckEqualWeightErrors(t, New, `"b" 2`)
 }

@@ -244,13 +244,14 @@ func CheckSwapLast(t *testing.T, p algorithms.Placer, keys []string, id string) 
 
 // CheckEqualWeightErrors asserts the errors of a placer that takes equal
 // weights only, built by build (a package's New): an empty membership is
-// an error, unequal weights an error naming want (the algorithm), and a
+// an error wrapping [algorithms.ErrNoNodes], unequal weights an error
+// containing want (the algorithm's name, or the nodes it names), and a
 // Rebalance to a membership with a duplicate ID an error.
 func CheckEqualWeightErrors[P algorithms.Placer](t *testing.T, build func([]algorithms.Node, algorithms.Hash) (P, error), want string) {
 	t.Helper()
 	h := algorithms.MustHash("xxhash")
-	if _, err := build(nil, h); err == nil {
-		t.Error("empty membership accepted")
+	if _, err := build(nil, h); !errors.Is(err, algorithms.ErrNoNodes) {
+		t.Errorf("empty membership: err = %v, want %v", err, algorithms.ErrNoNodes)
 	}
 	if _, err := build([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, h); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("unequal weights: err = %v, want one naming %q", err, want)

@@ -1,8 +1,10 @@
 package placertest
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -97,5 +99,61 @@ func CheckBalance(t *testing.T, p algorithms.Placer, k int, seed uint64) {
 	}
 	if q := (distuv.ChiSquared{K: float64(n - 1)}).Quantile(0.999); chi2 > q {
 		t.Errorf("%s: chi-square %.1f over %d nodes above its 0.999 quantile %.1f", p.Algorithm(), chi2, n, q)
+	}
+}
+
+// CheckFixedCapacity asserts the rules of a placer on a fixed array of a
+// buckets (anchor, dx) built by build(nodes, a, h), a package's New whose
+// largest a is maxCapacity: 3 nodes on 4 buckets take a fourth node but not
+// a fifth (an error naming the capacity of 4 and the 5 nodes) and keep
+// capacity 4; New fails, naming the bad value, for an empty membership, a =
+// 2 for 3 nodes, a = maxCapacity+1 and unequal weights; Rebalance to a
+// membership with a duplicate ID fails.
+func CheckFixedCapacity[P interface {
+	algorithms.Placer
+	Capacity() int
+}](t *testing.T, build func([]algorithms.Node, int, algorithms.Hash) (P, error), maxCapacity int) {
+	t.Helper()
+	h := algorithms.MustHash("xxhash")
+	nodes, err := algorithms.DefaultNodes(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := build(nodes, 4, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := algorithms.Join(p, algorithms.Node{ID: "x", Weight: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = algorithms.Join(q, algorithms.Node{ID: "y", Weight: 1})
+	if err == nil || !strings.Contains(err.Error(), "capacity of 4") || !strings.Contains(err.Error(), "5 nodes") {
+		t.Errorf("%s: 5 nodes on a capacity of 4: error %v, want one naming both", p.Algorithm(), err)
+	}
+	if c := q.(P).Capacity(); c != 4 {
+		t.Errorf("%s: capacity changed to %d", p.Algorithm(), c)
+	}
+	for _, tc := range []struct {
+		nodes []algorithms.Node
+		a     int
+		want  string
+	}{
+		{nil, 10, "empty"},
+		{nodes, 2, "capacity 2 for 3 nodes"},
+		{nodes, maxCapacity + 1, fmt.Sprint("capacity ", maxCapacity+1)},
+		{[]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, 4, `"b" 2`},
+	} {
+		_, err := build(tc.nodes, tc.a, h)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: New(%d nodes, a=%d): error %v, want one containing %q", p.Algorithm(), len(tc.nodes), tc.a, err, tc.want)
+		}
+	}
+	r, err := build(nodes, 6, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Rebalance([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}); err == nil {
+		t.Errorf("%s: Rebalance accepted duplicate IDs", p.Algorithm())
 	}
 }
