@@ -145,10 +145,7 @@ var _ algorithms.Placer = (*Anchor)(nil)
 // ValidateCapacity checks an anchor size for n nodes: n <= a <=
 // MaxCapacity. The error names a and n.
 func ValidateCapacity(a, n int) error {
-	if a < n || a > MaxCapacity {
-		return fmt.Errorf("capacity %d for %d nodes: need %d <= capacity <= %d", a, n, n, MaxCapacity)
-	}
-	return nil
+	return assignment.ValidateCapacity(a, n, MaxCapacity)
 }
 
 // New returns the AnchorHash placement of nodes on an anchor of a buckets

@@ -78,10 +78,7 @@ var _ algorithms.Placer = (*Dx)(nil)
 // ValidateCapacity checks an array size for n nodes: n <= a <= MaxCapacity.
 // The error names a and n.
 func ValidateCapacity(a, n int) error {
-	if a < n || a > MaxCapacity {
-		return fmt.Errorf("capacity %d for %d nodes: need %d <= capacity <= %d", a, n, n, MaxCapacity)
-	}
-	return nil
+	return assignment.ValidateCapacity(a, n, MaxCapacity)
 }
 
 // New returns the DxHash placement of nodes on an array of a buckets under

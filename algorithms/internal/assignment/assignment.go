@@ -31,6 +31,15 @@ func Validate(name string, nodes []algorithms.Node) error {
 	return nil
 }
 
+// ValidateCapacity checks a bucket array of a buckets for n nodes: n <= a
+// <= max. The error names a and n.
+func ValidateCapacity(a, n, max int) error {
+	if a < n || a > max {
+		return fmt.Errorf("capacity %d for %d nodes: need %d <= capacity <= %d", a, n, n, max)
+	}
+	return nil
+}
+
 // Identity returns the first assignment of n nodes: node i holds bucket i.
 func Identity[B Bucket](n int) []B {
 	bucket := make([]B, n)

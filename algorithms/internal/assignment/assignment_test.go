@@ -1,6 +1,7 @@
 package assignment
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -50,5 +51,18 @@ func TestValidate(t *testing.T) {
 	}
 	if err := Validate("x", nodes("a", "b")); err != nil {
 		t.Errorf("equal weights: %v", err)
+	}
+}
+
+func TestValidateCapacity(t *testing.T) {
+	for _, c := range []struct{ a, n, max int }{{2, 3, 10}, {11, 3, 10}} {
+		if err := ValidateCapacity(c.a, c.n, c.max); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("capacity %d for %d nodes", c.a, c.n)) {
+			t.Errorf("a=%d, n=%d, max %d: %v", c.a, c.n, c.max, err)
+		}
+	}
+	for _, a := range []int{3, 10} {
+		if err := ValidateCapacity(a, 3, 10); err != nil {
+			t.Errorf("a=%d, n=3, max 10: %v", a, err)
+		}
 	}
 }
