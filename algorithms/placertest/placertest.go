@@ -1,7 +1,11 @@
 // Package placertest holds property checks shared by the placement
 // algorithms' tests: consistency on join and leave, allocation-free
-// lookups, concurrent lookups, and order independence. It is imported only
-// by _test files.
+// lookups, concurrent lookups, and order independence (this file); the
+// range hashes' reference vectors, monotonicity, growth, balance and
+// swap-last removal (rangehash.go); removal of any node, restores, balance
+// after removals and fixed capacities (removal.go). Each package's test
+// calls them with its own constructor, keys, seeds and sizes. It is
+// imported only by _test files.
 package placertest
 
 import (
