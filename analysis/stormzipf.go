@@ -56,6 +56,9 @@ func (sp *stormPopularity) unread(t float64) float64 {
 	if sp == nil {
 		return math.NaN()
 	}
+	if t == 0 {
+		return 1 // the p_i sum to 1 by definition; the rounded sum may miss by an ulp or two
+	}
 	sp.mu.Lock()
 	v, ok := sp.memo[t]
 	sp.mu.Unlock()
