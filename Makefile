@@ -31,12 +31,17 @@ VNODES_GRID    ?= 1,10,50,100,200,500,1000
 HASHES         ?= fnv1a32,fnv1a64,murmur3,murmur3-64,xxhash
 REFFLAGS       ?= -full
 # Cache miss storm: STORM_FROM -> STORM_TO nodes, STORM_READS reads/s at
-# STORM_HIT hit ratio over STORM_WS distinct keys.
+# STORM_HIT hit ratio over STORM_WS distinct keys, read uniformly and (the
+# storm-zipf files) with Zipf popularity STORM_ZIPF, whose long tail
+# refills slowly, so its timeline covers STORM_ZIPF_SPAN time constants (in
+# 480 steps, to resolve the fast refill of the hot keys).
 STORM_FROM  ?= 4
 STORM_TO    ?= 5
 STORM_READS ?= 50000
 STORM_HIT   ?= 0.95
 STORM_WS    ?= 1000000
+STORM_ZIPF  ?= 0.99
+STORM_ZIPF_SPAN ?= 24
 # Real fleets (reweight.csv): keys per set for the 500-node reweights
 # (rendezvous scores all 500 nodes per key).
 FLEET_KEYS  ?= 20000
@@ -137,14 +142,17 @@ analyses: build
 	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS)
 	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS)
 
-## storm: the cache miss storm of a resize for every algorithm, from the moved fraction measured on the same keys.
+## storm: the cache miss storm of a resize for every algorithm, from the moved fraction measured on the same keys (uniform and Zipf reads).
 STORMARGS = -from $(STORM_FROM) -to $(STORM_TO) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) -keys $(KEYS) $(KEYARGS)
 storm: build
 	mkdir -p $(OUT)
 	$(CHBENCH) storm -algo all $(STORMARGS) -format csv $(call save,storm.csv)
 	$(CHBENCH) storm -algo all $(STORMARGS) -format csv -timeline $(call save,storm-timeline.csv)
 	$(CHBENCH) storm -algo all $(STORMARGS) $(call save,storm.txt)
-	cat $(OUT)/storm.txt
+	$(CHBENCH) storm -algo all $(STORMARGS) -zipf $(STORM_ZIPF) -format csv $(call save,storm-zipf.csv)
+	$(CHBENCH) storm -algo all $(STORMARGS) -zipf $(STORM_ZIPF) -format csv -timeline -span $(STORM_ZIPF_SPAN) -points 480 $(call save,storm-zipf-timeline.csv)
+	$(CHBENCH) storm -algo all $(STORMARGS) -zipf $(STORM_ZIPF) $(call save,storm-zipf.txt)
+	cat $(OUT)/storm.txt $(OUT)/storm-zipf.txt
 
 ## fleets: replication (R = 1, 2, 3, 5) and named, weighted fleets (weighted joins, a named leave, reweights).
 # replication.csv: R = 1, 2, 3, 5 on 10 and 100 nodes, a join and a random

@@ -25,10 +25,20 @@ type StormConfig struct {
 	ValueBytes    int               // bytes of every cached value, >= 1
 	Rate          float64           // most reads per second sent (wall clock), > 0
 	Seed          uint64            // seed of the read sequence (keys and expiries)
-	Timeout       time.Duration     // bound of every network exchange, > 0
+	// Popularity, if not nil, draws the index into Keys of every read
+	// from the replay's seeded generator (for example an analysis.Zipf
+	// over len(Keys) keys, Keys[i] being rank i); nil reads the keys
+	// uniformly. It must return an index in [0, len(Keys)).
+	Popularity Sampler
+	Timeout    time.Duration // bound of every network exchange, > 0
 	// Started, if not nil, is called with the address of every server
 	// once it listens (to watch that each is stopped again).
 	Started func(addr string)
+}
+
+// Sampler draws one index of a popularity law from r.
+type Sampler interface {
+	Sample(r *rand.Rand) int
 }
 
 // Validate returns an error naming the first bad field of c.
@@ -89,7 +99,8 @@ type StormRun struct {
 //     read follows After. A departed node's server is no longer asked.
 //  4. Reads reads under After, counted in Windows equal windows.
 //
-// A read names a key of the working set uniformly at random (seeded); with
+// A read names a key of the working set uniformly at random, or by
+// c.Popularity when set (seeded either way); with
 // probability Expire it is a steady miss, emulated as an expiry: the
 // client deletes the key from its owner first. (With Expire = 0, steady
 // misses come only from memcached's own eviction when MemMB cannot hold
@@ -259,7 +270,11 @@ func (r *replayer) draw(n int) {
 	clear(r.batchPosition)
 	for len(r.batchKeys) < n {
 		if !r.pending {
-			r.pendKey = r.rng.IntN(len(r.c.Keys))
+			if r.c.Popularity != nil {
+				r.pendKey = r.c.Popularity.Sample(r.rng)
+			} else {
+				r.pendKey = r.rng.IntN(len(r.c.Keys))
+			}
 			r.pendExpired = r.rng.Float64() < r.c.Expire
 			r.pending = true
 		}
@@ -280,6 +295,9 @@ func (r *replayer) send(p algorithms.Placer) (hits, expired int, err error) {
 	byOwner := map[string][]string{}
 	var del map[string][]string
 	for i, ki := range r.batchKeys {
+		if ki < 0 || ki >= len(r.c.Keys) {
+			return 0, 0, fmt.Errorf("live storm: popularity drew key index %d of a working set of %d", ki, len(r.c.Keys))
+		}
 		k := r.c.Keys[ki]
 		id := p.Locate(k)
 		byOwner[id] = append(byOwner[id], k)

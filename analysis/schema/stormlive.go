@@ -7,7 +7,7 @@ import (
 
 // Columns of the live miss storm (chbench storm -live), beyond the storm
 // columns they share (algo, hash, vnodes, op, from, to, seed, reads,
-// hit_ratio, working_set, moved_frac, db_steady, go_version, commit):
+// hit_ratio, working_set, zipf, moved_frac, db_steady, go_version, commit):
 const (
 	ColLiveMemMB    = "live_mem_mb"   // memcached item memory per instance, megabytes
 	ColValueBytes   = "value_bytes"   // bytes of every cached value
@@ -25,7 +25,7 @@ const (
 // algorithm and window.
 var StormLiveColumns = []string{
 	ColAlgo, ColHash, ColVNodes, ColOp, ColFrom, ColTo, ColSeed,
-	ColReads, ColHitRatio, ColWorkingSet, ColMovedFrac, ColLiveMemMB, ColValueBytes,
+	ColReads, ColHitRatio, ColWorkingSet, ColZipf, ColMovedFrac, ColLiveMemMB, ColValueBytes,
 	ColWindow, ColTimeS, ColTimeEndS, ColWindowReads, ColExpiredReads,
 	ColHitLive, ColHitSim, ColDBReadsLive, ColDBReadsSim, ColDBSteady,
 	ColGoVersion, ColCommit,
@@ -45,6 +45,7 @@ type StormLive struct {
 	Reads        float64 `json:"reads"`
 	HitRatio     float64 `json:"hit_ratio"`
 	WorkingSet   int     `json:"working_set"`
+	Zipf         float64 `json:"zipf"`
 	MovedFrac    float64 `json:"moved_frac"`
 	LiveMemMB    int     `json:"live_mem_mb"`
 	ValueBytes   int     `json:"value_bytes"`
@@ -68,7 +69,7 @@ func WriteStormLiveCSV(w io.Writer, rs []StormLive) error {
 	for _, r := range rs {
 		cw.Write(flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), r.Op, itoa(r.From), itoa(r.To), utoa(r.Seed)},
-			[]string{ftoa(r.Reads), ftoa(r.HitRatio), itoa(r.WorkingSet), ftoa(r.MovedFrac), itoa(r.LiveMemMB), itoa(r.ValueBytes)},
+			[]string{ftoa(r.Reads), ftoa(r.HitRatio), itoa(r.WorkingSet), ftoa(r.Zipf), ftoa(r.MovedFrac), itoa(r.LiveMemMB), itoa(r.ValueBytes)},
 			[]string{itoa(r.Window), ftoa(r.TimeS), ftoa(r.TimeEndS), itoa(r.WindowReads), itoa(r.ExpiredReads)},
 			[]string{ftoa(r.HitLive), ftoa(r.HitSim), ftoa(r.DBReadsLive), ftoa(r.DBReadsSim), ftoa(r.DBSteady)},
 			[]string{r.Config.GoVersion, r.Config.Commit},

@@ -115,6 +115,14 @@ func runStormLive(a *analysisFlags, set map[string]bool, l liveFlags, from, to i
 	if _, err := live.LookBinary("memcached"); err != nil {
 		return fmt.Errorf("-live: %w", err)
 	}
+	var pop live.Sampler // nil: uniform reads, the sequence of earlier releases
+	if m.Zipf > 0 {
+		z, err := analysis.NewZipf(m.WorkingSet, m.Zipf) // rank i is keys[i]: random keys, so rank and placement are independent
+		if err != nil {
+			return err
+		}
+		pop = z
+	}
 	expire := 1 - m.HitRatio
 	if l.steady == "lru" {
 		expire = 0
@@ -134,7 +142,7 @@ func runStormLive(a *analysisFlags, set map[string]bool, l liveFlags, from, to i
 		run, err := live.RunStorm(ctx, live.StormConfig{
 			Before: chain[0], After: chain[1], Keys: keys, Expire: expire,
 			Reads: reads, Windows: l.windows, MemMB: l.memMB, ValueBytes: liveValueBytes,
-			Rate: l.rate, Seed: o.Seed, Timeout: liveExchange,
+			Rate: l.rate, Seed: o.Seed, Timeout: liveExchange, Popularity: pop,
 		})
 		if err != nil {
 			return err
@@ -170,7 +178,7 @@ func liveRows(o analysis.Options, sc analysis.Scenario, m analysis.StormModel, m
 	}
 	base := schema.StormLive{
 		Algo: o.Algo, Hash: hash, VNodes: o.Config.VNodes, Op: sc.Op, From: len(sc.Initial), To: len(sc.Initial) + len(sc.Steps[0].Join) - len(sc.Steps[0].Leave),
-		Seed: o.Seed, Reads: m.Reads, HitRatio: m.HitRatio, WorkingSet: m.WorkingSet, MovedFrac: f,
+		Seed: o.Seed, Reads: m.Reads, HitRatio: m.HitRatio, WorkingSet: m.WorkingSet, Zipf: m.Zipf, MovedFrac: f,
 		LiveMemMB: memMB, ValueBytes: liveValueBytes, DBSteady: m.SteadyDBReads(),
 		Config: schema.Config{Algo: o.Algo, Hash: hash, VNodes: o.Config.VNodes, Keys: m.WorkingSet, Sets: 1, Seed: o.Seed, GoVersion: runtime.Version(), Commit: o.Commit},
 	}
@@ -207,6 +215,9 @@ func writeStormLiveTable(w io.Writer, sc analysis.Scenario, m analysis.StormMode
 	}
 	fmt.Fprintf(w, "clock: %s reads/s (read i at i/Q s; tau = K/Q = %s s); model's steady hit %s, live %s; db = Q x miss ratio\n",
 		thousands(m.Reads), strconv.FormatFloat(m.TimeConstant(), 'g', 4, 64), percent(m.HitRatio), how)
+	if m.Zipf > 0 {
+		fmt.Fprintf(w, "popularity: Zipf s = %s over the working set (seeded draws, model summed over the same law)\n", strconv.FormatFloat(m.Zipf, 'g', -1, 64))
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "algo\tmoved\twindow\tseconds\treads\thit live\thit sim\tdb reads/s live\tdb reads/s sim")
 	for _, r := range rows {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/live"
 )
@@ -101,5 +102,62 @@ func TestStormLiveBadFlags(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, new(usageError)) {
 			t.Errorf("%v: err = %v, want a usage error with %q", c.args, err, c.want)
 		}
+	}
+}
+
+// storm -live -zipf 0.99 for modulo (4 -> 5, 5,000 keys, 4 windows of
+// 2,500 reads): the reads drawn from the Zipf law over the working set
+// refill the hot moved keys first, so window 0 serves about 67% hits
+// where uniform reads would give about 36%; the live hit ratio of window 0
+// agrees with the Zipf model's mean over the window and not with the
+// uniform one.
+//
+// The bound adds to the read noise of TestStormLiveAgreesWithModel (a
+// variance of at most p (1-p) per read) the noise of which keys moved:
+// under Zipf the moved fraction counted on the keys does not fix the
+// misses, which depend on the popularity of the keys that moved. Each key
+// is missed at most once in the window, so, keys moving independently
+// with probability f, this adds a variance of at most f (1-f) sum_i c_i^2
+// <= f (1-f) n reads^2 (c_i <= 1 the chance key i is read in the window,
+// sum_i c_i <= n); hence |hit_live - p| <= 4.5 sqrt((p (1-p) + f (1-f)) / n),
+// 5.6 points here, against 31 points between the Zipf and uniform models.
+func TestStormLiveZipfAgreesWithModel(t *testing.T) {
+	if _, err := live.LookBinary("memcached"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI: %v", err)
+		}
+		t.Skipf("skipped: %v (install the package, or run .ci/run)", err)
+	}
+	out, _, err := runCLI(t, "storm", "-live", "-zipf", "0.99", "-algo", "modulo", "-from", "4", "-to", "5",
+		"-working-set", "5000", "-live-reads", "10000", "-live-windows", "4", "-seed", "3", "-format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := schema.ParseTable(strings.NewReader(out), "storm-live.csv", schema.StormLiveColumns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Len() != 5 {
+		t.Fatalf("%d rows, want steady + 4 windows:\n%s", tab.Len(), out)
+	}
+	num := func(col string) float64 {
+		v, err := tab.Num(1, col) // window 0
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if w, z := num(schema.ColWindow), num(schema.ColZipf); w != 0 || z != 0.99 {
+		t.Fatalf("row 1: window %v zipf %v, want window 0 of zipf 0.99", w, z)
+	}
+	n, p, got, f := num(schema.ColWindowReads), num(schema.ColHitSim), num(schema.ColHitLive), num(schema.ColMovedFrac)
+	uniform := analysis.StormModel{Reads: num(schema.ColReads), HitRatio: 0.95, WorkingSet: 5000}
+	pu := uniform.MeanHitBetween(f, num(schema.ColTimeS), num(schema.ColTimeEndS))
+	bound := 4.5 * math.Sqrt((p*(1-p)+f*(1-f))/n)
+	if math.Abs(got-p) > bound {
+		t.Errorf("window 0: live hit ratio %.4f, Zipf model %.4f, |difference| > %.4f", got, p, bound)
+	}
+	if math.Abs(p-pu) < 4*bound {
+		t.Errorf("Zipf model %.4f and uniform model %.4f too close for the test to tell them apart", p, pu)
 	}
 }
