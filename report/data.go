@@ -304,7 +304,7 @@ func Load(dir string, p Profile) (*Data, error) {
 				return nil, err
 			}
 		}
-		d.Storm = fmt.Sprintf("from %s to %s nodes, %s reads/s at hit ratio %s over %s keys,",
+		d.Storm = fmt.Sprintf("from %s to %s nodes, %s reads/s at hit ratio %s over %s keys",
 			count(v[0]), count(v[1]), count(v[2]), strconv.FormatFloat(v[3], 'g', -1, 64), count(v[4]))
 		for i := range t.Len() {
 			if first(i) != first(0) {
@@ -450,9 +450,15 @@ func nearestLinear(xs []float64, target float64) float64 {
 // separators: 10000 -> "10,000".
 func count(x float64) string {
 	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if x != math.Trunc(x) || x < 1000 {
+	if x != math.Trunc(x) {
 		return s
 	}
+	return thousands(s)
+}
+
+// thousands puts commas between the groups of three digits of the
+// unsigned integer s: "10000" -> "10,000".
+func thousands(s string) string {
 	var b strings.Builder
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {

@@ -67,7 +67,7 @@ func sig3(x float64) string {
 	dec := max(0, 2-int(math.Floor(math.Log10(math.Abs(x)))))
 	s := strconv.FormatFloat(x, 'f', dec, 64)
 	if dec == 0 {
-		return count(math.Round(x))
+		return thousands(s)
 	}
 	return s
 }
@@ -273,7 +273,7 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 		t := fmt.Sprintf("**Takeaway:** when one node joins %s nodes, %d of %d algorithms move at most %sx the ideal fraction; closest: %s; most: %s.",
 			count(d.MoveN), countIf(join, near), len(join), fixed2(NearIdeal), list(head(join, Top), fixed2, "x"), list(join[len(join)-1:], fixed2, "x"))
 		if len(leave) > 0 {
-			t += fmt.Sprintf(" When a random node leaves, %d of %d do", countIf(leave, near), len(leave))
+			t += fmt.Sprintf(" When a random node leaves, %d of %d algorithms do", countIf(leave, near), len(leave))
 			if far := lastK(leave, Top, func(v float64) bool { return !near(v) }); len(far) > 0 {
 				t += "; most: " + list(far, fixed2, "x")
 			}
@@ -357,7 +357,7 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	if len(storm) == 0 {
 		s.text = append(s.text, notIn("Miss storm", StormFile))
 	} else {
-		s.text = append(s.text, fmt.Sprintf("**Takeaway:** a cache fleet resize %s multiplies database reads by %s up to %s.",
+		s.text = append(s.text, fmt.Sprintf("**Takeaway:** a cache fleet resize %s, multiplies database reads by %s up to %s.",
 			d.Storm, list(head(storm, Top), fixed2, "x"), list(storm[len(storm)-1:], fixed2, "x")))
 	}
 	out = append(out, s)
