@@ -324,6 +324,16 @@ func TestAbsentFilesAreNotInThisRun(t *testing.T) {
 	if blank != 7 {
 		t.Errorf("ring row %q: %d blank cells, want 7 (lookup x2, build x2, replication, Zipf, storm)", row, blank)
 	}
+	// A plot that exists is linked, relative to the report.
+	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plots", "spread-peak-to-mean.png"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep := render(t, dir, DefaultProfile()); !strings.Contains(rep, "![spread-peak-to-mean](plots/spread-peak-to-mean.png)") {
+		t.Errorf("no link to the plot that exists:\n%s", rep)
+	}
 	if _, err := Load(t.TempDir(), DefaultProfile()); err == nil {
 		t.Error("Load of an empty directory: no error")
 	}
