@@ -171,18 +171,18 @@ report: build
 	$(CHBENCH) report -dir $(OUT) $(if $(PROFILE),-profile $(PROFILE))
 
 ## compare: benchstat tables and the report's headline numbers of two result sets (OLD=dir NEW=dir).
-# benchstat compares each benchfmt file both runs have (commit and Go
-# version are ignored so two commits line up); then the headline numbers of
-# the two reports, read with the same PROFILE.
+# First the headline numbers of the two reports that differ (read with the
+# same PROFILE), then benchstat on each benchfmt file both runs have
+# (commit and Go version ignored, so two commits line up).
 COMPARE_FILES = lookup.txt movement.txt spread.txt load.txt peers.txt
 compare: build
 	@if [ -z "$(OLD)" ] || [ -z "$(NEW)" ]; then echo "usage: make compare OLD=dir NEW=dir [PROFILE=file]" >&2; exit 2; fi
+	@$(CHBENCH) report -dir $(NEW) -compare $(OLD) $(if $(PROFILE),-profile $(PROFILE))
 	@for f in $(COMPARE_FILES); do \
-		if [ -f "$(OLD)/$$f" ] && [ -f "$(NEW)/$$f" ]; then \
-			echo "## $$f"; $(BENCHSTAT) -ignore commit,go_version old=$(OLD)/$$f new=$(NEW)/$$f || exit 1; echo; \
-		else echo "## $$f: not in both runs"; echo; fi; \
+		echo; if [ -f "$(OLD)/$$f" ] && [ -f "$(NEW)/$$f" ]; then \
+			echo "## benchstat $$f"; $(BENCHSTAT) -ignore commit,go_version old=$(OLD)/$$f new=$(NEW)/$$f || exit 1; \
+		else echo "## $$f: not in both runs"; fi; \
 	done
-	$(CHBENCH) report -dir $(NEW) -compare $(OLD) $(if $(PROFILE),-profile $(PROFILE))
 
 ## publish: move a finished staging run into RESULTS (used by bench).
 publish:
