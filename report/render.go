@@ -394,11 +394,17 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 	if len(ranked(d, ZipfPeak, nil)) == 0 {
 		hot, hotWhat = KeyPeak, "key peak-to-mean (spread.csv; load.csv is not in this run)"
 	}
+	cache := pick(hot, func(r Row) bool { return leaveAny(r) && joinNear(r) })
+	if hot == ZipfPeak && len(d.LoadExtra) > 0 {
+		extra := slices.Clone(d.LoadExtra)
+		slices.SortStableFunc(extra, func(a, b Named) int { return cmp.Compare(a.V, b.V) })
+		cache += "; load.csv's variants, whose movement the table does not hold: " + list(extra, fixed2, "x")
+	}
 	return []rule{
 		{"A cache fleet that scales up and down, with hot keys",
 			fmt.Sprintf("any node may leave moving only its own keys (catalog) and a join moves at most %sx the ideal at %s nodes; ordered by %s, lowest first",
 				fixed2(NearIdeal), count(d.MoveN), hotWhat),
-			pick(hot, func(r Row) bool { return leaveAny(r) && joinNear(r) })},
+			cache},
 		{fmt.Sprintf("A sharded store with %s replicas", count(d.ReplR)),
 			fmt.Sprintf("any node may leave moving only its own keys (catalog); ordered by key-replica pairs re-homed when a random node of %s leaves (replication.csv), fewest first",
 				count(d.ReplN)),
