@@ -77,7 +77,7 @@ type Data struct {
 	Seeds      []string
 	KeySources []string // key_file cells ("" shown as generated keys)
 	Placements []string // placement cells (fidelity runs), if any
-	KeysSets   []string // "keys x sets" of movement.csv and spread.csv
+	KeysSets   []string // per file: "movement.csv: 100,000 keys per set x 5 sets" (a range when rows differ)
 	MoveNodes  []float64
 	MoveOps    []string
 	SpreadN    []float64
@@ -182,8 +182,10 @@ func Load(dir string, p Profile) (*Data, error) {
 			return nil, err
 		}
 		meta(t)
+		if err := d.keysSets(t, MovementFile); err != nil {
+			return nil, err
+		}
 		for i := range t.Len() {
-			addOnce(&d.KeysSets, t.Str(i, schema.ColKeys)+" x "+t.Str(i, schema.ColSets))
 			addOnce(&d.MoveOps, t.Str(i, schema.ColOp))
 		}
 		froms, err := column(t, schema.ColFrom, func(i int) bool { return t.Str(i, schema.ColOp) == "add" })
@@ -220,8 +222,8 @@ func Load(dir string, p Profile) (*Data, error) {
 			return nil, err
 		}
 		meta(t)
-		for i := range t.Len() {
-			addOnce(&d.KeysSets, t.Str(i, schema.ColKeys)+" x "+t.Str(i, schema.ColSets))
+		if err := d.keysSets(t, SpreadFile); err != nil {
+			return nil, err
 		}
 		ns, err := column(t, schema.ColNodes, func(int) bool { return true })
 		if err != nil {
@@ -370,6 +372,28 @@ func Load(dir string, p Profile) (*Data, error) {
 		}
 	}
 	return d, nil
+}
+
+// keysSets adds to d.KeysSets the keys per set and sets of table t (of
+// file), as ranges when its rows differ.
+func (d *Data) keysSets(t *schema.Table, file string) error {
+	keys, err := column(t, schema.ColKeys, func(int) bool { return true })
+	if err != nil {
+		return err
+	}
+	sets, err := column(t, schema.ColSets, func(int) bool { return true })
+	if err != nil {
+		return err
+	}
+	span := func(xs []float64) string {
+		lo, hi := slices.Min(xs), slices.Max(xs)
+		if lo == hi {
+			return count(lo)
+		}
+		return count(lo) + ".." + count(hi)
+	}
+	d.KeysSets = append(d.KeysSets, fmt.Sprintf("%s %s keys per set x %s sets", file, span(keys), span(sets)))
+	return nil
 }
 
 func addOnce(list *[]string, s string) {

@@ -221,7 +221,7 @@ func keySources(d *Data) string {
 		src = "generated `user:<16 hex>` keys"
 	}
 	if len(d.KeysSets) > 0 {
-		src += "; keys per set x sets: " + strings.Join(d.KeysSets, ", ")
+		src += "; " + strings.Join(d.KeysSets, "; ")
 	}
 	return src
 }
