@@ -58,6 +58,9 @@ type Value struct {
 type Row struct {
 	Info catalog.Info
 	Vals [numMetrics]Value
+	// KeyPeakLo, KeyPeakHi: the 95% interval of KeyPeak (spread.csv
+	// peak_to_mean_lo, _hi), OK when the file has both.
+	KeyPeakLo, KeyPeakHi Value
 }
 
 // Data is everything the report says, read from one results directory
@@ -239,7 +242,17 @@ func Load(dir string, p Profile) (*Data, error) {
 			if err != nil {
 				return nil, err
 			}
-			set(t.Str(i, schema.ColAlgo), KeyPeak, v)
+			algo := t.Str(i, schema.ColAlgo)
+			if j := index(algo); j >= 0 && !rows[j].Vals[KeyPeak].OK {
+				ci, err := t.Interval(i, schema.ColPeakToMean)
+				if err != nil {
+					return nil, err
+				}
+				if ci.CI {
+					rows[j].KeyPeakLo, rows[j].KeyPeakHi = Value{ci.Lo, true}, Value{ci.Hi, true}
+				}
+			}
+			set(algo, KeyPeak, v)
 			if !d.NoisePeak.OK {
 				if v, err := t.Num(i, schema.ColNoisePeakToMean); err == nil {
 					d.NoisePeak = Value{v, true}

@@ -292,7 +292,17 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 		t := fmt.Sprintf("**Takeaway:** at %s nodes the busiest node holds from %s to %s the mean number of keys.",
 			count(d.SpreadNUsed), list(head(keys, Top), fixed2, "x"), list(keys[len(keys)-1:], fixed2, "x"))
 		if d.NoisePeak.OK {
-			t += fmt.Sprintf(" Key sampling alone would give %sx (the noise floor), so differences below it are not the algorithm's.", fixed2(d.NoisePeak.V))
+			t += fmt.Sprintf(" Key sampling alone would give %sx (the noise floor)", fixed2(d.NoisePeak.V))
+			var in []Named
+			for _, r := range d.Rows {
+				if r.KeyPeakLo.OK && r.KeyPeakLo.V <= d.NoisePeak.V && d.NoisePeak.V <= r.KeyPeakHi.V {
+					in = append(in, Named{r.Info.Name, r.Vals[KeyPeak].V})
+				}
+			}
+			if n := len(in); n > 0 {
+				t += fmt.Sprintf("; for %d of %d algorithms the 95%% interval contains it, so at this key count they cannot be told apart from a perfectly even placement", n, len(keys))
+			}
+			t += "."
 		}
 		s.text = append(s.text, t)
 	}
