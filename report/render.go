@@ -270,8 +270,10 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 		s.text = append(s.text, notIn("Movement", MovementFile))
 	} else {
 		near := func(v float64) bool { return v <= NearIdeal }
-		t := fmt.Sprintf("**Takeaway:** when one node joins %s nodes, %d of %d algorithms move at most %sx the ideal fraction; closest: %s; most: %s.",
-			count(d.MoveN), countIf(join, near), len(join), fixed2(NearIdeal), list(head(join, Top), fixed2, "x"), list(join[len(join)-1:], fixed2, "x"))
+		closest := slices.Clone(join)
+		slices.SortStableFunc(closest, func(a, b Named) int { return cmp.Compare(math.Abs(math.Log(a.V)), math.Abs(math.Log(b.V))) })
+		t := fmt.Sprintf("**Takeaway:** when one node joins %s nodes, %d of %d algorithms move at most %sx the ideal fraction; closest to it: %s; most: %s.",
+			count(d.MoveN), countIf(join, near), len(join), fixed2(NearIdeal), list(head(closest, Top), fixed2, "x"), list(join[len(join)-1:], fixed2, "x"))
 		if len(leave) > 0 {
 			t += fmt.Sprintf(" When a random node leaves, %d of %d algorithms do", countIf(leave, near), len(leave))
 			if far := lastK(leave, Top, func(v float64) bool { return !near(v) }); len(far) > 0 {
@@ -355,7 +357,7 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	} else {
 		lost := slices.Clone(d.ReplLost)
 		slices.SortStableFunc(lost, func(a, b Named) int { return cmp.Compare(a.V, b.V) })
-		t := fmt.Sprintf("**Takeaway:** with R = %s replicas on %s nodes, a random node failure must re-home %s of key-replica pairs; closest: %s; most: %s.",
+		t := fmt.Sprintf("**Takeaway:** with R = %s replicas on %s nodes, a random node failure must re-home %s of key-replica pairs (the ideal); fewest re-homed: %s; most: %s.",
 			count(d.ReplR), n, percent(d.ReplIdeal.V), list(head(repl, Top), percent, ""), list(repl[len(repl)-1:], percent, ""))
 		t += fmt.Sprintf(" %d of %d algorithms lose no key entirely", countIf(lost, func(v float64) bool { return v == 0 }), len(lost))
 		if worst := lost[len(lost)-1]; worst.V > 0 {
