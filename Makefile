@@ -75,8 +75,7 @@ build:
 ## bench: the main job, about 10 minutes on 2 cores.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses storm fleets reference plots OUT=$(STAGE)
-	$(MAKE) --no-print-directory report OUT=$(STAGE)
+	$(MAKE) --no-print-directory lookup peers analyses storm fleets reference plots report OUT=$(STAGE)
 	$(MAKE) --no-print-directory publish
 	@echo; $(BENCHSTAT) -filter '.name:Lookup /from:key .unit:sec/op' -col /algo -row /nodes $(RESULTS)/lookup.txt
 	@echo; cat $(RESULTS)/targets.txt
