@@ -168,15 +168,22 @@ func Write(w io.Writer, d *Data) error {
 	// The trade-off table.
 	b.WriteString("\n## Trade-offs\n\n")
 	b.WriteString("One row per algorithm; a blank cell is not in this run. Lookup: median ns from a key string (lookup.txt); build: median ns and retained bytes per node (BenchmarkBuild); moved/ideal: moved fraction over the minimum (movement.csv; 1.00 = ideal); pairs moved: key-replica pairs re-homed when a random node leaves (replication.csv); peak/mean: busiest node over the mean, by keys (spread.csv) and by Zipf requests (load.csv); storm: database reads right after the cache resize over the steady rate (storm.csv). Leave and weights are catalog facts.\n\n")
+	// One lookup column when both fleet sizes read the same node count.
+	shown := func(m Metric) bool { return m != LookupHi || d.LookupHiN != d.LookupLoN }
 	hdr := []string{"algorithm", "family"}
 	for m := range numMetrics {
-		hdr = append(hdr, mi[m].head)
+		if shown(m) {
+			hdr = append(hdr, mi[m].head)
+		}
 	}
 	hdr = append(hdr, "which node may leave", "weights")
 	fmt.Fprintf(&b, "| %s |\n|%s\n", strings.Join(hdr, " | "), strings.Repeat("---|", len(hdr)))
 	for _, r := range d.Rows {
 		cells := []string{"`" + r.Info.Name + "`", r.Info.Family}
 		for m := range numMetrics {
+			if !shown(m) {
+				continue
+			}
 			c := ""
 			if v := r.Vals[m]; v.OK {
 				c = mi[m].format(v.V)

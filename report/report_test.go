@@ -321,8 +321,8 @@ func TestAbsentFilesAreNotInThisRun(t *testing.T) {
 			blank++
 		}
 	}
-	if blank != 7 {
-		t.Errorf("ring row %q: %d blank cells, want 7 (lookup x2, build x2, replication, Zipf, storm)", row, blank)
+	if blank != 6 {
+		t.Errorf("ring row %q: %d blank cells, want 6 (one lookup column without lookup.txt, build x2, replication, Zipf, storm)", row, blank)
 	}
 	// A plot that exists is linked, relative to the report.
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
@@ -361,6 +361,9 @@ func TestProfilePicksRows(t *testing.T) {
 	}
 	if strings.Contains(rep, "At 100 nodes: fastest") {
 		t.Error("lookup takeaway repeats the same node count twice")
+	}
+	if strings.Count(rep, "lookup ns @100") != 1 {
+		t.Error("the table has two lookup columns for one node count")
 	}
 }
 
