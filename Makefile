@@ -75,7 +75,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots publish clean
+.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots report compare publish clean
 
 ## all: the default target: build.
 all: build
@@ -91,7 +91,7 @@ build:
 ## bench: the main job, about 10 minutes on 2 cores.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots OUT=$(STAGE)
+	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots report OUT=$(STAGE)
 	$(MAKE) --no-print-directory publish
 	@echo; $(BENCHSTAT) -filter '.name:Lookup /from:key .unit:sec/op' -col /algo -row /nodes $(RESULTS)/lookup.txt
 	@echo; cat $(RESULTS)/targets.txt
@@ -194,6 +194,24 @@ reference: build
 ## plots: draw the plots of the results in OUT (PNG and SVG in OUT/plots).
 plots: build
 	$(CHBENCH) plot -dir $(OUT)
+
+## report: write OUT/REPORT.md, the design-review report of the results (PROFILE=file: your fleet, see README).
+report: build
+	$(CHBENCH) report -dir $(OUT) $(if $(PROFILE),-profile $(PROFILE))
+
+## compare: benchstat tables and the report's headline numbers of two result sets (OLD=dir NEW=dir).
+# First the headline numbers of the two reports that differ (read with the
+# same PROFILE), then benchstat on each benchfmt file both runs have
+# (commit and Go version ignored, so two commits line up).
+COMPARE_FILES = lookup.txt movement.txt spread.txt load.txt peers.txt
+compare: build
+	@if [ -z "$(OLD)" ] || [ -z "$(NEW)" ]; then echo "usage: make compare OLD=dir NEW=dir [PROFILE=file]" >&2; exit 2; fi
+	@$(CHBENCH) report -dir $(NEW) -compare $(OLD) $(if $(PROFILE),-profile $(PROFILE))
+	@for f in $(COMPARE_FILES); do \
+		echo; if [ -f "$(OLD)/$$f" ] && [ -f "$(NEW)/$$f" ]; then \
+			echo "## benchstat $$f"; $(BENCHSTAT) -ignore commit,go_version old=$(OLD)/$$f new=$(NEW)/$$f || exit 1; \
+		else echo "## $$f: not in both runs"; fi; \
+	done
 
 ## publish: move a finished staging run into RESULTS (used by bench).
 publish:

@@ -33,7 +33,8 @@ const (
 // RenderAll reads the result files in dir (lookup.txt, movement.csv,
 // scenarios.csv, spread.csv, vnodes.csv, hashes.csv, weights.csv,
 // storm-timeline.csv, storm-zipf-timeline.csv, reweight.csv, replication.csv), writes every plot they support to dir/plots/ as
-// a PNG (1200x800 pixels) and an SVG, and returns the paths written, in a
+// a PNG (1200x800 pixels; line plots of more than 8 algorithms are small
+// multiples, one panel per catalog family, at 1600x1200) and an SVG, and returns the paths written, in a
 // fixed order. Each file is replaced atomically (temporary file + rename),
 // so a failed run never leaves a partial file or destroys an older plot.
 //

@@ -195,32 +195,41 @@ func stormFigure(rows []StormPointRow, name string) (*figure, error) {
 		pop = ""
 		zipfLine = []string{fmt.Sprintf("keys read with Zipf popularity s = %s: hot keys refill first, the long tail last (a key's mean read interval K/Q = %s s)", z, strconv.FormatFloat(tau, 'g', 4, 64))}
 	}
-	f := newFigure(name, title, "seconds after the change", "database reads per second (multiple of steady state)")
-	f.caption = append(append([]string{
-		fmt.Sprintf("%s reads/s at %s%% hit ratio, %s keys%s; a moved key misses once, then hits as before",
-			thousands(strconv.FormatFloat(r0.Reads, 'f', -1, 64)), strconv.FormatFloat(100*r0.SteadyHit, 'f', -1, 64),
-			thousands(strconv.FormatFloat(r0.WorkingSet, 'f', -1, 64)), pop)},
-		zipfLine...),
-		"moved fractions measured on "+runCaption(infos),
-	)
-	f.p.Y.Tick.Marker = stormTicks{steady: steady}
-	f.p.Y.Min = 0
-	for _, s := range series {
-		// The legend gives the peak, which the crowded curves hide.
-		s.Label += " (" + multiple(s.Points[0].Y/steady) + " at " + strconv.FormatFloat(s.Points[0].X, 'f', -1, 64) + " s)"
-		if err := addTimeSeries(f, s, AlgoStyle(s.Algo)); err != nil {
+	// One panel per algorithm family when there are many: the curves of
+	// most algorithms coincide, and the legend carries each peak.
+	build := func(series []Series) (*figure, error) {
+		f := newFigure(name, title, "seconds after the change", "database reads per second (multiple of steady state)")
+		f.caption = append(append([]string{
+			fmt.Sprintf("%s reads/s at %s%% hit ratio, %s keys%s; a moved key misses once, then hits as before",
+				thousands(strconv.FormatFloat(r0.Reads, 'f', -1, 64)), strconv.FormatFloat(100*r0.SteadyHit, 'f', -1, 64),
+				thousands(strconv.FormatFloat(r0.WorkingSet, 'f', -1, 64)), pop)},
+			zipfLine...),
+			"moved fractions measured on "+runCaption(infos),
+		)
+		f.p.Y.Tick.Marker = stormTicks{steady: steady}
+		f.p.Y.Min = 0
+		for _, s := range series {
+			// The legend gives the peak, which the crowded curves hide.
+			s.Label += " (" + multiple(s.Points[0].Y/steady) + " at " + strconv.FormatFloat(s.Points[0].X, 'f', -1, 64) + " s)"
+			if err := addTimeSeries(f, s, AlgoStyle(s.Algo)); err != nil {
+				return nil, err
+			}
+		}
+		xs := allXs(series)
+		lo, hi := slices.Min(xs), slices.Max(xs)
+		if err := referenceLine(f, "steady state "+thousands(strconv.FormatFloat(math.Round(steady), 'f', -1, 64))+" reads/s", plotter.XYs{{X: lo, Y: steady}, {X: hi, Y: steady}}); err != nil {
 			return nil, err
 		}
+		padAxes(f)
+		f.p.X.Min = lo
+		f.p.X.Tick.Marker = linTicks{}
+		return f, nil
 	}
-	xs := allXs(series)
-	lo, hi := slices.Min(xs), slices.Max(xs)
-	if err := referenceLine(f, "steady state "+thousands(strconv.FormatFloat(math.Round(steady), 'f', -1, 64))+" reads/s", plotter.XYs{{X: lo, Y: steady}, {X: hi, Y: steady}}); err != nil {
+	f, err := build(series)
+	if err != nil {
 		return nil, err
 	}
-	padAxes(f)
-	f.p.X.Min = lo
-	f.p.X.Tick.Marker = linTicks{}
-	return f, nil
+	return familyPanels(f, series, build)
 }
 
 // addTimeSeries draws s as a line through every point, with markers and
