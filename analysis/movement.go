@@ -17,7 +17,7 @@ import (
 type MoveCount struct {
 	Keys       int64 // keys in the set
 	Moves      int64 // owner changes summed over the steps (a key can move at several steps)
-	Collateral int64 // moves whose old and new owner are both members before and after that step
+	Collateral int64 // moves no ideal placement makes: from a node whose weight share did not shrink, or to one whose share did not grow (see ShareChanges)
 	Net        int64 // keys whose final owner differs from their first owner
 }
 
@@ -74,18 +74,10 @@ func countPass(src keyset.Source, first algorithms.Placer, window []algorithms.P
 	if first != nil {
 		gids = gids[1:]
 	}
-	// stable[t][g]: node g is a member of window[t] and window[t+1].
-	stable := make([][]bool, len(window)-1)
-	for t := range stable {
-		in := make([]bool, len(ids))
-		for _, g := range gids[t] {
-			in[g] = true
-		}
-		stable[t] = make([]bool, len(ids))
-		for _, g := range gids[t+1] {
-			stable[t][g] = in[g]
-		}
-	}
+	// needed[t][g]: ShareShrinks when node g's weight share shrinks at
+	// window step t+1 (a move from it can be necessary), ShareGrows when it
+	// grows (a move to it can be); see ShareChanges.
+	needed := ShareChanges(window, gids, len(ids))
 	sets := src.Sets()
 	workers = keyset.Workers(workers)
 	counts := make([][]MoveCount, workers)
@@ -104,7 +96,7 @@ func countPass(src keyset.Source, first algorithms.Placer, window []algorithms.P
 				o := gids[t][p.LocateHash(p.HashKey(k))]
 				if o != prev {
 					moves++
-					if stable[t-1][prev] && stable[t-1][o] {
+					if needed[t-1][prev] != ShareShrinks || needed[t-1][o] != ShareGrows {
 						coll++
 					}
 					prev = o
@@ -149,8 +141,11 @@ type MoveSample = schema.MoveSample
 // as a fraction of the keys (for a one-step scenario, the moved fraction;
 // for shrink and churn, the total, which can exceed 1). Ideal is the sum of
 // the steps' [IdealFraction]s, MovedOverIdeal = Moved.Mean / Ideal.
-// Collateral counts the moves between two nodes that were members both
-// before and after the step. Net is the fraction of keys whose last owner
+// Collateral counts the moves no ideal placement makes (see
+// [ShareChanges]): from a node whose weight share did not shrink or to one
+// whose share did not grow; for joins and leaves of equal-weight nodes,
+// exactly the moves between two nodes that were members both before and
+// after the step. Net is the fraction of keys whose last owner
 // differs from their first: for restore, the keys not back on their
 // original owner. Estimates are means over the key sets with 95% intervals
 // (see [MeanCI]).
@@ -207,6 +202,13 @@ func checkChain(o Options, sc Scenario) error {
 			size -= cur[id]
 			delete(cur, id)
 		}
+		for _, n := range st.Reweight { // in place; unknown IDs are Memberships' error
+			if old, ok := cur[n.ID]; ok {
+				c := perNode(n.Weight)
+				cur[n.ID] = c
+				size += c - old
+			}
+		}
 		for _, n := range st.Join {
 			c := perNode(n.Weight)
 			cur[n.ID] = c
@@ -251,8 +253,9 @@ func planChain(o Options, sc Scenario, budget int64) (chainPlan, error) {
 		var err error
 		// A step that only removes nodes cannot make a membership the
 		// algorithm accepted unacceptable (catalog.Check), so only the
-		// initial membership and those after joins are checked in full.
-		if t == 0 || len(sc.Steps[t-1].Join) > 0 {
+		// initial membership and those after joins or reweights are
+		// checked in full.
+		if t == 0 || len(sc.Steps[t-1].Join) > 0 || len(sc.Steps[t-1].Reweight) > 0 {
 			err = catalog.Check(o.Algo, m, o.Config)
 		}
 		var c catalog.Cost

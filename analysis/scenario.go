@@ -29,11 +29,14 @@ func Ops() []string {
 // ChurnSteps is the number of membership changes in the churn scenario.
 const ChurnSteps = 20
 
-// Step is one membership change: the nodes with IDs Leave leave, then the
-// nodes Join join, appended after the survivors (as [algorithms.Join] does).
+// Step is one membership change: the nodes with IDs Leave leave, the
+// members named in Reweight take their new weights in place (see
+// [ApplyReweight]), then the nodes Join join, appended after the survivors
+// (as [algorithms.Join] does).
 type Step struct {
-	Leave []string
-	Join  []algorithms.Node
+	Leave    []string
+	Join     []algorithms.Node
+	Reweight []algorithms.Node // ID of a member and its new weight
 }
 
 // Scenario is a membership history as data: the Initial membership and the
@@ -109,9 +112,12 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 				return fmt.Errorf("scenario %s: step %d: joining nodes: %w", sc.Op, i+1, err)
 			}
 		}
+		if err := ApplyReweight(next, st.Reweight); err != nil {
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
+		}
 		for _, n := range st.Join {
 			if ids[n.ID] {
-				return fmt.Errorf("scenario %s: step %d: joining node %q is already a member", sc.Op, i+1, n.ID)
+				return fmt.Errorf("scenario %s: step %d: duplicate node ID %q: the joining node is already a member", sc.Op, i+1, n.ID)
 			}
 			ids[n.ID] = true
 		}
@@ -125,7 +131,12 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 		if err := algorithms.ValidateShares(next); err != nil {
 			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
 		}
-		ideal := stepIdeal(cur, next, leave, st.Join)
+		var ideal float64
+		if len(st.Reweight) > 0 { // survivors' weights changed: the general form
+			ideal = IdealFraction(cur, next)
+		} else {
+			ideal = stepIdeal(cur, next, leave, st.Join)
+		}
 		if ideal == 0 {
 			return fmt.Errorf("scenario %s: step %d changes no node's share (ideal fraction 0)", sc.Op, i+1)
 		}
@@ -138,8 +149,8 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 }
 
 // stepIdeal is IdealFraction(before, after) for a step that removes the
-// IDs in leave from before and appends joins (ID -> weight): survivors keep
-// their weights, so a node's weight after is its join weight if it
+// IDs in leave from before and appends joins, and reweights no one:
+// survivors keep their weights, so a node's weight after is its join weight if it
 // (re)joins, 0 if it left, else its own. It sums the same terms in the same
 // order as IdealFraction, so the result is bit-identical, without a map of
 // every node.

@@ -222,6 +222,7 @@ type Config struct {
 	Sets      int    `json:"sets"`
 	Seed      uint64 `json:"seed"`
 	KeyFile   string `json:"key_file,omitempty"`
+	KeyKind   string `json:"key_kind,omitempty"` // generated key shape (keyset.KeyKinds); "" for the default "random"
 	GoVersion string `json:"go_version"`
 	Commit    string `json:"commit"`
 }
@@ -365,8 +366,8 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // benchConfig returns the file configuration lines of a result: hash,
-// vnodes, eps, partitions, keys, sets, go and commit, plus keyfile when
-// set. The scenario lives in the benchmark name and the seed nowhere, so
+// vnodes, eps, partitions, table-size, probes, capacity, keys, sets, go
+// and commit, plus keyfile and keykind when set. The scenario lives in the benchmark name and the seed nowhere, so
 // that two runs of one configuration on different seeds land in one
 // benchstat table, while results of different algorithm settings (a vnodes
 // sweep) never merge into one row.
@@ -380,6 +381,9 @@ func benchConfig(c Config) ([]benchfmt.Config, error) {
 		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}}
 	if c.KeyFile != "" {
 		kv = append(kv, [2]string{"keyfile", c.KeyFile})
+	}
+	if c.KeyKind != "" {
+		kv = append(kv, [2]string{"keykind", c.KeyKind})
 	}
 	kv = append(kv, [2]string{"go", c.GoVersion}, [2]string{"commit", c.Commit})
 	out := make([]benchfmt.Config, len(kv))

@@ -118,18 +118,46 @@ func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	set := map[string]bool{}
-	var empty *flag.Flag
-	fs.Visit(func(f *flag.Flag) {
-		set[f.Name] = true
-		if empty == nil && strings.TrimSpace(f.Value.String()) == "" {
-			empty = f
-		}
-	})
-	if empty != nil {
-		return nil, fmt.Errorf("-%s %q: an explicit empty value is not allowed; leave the flag out for its default", empty.Name, empty.Value.String())
+	if name, v, ok := emptyValue(fs, args); ok {
+		return nil, fmt.Errorf("-%s %q: an explicit empty value is not allowed; leave the flag out for its default", name, v)
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set, nil
+}
+
+// emptyValue returns the first flag of args (already parsed by fs) given an
+// empty or blank value, as "-name ''" or "-name=". It reads the arguments
+// themselves, as flag.Parse does (up to the first non-flag or "--"), since
+// a flag's Value cannot tell an empty value from an unset one (fs.Func).
+func emptyValue(fs *flag.FlagSet, args []string) (name, value string, ok bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return "", "", false
+		}
+		n := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if k := strings.IndexByte(n, '='); k >= 0 {
+			if strings.TrimSpace(n[k+1:]) == "" {
+				return n[:k], n[k+1:], true
+			}
+			continue
+		}
+		f := fs.Lookup(n)
+		if f == nil {
+			continue
+		}
+		if b, isBool := f.Value.(interface{ IsBoolFlag() bool }); isBool && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 < len(args) {
+			if strings.TrimSpace(args[i+1]) == "" {
+				return n, args[i+1], true
+			}
+			i++
+		}
+	}
+	return "", "", false
 }
 
 // byteSize is a flag.Value holding a byte count: a number with an optional

@@ -5,7 +5,13 @@
 //	chbench slot KEY...                                 Redis Cluster hash slot of each key
 //	chbench move -algo A[,B...] -from N -to M [flags]   moved fraction on a resize
 //	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
+//	chbench replication -replicas R -from N -op OP [flags] replica sets on a change
+//	chbench storm -from N -to M [-reads Q] [-hit H]      cache miss storm of a resize
+//	chbench storm -live -from N -to M                    the same against real memcached on 127.0.0.1
+//	chbench load [-nodes N] [-zipf s,...] [flags]       per-node request load under Zipf popularity
+//	chbench bounded [-nodes N] [-eps e,...] [flags]     bounded loads: partition, key and request forms
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
+//	chbench report -dir results [-profile FILE]         write results/REPORT.md for a design review
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
 //	chbench algorithms [-format markdown]               the catalog's facts per algorithm
 //
@@ -20,12 +26,12 @@
 //
 // With "chbench ... > file" it is the shell that truncates file, before
 // chbench starts, so a failed or interrupted run leaves it empty or
-// partial. move and spread take -o PREFIX instead: each -format (several
-// may be given, comma-separated, so that one sweep is computed once) goes
-// to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or PREFIX.table, written
-// through a temporary name and a rename. chbench plot writes its own files
-// the same way. On SIGINT or SIGTERM the temporary files are removed and
-// the process ends by the signal.
+// partial. move, spread, load and bounded take -o PREFIX instead: each
+// -format (several may be given, comma-separated, so that one sweep is
+// computed once) goes to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or
+// PREFIX.table, written through a temporary name and a rename. chbench
+// plot writes its own files the same way. On SIGINT or SIGTERM the
+// temporary files are removed and the process ends by the signal.
 package main
 
 import (
@@ -85,7 +91,13 @@ var commands = map[string]command{
 	"move":   {"measure the fraction of keys that move on a resize", runMove},
 	"spread": {"measure how evenly keys spread over nodes", runSpread},
 	"plot":   {"draw the plots from a results directory", runPlot},
+	"report": {"write the design-review report (REPORT.md) of a results directory", runReport},
+	"storm":  {"derive a cache fleet's miss storm on a resize from the moved fraction", runStorm},
 
+	"replication": {"measure replica-set movement and replica load at replication factor R", runReplication},
+
+	"load":       {"measure per-node request load under Zipf popularity or a request log", runLoad},
+	"bounded":    {"measure the three forms of bounded loads (partition, key, request) against eps", runBounded},
 	"algorithms": {"list the algorithms and the catalog's facts about each", runAlgorithms},
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},
