@@ -127,7 +127,7 @@ func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 }
 
 // emptyValue returns the first flag of args (already parsed by fs) given an
-// empty or blank value, as "-name ”" or "-name=". It reads the arguments
+// empty or blank value, as -name "" or -name=. It reads the arguments
 // themselves, as flag.Parse does (up to the first non-flag or "--"), since
 // a flag's Value cannot tell an empty value from an unset one (fs.Func).
 func emptyValue(fs *flag.FlagSet, args []string) (name, value string, ok bool) {
