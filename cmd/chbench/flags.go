@@ -111,9 +111,9 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 
 // parse parses args and returns the set of flags given explicitly.
 //
-// An explicit empty (or blank) value is an error for every flag: "-hash
-// ”" must not silently mean the default hash, "-weights ”" all 1, or
-// "-op ”" add. Leaving a flag out is how to ask for its default.
+// An explicit empty (or blank) value is an error for every flag: -hash ""
+// must not silently mean the default hash, -weights "" all 1, or -op ""
+// add. Leaving a flag out is how to ask for its default.
 func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
