@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/keyset"
@@ -137,6 +138,21 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 	joined := append(append([]algorithms.Node(nil), nodes...), algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
 	if algorithms.IndexOf(nodes, joined[n].ID) >= 0 {
 		return nil, fmt.Errorf("node ID %q is taken: the joining node needs a fresh ID", joined[n].ID)
+	}
+	// Three rings (before, after the join, after a leave) and two bounded
+	// placements are held at once: check them against the budget before
+	// building any.
+	rcost, err := catalog.Estimate(ring.Name, joined, o.Config)
+	if err != nil {
+		return nil, err
+	}
+	bcost, err := catalog.Estimate(bounded.Name, joined, o.Config)
+	if err != nil {
+		return nil, err
+	}
+	if need, b := 3*rcost.Bytes+2*bcost.Bytes, o.Config.Budget(); need > b {
+		return nil, fmt.Errorf("bounded loads on %d nodes: three rings (%s each: %s) and two bounded placements need about %s, over the memory budget of %s: use fewer nodes or virtual nodes",
+			n, catalog.HumanBytes(rcost.Bytes), rcost.How, catalog.HumanBytes(need), catalog.HumanBytes(b))
 	}
 	total := algorithms.TotalWeight(nodes)
 	k := o.inFlightFor(n)

@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -191,4 +192,23 @@ func TestSweepKeptResultsInsideBudget(t *testing.T) {
 	if _, err := SweepSpread(o, Sweep{Algos: []string{"modulo"}, Nodes: []int{100000}}); err != nil {
 		t.Errorf("one spread of 10^5 nodes in 64 MiB: %v", err)
 	}
+}
+
+// The request-load analyses hold every request of a stream and every key
+// of the Zipf law; 2*10^9 requests used to allocate 8 GB at once (a fatal
+// out-of-memory error). They, the three rings of the bounded-loads sweep
+// and a storm timeline are now checked against the budget or a limit that
+// the message states, before allocating.
+func TestLoadAndStormInsideLimits(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(3)
+	o := LoadOptions{Options: Options{Config: catalog.DefaultConfig(), Keys: 10, Sets: 1, Seed: 1}, Requests: 2_000_000_000, Zipfs: []float64{1}}
+	_, err := SweepBoundedLoads(o, []float64{0.25}, nodes)
+	wantErr(t, "2*10^9 requests", err, "2000000000 requests", "memory budget of 2 GiB")
+	o.Requests = 10
+	o.Config.MemoryBudget = 16 << 20
+	many, _ := algorithms.DefaultNodes(20000)
+	_, err = SweepBoundedLoads(o, []float64{0.25}, many)
+	wantErr(t, "bounded loads on 20000 nodes in 16 MiB", err, "three rings", "16 MiB")
+	_, err = StormTimes(StormModel{}, 1_000_000_000, 1)
+	wantErr(t, "a 10^9-point timeline", err, "1000000000", strconv.Itoa(MaxTimelinePoints))
 }

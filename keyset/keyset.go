@@ -371,6 +371,16 @@ func NewFile(path string, sets int) (*File, error) {
 // Path returns the file's path.
 func (f *File) Path() string { return f.path }
 
+// Bytes returns the size in bytes of the file read (for a stream, of its
+// copy), or 0 if it cannot be told.
+func (f *File) Bytes() int64 {
+	fi, err := os.Stat(f.read)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
 // Keys returns L, the number of keys in the file (all sets together).
 func (f *File) Keys() int { return f.keys }
 
