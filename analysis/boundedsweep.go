@@ -7,8 +7,8 @@ import (
 	"runtime"
 
 	"github.com/chbench/chbench/algorithms"
-	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/keyset"
 )
