@@ -94,8 +94,12 @@ func CheckBudget(name string, nodes []algorithms.Node, cfg Config) error {
 		return err
 	}
 	if b := cfg.Budget(); c.Bytes > b {
-		return fmt.Errorf("%s on %d nodes needs about %s to build (%s), over the memory budget of %s: use fewer nodes%s, or raise the budget (-mem)",
-			name, len(nodes), HumanBytes(c.Bytes), c.How, HumanBytes(b), fewer(name))
+		nodesWord := "nodes"
+		if len(nodes) == 1 {
+			nodesWord = "node"
+		}
+		return fmt.Errorf("%s on %d %s needs about %s to build (%s), over the memory budget of %s: use fewer nodes%s, or raise the budget (-mem)",
+			name, len(nodes), nodesWord, HumanBytes(c.Bytes), c.How, HumanBytes(b), fewer(name))
 	}
 	return nil
 }
