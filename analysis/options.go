@@ -34,6 +34,24 @@ type Options struct {
 	KeyFile string         // if set, keys are read from this file (see KeyFile) instead of generated
 	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0), at most MaxWorkers. Results do not depend on it.
 	Commit  string         // the caller's source revision, copied into results
+	// Placement is PlacementPerSet (each key set on its own layout, for
+	// algorithms whose layout is random) or PlacementFixed (one layout,
+	// the given node IDs, for every set); "" means PlacementFixed.
+	Placement string
+	// Draws, if > 0, is the number of independent layouts (LayoutNodes(nodes,
+	// r), r = 0..Draws-1) over which Spread summarises the exact
+	// peak-to-mean and cv of an algorithm with a random layout and exact
+	// shares (no keys involved): mean and 5th-95th percentiles.
+	Draws int
+	// MinMoves, if > 0, makes Movement use, for generated keys, at least
+	// ceil(MinMoves / ideal fraction) keys per set (more than Keys when
+	// needed), so that every key set expects at least MinMoves moved keys;
+	// a scenario that would need more than MaxKeys keys per set is refused
+	// with an error wrapping ErrTooFewMoves. Ignored with KeyFile.
+	MinMoves int
+	// MaxKeys bounds the keys per set MinMoves may ask for (> 0 when
+	// MinMoves > 0).
+	MaxKeys int
 	// Progress, if not nil, is called with the number of keys just
 	// processed (a delta, once per chunk of at most ChunkKeys keys), from
 	// the worker goroutines at once: it must be safe for concurrent use
@@ -60,13 +78,20 @@ type RunConfig struct {
 	// Keys is the number of keys per set for generated keys; for a key file
 	// it is the number of keys in the file (each set holds floor or ceil of
 	// Keys/Sets).
-	Keys      int    `json:"keys"`
-	Sets      int    `json:"sets"`
-	Seed      uint64 `json:"seed"`
-	KeyFile   string `json:"key_file,omitempty"`
+	Keys    int    `json:"keys"`
+	Sets    int    `json:"sets"`
+	Seed    uint64 `json:"seed"`
+	KeyFile string `json:"key_file,omitempty"`
+	// Placement is the placement mode (PlacementPerSet or PlacementFixed):
+	// whether the means and intervals cover the layouts of algorithms with
+	// random layouts (per-set) or one exact layout (fixed).
+	Placement string `json:"placement"`
 	GoVersion string `json:"go_version"`
 	Commit    string `json:"commit"`
 }
+
+// MaxDraws bounds Options.Draws.
+const MaxDraws = 100_000
 
 // MaxWorkers bounds Options.Workers: every worker keeps its own counters
 // (per key set, and for a spread per node), so an absurd count would
@@ -102,6 +127,13 @@ func (o Options) prepare() (KeySource, RunConfig, error) {
 	if err := o.Config.Validate(); err != nil {
 		return nil, RunConfig{}, err
 	}
+	mode, err := o.placementMode()
+	if err != nil {
+		return nil, RunConfig{}, err
+	}
+	if o.Draws < 0 || o.Draws > MaxDraws {
+		return nil, RunConfig{}, fmt.Errorf("draws %d: give 0 to %d layouts", o.Draws, MaxDraws)
+	}
 	src, err := o.Source()
 	if err != nil {
 		return nil, RunConfig{}, err
@@ -109,7 +141,7 @@ func (o Options) prepare() (KeySource, RunConfig, error) {
 	h, _ := algorithms.LookupHash(o.Config.Hash) // validated above
 	rc := RunConfig{
 		Algo: o.Algo, Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps,
-		Partitions: o.Config.Partitions, Sets: o.Sets, Seed: o.Seed,
+		Partitions: o.Config.Partitions, Sets: o.Sets, Seed: o.Seed, Placement: mode,
 		GoVersion: runtime.Version(), Commit: o.Commit,
 	}
 	switch s := src.(type) {

@@ -21,6 +21,7 @@ var MoveCSVHeader = []string{
 	"collateral_frac", "collateral_frac_lo", "collateral_frac_hi",
 	"net_moved_frac", "net_moved_frac_lo", "net_moved_frac_hi",
 	"steps", "eps", "partitions", "key_file", "go_version", "commit",
+	"placement", "label", "expected_moves",
 }
 
 // SpreadCSVHeader is the spread CSV header. Its first 23 columns are a
@@ -32,6 +33,11 @@ var SpreadCSVHeader = []string{
 	"noise_peak_to_mean", "noise_cv", "exact_peak_to_mean", "exact_cv",
 	"exact_min_share", "exact_max_share",
 	"eps", "partitions", "key_file", "go_version", "commit",
+	"placement", "label",
+	"placements", "placements_peak_to_mean", "placements_peak_to_mean_p5", "placements_peak_to_mean_p95",
+	"placements_cv", "placements_cv_p5", "placements_cv_p95",
+	"theory_peak_to_mean", "theory_cv",
+	"load_factor", "key_load_over_bound", "key_load_over_bound_lo", "key_load_over_bound_hi", "partition_load_over_bound",
 }
 
 // SharesCSVHeader is the header of the per-node share CSV (one row per node
@@ -73,6 +79,7 @@ func WriteMoveCSV(w io.Writer, rs []*MoveResult) error {
 			[]string{c.Algo, c.Hash, itoa(c.VNodes), r.Op, itoa(r.From), itoa(r.To), itoa(c.Keys), itoa(c.Sets), utoa(c.Seed)},
 			est(r.Moved), []string{ftoa(r.Ideal), ftoa(r.MovedOverIdeal)}, est(r.Collateral), est(r.Net),
 			[]string{itoa(r.Steps), ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
+			[]string{c.Placement, r.Label, ftoa(r.ExpectedMoves)},
 		))
 	}
 	cw.Flush()
@@ -103,10 +110,31 @@ func WriteSpreadCSV(w io.Writer, rs []*SpreadResult) error {
 				optf(exactField(r, func(b Balance) float64 { return b.MinShare })),
 				optf(exactField(r, func(b Balance) float64 { return b.MaxShare })),
 				ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
+			[]string{c.Placement, r.Label}, layoutCells(r.Layouts), []string{optf(r.TheoryPeakToMean), optf(r.TheoryCV)},
+			boundCells(r.Bound),
 		))
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// layoutCells returns the placements_* cells of a spread row (empty
+// without layout draws).
+func layoutCells(l *LayoutSpread) []string {
+	if l == nil {
+		return make([]string, 7)
+	}
+	return []string{itoa(l.Draws), ftoa(l.PeakToMean.Mean), ftoa(l.PeakToMean.P5), ftoa(l.PeakToMean.P95),
+		ftoa(l.CV.Mean), ftoa(l.CV.P5), ftoa(l.CV.P95)}
+}
+
+// boundCells returns the load-bound cells of a spread row (empty without a
+// bound).
+func boundCells(b *LoadBound) []string {
+	if b == nil {
+		return make([]string, 5)
+	}
+	return flat([]string{ftoa(b.LoadFactor)}, est(b.KeyRatio), []string{ftoa(b.PartitionRatio)})
 }
 
 // WriteSharesCSV writes the per-node shares of rs with SharesCSVHeader.
@@ -149,6 +177,9 @@ type moveJSON struct {
 	NetMovedFracLo   float64      `json:"net_moved_frac_lo"`
 	NetMovedFracHi   float64      `json:"net_moved_frac_hi"`
 	Steps            int          `json:"steps"`
+	Placement        string       `json:"placement"`
+	Label            string       `json:"label"`
+	ExpectedMoves    float64      `json:"expected_moves"`
 	Config           RunConfig    `json:"config"`
 	Samples          []MoveSample `json:"samples"`
 }
@@ -166,6 +197,24 @@ type shareJSON struct {
 	ShareLo float64 `json:"share_lo"`
 	ShareHi float64 `json:"share_hi"`
 	Error   float64 `json:"share_error"`
+}
+
+type layoutJSON struct {
+	Draws         int     `json:"placements"`
+	PeakToMean    float64 `json:"placements_peak_to_mean"`
+	PeakToMeanP5  float64 `json:"placements_peak_to_mean_p5"`
+	PeakToMeanP95 float64 `json:"placements_peak_to_mean_p95"`
+	CV            float64 `json:"placements_cv"`
+	CVP5          float64 `json:"placements_cv_p5"`
+	CVP95         float64 `json:"placements_cv_p95"`
+}
+
+type boundJSON struct {
+	LoadFactor     float64 `json:"load_factor"`
+	KeyRatio       float64 `json:"key_load_over_bound"`
+	KeyRatioLo     float64 `json:"key_load_over_bound_lo"`
+	KeyRatioHi     float64 `json:"key_load_over_bound_hi"`
+	PartitionRatio float64 `json:"partition_load_over_bound"`
 }
 
 type spreadJSON struct {
@@ -194,6 +243,12 @@ type spreadJSON struct {
 	ExactCV         *float64      `json:"exact_cv"`
 	ExactMinShare   *float64      `json:"exact_min_share"`
 	ExactMaxShare   *float64      `json:"exact_max_share"`
+	Placement       string        `json:"placement"`
+	Label           string        `json:"label"`
+	Placements      *layoutJSON   `json:"placements"`
+	TheoryPeak      *float64      `json:"theory_peak_to_mean"`
+	TheoryCV        *float64      `json:"theory_cv"`
+	Bound           *boundJSON    `json:"load_bound"`
 	Config          RunConfig     `json:"config"`
 	Shares          []shareJSON   `json:"shares"`
 	Samples         []balanceJSON `json:"samples"`
@@ -213,7 +268,7 @@ func WriteMoveJSON(w io.Writer, rs []*MoveResult) error {
 			IdealFrac: r.Ideal, MovedOverIdeal: r.MovedOverIdeal,
 			CollateralFrac: r.Collateral.Mean, CollateralFracLo: r.Collateral.Lo, CollateralFracHi: r.Collateral.Hi,
 			NetMovedFrac: r.Net.Mean, NetMovedFracLo: r.Net.Lo, NetMovedFracHi: r.Net.Hi,
-			Steps: r.Steps, Config: c, Samples: r.Samples,
+			Steps: r.Steps, Placement: c.Placement, Label: r.Label, ExpectedMoves: r.ExpectedMoves, Config: c, Samples: r.Samples,
 		})
 	}
 	return writeJSON(w, out)
@@ -238,7 +293,16 @@ func WriteSpreadJSON(w io.Writer, rs []*SpreadResult) error {
 			ExactCV:         exactField(r, func(b Balance) float64 { return b.CV }),
 			ExactMinShare:   exactField(r, func(b Balance) float64 { return b.MinShare }),
 			ExactMaxShare:   exactField(r, func(b Balance) float64 { return b.MaxShare }),
-			Config:          c,
+			Placement:       c.Placement, Label: r.Label,
+			TheoryPeak: r.TheoryPeakToMean, TheoryCV: r.TheoryCV,
+			Config: c,
+		}
+		if l := r.Layouts; l != nil {
+			j.Placements = &layoutJSON{Draws: l.Draws, PeakToMean: l.PeakToMean.Mean, PeakToMeanP5: l.PeakToMean.P5, PeakToMeanP95: l.PeakToMean.P95,
+				CV: l.CV.Mean, CVP5: l.CV.P5, CVP95: l.CV.P95}
+		}
+		if b := r.Bound; b != nil {
+			j.Bound = &boundJSON{LoadFactor: b.LoadFactor, KeyRatio: b.KeyRatio.Mean, KeyRatioLo: b.KeyRatio.Lo, KeyRatioHi: b.KeyRatio.Hi, PartitionRatio: b.PartitionRatio}
 		}
 		for _, s := range r.Shares {
 			j.Shares = append(j.Shares, shareJSON{NodeShare: s, Share: s.Share.Mean, ShareLo: s.Share.Lo, ShareHi: s.Share.Hi, Error: s.Share.Mean - s.WeightShare})
@@ -269,10 +333,10 @@ func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 // fractions in percent with their 95% intervals in brackets.
 func WriteMoveTable(w io.Writer, rs []*MoveResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "algo\top\tfrom\tto\tmoved [95% CI]\tideal\tmoved/ideal\tcollateral [95% CI]\tnet moved [95% CI]")
-	labels := tableLabels(rs, func(r *MoveResult) RunConfig { return r.Config })
+	fmt.Fprintln(tw, "algo\top\tfrom\tto\tkeys\tmoved [95% CI]\tideal\tmoved/ideal\tcollateral [95% CI]\tnet moved [95% CI]")
+	labels := tableLabels(rs, func(r *MoveResult) (RunConfig, string) { return r.Config, r.Label })
 	for i, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Op, r.From, r.To,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Op, r.From, r.To, r.Config.Keys,
 			ci(r.Moved, pct), pct(r.Ideal), f4(r.MovedOverIdeal), ci(r.Collateral, pct), ci(r.Net, pct))
 	}
 	return tw.Flush()
@@ -283,29 +347,39 @@ func WriteMoveTable(w io.Writer, rs []*MoveResult) error {
 // noise floor and the exact values ("-" without exact shares).
 func WriteSpreadTable(w io.Writer, rs []*SpreadResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "algo\tnodes\tmin share [95% CI]\tmax share [95% CI]\tpeak/mean [95% CI]\tcv [95% CI]\tnoise peak/mean\tnoise cv\texact peak/mean\texact cv")
-	labels := tableLabels(rs, func(r *SpreadResult) RunConfig { return r.Config })
+	fmt.Fprintln(tw, "algo\tnodes\tmin share [95% CI]\tmax share [95% CI]\tpeak/mean [95% CI]\tcv [95% CI]\tnoise peak/mean\tnoise cv\texact peak/mean\texact cv\tplacements peak/mean [p5, p95]\ttheory peak/mean\ttheory cv")
+	labels := tableLabels(rs, func(r *SpreadResult) (RunConfig, string) { return r.Config, r.Label })
 	for i, r := range rs {
-		ep, ec := "-", "-"
+		ep, ec, lp, tp, tc := "-", "-", "-", "-", "-"
 		if r.Exact != nil {
 			ep, ec = f4(r.Exact.PeakToMean), f4(r.Exact.CV)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Nodes,
+		if l := r.Layouts; l != nil {
+			lp = fmt.Sprintf("%s [%s, %s] (%d)", f4(l.PeakToMean.Mean), f4(l.PeakToMean.P5), f4(l.PeakToMean.P95), l.Draws)
+		}
+		if r.TheoryPeakToMean != nil {
+			tp, tc = f4(*r.TheoryPeakToMean), f4(*r.TheoryCV)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Nodes,
 			ci(r.MinShare, pct), ci(r.MaxShare, pct), ci(r.PeakToMean, f4), ci(r.CV, f4),
-			f4(r.NoisePeakToMean), f4(r.NoiseCV), ep, ec)
+			f4(r.NoisePeakToMean), f4(r.NoiseCV), ep, ec, lp, tp, tc)
 	}
 	return tw.Flush()
 }
 
-// tableLabels returns the "algo" cell of each result (whose RunConfig
-// config extracts) in a table: the
-// algorithm name, followed by the hash and the virtual-node count when they
+// tableLabels returns the "algo" cell of each result (whose RunConfig and
+// label config extracts) in a table: the
+// algorithm's label (name and variant; the name when the label is empty), followed by the hash and the virtual-node count when they
 // vary among the results (a sweep) and the algorithm uses them (slots hash
 // with CRC-16 whatever the setting; only ring and bounded read vnodes).
-func tableLabels[R any](rs []R, config func(R) RunConfig) []string {
+func tableLabels[R any](rs []R, config func(R) (RunConfig, string)) []string {
 	cfgs := make([]RunConfig, len(rs))
+	names := make([]string, len(rs))
 	for i, r := range rs {
-		cfgs[i] = config(r)
+		cfgs[i], names[i] = config(r)
+		if names[i] == "" {
+			names[i] = cfgs[i].Algo
+		}
 	}
 	hashes, vnodes := map[string]bool{}, map[int]bool{}
 	for _, c := range cfgs {
@@ -318,7 +392,7 @@ func tableLabels[R any](rs []R, config func(R) RunConfig) []string {
 	}
 	out := make([]string, len(cfgs))
 	for i, c := range cfgs {
-		out[i] = c.Algo
+		out[i] = names[i]
 		if len(hashes) > 1 && catalog.UsesHash(c.Algo) {
 			out[i] += " " + c.Hash
 		}
@@ -340,7 +414,7 @@ func usesVNodes(algo string) bool { return catalog.UsesVNodes(algo) }
 // sweep) never merge into one row.
 func benchConfig(c RunConfig) []benchfmt.Config {
 	kv := [][2]string{{"hash", c.Hash}, {"vnodes", itoa(c.VNodes)}, {"eps", ftoa(c.Eps)}, {"partitions", itoa(c.Partitions)},
-		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}}
+		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}, {"placement", c.Placement}}
 	if c.KeyFile != "" {
 		kv = append(kv, [2]string{"keyfile", c.KeyFile})
 	}

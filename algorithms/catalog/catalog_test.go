@@ -42,7 +42,7 @@ func TestErrorsReturnNilPlacer(t *testing.T) {
 		{Hash: "md5", VNodes: 1, Eps: 1, Partitions: 1},
 		{Hash: "xxhash", VNodes: 0, Eps: 1, Partitions: 1},
 		{Hash: "xxhash", VNodes: 1, Eps: 0, Partitions: 1},
-		{Hash: "xxhash", VNodes: 1, Eps: 1, Partitions: 0},
+		{Hash: "xxhash", VNodes: 1, Eps: 1, Partitions: -1},
 	}
 	for _, c := range bad {
 		if _, err := New("ring", nodes, c); err == nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -26,6 +27,7 @@ type analysisFlags struct {
 	commit  string
 	hashes  string // raw -hash, possibly a list
 	vnodesL string // raw -vnodes, possibly a list
+	place   string // -placement
 }
 
 func (a *analysisFlags) register(fs *flag.FlagSet) {
@@ -34,7 +36,8 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.vnodesL, "vnodes", strconv.Itoa(def.VNodes), "virtual nodes per node of weight 1 (ring, bounded); a comma-separated list sweeps")
 	fs.StringVar(&a.hashes, "hash", def.Hash, "key hash: "+strings.Join(algorithms.HashNames(), ", ")+"; a comma-separated list sweeps (slots always use CRC-16)")
 	fs.Float64Var(&a.eps, "eps", def.Eps, "bounded: load factor c = 1 + eps, eps > 0")
-	fs.IntVar(&a.partitions, "partitions", def.Partitions, "bounded: number of fixed partitions")
+	fs.IntVar(&a.partitions, "partitions", def.Partitions, fmt.Sprintf("bounded: number of fixed partitions; 0 = automatic, %d per node (at least 16,384)", catalog.PartitionsPerNode))
+	fs.StringVar(&a.place, "placement", analysis.PlacementPerSet, "per-set: each key set on its own independent layout for algorithms whose layout is random (ring, bounded), so means and intervals cover layouts too; fixed: one layout, the given node IDs, for every set (this exact fleet)")
 	fs.IntVar(&a.keys, "keys", 100000, "keys per generated key set (ignored with -keyfile)")
 	fs.IntVar(&a.sets, "sets", 5, "independent key sets; means and 95% intervals are over sets (>= 2 for an interval)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
@@ -94,9 +97,12 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}
+	if !slices.Contains(analysis.PlacementModes(), a.place) {
+		return analysis.Options{}, sw, fmt.Errorf("placement %q: want %s", a.place, strings.Join(analysis.PlacementModes(), " or "))
+	}
 	o := analysis.Options{
 		Algo: algos[0], Config: cfg, Keys: a.keys, Sets: a.sets, Seed: a.seed,
-		KeyFile: a.keyFile, Workers: a.workers, Commit: commit,
+		KeyFile: a.keyFile, Workers: a.workers, Commit: commit, Placement: a.place,
 	}
 	if _, err := o.Source(); err != nil { // reject a missing or empty key file before any work
 		return analysis.Options{}, sw, err
@@ -194,6 +200,8 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	from := fs.String("from", "", "node count(s) before the change: N, a comma-separated list, or grid (log grid 3..10,000)")
 	to := fs.Int("to", 0, "node count after the change (one -from only); nodes node-N... join, or the last nodes leave")
 	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(analysis.Ops(), ", ")+" (default add)")
+	minMoves := fs.Int("min-moves", 1000, "generated keys: raise the keys per set to ceil(min-moves / ideal fraction) so every key set expects at least this many moved keys; 0 = exactly -keys")
+	maxKeys := fs.Int("max-keys", 2_000_000, "with -min-moves: at most this many keys per set; scenarios that would need more are left out (listed on stderr)")
 	set, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -211,6 +219,13 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if sw.Nodes, err = parseNodeList("from", *from); err != nil {
 		return err
 	}
+	if *minMoves < 0 {
+		return fmt.Errorf("min-moves %d: give 0 (off) or more", *minMoves)
+	}
+	if *maxKeys < 1 {
+		return fmt.Errorf("max-keys %d: need at least 1 key per set", *maxKeys)
+	}
+	o.MinMoves, o.MaxKeys = *minMoves, *maxKeys
 	sw.Ops = []string{analysis.OpAdd}
 	if *ops != "" {
 		if sw.Ops, err = parseOps(*ops); err != nil {
@@ -220,6 +235,7 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(sw.Nodes)*opCount(*ops))) // stderr terminals only
 	defer bar.stop()
 	var results []*analysis.MoveResult
+	var skipped []string
 	if set["to"] {
 		if *ops != "" {
 			return fmt.Errorf("-to %d and -op %q: give one or the other", *to, *ops)
@@ -233,6 +249,10 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 		}
 		err = sw.EachConfig(o, func(o analysis.Options) error {
 			r, err := analysis.Movement(o, sc)
+			if errors.Is(err, analysis.ErrTooFewMoves) {
+				skipped = append(skipped, o.Algo+": "+err.Error())
+				return nil
+			}
 			results = append(results, r)
 			return err
 		})
@@ -240,11 +260,17 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	} else {
-		if results, err = analysis.SweepMove(o, sw); err != nil {
+		if results, skipped, err = analysis.SweepMove(o, sw); err != nil {
 			return err
 		}
 	}
 	bar.stop()
+	for _, s := range skipped {
+		fmt.Fprintln(stderr, "move: left out:", s)
+	}
+	if len(results) == 0 {
+		return fmt.Errorf("no scenario could reach -min-moves %d within -max-keys %d", *minMoves, *maxKeys)
+	}
 	switch a.format {
 	case "csv":
 		return analysis.WriteMoveCSV(stdout, results)
@@ -264,6 +290,7 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	nodesL := fs.String("nodes", "", "node count(s): N, a comma-separated list, or grid (log grid 3..10,000); or give -node-ids")
 	fs.StringVar(&a.weights, "weights", "", "comma-separated node weights > 0, one per node (one -nodes value only)")
 	fs.StringVar(&a.nodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
+	draws := fs.Int("draws", 200, "algorithms with a random layout (ring, bounded): summarise the exact peak-to-mean and cv over this many independent layouts (mean, 5th-95th percentile); 0 = off")
 	shares := fs.Bool("shares", false, "with -format csv: one row per node (id, weight share, measured and exact share) instead of one per configuration")
 	set, err := parse(fs, args)
 	if err != nil {
@@ -279,6 +306,10 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *draws < 0 || *draws > analysis.MaxDraws {
+		return fmt.Errorf("draws %d: give 0 to %d layouts", *draws, analysis.MaxDraws)
+	}
+	o.Draws = *draws
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, spreadRuns(&a, *nodesL))) // stderr terminals only
 	defer bar.stop()
 	var results []*analysis.SpreadResult

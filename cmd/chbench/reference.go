@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/jump"
 	"github.com/chbench/chbench/algorithms/ring"
@@ -183,6 +184,8 @@ func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, erro
 	var rows []refRow
 	add := func(r ...refRow) { rows = append(rows, r...) }
 	o.Config = catalog.DefaultConfig()
+	o.Config.Partitions = bounded.DefaultPartitions // the bound check's m, fixed
+	o.Placement = analysis.PlacementFixed          // "our default ring" is one exact ring
 	o.KeyFile = ""
 
 	add(exactVectorRows(pub)...)
