@@ -185,7 +185,7 @@ func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, erro
 	add := func(r ...refRow) { rows = append(rows, r...) }
 	o.Config = catalog.DefaultConfig()
 	o.Config.Partitions = bounded.DefaultPartitions // the bound check's m, fixed
-	o.Placement = analysis.PlacementFixed          // "our default ring" is one exact ring
+	o.Placement = analysis.PlacementFixed           // "our default ring" is one exact ring
 	o.KeyFile = ""
 
 	add(exactVectorRows(pub)...)
