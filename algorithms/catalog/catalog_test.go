@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -57,5 +58,39 @@ func TestErrorsReturnNilPlacer(t *testing.T) {
 	}
 	if got, err := ParseNames("all"); err != nil || len(got) != len(Names()) {
 		t.Errorf(`ParseNames("all") = %v, %v`, got, err)
+	}
+}
+
+func TestLabelAndPartitions(t *testing.T) {
+	want := map[[2]string]string{
+		{"jump", "inside"}: "jump (swap-last)", {"jump", "last"}: "jump",
+		{"bounded", "inside"}: "bounded (partitions)", {"ring", "inside"}: "ring",
+	}
+	for k, w := range want {
+		in, err := Describe(k[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := in.Label(k[1] == "inside"); got != w {
+			t.Errorf("%s, leave %s: label %q, want %q", k[0], k[1], got, w)
+		}
+	}
+	auto := DefaultConfig()
+	for n, w := range map[int]int{1: 16384, 16: 16384, 17: 17408, 1000: 1024000} {
+		if got := auto.PartitionsFor(n); got != w {
+			t.Errorf("automatic partitions for %d nodes: %d, want %d", n, got, w)
+		}
+	}
+	if got := (Config{Partitions: 99}).PartitionsFor(1000); got != 99 {
+		t.Errorf("explicit partitions 99 became %d", got)
+	}
+	var random []string
+	for _, name := range Names() {
+		if in, _ := Describe(name); in.RandomLayout {
+			random = append(random, name)
+		}
+	}
+	if strings.Join(random, ",") != "ring,bounded" {
+		t.Errorf("random layouts %v, want ring and bounded", random)
 	}
 }
