@@ -20,6 +20,15 @@ SPREAD_KEYS ?= 1000000
 SETS      ?= 5
 SEED      ?= 1
 KEYFILE   ?=
+# Ring and bounded layouts: per-set (each key set on its own layout, so
+# intervals cover layouts) or fixed (one exact fleet). DRAWS layouts give
+# the exact spread's mean and 5-95% band. Movement raises its keys per set
+# so every point expects MIN_MOVES moved keys, up to MAX_KEYS per set;
+# points that would need more are left out (listed on stderr).
+PLACEMENT ?= per-set
+DRAWS     ?= 200
+MIN_MOVES ?= 1000
+MAX_KEYS  ?= 2000000
 MOVE_NODES     ?= grid
 MOVE_OPS       ?= add,remove-last,remove-random,restore
 # n -> 2n: slots cannot hold more than 16,384 nodes, so this grid stops below 8,192.
@@ -40,7 +49,8 @@ BENCHSTAT := $(GO) tool benchstat
 # or interrupted run never destroys earlier results.
 STAGE   := $(RESULTS)/.tmp-run
 OUT     ?= $(RESULTS)
-KEYARGS  = -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(if $(KEYFILE),-keyfile $(KEYFILE))
+KEYARGS  = -sets $(SETS) -seed $(SEED) -commit $(COMMIT) -placement $(PLACEMENT) $(if $(KEYFILE),-keyfile $(KEYFILE))
+MOVEARGS = -min-moves $(MIN_MOVES) -max-keys $(MAX_KEYS)
 # save FILE: write stdout to $(OUT)/FILE atomically (temporary file + rename).
 save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # spaolacci/murmur3's Sum32 does pointer arithmetic through uintptr, which
@@ -67,7 +77,7 @@ bench: build
 ## quick: the same pipeline at a small size, under 2 minutes.
 quick:
 	$(MAKE) --no-print-directory bench COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
-		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 REFFLAGS=
+		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS=
 
 ## lookup: lookup, hash and build benchmarks of every algorithm, and their benchstat tables.
 lookup:
@@ -91,21 +101,21 @@ peers:
 ## analyses: movement and spread over the same keys for every algorithm.
 analyses: build
 	mkdir -p $(OUT)
-	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) -format csv > $(OUT)/movement.csv.tmp
-	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) -format csv > $(OUT)/movement-many.csv.tmp
+	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv > $(OUT)/movement.csv.tmp
+	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv > $(OUT)/movement-many.csv.tmp
 	tail -n +2 $(OUT)/movement-many.csv.tmp >> $(OUT)/movement.csv.tmp && rm $(OUT)/movement-many.csv.tmp
 	mv -f $(OUT)/movement.csv.tmp $(OUT)/movement.csv
-	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) -format bench > $(OUT)/movement.txt.tmp
-	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) -format bench >> $(OUT)/movement.txt.tmp
+	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format bench > $(OUT)/movement.txt.tmp
+	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format bench >> $(OUT)/movement.txt.tmp
 	mv -f $(OUT)/movement.txt.tmp $(OUT)/movement.txt
-	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) -keys $(KEYS) $(KEYARGS) -format csv $(call save,scenarios.csv)
-	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -format csv $(call save,spread.csv)
-	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -format bench $(call save,spread.txt)
-	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) -keys $(SPREAD_KEYS) $(KEYARGS) -format csv $(call save,vnodes.csv)
-	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys $(SPREAD_KEYS) $(KEYARGS) -format csv $(call save,hashes.csv)
-	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -format csv -shares $(call save,weights.csv)
-	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS)
-	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS)
+	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv $(call save,scenarios.csv)
+	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,spread.csv)
+	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws 0 -format bench $(call save,spread.txt)
+	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,vnodes.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,hashes.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
+	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS) $(MOVEARGS)
+	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS)
 
 ## reference: the field's published values (see the README) reproduced, with
 ## tolerances and PASS/FAIL; fails on any FAIL.

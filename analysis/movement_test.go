@@ -251,7 +251,7 @@ func TestMovementKeysScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 1 || rs[0].From != 10 || len(skipped) != 1 || !strings.Contains(skipped[0], "101000 keys") {
+	if len(rs) != 1 || rs[0].From != 10 || len(skipped) != 1 || !strings.Contains(skipped[0], "101000 keys per set") {
 		t.Errorf("sweep 10, 100: %d results, skipped %q; want n=10 kept and n=100 left out", len(rs), skipped)
 	}
 	o.MinMoves = 0 // off: exactly Keys

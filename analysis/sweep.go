@@ -120,8 +120,8 @@ func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
 // op in s.Ops (NewScenario(op, n, o.Seed)) and returns the results in sweep
 // order, ops innermost. A scenario that cannot reach o.MinMoves expected
 // moves within o.MaxKeys keys per set is left out and described in
-// skipped (one line each, naming the algorithm, op, node count and keys
-// needed). It stops at the first other error, naming the configuration.
+// skipped (one line per scenario, naming the op, node count and keys
+// needed, whatever the algorithms). It stops at the first other error, naming the configuration.
 func SweepMove(o Options, s Sweep) (out []*MoveResult, skipped []string, err error) {
 	err = s.each(o, func(c Options, n int) error {
 		for _, op := range orOne(s.Ops, OpAdd) {
@@ -131,7 +131,11 @@ func SweepMove(o Options, s Sweep) (out []*MoveResult, skipped []string, err err
 			}
 			r, err := Movement(c, sc)
 			if errors.Is(err, ErrTooFewMoves) {
-				skipped = append(skipped, c.Algo+": "+err.Error())
+				// The keys needed depend on the scenario only: one line
+				// for every algorithm.
+				if msg := err.Error(); !slices.Contains(skipped, msg) {
+					skipped = append(skipped, msg)
+				}
 				continue
 			}
 			if err != nil {

@@ -80,12 +80,52 @@ func TestRatioPlotsOmitModulo(t *testing.T) {
 	if len(add.drawn) != 2 {
 		t.Errorf("%d series drawn, want 2 (ring, jump)", len(add.drawn))
 	}
-	if n := len(add.caption); n != 2 || add.caption[1] != "modulo omitted: its ratio grows like n, see movement-add" {
+	if n := len(add.caption); n != 3 || add.caption[2] != "modulo omitted: its ratio grows like n, see movement-add" {
 		t.Errorf("caption %q, want the modulo note", add.caption)
 	}
 	labels := tickLabels(add.p.Y.Tick.Marker.Ticks(add.p.Y.Min, add.p.Y.Max))
 	if len(labels) < 3 {
 		t.Errorf("ratio axis labels %v, want >= 3", labels)
+	}
+}
+
+// TestMovementNeedsExpectedMoves: no movement plot draws a point that
+// expects fewer than MinExpectedMoves moved keys per key set. In the test
+// data the add at n = 100 has 100,000 keys x ideal 1/101 = 990 expected
+// moves: it is left out of movement-add and its ratio plot, and the
+// caption says so; remove-random at n = 100 (1,000 expected) is drawn,
+// and its caption says every point reaches the threshold.
+func TestMovementNeedsExpectedMoves(t *testing.T) {
+	figs := readMovementFigs(t, MovementFile)
+	for _, f := range figs {
+		for _, xys := range f.drawn {
+			for _, p := range xys {
+				if strings.HasSuffix(f.name, "-add") && p.X == 100 {
+					t.Errorf("%s draws n = 100 (990 expected moves)", f.name)
+				}
+			}
+		}
+		var note string
+		for _, c := range f.caption {
+			if strings.Contains(c, "expect") {
+				note = c
+			}
+		}
+		want := "every point expects >= 1,000"
+		if strings.HasSuffix(f.name, "-add") {
+			want = "not drawn: n = 100 (fewer than 1,000 expected moved keys per key set)"
+		}
+		if !strings.Contains(note, want) {
+			t.Errorf("%s caption %q, want %q", f.name, f.caption, want)
+		}
+	}
+	rows, err := ReadMovement(filepath.Join(okDir, MovementFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, dropped := enoughMoves(rows)
+	if len(kept) != len(rows)-3 || len(dropped["add"]) != 1 {
+		t.Errorf("kept %d of %d rows, dropped %v; want the three adds at n = 100 left out", len(kept), len(rows), dropped)
 	}
 }
 

@@ -147,13 +147,13 @@ func (t *table) interval(i int, name string) (Point, error) {
 // keys, sets, seed, hash, vnodes, eps, go_version and commit, as written
 // (empty when absent), and the algorithm.
 type runInfo struct {
-	Algo, Keys, Sets, Seed, Hash, VNodes, Eps, GoVersion, Commit string
+	Algo, Keys, Sets, Seed, Hash, VNodes, Eps, Placement, GoVersion, Commit string
 }
 
 func (t *table) info(i int) runInfo {
 	return runInfo{
 		Algo: t.str(i, "algo"), Keys: t.str(i, "keys"), Sets: t.str(i, "sets"), Seed: t.str(i, "seed"),
-		Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), Eps: t.str(i, "eps"),
+		Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), Eps: t.str(i, "eps"), Placement: t.str(i, "placement"),
 		GoVersion: t.str(i, "go_version"), Commit: t.str(i, "commit"),
 	}
 }
@@ -182,6 +182,9 @@ func runCaption(infos []runInfo) string {
 	}
 	var parts []string
 	keys, sets := distinct(func(r runInfo) string { return r.Keys }), distinct(func(r runInfo) string { return r.Sets })
+	if keys == "" {
+		keys = keyRange(infos)
+	}
 	switch {
 	case keys != "" && sets != "":
 		parts = append(parts, thousands(keys)+" keys x "+sets+" sets")
@@ -200,6 +203,9 @@ func runCaption(infos []runInfo) string {
 	if e := distinct(func(r runInfo) string { return r.Eps }, "bounded"); e != "" {
 		parts = append(parts, "bounded eps "+e)
 	}
+	if pl := distinct(func(r runInfo) string { return r.Placement }, "ring", "bounded"); pl != "" {
+		parts = append(parts, "placement "+pl)
+	}
 	out := strings.Join(parts, ", ")
 	var build []string
 	if g := distinct(func(r runInfo) string { return r.GoVersion }); g != "" {
@@ -217,10 +223,30 @@ func runCaption(infos []runInfo) string {
 	return out
 }
 
+// keyRange returns "lo-hi" for the keys column of infos when it holds
+// several whole numbers (keys scaled per grid point), or "".
+func keyRange(infos []runInfo) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, in := range infos {
+		k, err := strconv.ParseFloat(in.Keys, 64)
+		if err != nil {
+			return ""
+		}
+		lo, hi = math.Min(lo, k), math.Max(hi, k)
+	}
+	if lo > hi {
+		return ""
+	}
+	return strconv.FormatFloat(lo, 'f', -1, 64) + "-" + strconv.FormatFloat(hi, 'f', -1, 64)
+}
+
 // thousands puts commas between groups of three digits of a whole number
 // written in s ("100000" -> "100,000"); other text is returned unchanged,
 // and each "/"-separated part is handled on its own.
 func thousands(s string) string {
+	if a, b, ok := strings.Cut(s, "-"); ok && !strings.Contains(s, "/") {
+		return thousands(a) + "-" + thousands(b)
+	}
 	parts := strings.Split(s, "/")
 	for i, p := range parts {
 		if p == "" || strings.Trim(p, "0123456789") != "" {

@@ -250,7 +250,9 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 		err = sw.EachConfig(o, func(o analysis.Options) error {
 			r, err := analysis.Movement(o, sc)
 			if errors.Is(err, analysis.ErrTooFewMoves) {
-				skipped = append(skipped, o.Algo+": "+err.Error())
+				if msg := err.Error(); !slices.Contains(skipped, msg) {
+					skipped = append(skipped, msg)
+				}
 				return nil
 			}
 			results = append(results, r)
