@@ -39,6 +39,24 @@ func TestRingTheoryExponential(t *testing.T) {
 	}
 }
 
+// TestRingTheoryReferenceValues: the analytic values of REFERENCES.md for
+// n = 10 (expected peak-to-mean 2.93, 1.54, 1.23, 1.16, 1.11, 1.07, 1.05 at
+// k = 1 ... 1000, given to two decimals; cv 0.075 at k = 160).
+func TestRingTheoryReferenceValues(t *testing.T) {
+	for k, want := range map[int]float64{1: 2.93, 10: 1.54, 50: 1.23, 100: 1.16, 200: 1.11, 500: 1.07, 1000: 1.05} {
+		p, _, err := RingTheory(10, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(p-want) > 0.005 {
+			t.Errorf("n=10 k=%d: expected peak-to-mean %.4f, REFERENCES.md %.2f", k, p, want)
+		}
+	}
+	if _, cv, _ := RingTheory(10, 160); math.Abs(cv-0.075) > 0.0005 {
+		t.Errorf("n=10 k=160: cv %.4f, REFERENCES.md 0.075", cv)
+	}
+}
+
 // TestRingTheoryMonteCarlo compares the integral with the mean maximum of
 // n Gamma(k, k) draws (distuv.Gamma, fixed seed): 4,000 replicates, 5
 // standard errors of the simulated mean accepted.
