@@ -93,7 +93,7 @@ peers:
 	mkdir -p $(OUT)
 	cd peers && $(GO) test -run '^$$' -bench PeerLookup -count $(PEER_COUNT) -benchtime $(PEER_BENCHTIME) -timeout 30m . > $(abspath $(OUT))/peers.txt.tmp
 	mv -f $(OUT)/peers.txt.tmp $(OUT)/peers.txt
-	$(BENCHSTAT) -filter '.unit:sec/op' -col '/impl@(chbench hash groupcache stathat serialx go-rendezvous go-jump)' -row /algo,/nodes $(OUT)/peers.txt $(call save,peers-benchstat.txt)
+	$(BENCHSTAT) -filter '.unit:sec/op' -col '/impl@(chbench hash groupcache stathat serialx go-rendezvous go-jump)' -row /algo,/nodes,/removed $(OUT)/peers.txt $(call save,peers-benchstat.txt)
 	cd peers && $(GO) build -o ../bin/targets ./cmd/targets
 	bin/targets -out $(OUT)/targets.txt $(OUT)/peers.txt > /dev/null || [ $$? -eq 1 ]  # 1 = a target failed: recorded, not fatal
 	cat $(OUT)/targets.txt

@@ -9,6 +9,8 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+
+	"github.com/chbench/chbench/keyset"
 )
 
 func wantErr(t *testing.T, what string, err error, parts ...string) {
@@ -31,7 +33,7 @@ func TestKeyFileRejectsNUL(t *testing.T) {
 	if err := os.WriteFile(path, []byte("a\nb\n\x1f\x8b\x00\x00z\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := NewKeyFile(path, 1)
+	_, err := keyset.NewKeyFile(path, 1)
 	wantErr(t, "NUL key file", err, path, "line 3", "NUL")
 }
 
@@ -86,9 +88,9 @@ func TestMovementChainBound(t *testing.T) {
 // nodes would need 16 GB. The error names the sets and nodes.
 func TestSpreadCounterBound(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(1000)
-	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 1, Sets: MaxSets, Seed: 1, Workers: 2}
+	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 1, Sets: keyset.MaxSets, Seed: 1, Workers: 2}
 	_, err := Spread(o, nodes)
-	wantErr(t, "spread 2^20 sets x 1000 nodes", err, strconv.Itoa(MaxSets), "1000 nodes")
+	wantErr(t, "spread 2^20 sets x 1000 nodes", err, strconv.Itoa(keyset.MaxSets), "1000 nodes")
 }
 
 func TestWorkersBound(t *testing.T) {

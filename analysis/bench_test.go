@@ -6,6 +6,8 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+
+	"github.com/chbench/chbench/keyset"
 )
 
 // benchKeys is the number of keys each benchmark iteration streams.
@@ -36,7 +38,7 @@ func BenchmarkMovement(b *testing.B) {
 	for _, algo := range []string{"ring", "jump", "rendezvous", "slots", "bounded"} {
 		b.Run(fmt.Sprintf("algo=%s/nodes=100", algo), func(b *testing.B) {
 			chain := benchChain(b, algo, 100)
-			g, err := NewGenerator(benchKeys, 1, 1)
+			g, err := keyset.NewGenerator(benchKeys, 1, 1)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -57,7 +59,7 @@ func BenchmarkMovement(b *testing.B) {
 // placement).
 func BenchmarkSpreadCount(b *testing.B) {
 	chain := benchChain(b, "ring", 100)
-	g, _ := NewGenerator(benchKeys, 1, 1)
+	g, _ := keyset.NewGenerator(benchKeys, 1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		c, err := CountOwners(g, chain[0], 0)
@@ -75,13 +77,13 @@ func BenchmarkLookupPerKey(b *testing.B) {
 	for _, algo := range []string{"ring", "jump", "rendezvous", "slots", "bounded"} {
 		b.Run(fmt.Sprintf("algo=%s/nodes=100", algo), func(b *testing.B) {
 			p := benchChain(b, algo, 100)[0]
-			g, _ := NewGenerator(ChunkKeys, 1, 1)
+			g, _ := keyset.NewGenerator(keyset.ChunkKeys, 1, 1)
 			keys := g.Chunk(nil, 0, 0) // built before the timer; indexed with a mask
 			var acc int
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				acc += p.LocateHash(p.HashKey(keys[i&(ChunkKeys-1)]))
+				acc += p.LocateHash(p.HashKey(keys[i&(keyset.ChunkKeys-1)]))
 				i++
 			}
 			sink = acc
@@ -92,7 +94,7 @@ func BenchmarkLookupPerKey(b *testing.B) {
 
 // BenchmarkKeys measures key generation alone, on all cores.
 func BenchmarkKeys(b *testing.B) {
-	g, _ := NewGenerator(benchKeys, 1, 1)
+	g, _ := keyset.NewGenerator(benchKeys, 1, 1)
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := g.Each(0, func(w, set int, keys []string) { sink = len(keys) }); err != nil {

@@ -1,6 +1,10 @@
 package analysis
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+)
 
 // EachConfig calls fn with the options of every algorithm, hash and vnodes
 // configuration of s (ignoring s.Nodes and s.Ops), in the order SweepSpread
@@ -12,7 +16,7 @@ func (s Sweep) EachConfig(o Options, fn func(o Options) error) error {
 	for _, a := range orOne(s.Algos, o.Algo) {
 		for _, h := range orOne(s.Hashes, o.Config.Hash) {
 			vs := orOne(s.VNodes, o.Config.VNodes)
-			if !usesVNodes(a) {
+			if !catalog.UsesVNodes(a) {
 				vs = []int{o.Config.VNodes}
 			}
 			for _, v := range vs {

@@ -9,6 +9,9 @@ import (
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/slots"
+
+	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/keyset"
 )
 
 // MoveCount holds the counts of one key set over a chain of placements.
@@ -26,7 +29,7 @@ type MoveCount struct {
 // whole chain. It returns one MoveCount per set, or an error for a chain of
 // fewer than two placements or a failing source. The counts do not depend
 // on workers.
-func CountMoves(src KeySource, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
+func CountMoves(src keyset.KeySource, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
 	return CountMovesPerSet(src, [][]algorithms.Placer{chain}, workers)
 }
 
@@ -74,7 +77,7 @@ func newChainIDs(chain []algorithms.Placer) chainIDs {
 // key set sees its own layout. It returns an error for a chain of fewer
 // than two placements, a number of chains that is neither 1 nor the number
 // of sets, or a failing source.
-func CountMovesPerSet(src KeySource, chains [][]algorithms.Placer, workers int) ([]MoveCount, error) {
+func CountMovesPerSet(src keyset.KeySource, chains [][]algorithms.Placer, workers int) ([]MoveCount, error) {
 	if len(chains) != 1 && len(chains) != src.Sets() {
 		return nil, fmt.Errorf("%d chains of placements for %d key sets: want 1 or one per set", len(chains), src.Sets())
 	}
@@ -86,7 +89,7 @@ func CountMovesPerSet(src KeySource, chains [][]algorithms.Placer, workers int) 
 		maps[c] = newChainIDs(chain)
 	}
 	sets := src.Sets()
-	workers = Workers(workers)
+	workers = keyset.Workers(workers)
 	counts := make([][]MoveCount, workers)
 	for w := range counts {
 		counts[w] = make([]MoveCount, sets)
@@ -141,11 +144,7 @@ func CountMovesPerSet(src KeySource, chains [][]algorithms.Placer, workers int) 
 }
 
 // MoveSample holds the fractions (0..1) measured on one key set.
-type MoveSample struct {
-	Moved      float64 `json:"moved_frac"`
-	Collateral float64 `json:"collateral_frac"`
-	Net        float64 `json:"net_moved_frac"`
-}
+type MoveSample = schema.MoveSample
 
 // MoveResult is the movement of one algorithm through one scenario.
 //
@@ -211,7 +210,7 @@ func scenarioConfig(o Options, sc Scenario) catalog.Config {
 // map of the current members, without building the memberships.
 func checkChain(o Options, sc Scenario, layouts int) error {
 	perNode := func(w float64) int64 {
-		if !usesVNodes(o.Algo) {
+		if !catalog.UsesVNodes(o.Algo) {
 			return 1
 		}
 		return int64(math.Max(1, math.Min(math.Round(float64(o.Config.VNodes)*w), MaxChainCost+1)))

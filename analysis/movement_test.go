@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,6 +16,10 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+
+	"github.com/chbench/chbench/keyset"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 func opts(algo string, keys, sets int) Options {
@@ -453,10 +460,13 @@ func equalNodes(a, b []algorithms.Node) bool {
 // number of workers, for generated keys and for a key file.
 func TestWorkerIndependence(t *testing.T) {
 	var file strings.Builder
-	for i := range 3*ChunkKeys + 11 {
-		file.WriteString("item-" + itoa(i*7919) + "\n")
+	for i := range 3*keyset.ChunkKeys + 11 {
+		file.WriteString("item-" + strconv.Itoa(i*7919) + "\n")
 	}
-	path := writeFile(t, file.String())
+	path := filepath.Join(t.TempDir(), "keys.txt")
+	if err := os.WriteFile(path, []byte(file.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	sc, err := NewScenario(OpChurn, 7, 11)
 	if err != nil {
 		t.Fatal(err)
@@ -464,7 +474,7 @@ func TestWorkerIndependence(t *testing.T) {
 	for _, keyFile := range []string{"", path} {
 		var outs []string
 		for _, w := range []int{1, 2, 5} {
-			o := opts("ring", 3*ChunkKeys+5, 3)
+			o := opts("ring", 3*keyset.ChunkKeys+5, 3)
 			o.KeyFile, o.Workers = keyFile, w
 			m, err := Movement(o, sc)
 			if err != nil {
@@ -475,10 +485,10 @@ func TestWorkerIndependence(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := WriteMoveJSON(&b, []*MoveResult{m}); err != nil {
+			if err := schema.WriteMoveJSON(&b, MoveRows([]*MoveResult{m})); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteSpreadJSON(&b, []*SpreadResult{s}); err != nil {
+			if err := schema.WriteSpreadJSON(&b, SpreadRows([]*SpreadResult{s})); err != nil {
 				t.Fatal(err)
 			}
 			outs = append(outs, b.String())
@@ -526,7 +536,7 @@ func TestFlatMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	alloc := func(keys int) uint64 {
-		g, err := NewGenerator(keys, 1, 1)
+		g, err := keyset.NewGenerator(keys, 1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -539,9 +549,9 @@ func TestFlatMemory(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}
-	small, large := alloc(10*ChunkKeys), alloc(100*ChunkKeys)
+	small, large := alloc(10*keyset.ChunkKeys), alloc(100*keyset.ChunkKeys)
 	if large > 2*small {
-		t.Errorf("%d keys allocated %d bytes, %d keys %d bytes: memory grows with keys", 10*ChunkKeys, small, 100*ChunkKeys, large)
+		t.Errorf("%d keys allocated %d bytes, %d keys %d bytes: memory grows with keys", 10*keyset.ChunkKeys, small, 100*keyset.ChunkKeys, large)
 	}
 }
 

@@ -3,8 +3,8 @@
 // over the nodes (spread), with means and 95% confidence intervals over
 // independent key sets, beside the ideal a perfect algorithm would reach.
 //
-// Keys stream in chunks from a [KeySource] (a seeded [Generator] or a
-// [KeyFile]); workers on every core count owners per chunk into per-worker
+// Keys stream in chunks from a [keyset.KeySource] (a seeded [keyset.Generator] or a
+// [keyset.KeyFile]); workers on every core count owners per chunk into per-worker
 // integer counters, merged after the pass, so memory stays flat in the
 // number of keys and results are byte-identical for any worker count. The
 // analysis knows placers only through [algorithms.Placer]: owners are
@@ -22,6 +22,9 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+
+	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/keyset"
 )
 
 // Options configures one analysis run.
@@ -53,42 +56,24 @@ type Options struct {
 	// MinMoves > 0).
 	MaxKeys int
 	// Progress, if not nil, is called with the number of keys just
-	// processed (a delta, once per chunk of at most ChunkKeys keys), from
+	// processed (a delta, once per chunk of at most keyset.ChunkKeys keys), from
 	// the worker goroutines at once: it must be safe for concurrent use
 	// and cheap (an atomic add). It never changes results.
 	Progress func(keys int64)
 }
 
-// Source returns the key source the options describe: NewKeyFile(KeyFile,
-// Sets) when KeyFile is set, else NewGenerator(Keys, Sets, Seed).
-func (o Options) Source() (KeySource, error) {
+// Source returns the key source the options describe: keyset.NewKeyFile(KeyFile,
+// Sets) when KeyFile is set, else keyset.NewGenerator(Keys, Sets, Seed).
+func (o Options) Source() (keyset.KeySource, error) {
 	if o.KeyFile != "" {
-		return NewKeyFile(o.KeyFile, o.Sets)
+		return keyset.NewKeyFile(o.KeyFile, o.Sets)
 	}
-	return NewGenerator(o.Keys, o.Sets, o.Seed)
+	return keyset.NewGenerator(o.Keys, o.Sets, o.Seed)
 }
 
-// RunConfig is the configuration a result was produced with.
-type RunConfig struct {
-	Algo       string  `json:"algo"`
-	Hash       string  `json:"hash"` // resolved name ("" becomes the default); slots ignore it (CRC-16)
-	VNodes     int     `json:"vnodes"`
-	Eps        float64 `json:"eps"`
-	Partitions int     `json:"partitions"`
-	// Keys is the number of keys per set for generated keys; for a key file
-	// it is the number of keys in the file (each set holds floor or ceil of
-	// Keys/Sets).
-	Keys    int    `json:"keys"`
-	Sets    int    `json:"sets"`
-	Seed    uint64 `json:"seed"`
-	KeyFile string `json:"key_file,omitempty"`
-	// Placement is the placement mode (PlacementPerSet or PlacementFixed):
-	// whether the means and intervals cover the layouts of algorithms with
-	// random layouts (per-set) or one exact layout (fixed).
-	Placement string `json:"placement"`
-	GoVersion string `json:"go_version"`
-	Commit    string `json:"commit"`
-}
+// RunConfig is the configuration a result was produced with, as the
+// results schema records it.
+type RunConfig = schema.Config
 
 // MaxDraws bounds Options.Draws.
 const MaxDraws = 100_000
@@ -109,7 +94,7 @@ const MaxCounters = 1 << 27
 // perSet count cells per set and per worker, plus extra copies of those
 // cells, would exceed MaxCounters.
 func checkCounters(workers, sets, perSet, extra int, what string) error {
-	w := Workers(workers)
+	w := keyset.Workers(workers)
 	if cells := int64(sets) * int64(perSet) * int64(w+extra); cells > MaxCounters {
 		return fmt.Errorf("%d sets x %s x %d workers need %d counters (max %d): use fewer sets, nodes or workers", sets, what, w, cells, MaxCounters)
 	}
@@ -117,7 +102,7 @@ func checkCounters(workers, sets, perSet, extra int, what string) error {
 }
 
 // prepare validates o and returns its source and run configuration.
-func (o Options) prepare() (KeySource, RunConfig, error) {
+func (o Options) prepare() (keyset.KeySource, RunConfig, error) {
 	if _, err := catalog.Describe(o.Algo); err != nil {
 		return nil, RunConfig{}, err
 	}
@@ -145,9 +130,9 @@ func (o Options) prepare() (KeySource, RunConfig, error) {
 		GoVersion: runtime.Version(), Commit: o.Commit,
 	}
 	switch s := src.(type) {
-	case *KeyFile:
+	case *keyset.KeyFile:
 		rc.Keys, rc.KeyFile = s.Keys(), s.Path()
-	case *Generator:
+	case *keyset.Generator:
 		rc.Keys = s.Keys()
 	default:
 		return nil, RunConfig{}, fmt.Errorf("unexpected key source %T", src)

@@ -1,13 +1,15 @@
 package analysis
 
-// progressSource is a KeySource that reports every chunk it hands out to
+import "github.com/chbench/chbench/keyset"
+
+// progressSource is a keyset.KeySource that reports every chunk it hands out to
 // a progress hook (see Options.Progress) after the chunk's fn returns.
 type progressSource struct {
-	KeySource
+	keyset.KeySource
 	progress func(keys int64)
 }
 
-// Each implements KeySource: fn, then progress(len(keys)), per chunk.
+// Each implements keyset.KeySource: fn, then progress(len(keys)), per chunk.
 func (p progressSource) Each(workers int, fn func(worker, set int, keys []string)) error {
 	return p.KeySource.Each(workers, func(w, set int, keys []string) {
 		fn(w, set, keys)
@@ -17,7 +19,7 @@ func (p progressSource) Each(workers int, fn func(worker, set int, keys []string
 
 // withProgress returns src reporting to progress, or src itself when
 // progress is nil (so the hot path is unchanged without a hook).
-func withProgress(src KeySource, progress func(keys int64)) KeySource {
+func withProgress(src keyset.KeySource, progress func(keys int64)) keyset.KeySource {
 	if progress == nil {
 		return src
 	}
@@ -33,7 +35,7 @@ func (o Options) RunKeys() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if f, ok := src.(*KeyFile); ok {
+	if f, ok := src.(*keyset.KeyFile); ok {
 		return int64(f.Keys()), nil
 	}
 	return int64(o.Keys) * int64(o.Sets), nil

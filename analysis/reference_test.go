@@ -3,91 +3,13 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/slots"
 )
-
-// TestModuloVsRing reproduces the published modulo-vs-ring figures at
-// their own size (10,000 keys x 5 sets). Modulo: our mean and the
-// published one are each a mean over 50,000 keys of Bernoulli(p) moves with
-// p = 1 - min/lcm, so each has standard error se = sqrt(p(1-p)/50000); we
-// accept 5 se against the law and 5*sqrt(2) se against the published
-// figure. Ring: the moved fraction is the new node's share of the ring,
-// whose relative standard deviation with V virtual nodes is about
-// 1/sqrt(V); we accept 4/sqrt(V) relative to the ideal (a different
-// vnode count explains the published ring figures' own deviation).
-func TestModuloVsRing(t *testing.T) {
-	o := opts("ring", 10000, 5)
-	rs, err := ModuloVsRing(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pub := PublishedModuloVsRing()
-	if len(rs) != 2*len(pub) {
-		t.Fatalf("%d results, want %d", len(rs), 2*len(pub))
-	}
-	for i, p := range pub {
-		mod, rg := rs[2*i], rs[2*i+1]
-		if mod.Config.Algo != "modulo" || rg.Config.Algo != "ring" || mod.From != p.From || mod.To != p.To {
-			t.Fatalf("result order: %s %d->%d, %s", mod.Config.Algo, mod.From, mod.To, rg.Config.Algo)
-		}
-		law := 1 - float64(p.From)/float64(p.From*p.To/gcd(p.From, p.To))
-		se := math.Sqrt(law * (1 - law) / 50000)
-		if math.Abs(mod.Moved.Mean-law) > 5*se {
-			t.Errorf("modulo %d->%d: %.4f, law %.4f ± %.4f", p.From, p.To, mod.Moved.Mean, law, 5*se)
-		}
-		if math.Abs(mod.Moved.Mean-p.Modulo) > 5*math.Sqrt2*se {
-			t.Errorf("modulo %d->%d: %.4f, published %.4f ± %.4f", p.From, p.To, mod.Moved.Mean, p.Modulo, 5*math.Sqrt2*se)
-		}
-		if math.Abs(rg.Ideal-p.Ideal) > 1e-12 || math.Abs(mod.Ideal-p.Ideal) > 1e-12 {
-			t.Errorf("%d->%d: ideal %v, published %v", p.From, p.To, rg.Ideal, p.Ideal)
-		}
-		if tol := 4 / math.Sqrt(float64(o.Config.VNodes)); math.Abs(rg.MovedOverIdeal-1) > tol {
-			t.Errorf("ring %d->%d: moved/ideal %.3f, want 1 ± %.3f", p.From, p.To, rg.MovedOverIdeal, tol)
-		}
-		if math.Abs(p.Ring/p.Ideal-1) > 4/math.Sqrt(float64(o.Config.VNodes)) {
-			t.Errorf("published ring %d->%d outside the same band", p.From, p.To)
-		}
-	}
-}
-
-// TestRingShares checks the ring's per-node share spread against Karger et
-// al.'s 1/sqrt(k) as tabled by Lamping & Veach (REFERENCES.md).
-//   - The Gamma(k, k) 99% intervals we compute must match the tabled ones
-//     to the table's two decimals, ±0.02 (the table rounds and may use a
-//     slightly different approximation at the upper tail).
-//   - The exact cv over n nodes estimates 1/sqrt(k); the sample sd of n
-//     near-normal values has relative standard error 1/sqrt(2(n-1)); we
-//     accept 5 of them.
-//   - The fraction of nodes inside the interval is Binomial(n, 0.99)/n,
-//     sd sqrt(0.99*0.01/n); we accept 5 sd.
-func TestRingShares(t *testing.T) {
-	n := 1000
-	if testing.Short() {
-		n = 300
-	}
-	for _, c := range []struct {
-		k          int
-		cv, lo, hi float64
-	}{{10, 0.315, 0.37, 1.98}, {100, 0.0997, 0.76, 1.28}, {1000, 0.0316, 0.92, 1.09}} {
-		st, err := RingShares(n, c.k, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if math.Abs(st.Lo99-c.lo) > 0.02 || math.Abs(st.Hi99-c.hi) > 0.02 {
-			t.Errorf("k=%d: 99%% interval (%.3f, %.3f), tabled (%.2f, %.2f)", c.k, st.Lo99, st.Hi99, c.lo, c.hi)
-		}
-		if rel := math.Abs(st.CV-c.cv) / c.cv; rel > 5/math.Sqrt(2*float64(n-1)) {
-			t.Errorf("k=%d: cv %.4f, tabled %.4f (relative error %.3f)", c.k, st.CV, c.cv, rel)
-		}
-		if sd := math.Sqrt(0.99 * 0.01 / float64(n)); math.Abs(st.Inside99-0.99) > 5*sd {
-			t.Errorf("k=%d: %.3f of nodes inside the 99%% interval, want 0.99 ± %.3f", c.k, st.Inside99, 5*sd)
-		}
-	}
-}
 
 // TestBoundedLoads: no bounded-loads placement ever exceeds ceil(c*P/n)
 // partitions per node, along a churn of joins and leaves and a shrink.
@@ -179,7 +101,7 @@ func TestSweep(t *testing.T) {
 		t.Fatalf("%d results, want %d", len(ss), len(want))
 	}
 	for i, r := range ss {
-		if got := r.Config.Algo + "/" + itoa(r.Config.VNodes) + "/" + itoa(r.Nodes); got != want[i] {
+		if got := r.Config.Algo + "/" + strconv.Itoa(r.Config.VNodes) + "/" + strconv.Itoa(r.Nodes); got != want[i] {
 			t.Errorf("result %d: %s, want %s", i, got, want[i])
 		}
 	}
@@ -212,7 +134,7 @@ func TestEachConfig(t *testing.T) {
 	o := opts("ring", 10, 1)
 	var got []string
 	err := Sweep{Algos: []string{"jump", "ring"}, Hashes: []string{"xxhash", "fnv1a64"}, VNodes: []int{1, 7}, Nodes: []int{99}}.EachConfig(o, func(c Options) error {
-		got = append(got, c.Algo+"/"+c.Config.Hash+"/"+itoa(c.Config.VNodes))
+		got = append(got, c.Algo+"/"+c.Config.Hash+"/"+strconv.Itoa(c.Config.VNodes))
 		return nil
 	})
 	if err != nil {

@@ -14,12 +14,14 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+
+	"github.com/chbench/chbench/keyset"
 )
 
 // CountOwners streams src through placer p and returns, per key set, the
 // number of keys each node owns, indexed like p.Nodes(): counts[set][node].
 // The counts do not depend on workers.
-func CountOwners(src KeySource, p algorithms.Placer, workers int) ([][]int64, error) {
+func CountOwners(src keyset.KeySource, p algorithms.Placer, workers int) ([][]int64, error) {
 	return CountOwnersPerSet(src, []algorithms.Placer{p}, workers)
 }
 
@@ -28,7 +30,7 @@ func CountOwners(src KeySource, p algorithms.Placer, workers int) ([][]int64, er
 // set; counts[set] is indexed like the Nodes() of that set's placer. It
 // returns an error when len(ps) is neither 1 nor the number of sets, or
 // the placers differ in size.
-func CountOwnersPerSet(src KeySource, ps []algorithms.Placer, workers int) ([][]int64, error) {
+func CountOwnersPerSet(src keyset.KeySource, ps []algorithms.Placer, workers int) ([][]int64, error) {
 	n, sets := len(ps[0].Nodes()), src.Sets()
 	if len(ps) != 1 && len(ps) != sets {
 		return nil, fmt.Errorf("%d placers for %d key sets: want 1 or one per set", len(ps), sets)
@@ -38,7 +40,7 @@ func CountOwnersPerSet(src KeySource, ps []algorithms.Placer, workers int) ([][]
 			return nil, fmt.Errorf("placers of %d and %d nodes: want one membership size", n, len(p.Nodes()))
 		}
 	}
-	workers = Workers(workers)
+	workers = keyset.Workers(workers)
 	per := make([][]int64, workers) // per[w][set*n+node]
 	for w := range per {
 		per[w] = make([]int64, sets*n)
@@ -403,7 +405,7 @@ func layoutSpread(o Options, cfg catalog.Config, nodes []algorithms.Node) (*Layo
 	errs := make([]error, o.Draws)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(Workers(o.Workers), o.Draws) {
+	for range min(keyset.Workers(o.Workers), o.Draws) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -11,10 +11,12 @@ import (
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 // The CSV contracts with the plots package, spelled out independently of
-// MoveCSVHeader and SpreadCSVHeader.
+// schema.MoveColumns and schema.SpreadColumns.
 const (
 	moveContract   = "algo,hash,vnodes,op,from,to,keys,sets,seed,moved_frac,moved_frac_lo,moved_frac_hi,ideal_frac,moved_over_ideal,collateral_frac,collateral_frac_lo,collateral_frac_hi"
 	spreadContract = "algo,hash,vnodes,nodes,keys,sets,seed,min_share,min_share_lo,min_share_hi,max_share,max_share_lo,max_share_hi,peak_to_mean,peak_to_mean_lo,peak_to_mean_hi,cv,cv_lo,cv_hi,noise_peak_to_mean,noise_cv,exact_peak_to_mean,exact_cv"
@@ -47,16 +49,16 @@ func sampleResults(t *testing.T, seed uint64, hash string) ([]*MoveResult, []*Sp
 func TestCSV(t *testing.T) {
 	ms, ss := sampleResults(t, 1, "")
 	var mb, sb bytes.Buffer
-	if err := WriteMoveCSV(&mb, ms); err != nil {
+	if err := schema.WriteMoveCSV(&mb, MoveRows(ms)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSpreadCSV(&sb, ss); err != nil {
+	if err := schema.WriteSpreadCSV(&sb, SpreadRows(ss)); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		out, contract string
 		cols          int
-	}{{mb.String(), moveContract, len(MoveCSVHeader)}, {sb.String(), spreadContract, len(SpreadCSVHeader)}} {
+	}{{mb.String(), moveContract, len(schema.MoveColumns)}, {sb.String(), spreadContract, len(schema.SpreadColumns)}} {
 		if !strings.HasPrefix(c.out, c.contract+",") {
 			t.Errorf("CSV header does not start with the contract:\n%s", strings.SplitN(c.out, "\n", 2)[0])
 		}
@@ -92,7 +94,7 @@ func TestCSV(t *testing.T) {
 		t.Errorf("ring row config: %q", ring)
 	}
 	var shb bytes.Buffer
-	if err := WriteSharesCSV(&shb, ss); err != nil {
+	if err := schema.WriteSharesCSV(&shb, SpreadRows(ss)); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(shb.String(), "\n"); n != 1+2*5 {
@@ -103,10 +105,10 @@ func TestCSV(t *testing.T) {
 func TestJSON(t *testing.T) {
 	ms, ss := sampleResults(t, 1, "")
 	var mb, sb bytes.Buffer
-	if err := WriteMoveJSON(&mb, ms); err != nil {
+	if err := schema.WriteMoveJSON(&mb, MoveRows(ms)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSpreadJSON(&sb, ss); err != nil {
+	if err := schema.WriteSpreadJSON(&sb, SpreadRows(ss)); err != nil {
 		t.Fatal(err)
 	}
 	var mv, sv []map[string]any
@@ -182,10 +184,10 @@ func readBench(t *testing.T, data []byte) ([]*benchfmt.Result, benchfmt.UnitMeta
 func TestBench(t *testing.T) {
 	ms, ss := sampleResults(t, 1, "")
 	var mb, sb bytes.Buffer
-	if err := WriteMoveBench(&mb, ms); err != nil {
+	if err := schema.WriteMoveBench(&mb, MoveRows(ms)); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteSpreadBench(&sb, ss); err != nil {
+	if err := schema.WriteSpreadBench(&sb, SpreadRows(ss)); err != nil {
 		t.Fatal(err)
 	}
 	res, units := readBench(t, mb.Bytes())
@@ -224,7 +226,7 @@ func TestBenchstat(t *testing.T) {
 	write := func(name string, seed uint64, hash string) string {
 		ms, _ := sampleResults(t, seed, hash)
 		var b bytes.Buffer
-		if err := WriteMoveBench(&b, ms); err != nil {
+		if err := schema.WriteMoveBench(&b, MoveRows(ms)); err != nil {
 			t.Fatal(err)
 		}
 		p := filepath.Join(dir, name)

@@ -2,51 +2,10 @@ package bench
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
 )
-
-func TestKeys(t *testing.T) {
-	a, err := Keys(1000, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Keys(1000, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Keys(1000, 8)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seen := make(map[string]bool, len(a))
-	for i, k := range a {
-		if len(k) != KeyLen || !strings.HasPrefix(k, "key-") || strings.Trim(k[4:], "0123456789abcdef") != "" {
-			t.Fatalf("key %d = %q: want \"key-\" and 16 lowercase hex digits", i, k)
-		}
-		if seen[k] {
-			t.Fatalf("key %d = %q repeats", i, k)
-		}
-		seen[k] = true
-		if b[i] != k {
-			t.Fatalf("seed 7 key %d: %q then %q, want the same", i, k, b[i])
-		}
-	}
-	same := 0
-	for i := range a {
-		if a[i] == c[i] {
-			same++
-		}
-	}
-	if same != 0 {
-		t.Errorf("seeds 7 and 8 share %d of 1000 keys at the same positions, want 0", same)
-	}
-	if _, err := Keys(0, 1); err == nil || !strings.Contains(err.Error(), "0") {
-		t.Errorf("Keys(0, 1) error = %v, want one naming 0", err)
-	}
-}
 
 // TestLookupNoAlloc asserts the Placer contract the benchmarks rely on:
 // Locate and LocateHash never allocate, for every algorithm.
@@ -114,5 +73,23 @@ func TestRetainedBytes(t *testing.T) {
 	}
 	if got < size-slack || got > size+slack {
 		t.Errorf("retained bytes of a copy of a captured %d-byte slice = %d, want %d..%d", size, got, size-slack, size+slack)
+	}
+}
+
+// NewPlacerWithout removes the requested number of nodes, the same ones
+// every time, and the result no longer lists them.
+func TestNewPlacerWithout(t *testing.T) {
+	a := NewPlacerWithout(t, "jump", 10, 3)
+	b := NewPlacerWithout(t, "jump", 10, 3)
+	if len(a.Nodes()) != 7 {
+		t.Fatalf("%d nodes left, want 7", len(a.Nodes()))
+	}
+	for i := range a.Nodes() {
+		if a.Nodes()[i] != b.Nodes()[i] {
+			t.Fatalf("two builds differ: %v and %v", a.Nodes(), b.Nodes())
+		}
+	}
+	if got := NewPlacerWithout(t, "jump", 10, 0); len(got.Nodes()) != 10 {
+		t.Errorf("removed 0: %d nodes", len(got.Nodes()))
 	}
 }

@@ -34,18 +34,17 @@
 // Node counts are [NodeCounts] (10, 100, 1000, 10000); with -short the
 // largest is left out of Build, LookupParallel and LookupSwap. All
 // lookups draw keys from the same pool of [PoolSize] keys made by
-// Keys(PoolSize, PoolSeed), indexed with a mask, and keep their results
+// keyset.Keys(PoolSize, PoolSeed), indexed with a mask, and keep their results
 // in package-level sinks so the compiler cannot drop the work.
 package bench
 
 import (
-	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/keyset"
 )
 
 // PoolSize is the number of keys in the benchmark key pool, a power of two
@@ -55,36 +54,8 @@ const PoolSize = 1 << 16
 // PoolSeed is the seed of the benchmark key pool.
 const PoolSeed = 1
 
-// KeyLen is the length in bytes of every generated key: "key-" followed by
-// 16 lowercase hexadecimal digits.
-const KeyLen = 20
-
 // NodeCounts are the membership sizes the benchmarks cover.
 var NodeCounts = []int{10, 100, 1000, 10000}
-
-// Keys returns n keys of KeyLen bytes, "key-" + 16 hex digits of a 64-bit
-// value drawn from a PCG generator seeded with (seed, seed). The same n and
-// seed always give the same keys; distinct values give distinct keys, and
-// 64-bit draws collide with probability about n^2/2^65 (never, for a pool
-// of 2^16). It returns an error naming n when n < 1.
-func Keys(n int, seed uint64) ([]string, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("keys %d: need at least 1 key", n)
-	}
-	r := rand.New(rand.NewPCG(seed, seed))
-	keys := make([]string, n)
-	buf := make([]byte, 0, KeyLen)
-	for i := range keys {
-		buf = append(buf[:0], "key-"...)
-		v := r.Uint64()
-		// Zero-pad to 16 digits so every key has the same length.
-		for s := 60; s >= 0; s -= 4 {
-			buf = strconv.AppendUint(buf, (v>>uint(s))&0xF, 16)
-		}
-		keys[i] = string(buf)
-	}
-	return keys, nil
-}
 
 // NewPlacer builds algo on n default nodes (node-0 ... node-{n-1}, weight 1)
 // with catalog.DefaultConfig(), for benchmarks and tests here and in the
@@ -109,11 +80,34 @@ func NewPlacer(tb testing.TB, algo string, n int) (p algorithms.Placer) {
 	return p
 }
 
-// Pool returns the benchmark key pool, Keys(PoolSize, PoolSeed), failing tb
-// on error.
+// NewPlacerWithout builds algo on n default nodes like [NewPlacer], then
+// lets removed of them leave one at a time through Rebalance, in an order
+// drawn from a PCG generator seeded with (n, removed), so that stateful
+// algorithms (anchor, memento) carry their removal state into the lookup.
+// It fails tb, naming the algorithm, when removed is not in 0..n-1 or a
+// removal fails.
+func NewPlacerWithout(tb testing.TB, algo string, n, removed int) algorithms.Placer {
+	tb.Helper()
+	if removed < 0 || removed >= n {
+		tb.Fatalf("%s on %d nodes: cannot remove %d nodes (need 0..%d)", algo, n, removed, n-1)
+	}
+	p := NewPlacer(tb, algo, n)
+	r := rand.New(rand.NewPCG(uint64(n), uint64(removed)))
+	for _, i := range r.Perm(n)[:removed] {
+		next, err := algorithms.Leave(p, algorithms.NodeID(i))
+		if err != nil {
+			tb.Fatalf("%s on %d nodes: removing %s: %v", algo, n, algorithms.NodeID(i), err)
+		}
+		p = next
+	}
+	return p
+}
+
+// Pool returns the benchmark key pool, keyset.Keys(PoolSize, PoolSeed):
+// the keys of a one-set analysis with seed PoolSeed. It fails tb on error.
 func Pool(tb testing.TB) []string {
 	tb.Helper()
-	keys, err := Keys(PoolSize, PoolSeed)
+	keys, err := keyset.Keys(PoolSize, PoolSeed)
 	if err != nil {
 		tb.Fatal(err)
 	}

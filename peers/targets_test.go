@@ -3,8 +3,11 @@ package peers
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 const sample = `goos: linux
@@ -38,7 +41,7 @@ func read(t *testing.T, s string) (*Results, []error) {
 func TestReadResultsMedian(t *testing.T) {
 	r, warnings := read(t, sample)
 	// The median of 10, 12, 11, 13, 400 ns is 12 ns (sec/op after tidying).
-	m, n, err := r.Median(Cell{"chbench", "ring", 1000}, "sec/op")
+	m, n, err := r.Median(Cell{"chbench", "ring", 1000, 0}, "sec/op")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +49,7 @@ func TestReadResultsMedian(t *testing.T) {
 		t.Errorf("median = %v over %d samples, want 1.2e-08 over 5", m, n)
 	}
 	// Lookup (not PeerLookup) results are ignored.
-	if _, _, err := r.Median(Cell{"", "ring", 1000}, "sec/op"); !errors.Is(err, errMissing) {
+	if _, _, err := r.Median(Cell{"", "ring", 1000, 0}, "sec/op"); !errors.Is(err, errMissing) {
 		t.Errorf("BenchmarkLookup result was kept: err = %v", err)
 	}
 	// The malformed benchmark line is a warning naming its line.
@@ -64,15 +67,15 @@ func TestReadResultsBadNodes(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	r, _ := read(t, sample)
-	ch := func(algo string, n int) Cell { return Cell{"chbench", algo, n} }
+	ch := func(algo string, n int) Cell { return Cell{"chbench", algo, n, 0} }
 	targets := []Target{
-		{Speedup, ch("ring", 1000), Cell{"groupcache", "ring", 1000}, 3}, // 42/12 = 3.5
-		{Speedup, ch("ring", 1000), Cell{"stathat", "ring", 1000}, 3},    // 30/12 = 2.5
-		{Ratio, ch("jump", 10), Cell{"go-jump", "jump", 10}, 1.05},       // 21/20 = 1.05
-		{Ratio, ch("jump", 10), Cell{"go-jump", "jump", 10}, 1.04},       // 1.05 > 1.04
-		{Ratio, ch("modulo", 10), Cell{"hash", "modulo", 10}, 3},         // missing
-		{Kind: ZeroAllocs, Cell: ch("ring", 1000)},                       // 0
-		{Kind: ZeroAllocs, Cell: ch("slots", 10)},                        // one sample allocates
+		{Speedup, ch("ring", 1000), Cell{"groupcache", "ring", 1000, 0}, 3}, // 42/12 = 3.5
+		{Speedup, ch("ring", 1000), Cell{"stathat", "ring", 1000, 0}, 3},    // 30/12 = 2.5
+		{Ratio, ch("jump", 10), Cell{"go-jump", "jump", 10, 0}, 1.05},       // 21/20 = 1.05
+		{Ratio, ch("jump", 10), Cell{"go-jump", "jump", 10, 0}, 1.04},       // 1.05 > 1.04
+		{Ratio, ch("modulo", 10), Cell{"hash", "modulo", 10, 0}, 3},         // missing
+		{Kind: ZeroAllocs, Cell: ch("ring", 1000)},                          // 0
+		{Kind: ZeroAllocs, Cell: ch("slots", 10)},                           // one sample allocates
 	}
 	want := []struct {
 		value float64
@@ -105,21 +108,110 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// Every default target names cells BenchmarkPeerLookup produces.
+// Every default target names cells BenchmarkPeerLookup produces: peers at
+// NodeCounts, and chbench and hash cells that BenchCells lists.
 func TestDefaultTargetsCells(t *testing.T) {
-	impls := map[string]bool{"chbench": true, "hash": true, "groupcache": true, "stathat": true, "serialx": true, "go-rendezvous": true, "go-jump": true}
+	peerImpls := map[string]bool{"groupcache": true, "stathat": true, "serialx": true, "go-rendezvous": true, "go-jump": true}
 	ts := DefaultTargets()
-	if len(ts) != 4+1+3+15+18 {
-		t.Errorf("%d default targets, want 41", len(ts))
+	// 4 ring speed-ups, 1 rendezvous, 3 jump/go-jump, 15 against the hash
+	// for the first five, 16 for the range hashes, 3 maglev, 6 anchor and
+	// memento with removals, 3 multiprobe reports, and 0 allocs/op for
+	// every catalog algorithm at NodeCounts.
+	if want := 4 + 1 + 3 + 15 + 16 + 3 + 6 + 3 + 3*len(catalog.Names()); len(ts) != want {
+		t.Errorf("%d default targets, want %d", len(ts), want)
 	}
 	for _, tg := range ts {
-		for _, c := range []Cell{tg.Cell, tg.Other} {
-			if tg.Kind == ZeroAllocs && c == tg.Other {
-				continue
-			}
-			if !impls[c.Impl] || (c.Nodes != 10 && c.Nodes != 100 && c.Nodes != 1000) {
-				t.Errorf("target %v: cell %v is not benchmarked", tg, c)
+		cells := []Cell{tg.Cell}
+		if tg.Kind != ZeroAllocs {
+			cells = append(cells, tg.Other)
+		}
+		for _, c := range cells {
+			switch {
+			case peerImpls[c.Impl]:
+				if !slices.Contains(NodeCounts, c.Nodes) || c.Removed != 0 {
+					t.Errorf("target %v: peer cell %v is not benchmarked", tg, c)
+				}
+			case c.Impl == "chbench" || c.Impl == "hash":
+				if !slices.Contains(BenchCells(c.Impl, c.Algo), c) {
+					t.Errorf("target %v: cell %v is not in BenchCells", tg, c)
+				}
+			default:
+				t.Errorf("target %v: unknown impl in %v", tg, c)
 			}
 		}
+	}
+}
+
+func TestBenchCells(t *testing.T) {
+	got := BenchCells("chbench", "anchor")
+	want := []Cell{
+		{"chbench", "anchor", 10, 0}, {"chbench", "anchor", 100, 0}, {"chbench", "anchor", 1000, 0},
+		{"chbench", "anchor", 10, 1}, {"chbench", "anchor", 100, 10}, {"chbench", "anchor", 1000, 100},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("BenchCells(chbench, anchor) = %v, want %v", got, want)
+	}
+	if got := BenchCells("hash", "fliphash"); len(got) != 4 || got[3] != (Cell{"hash", "fliphash", 10000, 0}) {
+		t.Errorf("BenchCells(hash, fliphash) = %v, want NodeCounts and 10000", got)
+	}
+	if got := BenchCells("hash", "modulo"); len(got) != len(NodeCounts) {
+		t.Errorf("BenchCells(hash, modulo) = %v, want NodeCounts only", got)
+	}
+}
+
+const sampleNew = `BenchmarkPeerLookup/impl=chbench/algo=jump/nodes=1000/removed=100-2  100  30 ns/op  0 B/op  0 allocs/op
+BenchmarkPeerLookup/impl=chbench/algo=jump/nodes=1000-2  100  20 ns/op  0 B/op  0 allocs/op
+BenchmarkPeerLookup/impl=hash/algo=jump/nodes=1000-2  100  10 ns/op  0 B/op  0 allocs/op
+`
+
+// Removal cells are their own cells; a reported ratio has no bound; a
+// target whose algorithm the catalog lacks is not measured, neither met nor
+// failed.
+func TestCheckRemovedReportAndNotMeasured(t *testing.T) {
+	r, _ := read(t, sampleNew)
+	targets := []Target{
+		{Ratio, Cell{"chbench", "jump", 1000, 100}, Cell{"hash", "jump", 1000, 0}, 2}, // 30/10 = 3: fails
+		{Ratio, Cell{"chbench", "jump", 1000, 0}, Cell{"hash", "jump", 1000, 0}, 2},   // 20/10 = 2: met
+		{Kind: Report, Cell: Cell{"chbench", "jump", 1000, 100}, Other: Cell{"hash", "jump", 1000, 0}},
+		{Ratio, Cell{"chbench", "no-such-algo", 10, 0}, Cell{"hash", "no-such-algo", 10, 0}, 2},
+	}
+	outs := Check(r, targets)
+	want := []struct {
+		value       float64
+		pass, notMe bool
+	}{{3, false, false}, {2, true, false}, {3, true, false}, {0, false, true}}
+	for i, o := range outs {
+		if math.Abs(o.Value-want[i].value) > 1e-9 || o.Pass != want[i].pass || o.NotMeasured != want[i].notMe {
+			t.Errorf("%v: value %v pass %v not measured %v, want %+v", o.Target, o.Value, o.Pass, o.NotMeasured, want[i])
+		}
+	}
+	var b strings.Builder
+	failed, err := WriteReport(&b, outs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if failed != 1 || lines[len(lines)-1] != "1 of 2 targets met, 1 reported without a bound, 1 not measured (algorithm not in the catalog)" {
+		t.Fatalf("report (%d failed):\n%s", failed, b.String())
+	}
+	for i, prefix := range []string{
+		"FAIL  jump nodes=1000 removed=100: chbench time / hash time <= 2",
+		"PASS  jump nodes=1000: chbench time / hash time <= 2",
+		"INFO  jump nodes=1000 removed=100: chbench time / hash time (reported, no bound)",
+		"SKIP  no-such-algo nodes=10: chbench time / hash time <= 2",
+	} {
+		if !strings.HasPrefix(lines[i], prefix) {
+			t.Errorf("line %d = %q, want prefix %q", i+1, lines[i], prefix)
+		}
+	}
+	if !strings.Contains(lines[3], `not measured: algorithm "no-such-algo" is not in the catalog`) {
+		t.Errorf("line 4 = %q", lines[3])
+	}
+}
+
+func TestReadResultsBadRemoved(t *testing.T) {
+	_, _, err := ReadResults(strings.NewReader("BenchmarkPeerLookup/impl=a/algo=b/nodes=10/removed=x-2 1 5 ns/op\n"), "x.txt")
+	if err == nil || !strings.Contains(err.Error(), `removed "x"`) {
+		t.Errorf("err = %v, want one naming removed \"x\"", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 // MovementRow is one row of movement.csv: the keys that changed owner when
@@ -30,57 +32,57 @@ type MovementRow struct {
 	Info          runInfo // keys, sets, seed, ... for the caption
 }
 
-var movementColumns = []string{"algo", "hash", "vnodes", "op", "from", "to", "moved_frac", "ideal_frac"}
+var movementColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, schema.ColOp, schema.ColFrom, schema.ColTo, schema.ColMovedFrac, schema.ColIdealFrac}
 
 // ReadMovement reads movement.csv at path. Columns are found by header
 // name, unknown ones are ignored; moved_frac_lo/_hi and moved_over_ideal
 // may be empty. A missing column or a cell that is not a finite number is
 // an error naming the file, line, column and value.
 func ReadMovement(path string) ([]MovementRow, error) {
-	t, err := readTable(path, movementColumns)
+	t, err := schema.ReadTable(path, movementColumns)
 	if err != nil {
 		return nil, err
 	}
 	return movementRows(t)
 }
 
-func movementRows(t *table) ([]MovementRow, error) {
-	rows := make([]MovementRow, len(t.rows))
-	for i := range t.rows {
-		r := MovementRow{Algo: t.str(i, "algo"), Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), Op: t.str(i, "op"), Line: t.lines[i]}
+func movementRows(t *schema.Table) ([]MovementRow, error) {
+	rows := make([]MovementRow, t.Len())
+	for i := range t.Len() {
+		r := MovementRow{Algo: t.Str(i, schema.ColAlgo), Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Op: t.Str(i, schema.ColOp), Line: t.Line(i)}
 		var err error
-		if r.From, err = t.count(i, "from"); err != nil {
+		if r.From, err = t.Count(i, schema.ColFrom); err != nil {
 			return nil, err
 		}
-		if r.To, err = t.count(i, "to"); err != nil {
+		if r.To, err = t.Count(i, schema.ColTo); err != nil {
 			return nil, err
 		}
-		if r.Moved, err = t.interval(i, "moved_frac"); err != nil {
+		if r.Moved, err = interval(t, i, schema.ColMovedFrac); err != nil {
 			return nil, err
 		}
 		r.Moved.X = r.From
-		if r.IdealFrac, err = t.num(i, "ideal_frac"); err != nil {
+		if r.IdealFrac, err = t.Num(i, schema.ColIdealFrac); err != nil {
 			return nil, err
 		}
-		if r.MovedOverIdeal, r.HasRatio, err = t.optNum(i, "moved_over_ideal"); err != nil {
+		if r.MovedOverIdeal, r.HasRatio, err = t.OptNum(i, schema.ColMovedOverIdeal); err != nil {
 			return nil, err
 		}
-		if r.Steps, _, err = t.optNum(i, "steps"); err != nil {
+		if r.Steps, _, err = t.OptNum(i, schema.ColSteps); err != nil {
 			return nil, err
 		}
-		r.Label = t.str(i, "label")
-		if r.ExpectedMoves, r.HasExpected, err = t.optNum(i, "expected_moves"); err != nil {
+		r.Label = t.Str(i, schema.ColLabel)
+		if r.ExpectedMoves, r.HasExpected, err = t.OptNum(i, schema.ColExpectedMoves); err != nil {
 			return nil, err
 		}
 		if !r.HasExpected {
-			keys, okK, _ := t.optNum(i, "keys")
-			sets, okS, _ := t.optNum(i, "sets")
-			if okK && t.str(i, "key_file") != "" {
+			keys, okK, _ := t.OptNum(i, schema.ColKeys)
+			sets, okS, _ := t.OptNum(i, schema.ColSets)
+			if okK && t.Str(i, schema.ColKeyFile) != "" {
 				keys, okK = keys/sets, okS && sets >= 1
 			}
 			r.ExpectedMoves, r.HasExpected = keys*r.IdealFrac, okK
 		}
-		r.Info = t.info(i)
+		r.Info = info(t, i)
 		rows[i] = r
 	}
 	return rows, nil

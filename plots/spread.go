@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 // SpreadRow is one row of spread.csv (or vnodes.csv, same header): how
@@ -40,64 +42,64 @@ type SpreadRow struct {
 	Info             runInfo // keys, sets, seed, ... for the caption
 }
 
-var spreadColumns = []string{"algo", "hash", "vnodes", "nodes", "peak_to_mean", "cv"}
+var spreadColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, schema.ColNodes, schema.ColPeakToMean, schema.ColCV}
 
 // ReadSpread reads spread.csv (or vnodes.csv) at path. Columns are found by
 // header name, unknown ones ignored; *_lo/_hi, noise_peak_to_mean and
 // exact_peak_to_mean may be empty. A missing column or a cell that is not a
 // finite number is an error naming the file, line, column and value.
 func ReadSpread(path string) ([]SpreadRow, error) {
-	t, err := readTable(path, spreadColumns)
+	t, err := schema.ReadTable(path, spreadColumns)
 	if err != nil {
 		return nil, err
 	}
 	return spreadRows(t)
 }
 
-func spreadRows(t *table) ([]SpreadRow, error) {
-	rows := make([]SpreadRow, len(t.rows))
-	for i := range t.rows {
-		r := SpreadRow{Algo: t.str(i, "algo"), Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), Line: t.lines[i]}
+func spreadRows(t *schema.Table) ([]SpreadRow, error) {
+	rows := make([]SpreadRow, t.Len())
+	for i := range t.Len() {
+		r := SpreadRow{Algo: t.Str(i, schema.ColAlgo), Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Line: t.Line(i)}
 		var err error
-		if r.Nodes, err = t.count(i, "nodes"); err != nil {
+		if r.Nodes, err = t.Count(i, schema.ColNodes); err != nil {
 			return nil, err
 		}
-		if r.PeakToMean, err = t.interval(i, "peak_to_mean"); err != nil {
+		if r.PeakToMean, err = interval(t, i, schema.ColPeakToMean); err != nil {
 			return nil, err
 		}
-		if r.CV, err = t.interval(i, "cv"); err != nil {
+		if r.CV, err = interval(t, i, schema.ColCV); err != nil {
 			return nil, err
 		}
-		if r.NoisePeakToMean, r.HasNoise, err = t.optNum(i, "noise_peak_to_mean"); err != nil {
+		if r.NoisePeakToMean, r.HasNoise, err = t.OptNum(i, schema.ColNoisePeakToMean); err != nil {
 			return nil, err
 		}
-		if r.ExactPeakToMean, r.HasExact, err = t.optNum(i, "exact_peak_to_mean"); err != nil {
+		if r.ExactPeakToMean, r.HasExact, err = t.OptNum(i, schema.ColExactPeakToMean); err != nil {
 			return nil, err
 		}
-		r.Label = t.str(i, "label")
-		if r.Draws, r.HasLayouts, err = t.optNum(i, "placements"); err != nil {
+		r.Label = t.Str(i, schema.ColLabel)
+		if r.Draws, r.HasLayouts, err = t.OptNum(i, schema.ColPlacements); err != nil {
 			return nil, err
 		}
 		if r.HasLayouts {
 			var lo, hi float64
-			if r.Layouts.Y, err = t.num(i, "placements_peak_to_mean"); err != nil {
+			if r.Layouts.Y, err = t.Num(i, schema.ColPlacementsPeakToMean); err != nil {
 				return nil, err
 			}
-			if lo, err = t.num(i, "placements_peak_to_mean_p5"); err != nil {
+			if lo, err = t.Num(i, schema.ColPlacementsPeakToMeanP5); err != nil {
 				return nil, err
 			}
-			if hi, err = t.num(i, "placements_peak_to_mean_p95"); err != nil {
+			if hi, err = t.Num(i, schema.ColPlacementsPeakToMeanP95); err != nil {
 				return nil, err
 			}
 			if lo > r.Layouts.Y || hi < r.Layouts.Y {
-				return nil, fmt.Errorf("%s:%d: placements_peak_to_mean %v outside its 5-95%% band [%v, %v]", t.file, t.lines[i], r.Layouts.Y, lo, hi)
+				return nil, t.Errorf(i, schema.ColPlacementsPeakToMean, "%v outside its 5-95%% band [%v, %v]", r.Layouts.Y, lo, hi)
 			}
 			r.Layouts.Lo, r.Layouts.Hi = lo, hi
 		}
-		if r.TheoryPeakToMean, r.HasTheory, err = t.optNum(i, "theory_peak_to_mean"); err != nil {
+		if r.TheoryPeakToMean, r.HasTheory, err = t.OptNum(i, schema.ColTheoryPeakToMean); err != nil {
 			return nil, err
 		}
-		r.Info = t.info(i)
+		r.Info = info(t, i)
 		rows[i] = r
 	}
 	return rows, nil

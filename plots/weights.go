@@ -6,6 +6,8 @@ import (
 	"image/color"
 	"slices"
 	"strconv"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 // WeightRow is one row of weights.csv: the share of keys one node of a
@@ -23,7 +25,7 @@ type WeightRow struct {
 	Info                   runInfo
 }
 
-var weightColumns = []string{"algo", "hash", "vnodes", "nodes", "id", "weight", "weight_share", "share"}
+var weightColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, schema.ColNodes, schema.ColID, schema.ColWeight, schema.ColWeightShare, schema.ColShare}
 
 // ReadWeights reads weights.csv at path. Columns are found by header name,
 // unknown ones ignored; share_lo/_hi and exact_share may be empty. A
@@ -31,34 +33,34 @@ var weightColumns = []string{"algo", "hash", "vnodes", "nodes", "id", "weight", 
 // not a whole number >= 1 or a share outside 0..1 is an error naming the
 // file, line, column and value.
 func ReadWeights(path string) ([]WeightRow, error) {
-	t, err := readTable(path, weightColumns)
+	t, err := schema.ReadTable(path, weightColumns)
 	if err != nil {
 		return nil, err
 	}
 	return weightRows(t)
 }
 
-func weightRows(t *table) ([]WeightRow, error) {
-	rows := make([]WeightRow, len(t.rows))
-	for i := range t.rows {
-		r := WeightRow{Algo: t.str(i, "algo"), Hash: t.str(i, "hash"), VNodes: t.str(i, "vnodes"), ID: t.str(i, "id"), Line: t.lines[i], Info: t.info(i)}
+func weightRows(t *schema.Table) ([]WeightRow, error) {
+	rows := make([]WeightRow, t.Len())
+	for i := range t.Len() {
+		r := WeightRow{Algo: t.Str(i, schema.ColAlgo), Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), ID: t.Str(i, schema.ColID), Line: t.Line(i), Info: info(t, i)}
 		var err error
-		if r.Nodes, err = t.count(i, "nodes"); err != nil {
+		if r.Nodes, err = t.Count(i, schema.ColNodes); err != nil {
 			return nil, err
 		}
-		if r.Weight, err = t.num(i, "weight"); err != nil {
+		if r.Weight, err = t.Num(i, schema.ColWeight); err != nil {
 			return nil, err
 		}
-		if r.WeightShare, err = t.fraction(i, "weight_share"); err != nil {
+		if r.WeightShare, err = fraction(t, i, schema.ColWeightShare); err != nil {
 			return nil, err
 		}
-		if _, err = t.fraction(i, "share"); err != nil {
+		if _, err = fraction(t, i, schema.ColShare); err != nil {
 			return nil, err
 		}
-		if r.Share, err = t.interval(i, "share"); err != nil {
+		if r.Share, err = interval(t, i, schema.ColShare); err != nil {
 			return nil, err
 		}
-		if r.ExactShare, r.HasExact, err = t.optNum(i, "exact_share"); err != nil {
+		if r.ExactShare, r.HasExact, err = t.OptNum(i, schema.ColExactShare); err != nil {
 			return nil, err
 		}
 		rows[i] = r
@@ -68,10 +70,10 @@ func weightRows(t *table) ([]WeightRow, error) {
 
 // fraction returns column name of row i as a number in 0..1, or an error
 // naming the file, line, column and bad value.
-func (t *table) fraction(i int, name string) (float64, error) {
-	v, err := t.num(i, name)
+func fraction(t *schema.Table, i int, name string) (float64, error) {
+	v, err := t.Num(i, name)
 	if err == nil && (v < 0 || v > 1) {
-		err = fmt.Errorf("%s:%d: column %s (%d): %q is not a fraction in 0..1", t.file, t.lines[i], name, t.col[name]+1, t.str(i, name))
+		err = t.Errorf(i, name, "%q is not a fraction in 0..1", t.Str(i, name))
 	}
 	return v, err
 }

@@ -10,9 +10,13 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/binomial"
 	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/fliphash"
 	"github.com/chbench/chbench/algorithms/jump"
+	"github.com/chbench/chbench/algorithms/jumpback"
 	"github.com/chbench/chbench/algorithms/modulo"
+	"github.com/chbench/chbench/algorithms/powerch"
 	"github.com/chbench/chbench/algorithms/rendezvous"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/algorithms/slots"
@@ -161,6 +165,30 @@ var infos = []Info{
 		LeaveMinimal: true, RandomLayout: true, Variant: "partitions",
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(bounded.New(n, c.VNodes, c.Eps, c.PartitionsFor(len(n)), h))
+		}},
+	{Name: jumpback.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
+		Removal: "last only; others by swap-last", Weights: "no", Source: "Ertl 2024 (arXiv 2403.18682)",
+		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(jumpback.New(n, h))
+		}},
+	{Name: fliphash.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
+		Removal: "last only; others by swap-last", Weights: "no", Source: "Masson & Lee 2024 (arXiv 2402.17549)",
+		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(fliphash.New(n, h))
+		}},
+	{Name: powerch.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
+		Removal: "last only; others by swap-last", Weights: "no", Source: "Leu 2023 (arXiv 2307.12448)",
+		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(powerch.New(n, h))
+		}},
+	{Name: binomial.Name, Family: "range", Lookup: "O(1)", Memory: "O(n) (bucket order)",
+		Removal: "last only; others by swap-last", Weights: "no", Source: "Coluzzi et al. 2024 (arXiv 2406.19836)",
+		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(binomial.New(n, h))
 		}},
 }
 

@@ -72,49 +72,14 @@ func (j *Jump) LocateHash(h uint64) int { return int(gojump.Hash(h, j.n)) }
 // Locate returns the ID of the node that owns key.
 func (j *Jump) Locate(key string) string { return j.nodes[j.LocateHash(j.hash.Sum(key))].ID }
 
-// Rebalance returns the placement for a new membership. Surviving nodes keep
-// their buckets; each vacated bucket below the new count is filled by the
-// node in the highest surviving bucket (swap-last, see the package doc);
-// joining nodes are appended in the order given.
+// Rebalance returns the placement for a new membership, in the bucket order
+// of [algorithms.SwapLast]: surviving nodes keep their buckets; each vacated
+// bucket below the new count is filled by the node in the highest surviving
+// bucket (see the package doc); joining nodes are appended in the order
+// given.
 func (j *Jump) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return nil, fmt.Errorf("jump: %w", err)
 	}
-	want := make(map[string]algorithms.Node, len(nodes))
-	for _, n := range nodes {
-		want[n.ID] = n
-	}
-	// Survivors in bucket order, with vacated buckets as holes.
-	buckets := make([]algorithms.Node, 0, len(nodes))
-	var holes []int
-	for _, n := range j.nodes {
-		if m, ok := want[n.ID]; ok {
-			buckets = append(buckets, m)
-			delete(want, n.ID)
-		} else {
-			holes = append(holes, len(buckets))
-			buckets = append(buckets, algorithms.Node{})
-		}
-	}
-	// Fill each hole, lowest first, with the node in the last bucket, then
-	// drop trailing holes.
-	for _, h := range holes {
-		for len(buckets) > 0 && buckets[len(buckets)-1].ID == "" {
-			buckets = buckets[:len(buckets)-1]
-		}
-		if h >= len(buckets) {
-			break
-		}
-		buckets[h] = buckets[len(buckets)-1]
-		buckets = buckets[:len(buckets)-1]
-	}
-	for len(buckets) > 0 && buckets[len(buckets)-1].ID == "" {
-		buckets = buckets[:len(buckets)-1]
-	}
-	for _, n := range nodes {
-		if _, joining := want[n.ID]; joining {
-			buckets = append(buckets, n)
-		}
-	}
-	return New(buckets, j.hash)
+	return New(algorithms.SwapLast(j.nodes, nodes), j.hash)
 }

@@ -5,22 +5,18 @@
 package placertest
 
 import (
-	"math/rand/v2"
-	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/keyset"
 )
 
-// Keys returns k deterministic pseudo-random keys "key:<n>" drawn with the
-// given seed.
+// Keys returns k deterministic pseudo-random keys drawn with the given
+// seed: keyset.Keys(k, seed), the keys the analyses generate (nil for
+// k < 1).
 func Keys(k int, seed uint64) []string {
-	r := rand.New(rand.NewPCG(seed, 0x9E3779B97F4A7C15))
-	keys := make([]string, k)
-	for i := range keys {
-		keys[i] = "key:" + strconv.FormatUint(r.Uint64(), 10)
-	}
+	keys, _ := keyset.Keys(k, seed)
 	return keys
 }
 

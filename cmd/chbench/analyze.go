@@ -13,6 +13,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 // analysisFlags are the flags move and spread share beyond placementFlags.
@@ -275,11 +276,11 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	}
 	switch a.format {
 	case "csv":
-		return analysis.WriteMoveCSV(stdout, results)
+		return schema.WriteMoveCSV(stdout, analysis.MoveRows(results))
 	case "json":
-		return analysis.WriteMoveJSON(stdout, results)
+		return schema.WriteMoveJSON(stdout, analysis.MoveRows(results))
 	case "bench":
-		return analysis.WriteMoveBench(stdout, results)
+		return schema.WriteMoveBench(stdout, analysis.MoveRows(results))
 	}
 	return analysis.WriteMoveTable(stdout, results)
 }
@@ -348,15 +349,15 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	bar.stop()
 	switch {
 	case a.format == "csv" && *shares:
-		return analysis.WriteSharesCSV(stdout, results)
+		return schema.WriteSharesCSV(stdout, analysis.SpreadRows(results))
 	case *shares:
 		return fmt.Errorf("-shares needs -format csv, got -format %s", a.format)
 	case a.format == "csv":
-		return analysis.WriteSpreadCSV(stdout, results)
+		return schema.WriteSpreadCSV(stdout, analysis.SpreadRows(results))
 	case a.format == "json":
-		return analysis.WriteSpreadJSON(stdout, results)
+		return schema.WriteSpreadJSON(stdout, analysis.SpreadRows(results))
 	case a.format == "bench":
-		return analysis.WriteSpreadBench(stdout, results)
+		return schema.WriteSpreadBench(stdout, analysis.SpreadRows(results))
 	}
 	return analysis.WriteSpreadTable(stdout, results)
 }

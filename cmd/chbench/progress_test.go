@@ -9,6 +9,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 // fakeClock is a clock tests advance by hand.
@@ -154,10 +155,10 @@ func TestProgressHookCountsKeys(t *testing.T) {
 		t.Errorf("hook counted %d keys, want 15000", got)
 	}
 	var x, y bytes.Buffer
-	if err := analysis.WriteMoveCSV(&x, []*analysis.MoveResult{plain}); err != nil {
+	if err := schema.WriteMoveCSV(&x, analysis.MoveRows([]*analysis.MoveResult{plain})); err != nil {
 		t.Fatal(err)
 	}
-	if err := analysis.WriteMoveCSV(&y, []*analysis.MoveResult{hooked}); err != nil {
+	if err := schema.WriteMoveCSV(&y, analysis.MoveRows([]*analysis.MoveResult{hooked})); err != nil {
 		t.Fatal(err)
 	}
 	if x.String() != y.String() {

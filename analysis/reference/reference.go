@@ -1,4 +1,4 @@
-package main
+package reference
 
 import (
 	"encoding/csv"
@@ -29,8 +29,8 @@ const refLevel = 0.999
 // refZ is the standard normal quantile of refLevel (3.29).
 var refZ = distuv.UnitNormal.Quantile(1 - (1-refLevel)/2)
 
-// refSize holds the sizes of a reference run.
-type refSize struct {
+// Size holds the sizes of a reference run.
+type Size struct {
 	MoveKeys, MoveSets int // modulo vs ring: the published 10,000 keys x 5 sets
 	ShareKeys          int // ring shares vs vnodes: the published 10,000 keys (5 servers)
 	Replicas           int // independent rings behind each 99% range
@@ -41,18 +41,18 @@ type refSize struct {
 }
 
 var (
-	// refDefault keeps the published sizes where there are any.
-	refDefault = refSize{MoveKeys: 10000, MoveSets: 5, ShareKeys: 10000, Replicas: 200,
+	// Default keeps the published sizes where there are any.
+	Default = Size{MoveKeys: 10000, MoveSets: 5, ShareKeys: 10000, Replicas: 200,
 		LawKeys: 100000, LawSets: 5, RingNodes: 1000, BoundedRuns: 3, BoundedNodes: 50}
-	// refFull grows what is a statistical law (keys, sets, rings, nodes),
+	// Full grows what is a statistical law (keys, sets, rings, nodes),
 	// never the published experiments' own sizes.
-	refFull = refSize{MoveKeys: 10000, MoveSets: 5, ShareKeys: 10000, Replicas: 1000,
+	Full = Size{MoveKeys: 10000, MoveSets: 5, ShareKeys: 10000, Replicas: 1000,
 		LawKeys: 1000000, LawSets: 10, RingNodes: 10000, BoundedRuns: 10, BoundedNodes: 100}
 )
 
-// refPublished holds the values of REFERENCES.md a reference run checks.
-type refPublished struct {
-	ModuloVsRing []analysis.Published
+// Published holds the values of REFERENCES.md a reference run checks.
+type Published struct {
+	ModuloVsRing []ModuloRingFigure
 	ModuloLaw    []refLaw
 	RingShares   []refShares
 	RingCV       []refCV
@@ -118,9 +118,9 @@ type refHash struct {
 }
 
 // publishedValues returns the values of ../shared/REFERENCES.md.
-func publishedValues() refPublished {
-	return refPublished{
-		ModuloVsRing: analysis.PublishedModuloVsRing(),
+func PublishedValues() Published {
+	return Published{
+		ModuloVsRing: PublishedModuloVsRing(),
 		ModuloLaw: []refLaw{{3, 4, 0.75, 2}, {4, 5, 0.80, 2}, {9, 10, 0.90, 2},
 			{10, 11, 0.909, 3}, {1000, 1010, 0.9901, 4}},
 		RingShares: []refShares{{1, 0.017, 0.357}, {10, 0.133, 0.265}, {50, 0.188, 0.215},
@@ -143,8 +143,8 @@ func publishedValues() refPublished {
 	}
 }
 
-// refRow is one line of the reference table.
-type refRow struct {
+// Row is one line of the reference table.
+type Row struct {
 	Quantity  string // what is compared, with its size
 	Published string // the value in REFERENCES.md
 	Ours      string // our value (mean [95% CI] where sampled)
@@ -155,7 +155,7 @@ type refRow struct {
 
 // refKeys returns the number of keys a run of size sz streams (the total
 // of its progress line).
-func refKeys(sz refSize, pub refPublished) int64 {
+func Keys(sz Size, pub Published) int64 {
 	move := int64(sz.MoveKeys) * int64(sz.MoveSets)
 	law := int64(sz.LawKeys) * int64(sz.LawSets)
 	n := int64(len(pub.ModuloLaw)) * law
@@ -168,7 +168,7 @@ func refKeys(sz refSize, pub refPublished) int64 {
 	return n
 }
 
-func noiseKeys(c refNoise, sz refSize) int {
+func noiseKeys(c refNoise, sz Size) int {
 	if c.Key > 0 {
 		return c.Key
 	}
@@ -180,9 +180,9 @@ func noiseKeys(c refNoise, sz refSize) int {
 
 // reference computes every row for size sz against the published values
 // pub, streaming keys with base options o (seed, workers, progress hook).
-func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, error) {
-	var rows []refRow
-	add := func(r ...refRow) { rows = append(rows, r...) }
+func Run(o analysis.Options, sz Size, pub Published) ([]Row, error) {
+	var rows []Row
+	add := func(r ...Row) { rows = append(rows, r...) }
 	o.Config = catalog.DefaultConfig()
 	o.Config.Partitions = bounded.DefaultPartitions // the bound check's m, fixed
 	o.Placement = analysis.PlacementFixed           // "our default ring" is one exact ring
@@ -205,7 +205,7 @@ func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, erro
 		}
 		p := moduloLaw(c.From, c.To)
 		tol := refZ * math.Sqrt(p*(1-p)/float64(sz.LawKeys*sz.LawSets))
-		add(refRow{
+		add(Row{
 			Quantity:  fmt.Sprintf("modulo moved %d->%d, 1-min/lcm = %.6f (%s keys)", c.From, c.To, p, count(sz.LawKeys*sz.LawSets)),
 			Published: pct(c.Moved, c.Digits-2), Ours: estPct(r.Moved, 2),
 			Accept: rangePct(p-tol, p+tol, 2),
@@ -217,7 +217,7 @@ func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, erro
 	// Modulo vs ring at the published size.
 	mv := o
 	mv.Keys, mv.Sets = sz.MoveKeys, sz.MoveSets
-	mr, err := analysis.ModuloVsRing(mv)
+	mr, err := ModuloVsRing(mv)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,7 @@ func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, erro
 		n := float64(sz.MoveKeys * sz.MoveSets)
 		pl := moduloLaw(p.From, p.To)
 		tol := refZ*math.Sqrt2*math.Sqrt(pl*(1-pl)/n) + halfUnit(3)
-		add(refRow{
+		add(Row{
 			Quantity:  fmt.Sprintf("modulo moved %d->%d (%s keys x %d sets)", p.From, p.To, count(sz.MoveKeys), sz.MoveSets),
 			Published: pct(p.Modulo, 1), Ours: estPct(mod.Moved, 2),
 			Accept: rangePct(mod.Moved.Mean-tol, mod.Moved.Mean+tol, 2),
@@ -240,7 +240,7 @@ func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, erro
 			return nil, err
 		}
 		lo, hi := range99(reps)
-		add(refRow{
+		add(Row{
 			Quantity:  fmt.Sprintf("ring moved %d->%d, ideal %s (%s keys x %d sets, %d vnodes)", p.From, p.To, pct(rg.Ideal, 1), count(sz.MoveKeys), sz.MoveSets, o.Config.VNodes),
 			Published: pct(p.Ring, 1), Ours: estPct(rg.Moved, 2),
 			Accept: rangePct(lo, hi, 1),
@@ -273,7 +273,7 @@ func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, erro
 			reps []float64
 		}{{"smallest", c.Min, sr.MinShare, mins}, {"largest", c.Max, sr.MaxShare, maxs}} {
 			lo, hi := range99(side.reps)
-			add(refRow{
+			add(Row{
 				Quantity:  fmt.Sprintf("ring %s share, 5 nodes, %d vnodes (%s keys)", side.name, c.VNodes, count(sz.ShareKeys)),
 				Published: pct(side.pub, 1), Ours: estPct(side.ours, 1),
 				Accept: rangePct(lo, hi, 1),
@@ -303,7 +303,7 @@ func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, erro
 			return nil, err
 		}
 		got := strconv.FormatFloat(b.PeakToMean, 'f', c.Decimals, 64)
-		add(refRow{
+		add(Row{
 			Quantity:  fmt.Sprintf("slots peak/mean, %d nodes, S=16384 (exact)", c.N),
 			Published: strconv.FormatFloat(c.PeakToMean, 'f', c.Decimals, 64), Ours: got,
 			Accept: strconv.FormatFloat(c.PeakToMean, 'f', c.Decimals, 64),
@@ -333,7 +333,7 @@ func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, erro
 	for _, s := range wr.Shares {
 		q := s.WeightShare
 		tol := refZ * math.Sqrt(q*(1-q)/float64(sz.LawKeys*sz.LawSets))
-		add(refRow{
+		add(Row{
 			Quantity:  fmt.Sprintf("rendezvous share, weight %g of %v (%s keys)", s.Weight, pub.Weights, count(sz.LawKeys*sz.LawSets)),
 			Published: pct(q, 1), Ours: estPct(s.Share, 2),
 			Accept: rangePct(q-tol, q+tol, 2),
@@ -365,7 +365,7 @@ func reference(o analysis.Options, sz refSize, pub refPublished) ([]refRow, erro
 		chi := distuv.ChiSquared{K: s * (n - 1)}
 		lo := math.Sqrt(chi.Quantile((1-refLevel)/2) / (s * k))
 		hi := math.Sqrt(chi.Quantile(1-(1-refLevel)/2) / (s * k))
-		add(refRow{
+		add(Row{
 			Quantity:  fmt.Sprintf("noise floor cv, %s, %d nodes (%s keys x %d sets)", c.Algo, c.Nodes, count(no.Keys), no.Sets),
 			Published: fmt.Sprintf("%.4f", math.Sqrt((n-1)/k)), Ours: fmt.Sprintf("%.4f rms", rms),
 			Accept: fmt.Sprintf("[%.4f, %.4f]", lo, hi),
@@ -403,7 +403,7 @@ func moduloLaw(n, m int) float64 {
 
 // ringCVRows checks one ring of n nodes with k virtual nodes each against
 // Karger et al.'s 1/sqrt(k) and the tabled 99% interval of load/mean.
-func ringCVRows(c refCV, n int) ([]refRow, error) {
+func ringCVRows(c refCV, n int) ([]Row, error) {
 	nodes, err := algorithms.DefaultNodes(n)
 	if err != nil {
 		return nil, err
@@ -424,7 +424,7 @@ func ringCVRows(c refCV, n int) ([]refRow, error) {
 	// sqrt(2/(n-1) + (6/k)/n) / 2.
 	rse := math.Sqrt(2/float64(n-1)+6/float64(c.K)/float64(n)) / 2
 	tol := refZ*rse*c.CV + halfUnit(4)
-	rows := []refRow{{
+	rows := []Row{{
 		Quantity:  fmt.Sprintf("ring share cv, k=%d vnodes, %d nodes (exact arcs)", c.K, n),
 		Published: fmt.Sprintf("%.4g", c.CV), Ours: fmt.Sprintf("%.4f", b.CV),
 		Accept: fmt.Sprintf("[%.4f, %.4f]", b.CV-tol, b.CV+tol),
@@ -440,7 +440,7 @@ func ringCVRows(c refCV, n int) ([]refRow, error) {
 	frac := float64(in) / float64(n)
 	sd := math.Sqrt(0.99 * 0.01 / float64(n))
 	g := distuv.Gamma{Alpha: float64(c.K), Beta: float64(c.K)}
-	rows = append(rows, refRow{
+	rows = append(rows, Row{
 		Quantity:  fmt.Sprintf("ring nodes inside published 99%% load/mean, k=%d", c.K),
 		Published: fmt.Sprintf("(%.2f, %.2f)", c.Lo, c.Hi),
 		Ours:      fmt.Sprintf("%s of %d; Gamma: (%.3f, %.3f)", pct(frac, 1), n, g.Quantile(0.005), g.Quantile(0.995)),
@@ -454,7 +454,7 @@ func ringCVRows(c refCV, n int) ([]refRow, error) {
 // boundedRow runs churn, shrink and add-many scenarios with bounded loads
 // and checks every placement's busiest node against ceil(c*m/n), the
 // capacity recomputed here from eps, partitions and n.
-func boundedRow(o analysis.Options, sz refSize) (refRow, error) {
+func boundedRow(o analysis.Options, sz Size) (Row, error) {
 	cfg := o.Config
 	worst, placements := 0.0, 0
 	pass := true
@@ -462,11 +462,11 @@ func boundedRow(o analysis.Options, sz refSize) (refRow, error) {
 		for _, op := range []string{analysis.OpChurn, analysis.OpShrinkRandom, analysis.OpAddMany} {
 			sc, err := analysis.NewScenario(op, sz.BoundedNodes, o.Seed+uint64(run))
 			if err != nil {
-				return refRow{}, err
+				return Row{}, err
 			}
 			steps, err := analysis.BoundedLoads(o, sc)
 			if err != nil {
-				return refRow{}, err
+				return Row{}, err
 			}
 			for _, st := range steps {
 				capacity := int(math.Ceil((1 + cfg.Eps) * float64(cfg.Partitions) / float64(st.Nodes)))
@@ -479,7 +479,7 @@ func boundedRow(o analysis.Options, sz refSize) (refRow, error) {
 			}
 		}
 	}
-	return refRow{
+	return Row{
 		Quantity:  fmt.Sprintf("bounded max load / ceil(c·m/n), eps=%g, %d placements", cfg.Eps, placements),
 		Published: "<= 1", Ours: fmt.Sprintf("%.4f (worst)", worst), Accept: "<= 1",
 		Basis: fmt.Sprintf("hard bound; churn/shrink/add-many from %d nodes, m=%d", sz.BoundedNodes, cfg.Partitions), Pass: pass,
@@ -491,14 +491,14 @@ func boundedRow(o analysis.Options, sz refSize) (refRow, error) {
 // moved); the database sees reads · (1 - hit ratio). Our intervals follow
 // from the moved fraction's; a published "about" figure passes if it lies
 // within half its rounding step of our interval.
-func cacheRows(c refCache, moved analysis.Estimate) []refRow {
+func cacheRows(c refCache, moved analysis.Estimate) []Row {
 	hit := func(m float64) float64 { return c.OldHit * (1 - m) }
 	db := func(m float64) float64 { return c.Reads * (1 - hit(m)) }
 	old := c.Reads * (1 - c.OldHit)
-	row := func(q string, pub, step float64, f func(float64) float64, fmtV func(float64) string) refRow {
+	row := func(q string, pub, step float64, f func(float64) float64, fmtV func(float64) string) Row {
 		mid, a, b := f(moved.Mean), f(moved.Lo), f(moved.Hi)
 		lo, hi := min(a, b), max(a, b)
-		return refRow{
+		return Row{
 			Quantity:  q,
 			Published: "about " + fmtV(pub), Ours: fmt.Sprintf("%s [%s, %s]", fmtV(mid), fmtV(lo), fmtV(hi)),
 			Accept: fmt.Sprintf("[%s, %s]", fmtV(lo-step/2), fmtV(hi+step/2)),
@@ -506,7 +506,7 @@ func cacheRows(c refCache, moved analysis.Estimate) []refRow {
 			Pass:   lo-step/2 <= pub && pub <= hi+step/2,
 		}
 	}
-	return []refRow{
+	return []Row{
 		row(fmt.Sprintf("cache hit ratio after %%%d -> %%%d (was %s)", c.From, c.To, pct(c.OldHit, 0)),
 			c.NewHit, c.NewHitStep, hit, func(x float64) string { return pct(x, 1) }),
 		row(fmt.Sprintf("database load after %%%d -> %%%d (%s reads/s, was %s qps)", c.From, c.To, count(int(c.Reads)), count(int(old))),
@@ -518,10 +518,10 @@ func cacheRows(c refCache, moved analysis.Estimate) []refRow {
 
 // exactVectorRows checks the exact reference vectors: Redis key slots,
 // jump hash outputs and hash function values.
-func exactVectorRows(pub refPublished) []refRow {
-	var rows []refRow
+func exactVectorRows(pub Published) []Row {
+	var rows []Row
 	exact := func(q, want, got string) {
-		rows = append(rows, refRow{Quantity: q, Published: want, Ours: got, Accept: "= published", Basis: "exact vector", Pass: want == got})
+		rows = append(rows, Row{Quantity: q, Published: want, Ours: got, Accept: "= published", Basis: "exact vector", Pass: want == got})
 	}
 	var want, got []string
 	for _, s := range pub.Slot {
@@ -600,8 +600,8 @@ func verdict(p bool) string {
 	return "FAIL"
 }
 
-// writeRefTable writes rows as an aligned table.
-func writeRefTable(w io.Writer, rows []refRow) error {
+// WriteTable writes rows as an aligned table.
+func WriteTable(w io.Writer, rows []Row) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(refHeader, "\t"))
 	for _, r := range rows {
@@ -610,8 +610,8 @@ func writeRefTable(w io.Writer, rows []refRow) error {
 	return tw.Flush()
 }
 
-// writeRefCSV writes rows as CSV with the table's columns.
-func writeRefCSV(w io.Writer, rows []refRow) error {
+// WriteCSV writes rows as CSV with the table's columns.
+func WriteCSV(w io.Writer, rows []Row) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"quantity", "published", "ours", "accepted", "basis", "verdict"})
 	for _, r := range rows {
@@ -621,9 +621,9 @@ func writeRefCSV(w io.Writer, rows []refRow) error {
 	return cw.Error()
 }
 
-// refNotes explains how the single-run rows are compared; printed under
+// Notes explains how the single-run rows are compared; printed under
 // the table.
-const refNotes = `Notes:
+const Notes = `Notes:
   Published ring figures come from one ring: one hash, one set of node names, one key set.
   Such a statistic varies widely from ring to ring (with 1 vnode per server the smallest
   share can be anywhere from ~0% to 14%), so ours is not expected to equal it; the check is
@@ -634,54 +634,8 @@ const refNotes = `Notes:
   is checked in reference_test.go by a counting re-implementation that agrees with jump.
 `
 
-// runReference reproduces the values of REFERENCES.md that chbench can
-// measure and exits non-zero if any check fails.
-func runReference(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("reference", "[-full] [-format table|csv]", stderr)
-	full := fs.Bool("full", false, "larger sizes where the published figure is a statistical law (more keys, sets, rings); about a minute")
-	format := fs.String("format", "table", "output format: table or csv")
-	seed := fs.Uint64("seed", 1, "seed of the key generators and scenario choices")
-	workers := fs.Int("workers", 0, "goroutines (0 = one per core); results do not depend on it")
-	if _, err := parse(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	if err := checkWorkers(*workers); err != nil {
-		return err
-	}
-	if *format != "table" && *format != "csv" {
-		return fmt.Errorf("unknown format %q (known: table, csv)", *format)
-	}
-	sz := refDefault
-	if *full {
-		sz = refFull
-	}
-	pub := publishedValues()
-	o := analysis.Options{Seed: *seed, Workers: *workers}
-	bar := startProgress(stderr, &o, refKeys(sz, pub))
-	defer bar.stop()
-	rows, err := reference(o, sz, pub)
-	bar.stop()
-	if err != nil {
-		return err
-	}
-	if *format == "csv" {
-		err = writeRefCSV(stdout, rows)
-	} else {
-		if err = writeRefTable(stdout, rows); err == nil {
-			_, err = fmt.Fprint(stdout, "\n"+refNotes)
-		}
-	}
-	if err != nil {
-		return err
-	}
-	return refVerdict(rows)
-}
-
-// refVerdict returns an error naming the failed rows, or nil.
-func refVerdict(rows []refRow) error {
+// Verdict returns an error naming the failed rows, or nil.
+func Verdict(rows []Row) error {
 	var failed []string
 	for _, r := range rows {
 		if !r.Pass {

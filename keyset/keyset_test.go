@@ -1,9 +1,10 @@
-package analysis
+package keyset
 
 import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -131,7 +132,7 @@ func TestKeyFileChunks(t *testing.T) {
 	for i := range n {
 		b.WriteString("k")
 		b.WriteString(strings.Repeat("x", i%7))
-		b.WriteString(itoa(i))
+		b.WriteString(strconv.Itoa(i))
 		b.WriteByte('\n')
 	}
 	f, err := NewKeyFile(writeFile(t, b.String()), 2)
@@ -143,7 +144,7 @@ func TestKeyFileChunks(t *testing.T) {
 		t.Fatalf("set sizes %d, %d; want %d, %d", len(got[0]), len(got[1]), (n+1)/2, n/2)
 	}
 	const i = 5*ChunkKeys + 1 // odd: set 1
-	want := "k" + strings.Repeat("x", i%7) + itoa(i)
+	want := "k" + strings.Repeat("x", i%7) + strconv.Itoa(i)
 	if _, ok := slices.BinarySearch(got[1], want); !ok {
 		t.Errorf("key %q missing from set 1", want)
 	}
@@ -167,5 +168,61 @@ func TestKeyFileErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("NewKeyFile(%q, %d): error %v, want one naming %q", c.path, c.sets, err, c.want)
 		}
+	}
+}
+
+// Keys is deterministic, distinct keys of the generator's format, and the
+// same keys as the one-set stream.
+func TestKeys(t *testing.T) {
+	a, err := Keys(1000, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Keys(1000, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Keys(1000, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := make(map[string]bool, len(a))
+	for i, k := range a {
+		if len(k) != KeyLen || !strings.HasPrefix(k, "user:") || strings.Trim(k[5:], "0123456789abcdef") != "" {
+			t.Fatalf("key %d = %q: want \"user:\" and 16 lowercase hex digits", i, k)
+		}
+		if seen[k] {
+			t.Fatalf("key %d = %q repeats", i, k)
+		}
+		seen[k] = true
+		if b[i] != k {
+			t.Fatalf("seed 7 key %d: %q then %q, want the same", i, k, b[i])
+		}
+	}
+	same := 0
+	for i := range a {
+		if a[i] == c[i] {
+			same++
+		}
+	}
+	if same != 0 {
+		t.Errorf("seeds 7 and 8 share %d of 1000 keys at the same positions, want 0", same)
+	}
+	// Key i does not depend on n: a longer list extends a shorter one,
+	// across chunk boundaries.
+	long, err := Keys(2*ChunkKeys+3, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(long[:len(a)], a) {
+		t.Error("Keys(1000, 7) is not a prefix of Keys(8195, 7)")
+	}
+	// The keys are the generator's: set 0 of a one-set stream.
+	g, _ := NewGenerator(len(long), 1, 7)
+	if got := collect(t, g, 2)[0]; !slices.Equal(got, slices.Sorted(slices.Values(long))) {
+		t.Error("Keys differs from the one-set generator stream")
+	}
+	if _, err := Keys(0, 1); err == nil || !strings.Contains(err.Error(), "0") {
+		t.Errorf("Keys(0, 1) error = %v, want one naming 0", err)
 	}
 }

@@ -1,10 +1,6 @@
-package main
+package reference
 
 import (
-	"bytes"
-	"encoding/csv"
-	"errors"
-	"flag"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -18,19 +14,19 @@ import (
 // refSmall is a reference run small enough for go test -race: the sampled
 // rows widen their tolerances with the smaller samples, the published
 // values stay the same.
-var refSmall = refSize{MoveKeys: 2000, MoveSets: 3, ShareKeys: 2000, Replicas: 40,
+var refSmall = Size{MoveKeys: 2000, MoveSets: 3, ShareKeys: 2000, Replicas: 40,
 	LawKeys: 20000, LawSets: 3, RingNodes: 300, BoundedRuns: 1, BoundedNodes: 20}
 
-func runRef(t *testing.T, pub refPublished) []refRow {
+func runRef(t *testing.T, pub Published) []Row {
 	t.Helper()
-	rows, err := reference(analysis.Options{Seed: 1}, refSmall, pub)
+	rows, err := Run(analysis.Options{Seed: 1}, refSmall, pub)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return rows
 }
 
-func rowIndex(t *testing.T, rows []refRow, prefix string) int {
+func rowIndex(t *testing.T, rows []Row, prefix string) int {
 	t.Helper()
 	for i, r := range rows {
 		if strings.HasPrefix(r.Quantity, prefix) {
@@ -44,7 +40,7 @@ func rowIndex(t *testing.T, rows []refRow, prefix string) int {
 // Every published value chbench can measure passes at a small size, and
 // the exact rows print the exact values.
 func TestReferencePasses(t *testing.T) {
-	rows := runRef(t, publishedValues())
+	rows := runRef(t, PublishedValues())
 	if len(rows) != 51 {
 		t.Errorf("%d rows, want 51", len(rows))
 	}
@@ -53,7 +49,7 @@ func TestReferencePasses(t *testing.T) {
 			t.Errorf("FAIL %s: published %s, ours %s, accepted %s", r.Quantity, r.Published, r.Ours, r.Accept)
 		}
 	}
-	if err := refVerdict(rows); err != nil {
+	if err := Verdict(rows); err != nil {
 		t.Error(err)
 	}
 	// Fixed slots: ceil(16384/n)/(16384/n) at the published precision.
@@ -73,7 +69,7 @@ func TestReferencePasses(t *testing.T) {
 // chbench measures (or from the exact vectors) fail exactly those rows,
 // and the run reports them by name.
 func TestReferenceVerdicts(t *testing.T) {
-	pub := publishedValues()
+	pub := PublishedValues()
 	pub.ModuloVsRing[0].Modulo = 0.70   // modulo 3->4: 5 points off a binomial mean of 6,000 keys
 	pub.ModuloVsRing[1].Ring = 0.60     // ring 4->5: no 160-vnode ring moves 60%
 	pub.RingShares[0].Min = 0.30        // 5 nodes: the smallest share is at most 20%
@@ -98,7 +94,7 @@ func TestReferenceVerdicts(t *testing.T) {
 			t.Errorf("%s: verdict %s (published %s, ours %s, accepted %s)", r.Quantity, verdict(r.Pass), r.Published, r.Ours, r.Accept)
 		}
 	}
-	err := refVerdict(rows)
+	err := Verdict(rows)
 	if err == nil || !strings.Contains(err.Error(), "10 of 51 reference checks failed") || !strings.Contains(err.Error(), "ring moved 4->5") {
 		t.Errorf("verdict error %v", err)
 	}
@@ -107,7 +103,7 @@ func TestReferenceVerdicts(t *testing.T) {
 // The cache example follows from the moved fraction alone: 80% moved
 // turns a 95% hit ratio into 19% and 2,500 qps into 40,500 (16.2x).
 func TestCacheRows(t *testing.T) {
-	c := publishedValues().Cache
+	c := PublishedValues().Cache
 	rows := cacheRows(c, analysis.Estimate{Mean: 0.8, Lo: 0.8, Hi: 0.8})
 	want := []string{"19.0% [19.0%, 19.0%]", "40,500 qps [40,500 qps, 40,500 qps]", "16.2x [16.2x, 16.2x]"}
 	for i, r := range rows {
@@ -118,33 +114,6 @@ func TestCacheRows(t *testing.T) {
 	// Had 90% moved, the hit ratio would be 9.5%: "about 20%" fails.
 	if rows := cacheRows(c, analysis.Estimate{Mean: 0.9, Lo: 0.9, Hi: 0.9}); rows[0].Pass || rows[1].Pass || rows[2].Pass {
 		t.Errorf("90%% moved passes: %+v", rows)
-	}
-}
-
-// The CLI: table and CSV agree, bad flags name the bad value, -h helps.
-// (The full-size run is `make reference`; here only the flag handling.)
-func TestReferenceCLI(t *testing.T) {
-	if _, _, err := runCLI(t, "reference", "-format", "json"); err == nil || !strings.Contains(err.Error(), `"json"`) {
-		t.Errorf("-format json: %v", err)
-	}
-	if _, _, err := runCLI(t, "reference", "extra"); err == nil || !strings.Contains(err.Error(), `"extra"`) {
-		t.Errorf("extra argument: %v", err)
-	}
-	if _, stderr, err := runCLI(t, "reference", "-h"); !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr, "usage: chbench reference") {
-		t.Errorf("-h: %v %q", err, stderr)
-	}
-	rows := []refRow{{Quantity: "q, with comma", Published: "1", Ours: "2", Accept: "[1, 2]", Basis: "b", Pass: false}}
-	var b bytes.Buffer
-	if err := writeRefCSV(&b, rows); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&b).ReadAll()
-	if err != nil || len(recs) != 2 || recs[1][0] != "q, with comma" || recs[1][5] != "FAIL" {
-		t.Errorf("csv %q: %v", recs, err)
-	}
-	b.Reset()
-	if err := writeRefTable(&b, rows); err != nil || !strings.Contains(b.String(), "FAIL") {
-		t.Errorf("table %q: %v", b.String(), err)
 	}
 }
 

@@ -1,22 +1,18 @@
-package analysis
+package reference
 
 import (
-	"fmt"
-	"math"
-
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/chbench/chbench/algorithms"
-	"github.com/chbench/chbench/algorithms/bounded"
-	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
+	"github.com/chbench/chbench/analysis"
 )
 
-// Published is a moved-fraction figure from the field's write-ups
+// ModuloRingFigure is a moved-fraction figure from the field's write-ups
 // (REFERENCES.md): modulo and ring moved fractions for From -> To nodes,
 // measured on 10,000 keys averaged over five random key sets, and the
 // ideal fraction.
-type Published struct {
+type ModuloRingFigure struct {
 	From, To            int
 	Modulo, Ring, Ideal float64
 }
@@ -24,8 +20,8 @@ type Published struct {
 // PublishedModuloVsRing returns the published modulo-vs-ring figures:
 // 3->4 74.8% / 26.7% (ideal 25%), 4->5 80.1% / 19.6% (20%), 9->10 89.9% /
 // 10.4% (10%).
-func PublishedModuloVsRing() []Published {
-	return []Published{
+func PublishedModuloVsRing() []ModuloRingFigure {
+	return []ModuloRingFigure{
 		{3, 4, 0.748, 0.267, 0.25},
 		{4, 5, 0.801, 0.196, 0.20},
 		{9, 10, 0.899, 0.104, 0.10},
@@ -36,17 +32,17 @@ func PublishedModuloVsRing() []Published {
 // options' configuration) for each resize of PublishedModuloVsRing, and
 // returns the results in that order, modulo before ring. The published
 // experiment used o.Keys = 10,000 and o.Sets = 5.
-func ModuloVsRing(o Options) ([]*MoveResult, error) {
-	var out []*MoveResult
+func ModuloVsRing(o analysis.Options) ([]*analysis.MoveResult, error) {
+	var out []*analysis.MoveResult
 	for _, p := range PublishedModuloVsRing() {
-		sc, err := Resize(p.From, p.To)
+		sc, err := analysis.Resize(p.From, p.To)
 		if err != nil {
 			return nil, err
 		}
 		for _, algo := range []string{"modulo", ring.Name} {
 			c := o
 			c.Algo = algo
-			r, err := Movement(c, sc)
+			r, err := analysis.Movement(c, sc)
 			if err != nil {
 				return nil, err
 			}
@@ -89,7 +85,7 @@ func RingShares(nodes, vnodes int, hash string) (RingShareStat, error) {
 	if err != nil {
 		return RingShareStat{}, err
 	}
-	b, err := BalanceOf(r.ExactShares(), ns)
+	b, err := analysis.BalanceOf(r.ExactShares(), ns)
 	if err != nil {
 		return RingShareStat{}, err
 	}
@@ -103,62 +99,4 @@ func RingShares(nodes, vnodes int, hash string) (RingShareStat, error) {
 	}
 	st.Inside99 = float64(in) / float64(nodes)
 	return st, nil
-}
-
-// BoundedStep is the largest partition load of one bounded-loads placement
-// and its capacity ceil(c*P/n) (equal weights).
-type BoundedStep struct {
-	Nodes    int
-	MaxLoad  int // partitions on the busiest node
-	Capacity int // bounded.Capacity for an equal-weight node
-}
-
-// BoundedLoads builds the chain of bounded-loads placements of sc with the
-// configuration of o (o.Algo is ignored) and returns, for each placement,
-// the busiest node's partition count, from its exact shares, beside the
-// capacity ceil(c*P/n) that Mirrokni, Thorup and Zadimoghaddam (2018)
-// guarantee it never exceeds. The scenario must have equal weights.
-func BoundedLoads(o Options, sc Scenario) ([]BoundedStep, error) {
-	o.Algo = bounded.Name
-	chain, err := Placements(o, sc)
-	if err != nil {
-		return nil, err
-	}
-	P := scenarioConfig(o, sc).Partitions
-	var out []BoundedStep
-	for t, p := range chain {
-		nodes := p.Nodes()
-		if !algorithms.Uniform(nodes) {
-			return nil, fmt.Errorf("placement %d: BoundedLoads needs equal weights", t)
-		}
-		es, ok := p.(algorithms.ExactSharer)
-		if !ok {
-			return nil, fmt.Errorf("%s has no exact shares", p.Algorithm())
-		}
-		st := BoundedStep{Nodes: len(nodes), Capacity: bounded.Capacity(o.Config.Eps, P, 1, float64(len(nodes)))}
-		for _, s := range es.ExactShares() {
-			st.MaxLoad = max(st.MaxLoad, int(math.Round(s*float64(P))))
-		}
-		out = append(out, st)
-	}
-	return out, nil
-}
-
-// ExactBalance returns the Balance of the named algorithm's exact shares on
-// nodes with cfg, or nil when the algorithm does not implement
-// [algorithms.ExactSharer]. It returns the algorithm's construction error.
-func ExactBalance(algo string, nodes []algorithms.Node, cfg catalog.Config) (*Balance, error) {
-	p, err := catalog.New(algo, nodes, cfg)
-	if err != nil {
-		return nil, err
-	}
-	es, ok := p.(algorithms.ExactSharer)
-	if !ok {
-		return nil, nil
-	}
-	b, err := BalanceOf(es.ExactShares(), p.Nodes())
-	if err != nil {
-		return nil, err
-	}
-	return &b, nil
 }

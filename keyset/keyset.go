@@ -1,4 +1,13 @@
-package analysis
+// Package keyset is chbench's one source of keys: the analyses stream key
+// sets from it ([Generator], or a [KeyFile] of real keys), and the lookup
+// benchmarks and the algorithm tests take their in-memory keys from
+// [Keys], so every part of the suite places the same kind of key
+// ("user:" and 16 hexadecimal digits) drawn the same way.
+//
+// A [KeySource] streams S key sets chunk by chunk ([ChunkKeys] keys at a
+// time) to a pool of workers without storing them; key i of set s depends
+// only on the seed, s and i, never on the number of workers.
+package keyset
 
 import (
 	"bufio"
@@ -106,6 +115,28 @@ func (g *Generator) Chunk(dst []string, s, c int) []string {
 		start = e
 	}
 	return dst
+}
+
+// KeyLen is the length in bytes of every generated key: "user:" and 16
+// hexadecimal digits.
+const KeyLen = len("user:") + 16
+
+// Keys returns, in order, the n keys of the single set of
+// NewGenerator(n, 1, seed): the keys an analysis with one key set and that
+// seed streams, held in memory for benchmarks and tests. The same n and
+// seed always give the same keys (key i does not depend on n), and 64-bit
+// draws collide with probability about n^2/2^65. It returns NewGenerator's
+// error naming n when n < 1.
+func Keys(n int, seed uint64) ([]string, error) {
+	g, err := NewGenerator(n, 1, seed)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, n)
+	for c := range g.chunksPerSet() {
+		keys = g.Chunk(keys, 0, c)
+	}
+	return keys, nil
 }
 
 func (g *Generator) chunksPerSet() int { return (g.keys + ChunkKeys - 1) / ChunkKeys }

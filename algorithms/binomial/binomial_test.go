@@ -1,0 +1,172 @@
+package binomial
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/placertest"
+)
+
+func mustNew(t *testing.T, n int) *Binomial {
+	t.Helper()
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(nodes, algorithms.MustHash("xxhash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func bucketInt(h uint64, n int) int {
+	e, m := masks(uint32(n))
+	return int(bucket(h, uint32(n), e, m))
+}
+
+// Outputs of the authors' BinomialEngine (testdata/supsi.txt says how they
+// were produced).
+func TestReferenceVectors(t *testing.T) {
+	vs := placertest.ReadVectors(t, "testdata/supsi.txt")
+	for _, v := range vs {
+		if got := bucketInt(v.Hash, int(v.N)); uint64(got) != v.Bucket {
+			t.Errorf("hash %#x, %d buckets: %d, BinomialEngine %d", v.Hash, v.N, got, v.Bucket)
+		}
+	}
+	if len(vs) < 200 {
+		t.Fatalf("only %d vectors", len(vs))
+	}
+}
+
+func TestMasks(t *testing.T) {
+	for _, c := range []struct{ n, enc, minor uint32 }{
+		{1, 0, 0}, {2, 1, 0}, {3, 3, 1}, {4, 3, 1}, {5, 7, 3}, {1024, 1023, 511}, {1025, 2047, 1023}, {1 << 30, 1<<30 - 1, 1<<29 - 1}, {1<<30 + 1, MaxBuckets, 1<<30 - 1}, {MaxBuckets, MaxBuckets, 1<<30 - 1},
+	} {
+		if e, m := masks(c.n); e != c.enc || m != c.minor {
+			t.Errorf("masks(%d) = %d, %d, want %d, %d", c.n, e, m, c.enc, c.minor)
+		}
+	}
+}
+
+// idealShares returns each bucket's share when every rehash is an ideal
+// uniform draw: with M = 2^r >= n > M/2, a first position in the enclosing
+// tree falls at or beyond n with probability q = (M-n)/M; each of the
+// Redraws redraws then lands on one top-level bucket [M/2, n) with
+// probability 1/M; a key that misses every time falls back to the lower
+// M/2 buckets. So a top-level bucket gets (1 + q(1-q^R)/(1-q))/M and the
+// lower ones share the rest: uniform up to q^(R+1) < 2^-5.
+func idealShares(n int) []float64 {
+	s := make([]float64, n)
+	if n == 1 {
+		s[0] = 1
+		return s
+	}
+	e, _ := masks(uint32(n))
+	M := float64(e) + 1
+	half := int(e+1) / 2
+	q := (M - float64(n)) / M
+	top := (1 + q*(1-math.Pow(q, Redraws))/(1-q)) / M
+	low := (1 - float64(n-half)*top) / float64(half)
+	for i := range s {
+		s[i] = low
+		if i >= half {
+			s[i] = top
+		}
+	}
+	return s
+}
+
+func TestIdealSharesNearUniform(t *testing.T) {
+	for _, n := range []int{2, 3, 5, 10, 100, 1000, 1025, 1 << 20} {
+		var sum float64
+		for _, s := range idealShares(n) {
+			sum += s
+			if dev := math.Abs(s*float64(n) - 1); dev > math.Pow(0.5, Redraws+1) {
+				t.Errorf("n=%d: share %.6f is %.4f off 1/n, more than 2^-%d", n, s, dev, Redraws+1)
+			}
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("n=%d: shares sum to %v", n, sum)
+		}
+	}
+}
+
+// Balance: per-bucket counts of 400,000 keys against the ideal shares, by
+// chi-square. (The authors' LCG rehash is not ideal: at n = 10 and 11 the
+// statistic runs at 1.5-2 times its degrees of freedom over several seeds,
+// still inside the p = 1e-4 bound.)
+func TestBalance(t *testing.T) {
+	keys := placertest.Keys(400000, 3)
+	for _, n := range []int{2, 3, 10, 11, 100, 1000, 1025} {
+		placertest.CheckShares(t, mustNew(t, n), keys, idealShares(n), 1e-4)
+	}
+}
+
+func TestMonotone(t *testing.T) {
+	placertest.CheckMonotone(t, bucketInt, placertest.Hashes(2000, 1), 1100)
+}
+
+func TestJoinMovesOnlyToNewBucket(t *testing.T) {
+	placertest.CheckGrowth(t, func(n int) algorithms.Placer { return mustNew(t, n) },
+		placertest.Keys(50000, 2), []int{1, 3, 4, 9, 99, 999, 1024})
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := mustNew(t, 37), mustNew(t, 37)
+	for _, k := range placertest.Keys(5000, 5) {
+		if a.Locate(k) != b.Locate(k) {
+			t.Fatalf("key %q: %q then %q", k, a.Locate(k), b.Locate(k))
+		}
+	}
+}
+
+func TestRemoveLastMovesOnlyItsKeys(t *testing.T) {
+	before := mustNew(t, 10)
+	after, err := algorithms.Leave(before, "node-9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	placertest.CheckLeave(t, before, after, placertest.Keys(20000, 6), "node-9")
+}
+
+func TestRemoveMiddleSwapLast(t *testing.T) {
+	before := mustNew(t, 10)
+	after, err := algorithms.Leave(before, "node-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nodes := after.Nodes(); len(nodes) != 9 || nodes[3].ID != "node-9" {
+		t.Fatalf("bucket order after removing node-3: %v, want node-9 in bucket 3", nodes)
+	}
+	for _, k := range placertest.Keys(20000, 7) {
+		a, b := before.Locate(k), after.Locate(k)
+		switch {
+		case a == "node-3" && b != "node-9":
+			t.Fatalf("key %q of node-3 went to %q, want node-9", k, b)
+		case a != "node-3" && a != "node-9" && a != b:
+			t.Fatalf("key %q moved from %q to %q", k, a, b)
+		}
+	}
+}
+
+func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
+	b := mustNew(t, 100)
+	placertest.CheckNoAllocs(t, b)
+	placertest.CheckConcurrent(t, b, placertest.Keys(2000, 8))
+}
+
+func TestErrors(t *testing.T) {
+	h := algorithms.MustHash("xxhash")
+	if _, err := New(nil, h); err == nil {
+		t.Error("empty membership accepted")
+	}
+	if _, err := New([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, h); err == nil || !strings.Contains(err.Error(), Name) {
+		t.Errorf("unequal weights: err = %v", err)
+	}
+	if _, err := mustNew(t, 3).Rebalance([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}); err == nil {
+		t.Error("duplicate IDs accepted")
+	}
+}

@@ -1,0 +1,156 @@
+package jumpback
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/placertest"
+)
+
+func mustNew(t *testing.T, n int) *JumpBack {
+	t.Helper()
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := New(nodes, algorithms.MustHash("xxhash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// The example of hash4j's ConsistentHashingDemo.demoJumpBackHash: three key
+// hashes on 2 and 3 buckets; the third moves from bucket 0 to the new
+// bucket 2.
+func TestHash4jDemo(t *testing.T) {
+	for _, c := range []struct {
+		h          uint64
+		two, three uint32
+	}{
+		{0x7f7487ee708c8a96, 1, 1},
+		{0x6265648fbc797f25, 0, 0},
+		{0x85ef23a0b545d53b, 0, 2},
+	} {
+		if got := bucket(c.h, 2); got != c.two {
+			t.Errorf("hash %#x, 2 buckets: %d, want %d", c.h, got, c.two)
+		}
+		if got := bucket(c.h, 3); got != c.three {
+			t.Errorf("hash %#x, 3 buckets: %d, want %d", c.h, got, c.three)
+		}
+	}
+}
+
+// Outputs of hash4j itself, bucket counts 1..2^31-1 (testdata/hash4j.txt
+// says how they were produced).
+func TestHash4jVectors(t *testing.T) {
+	vs := placertest.ReadVectors(t, "testdata/hash4j.txt")
+	for _, v := range vs {
+		if got := bucket(v.Hash, uint32(v.N)); uint64(got) != v.Bucket {
+			t.Errorf("hash %#x, %d buckets: %d, hash4j %d", v.Hash, v.N, got, v.Bucket)
+		}
+	}
+	if len(vs) < 100 {
+		t.Fatalf("only %d vectors", len(vs))
+	}
+}
+
+func bucketInt(h uint64, n int) int { return int(bucket(h, uint32(n))) }
+
+func TestMonotone(t *testing.T) {
+	placertest.CheckMonotone(t, bucketInt, placertest.Hashes(2000, 1), 1000)
+}
+
+func TestJoinMovesOnlyToNewBucket(t *testing.T) {
+	placertest.CheckGrowth(t, func(n int) algorithms.Placer { return mustNew(t, n) },
+		placertest.Keys(50000, 2), []int{1, 3, 9, 99, 999})
+}
+
+func TestUniform(t *testing.T) {
+	keys := placertest.Keys(200000, 3)
+	for _, n := range []int{2, 10, 100, 1000} {
+		placertest.CheckUniform(t, mustNew(t, n), keys, 1e-4)
+	}
+}
+
+// JumpBackHash must follow jump's law, not only be monotone and uniform:
+// as n grows 1..N, a key moves at step n-1 -> n with probability 1/n
+// independently of its history, so its number of moves is a sum of
+// independent Bernoulli(1/n). Their mean and variance over K keys must match
+// that sum's (a monotone uniform hash with dependent moves has the same
+// mean but another variance).
+func TestJumpLaw(t *testing.T) {
+	const maxN = 1000
+	hashes := placertest.Hashes(10000, 4)
+	mean, variance := placertest.MoveStats(bucketInt, hashes, maxN)
+	mu, v, k4 := placertest.JumpLaw(maxN)
+	K := float64(len(hashes))
+	if se := math.Sqrt(v / K); math.Abs(mean-mu) > placertest.Z*se {
+		t.Errorf("mean moves %.4f, jump's law %.4f +- %.4f", mean, mu, placertest.Z*se)
+	}
+	// The sample variance's standard error: sqrt((mu4 - v^2)/K), mu4 = k4 + 3v^2.
+	if se := math.Sqrt((k4 + 2*v*v) / K); math.Abs(variance-v) > placertest.Z*se {
+		t.Errorf("variance of moves %.4f, jump's law %.4f +- %.4f", variance, v, placertest.Z*se)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := mustNew(t, 37), mustNew(t, 37)
+	for _, k := range placertest.Keys(5000, 5) {
+		if a.Locate(k) != b.Locate(k) {
+			t.Fatalf("key %q: %q then %q", k, a.Locate(k), b.Locate(k))
+		}
+	}
+}
+
+func TestRemoveLastMovesOnlyItsKeys(t *testing.T) {
+	before := mustNew(t, 10)
+	after, err := algorithms.Leave(before, "node-9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	placertest.CheckLeave(t, before, after, placertest.Keys(20000, 6), "node-9")
+}
+
+// Swap-last: the leaving node's keys go to the former last node; only the
+// former last bucket's keys move between survivors.
+func TestRemoveMiddleSwapLast(t *testing.T) {
+	before := mustNew(t, 10)
+	after, err := algorithms.Leave(before, "node-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nodes := after.Nodes(); len(nodes) != 9 || nodes[3].ID != "node-9" {
+		t.Fatalf("bucket order after removing node-3: %v, want node-9 in bucket 3", nodes)
+	}
+	for _, k := range placertest.Keys(20000, 7) {
+		a, b := before.Locate(k), after.Locate(k)
+		switch {
+		case a == "node-3" && b != "node-9":
+			t.Fatalf("key %q of node-3 went to %q, want node-9", k, b)
+		case a != "node-3" && a != "node-9" && a != b:
+			t.Fatalf("key %q moved from %q to %q", k, a, b)
+		}
+	}
+}
+
+func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
+	j := mustNew(t, 100)
+	placertest.CheckNoAllocs(t, j)
+	placertest.CheckConcurrent(t, j, placertest.Keys(2000, 8))
+}
+
+func TestErrors(t *testing.T) {
+	h := algorithms.MustHash("xxhash")
+	if _, err := New(nil, h); err == nil {
+		t.Error("empty membership accepted")
+	}
+	if _, err := New([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, h); err == nil || !strings.Contains(err.Error(), "jumpback") {
+		t.Errorf("unequal weights: err = %v", err)
+	}
+	if _, err := mustNew(t, 3).Rebalance([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}); err == nil {
+		t.Error("duplicate IDs accepted")
+	}
+}

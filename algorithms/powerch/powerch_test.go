@@ -1,0 +1,176 @@
+package powerch
+
+import (
+	"math/bits"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/placertest"
+)
+
+func mustNew(t *testing.T, n int) *PowerCH {
+	t.Helper()
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := New(nodes, algorithms.MustHash("xxhash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func bucketInt(h uint64, n int) int {
+	m1, m2 := masks(int32(n))
+	return int(bucket(h, int32(n), m1, m2))
+}
+
+func TestMasks(t *testing.T) {
+	for _, c := range []struct{ n, m1, m2 int32 }{
+		{1, 0, -1}, {2, 1, 0}, {3, 3, 1}, {4, 3, 1}, {5, 7, 3}, {1024, 1023, 511}, {1025, 2047, 1023}, {MaxBuckets, MaxBuckets - 1, MaxBuckets/2 - 1},
+	} {
+		if m1, m2 := masks(c.n); m1 != c.m1 || m2 != c.m2 {
+			t.Errorf("masks(%d) = %d, %d, want %d, %d", c.n, m1, m2, c.m1, c.m2)
+		}
+	}
+}
+
+func TestMonotone(t *testing.T) {
+	placertest.CheckMonotone(t, bucketInt, placertest.Hashes(2000, 1), 1100)
+}
+
+func TestJoinMovesOnlyToNewBucket(t *testing.T) {
+	placertest.CheckGrowth(t, func(n int) algorithms.Placer { return mustNew(t, n) },
+		placertest.Keys(50000, 2), []int{1, 3, 4, 9, 99, 999, 1024})
+}
+
+func TestUniform(t *testing.T) {
+	keys := placertest.Keys(400000, 3)
+	for _, n := range []int{2, 3, 10, 11, 100, 1000, 1025} {
+		placertest.CheckUniform(t, mustNew(t, n), keys, 1e-4)
+	}
+}
+
+// supsiBucket is SUPSI's PowerEngine at commit cf4dadb (see the package
+// doc): f's position from the squared LCG rehash, g's jumps from Guava's
+// LCG, both started from the key hash.
+func supsiBucket(h uint64, n int32) int32 {
+	const lcg = 2862933555777941757
+	m1, m2 := masks(n)
+	f := func(mask int32) int32 {
+		k := uint32(h) & uint32(mask)
+		if k == 0 {
+			return 0
+		}
+		top := uint32(1) << (bits.Len32(k) - 1)
+		x := lcg*h + 1
+		return int32(top + uint32(x*x*uint64(top)>>32)&(top-1))
+	}
+	if r := f(m1); r < n {
+		return r
+	}
+	state, cand := h, m2
+	for {
+		state = lcg*state + 1
+		u := float64(int32(state>>33)+1) / (1 << 31) // Java int wraps to -1 with probability 2^-31
+		next := float64(cand+1) / u
+		if next < 0 || next >= float64(n) {
+			break
+		}
+		cand = int32(next)
+	}
+	if cand > m2 {
+		return cand
+	}
+	return f(m2)
+}
+
+// The package doc's account of SUPSI's PowerEngine: the variant above
+// reproduces its outputs (testdata/supsi.txt says how they were produced),
+// and it is not uniform, while chbench's PowerCH passes the same check on
+// the same keys (TestUniform).
+func TestSUPSIVariant(t *testing.T) {
+	vs := placertest.ReadVectors(t, "testdata/supsi.txt")
+	for _, v := range vs {
+		if got := supsiBucket(v.Hash, int32(v.N)); uint64(got) != v.Bucket {
+			t.Errorf("hash %#x, %d buckets: %d, PowerEngine %d", v.Hash, v.N, got, v.Bucket)
+		}
+	}
+	if len(vs) < 200 {
+		t.Fatalf("only %d vectors", len(vs))
+	}
+	const n = 10
+	counts := make([]float64, n)
+	for _, h := range placertest.Hashes(400000, 3) {
+		counts[supsiBucket(h, n)]++
+	}
+	var x2 float64
+	want := 400000.0 / n
+	for _, c := range counts {
+		x2 += (c - want) * (c - want) / want
+	}
+	// 100 is far past any chance value: P(chi-square(9) > 100) < 1e-16.
+	if x2 < 100 {
+		t.Errorf("SUPSI variant at %d buckets: chi-square %.1f, the package doc says it is not uniform", n, x2)
+	}
+	t.Logf("SUPSI variant, %d buckets, 400000 keys: chi-square %.0f (9 degrees of freedom), counts %v", n, x2, counts)
+}
+
+func TestDeterministic(t *testing.T) {
+	a, b := mustNew(t, 37), mustNew(t, 37)
+	for _, k := range placertest.Keys(5000, 5) {
+		if a.Locate(k) != b.Locate(k) {
+			t.Fatalf("key %q: %q then %q", k, a.Locate(k), b.Locate(k))
+		}
+	}
+}
+
+func TestRemoveLastMovesOnlyItsKeys(t *testing.T) {
+	before := mustNew(t, 10)
+	after, err := algorithms.Leave(before, "node-9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	placertest.CheckLeave(t, before, after, placertest.Keys(20000, 6), "node-9")
+}
+
+func TestRemoveMiddleSwapLast(t *testing.T) {
+	before := mustNew(t, 10)
+	after, err := algorithms.Leave(before, "node-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nodes := after.Nodes(); len(nodes) != 9 || nodes[3].ID != "node-9" {
+		t.Fatalf("bucket order after removing node-3: %v, want node-9 in bucket 3", nodes)
+	}
+	for _, k := range placertest.Keys(20000, 7) {
+		a, b := before.Locate(k), after.Locate(k)
+		switch {
+		case a == "node-3" && b != "node-9":
+			t.Fatalf("key %q of node-3 went to %q, want node-9", k, b)
+		case a != "node-3" && a != "node-9" && a != b:
+			t.Fatalf("key %q moved from %q to %q", k, a, b)
+		}
+	}
+}
+
+func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
+	p := mustNew(t, 100)
+	placertest.CheckNoAllocs(t, p)
+	placertest.CheckConcurrent(t, p, placertest.Keys(2000, 8))
+}
+
+func TestErrors(t *testing.T) {
+	h := algorithms.MustHash("xxhash")
+	if _, err := New(nil, h); err == nil {
+		t.Error("empty membership accepted")
+	}
+	if _, err := New([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, h); err == nil || !strings.Contains(err.Error(), Name) {
+		t.Errorf("unequal weights: err = %v", err)
+	}
+	if _, err := mustNew(t, 3).Rebalance([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}); err == nil {
+		t.Error("duplicate IDs accepted")
+	}
+}

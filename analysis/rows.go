@@ -1,0 +1,69 @@
+package analysis
+
+import "github.com/chbench/chbench/analysis/schema"
+
+// MoveRows returns the results schema rows of rs, in order.
+func MoveRows(rs []*MoveResult) []schema.Move {
+	out := make([]schema.Move, 0, len(rs))
+	for _, r := range rs {
+		c := r.Config
+		out = append(out, schema.Move{
+			Algo: c.Algo, Hash: c.Hash, VNodes: c.VNodes, Op: r.Op, From: r.From, To: r.To,
+			Keys: c.Keys, Sets: c.Sets, Seed: c.Seed,
+			MovedFrac: r.Moved.Mean, MovedFracLo: r.Moved.Lo, MovedFracHi: r.Moved.Hi,
+			IdealFrac: r.Ideal, MovedOverIdeal: r.MovedOverIdeal,
+			CollateralFrac: r.Collateral.Mean, CollateralFracLo: r.Collateral.Lo, CollateralFracHi: r.Collateral.Hi,
+			NetMovedFrac: r.Net.Mean, NetMovedFracLo: r.Net.Lo, NetMovedFracHi: r.Net.Hi,
+			Steps: r.Steps, Placement: c.Placement, Label: r.Label, ExpectedMoves: r.ExpectedMoves, Config: c, Samples: r.Samples,
+		})
+	}
+	return out
+}
+
+func exactField(r *SpreadResult, f func(Balance) float64) *float64 {
+	if r.Exact == nil {
+		return nil
+	}
+	x := f(*r.Exact)
+	return &x
+}
+
+// SpreadRows returns the results schema rows of rs, in order; the exact_*
+// fields are nil when the placer has no exact shares.
+func SpreadRows(rs []*SpreadResult) []schema.Spread {
+	out := make([]schema.Spread, 0, len(rs))
+	for _, r := range rs {
+		c := r.Config
+		j := schema.Spread{
+			Algo: c.Algo, Hash: c.Hash, VNodes: c.VNodes, Nodes: r.Nodes, Keys: c.Keys, Sets: c.Sets, Seed: c.Seed,
+			MinShare: r.MinShare.Mean, MinShareLo: r.MinShare.Lo, MinShareHi: r.MinShare.Hi,
+			MaxShare: r.MaxShare.Mean, MaxShareLo: r.MaxShare.Lo, MaxShareHi: r.MaxShare.Hi,
+			PeakToMean: r.PeakToMean.Mean, PeakToMeanLo: r.PeakToMean.Lo, PeakToMeanHi: r.PeakToMean.Hi,
+			CV: r.CV.Mean, CVLo: r.CV.Lo, CVHi: r.CV.Hi,
+			NoisePeakToMean: r.NoisePeakToMean, NoiseCV: r.NoiseCV,
+			ExactPeakToMean: exactField(r, func(b Balance) float64 { return b.PeakToMean }),
+			ExactCV:         exactField(r, func(b Balance) float64 { return b.CV }),
+			ExactMinShare:   exactField(r, func(b Balance) float64 { return b.MinShare }),
+			ExactMaxShare:   exactField(r, func(b Balance) float64 { return b.MaxShare }),
+			Placement:       c.Placement, Label: r.Label,
+			TheoryPeakToMean: r.TheoryPeakToMean, TheoryCV: r.TheoryCV,
+			Config: c,
+		}
+		if l := r.Layouts; l != nil {
+			j.Placements = &schema.Layouts{Draws: l.Draws, PeakToMean: l.PeakToMean.Mean, PeakToMeanP5: l.PeakToMean.P5, PeakToMeanP95: l.PeakToMean.P95,
+				CV: l.CV.Mean, CVP5: l.CV.P5, CVP95: l.CV.P95}
+		}
+		if b := r.Bound; b != nil {
+			j.Bound = &schema.Bound{LoadFactor: b.LoadFactor, KeyRatio: b.KeyRatio.Mean, KeyRatioLo: b.KeyRatio.Lo, KeyRatioHi: b.KeyRatio.Hi, PartitionRatio: b.PartitionRatio}
+		}
+		for _, s := range r.Shares {
+			j.Shares = append(j.Shares, schema.Share{ID: s.ID, Weight: s.Weight, WeightShare: s.WeightShare, Exact: s.Exact,
+				Share: s.Share.Mean, ShareLo: s.Share.Lo, ShareHi: s.Share.Hi, Error: s.Share.Mean - s.WeightShare})
+		}
+		for _, b := range r.Samples {
+			j.Samples = append(j.Samples, schema.SpreadSample(b))
+		}
+		out = append(out, j)
+	}
+	return out
+}

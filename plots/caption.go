@@ -1,0 +1,143 @@
+package plots
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis/schema"
+)
+
+// runInfo is how one CSV result row was produced: the optional columns
+// keys, sets, seed, hash, vnodes, eps, go_version and commit, as written
+// (empty when absent), and the algorithm.
+type runInfo struct {
+	Algo, Keys, Sets, Seed, Hash, VNodes, Eps, Placement, GoVersion, Commit string
+}
+
+func info(t *schema.Table, i int) runInfo {
+	return runInfo{
+		Algo: t.Str(i, schema.ColAlgo), Keys: t.Str(i, schema.ColKeys), Sets: t.Str(i, schema.ColSets), Seed: t.Str(i, schema.ColSeed),
+		Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Eps: t.Str(i, schema.ColEps), Placement: t.Str(i, schema.ColPlacement),
+		GoVersion: t.Str(i, schema.ColGoVersion), Commit: t.Str(i, schema.ColCommit),
+	}
+}
+
+// runCaption summarises where the rows' numbers came from, e.g.
+// "100,000 keys x 5 sets, xxhash, seed 1, ring vnodes 160, bounded eps 0.25; go1.26.8, commit 65ea173".
+// A field with several values lists them joined by "/", or is left out
+// when it has more than three (it is then what the plot varies); empty
+// fields are left out. vnodes is shown only with rows of algorithms that
+// use virtual nodes, eps only with rows of algorithms that use it
+// (catalog.Info.UsesVNodes, UsesEps).
+func runCaption(infos []runInfo) string {
+	all := func(string) bool { return true }
+	usesEps := func(a string) bool { in, _ := catalog.Describe(a); return in.UsesEps }
+	distinct := func(get func(runInfo) string, only func(algo string) bool) string {
+		var vs []string
+		for _, in := range infos {
+			if !only(in.Algo) {
+				continue
+			}
+			if v := get(in); v != "" && !slices.Contains(vs, v) {
+				vs = append(vs, v)
+			}
+		}
+		if len(vs) > 3 {
+			return ""
+		}
+		return strings.Join(vs, "/")
+	}
+	var parts []string
+	keys, sets := distinct(func(r runInfo) string { return r.Keys }, all), distinct(func(r runInfo) string { return r.Sets }, all)
+	if keys == "" {
+		keys = keyRange(infos)
+	}
+	switch {
+	case keys != "" && sets != "":
+		parts = append(parts, thousands(keys)+" keys x "+sets+" sets")
+	case keys != "":
+		parts = append(parts, thousands(keys)+" keys")
+	}
+	if h := distinct(func(r runInfo) string { return r.Hash }, all); h != "" {
+		parts = append(parts, h)
+	}
+	if s := distinct(func(r runInfo) string { return r.Seed }, all); s != "" {
+		parts = append(parts, "seed "+s)
+	}
+	if v := distinct(func(r runInfo) string { return r.VNodes }, catalog.UsesVNodes); v != "" {
+		parts = append(parts, "ring vnodes "+v)
+	}
+	if e := distinct(func(r runInfo) string { return r.Eps }, usesEps); e != "" {
+		parts = append(parts, "bounded eps "+e)
+	}
+	randomLayout := func(a string) bool { in, _ := catalog.Describe(a); return in.RandomLayout }
+	if pl := distinct(func(r runInfo) string { return r.Placement }, randomLayout); pl != "" {
+		parts = append(parts, "placement "+pl)
+	}
+	out := strings.Join(parts, ", ")
+	var build []string
+	if g := distinct(func(r runInfo) string { return r.GoVersion }, all); g != "" {
+		build = append(build, g)
+	}
+	if c := distinct(func(r runInfo) string { return r.Commit }, all); c != "" {
+		build = append(build, "commit "+c)
+	}
+	if len(build) > 0 {
+		if out != "" {
+			out += "; "
+		}
+		out += strings.Join(build, ", ")
+	}
+	return out
+}
+
+// keyRange returns "lo-hi" for the keys column of infos when it holds
+// several whole numbers (keys scaled per grid point), or "".
+func keyRange(infos []runInfo) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, in := range infos {
+		k, err := strconv.ParseFloat(in.Keys, 64)
+		if err != nil {
+			return ""
+		}
+		lo, hi = math.Min(lo, k), math.Max(hi, k)
+	}
+	if lo > hi {
+		return ""
+	}
+	return strconv.FormatFloat(lo, 'f', -1, 64) + "-" + strconv.FormatFloat(hi, 'f', -1, 64)
+}
+
+// thousands puts commas between groups of three digits of a whole number
+// written in s ("100000" -> "100,000"); other text is returned unchanged,
+// and each "/"-separated part is handled on its own.
+func thousands(s string) string {
+	if a, b, ok := strings.Cut(s, "-"); ok && !strings.Contains(s, "/") {
+		return thousands(a) + "-" + thousands(b)
+	}
+	parts := strings.Split(s, "/")
+	for i, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			continue
+		}
+		var b strings.Builder
+		for j, r := range p {
+			if j > 0 && (len(p)-j)%3 == 0 {
+				b.WriteByte(',')
+			}
+			b.WriteRune(r)
+		}
+		parts[i] = b.String()
+	}
+	return strings.Join(parts, "/")
+}
+
+// interval reads the estimate in column name of row i of t (with its
+// optional _lo/_hi bounds) as a Point with X left 0.
+func interval(t *schema.Table, i int, name string) (Point, error) {
+	iv, err := t.Interval(i, name)
+	return Point{Y: iv.Mean, Lo: iv.Lo, Hi: iv.Hi, CI: iv.CI}, err
+}
