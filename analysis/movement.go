@@ -346,7 +346,7 @@ func Movement(o Options, sc Scenario) (*MoveResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	rc.Partitions = scenarioConfig(o, sc).Partitions
+	rc.Partitions = usedPartitions(o.Algo, scenarioConfig(o, sc).Partitions)
 	if err := checkCounters(o.Workers, src.Sets(), 4, 1, "4 counts"); err != nil {
 		return nil, err
 	}

@@ -113,3 +113,15 @@ func forSet[T any](per []T, s int) T {
 	}
 	return per[s]
 }
+
+// usedPartitions returns the partitions a result of algo records: p for
+// algorithms that place partitions (catalog Info.UsesPartitions), 0 for
+// the others, so that results of one algorithm at different node counts
+// do not differ in a setting it never reads (automatic partitions grow
+// with n).
+func usedPartitions(algo string, p int) int {
+	if in, _ := catalog.Describe(algo); in.UsesPartitions {
+		return p
+	}
+	return 0
+}

@@ -281,7 +281,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	}
 	cfg := o.Config
 	cfg.Partitions = cfg.PartitionsFor(len(nodes))
-	rc.Partitions = cfg.Partitions
+	rc.Partitions = usedPartitions(o.Algo, cfg.Partitions)
 	// Placers index nodes their own way; order[l][i] is the position in
 	// nodes of placer l's node i.
 	ps := make([]algorithms.Placer, layouts)
