@@ -69,6 +69,14 @@ const (
 	ColShareError       = "share_error"
 	ColExactShare       = "exact_share"
 
+	// placement: "per-set" or "fixed" (Config.Placement); label: the
+	// algorithm and its variant ("bounded (partitions)", "jump
+	// (swap-last)"); expected_moves: ideal fraction x keys of one set;
+	// placements*: exact peak-to-mean and cv over independent layouts
+	// (count, mean, 5th and 95th percentiles); theory_*: expected max of n
+	// Gamma(k, k) loads and sqrt((n-1)/(nk+1)) for rings; load_factor,
+	// key_load_over_bound (+lo/hi), partition_load_over_bound: bounded
+	// loads' max load over ceil(c*m*w/W) on keys and on partitions.
 	ColPlacement               = "placement"
 	ColLabel                   = "label"
 	ColExpectedMoves           = "expected_moves"
