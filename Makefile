@@ -59,10 +59,16 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all build bench quick test lookup analyses reference peers plots publish clean
+.PHONY: all help build bench quick test lookup analyses reference peers plots publish clean
 
+## all: the default target: build.
 all: build
 
+## help: list the targets, one line each.
+help:
+	@awk '/^## [a-z]+: / { t = $$2; sub(/:$$/, "", t); d = $$0; sub(/^## [a-z]+: /, "", d); printf "  %-10s %s\n", t, d }' $(firstword $(MAKEFILE_LIST))
+
+## build: build bin/chbench.
 build:
 	$(GO) build -o $(CHBENCH) ./cmd/chbench
 
@@ -99,35 +105,37 @@ peers:
 	cat $(OUT)/targets.txt
 
 ## analyses: movement and spread over the same keys for every algorithm.
+# Each sweep runs once and writes CSV and benchmark format together
+# (chbench -format csv,bench -o PREFIX writes PREFIX.csv and PREFIX.txt,
+# each through a temporary name and a rename); the two movement sweeps are
+# then joined under one header.
 analyses: build
 	mkdir -p $(OUT)
-	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv > $(OUT)/movement.csv.tmp
-	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv > $(OUT)/movement-many.csv.tmp
-	tail -n +2 $(OUT)/movement-many.csv.tmp >> $(OUT)/movement.csv.tmp && rm $(OUT)/movement-many.csv.tmp
-	mv -f $(OUT)/movement.csv.tmp $(OUT)/movement.csv
-	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format bench > $(OUT)/movement.txt.tmp
-	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format bench >> $(OUT)/movement.txt.tmp
-	mv -f $(OUT)/movement.txt.tmp $(OUT)/movement.txt
+	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-grid
+	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-many
+	{ cat $(OUT)/.movement-grid.csv && tail -n +2 $(OUT)/.movement-many.csv; } $(call save,movement.csv)
+	cat $(OUT)/.movement-grid.txt $(OUT)/.movement-many.txt $(call save,movement.txt)
+	rm -f $(OUT)/.movement-grid.* $(OUT)/.movement-many.*
 	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv $(call save,scenarios.csv)
-	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,spread.csv)
-	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws 0 -format bench $(call save,spread.txt)
+	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/spread
 	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,vnodes.csv)
 	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,hashes.csv)
 	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
 	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS) $(MOVEARGS)
 	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS)
 
-## reference: the field's published values (see the README) reproduced, with
-## tolerances and PASS/FAIL; fails on any FAIL.
+## reference: the field's published values reproduced with tolerances and PASS/FAIL; fails on any FAIL.
 reference: build
 	mkdir -p $(OUT)
 	$(CHBENCH) reference $(REFFLAGS) -seed $(SEED) > $(OUT)/reference.txt.tmp || { cat $(OUT)/reference.txt.tmp; exit 1; }
 	mv -f $(OUT)/reference.txt.tmp $(OUT)/reference.txt
 	cat $(OUT)/reference.txt
 
+## plots: draw the plots of the results in OUT (PNG and SVG in OUT/plots).
 plots: build
 	$(CHBENCH) plot -dir $(OUT)
 
+## publish: move a finished staging run into RESULTS (used by bench).
 publish:
 	mkdir -p $(RESULTS)/plots
 	for f in $(STAGE)/plots/*; do [ -e "$$f" ] && mv -f "$$f" $(RESULTS)/plots/; done; true
@@ -141,5 +149,6 @@ test:
 	$(GO) test $(TESTFLAGS) ./...
 	cd peers && $(GO) vet ./... && $(GO) test $(TESTFLAGS) ./...
 
+## clean: remove bin/ and an unfinished staging run.
 clean:
 	rm -rf bin $(STAGE)

@@ -1,6 +1,8 @@
 package algorithms
 
 import (
+	"crypto/md5"
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"unsafe"
@@ -19,13 +21,14 @@ const (
 	Murmur3                    // "murmur3": MurmurHash3 x86_32, seed 0
 	Murmur3x64                 // "murmur3-64": first 64-bit half of MurmurHash3 x64_128, seed 0
 	XXHash                     // "xxhash": xxHash64, seed 0 (the default)
+	MD5                        // "md5": MD5 digest bytes 0-3 little-endian, 32-bit (libketama, twemproxy "hash: md5")
 	numHashKinds
 )
 
 // DefaultHash is the name of the hash used when none is configured.
 const DefaultHash = "xxhash"
 
-var hashNames = [numHashKinds]string{"fnv1a32", "fnv1a64", "murmur3", "murmur3-64", "xxhash"}
+var hashNames = [numHashKinds]string{"fnv1a32", "fnv1a64", "murmur3", "murmur3-64", "xxhash", "md5"}
 
 // Hash is a key hash function chosen by name. Keys, node IDs and
 // virtual-node labels are all hashed with the configured Hash. The zero
@@ -66,7 +69,7 @@ func (h Hash) Name() string { return hashNames[h.kind] }
 // Bits returns the width of h's output: 32 or 64. A 32-bit hash's values
 // are zero-extended to uint64 and lie in [0, 2^32).
 func (h Hash) Bits() int {
-	if h.kind == FNV1a32 || h.kind == Murmur3 {
+	if h.kind == FNV1a32 || h.kind == Murmur3 || h.kind == MD5 {
 		return 32
 	}
 	return 64
@@ -83,8 +86,23 @@ func (h Hash) Sum(s string) uint64 {
 		return uint64(fnv1a32(s))
 	case Murmur3:
 		return uint64(murmur3.Sum32(bytesOf(s)))
+	case MD5:
+		return uint64(MD5Words(s)[0])
 	default:
 		return murmur3.Sum64(bytesOf(s))
+	}
+}
+
+// MD5Words returns the MD5 digest (RFC 1321) of s as four 32-bit words,
+// word w being digest bytes 4w..4w+3 read little-endian. This is
+// libketama's reading of a digest, which twemproxy and libmemcached share:
+// word 0 is the "md5" key hash, and the four words of the digest of a
+// server label are four continuum points. It does not allocate.
+func MD5Words(s string) [4]uint32 {
+	d := md5.Sum(bytesOf(s))
+	return [4]uint32{
+		binary.LittleEndian.Uint32(d[0:]), binary.LittleEndian.Uint32(d[4:]),
+		binary.LittleEndian.Uint32(d[8:]), binary.LittleEndian.Uint32(d[12:]),
 	}
 }
 

@@ -3,27 +3,19 @@ package algorithms
 import (
 	"hash/fnv"
 	"testing"
+
+	"github.com/chbench/chbench/analysis/reference/published"
 )
 
-// Reference vectors from ../shared/REFERENCES.md (Go hash/fnv tests,
-// xxHash64 and MurmurHash3 reference outputs).
+// Reference vectors from published.All (Go hash/fnv tests, xxHash64 and
+// MurmurHash3 reference outputs), plus FNV-1a of "" = its offset basis.
 func TestHashVectors(t *testing.T) {
-	cases := []struct {
-		hash, in string
-		want     uint64
-	}{
-		{"fnv1a32", "a", 0xE40C292C},
-		{"fnv1a32", "", 0x811C9DC5},
-		{"fnv1a64", "a", 0xAF63DC4C8601EC8C},
-		{"fnv1a64", "", 0xCBF29CE484222325},
-		{"xxhash", "", 0xEF46DB3751D8E999},
-		{"xxhash", "abc", 0x44BC2CF5AD770999},
-		{"murmur3", "hello", 0x248BFA47},
-		{"murmur3", "", 0},
-	}
+	cases := append(published.All().Hashes,
+		published.HashSum{Hash: "fnv1a32", Input: "", Sum: 0x811C9DC5},
+		published.HashSum{Hash: "fnv1a64", Input: "", Sum: 0xCBF29CE484222325})
 	for _, c := range cases {
-		if got := MustHash(c.hash).Sum(c.in); got != c.want {
-			t.Errorf("%s(%q) = %#x, want %#x", c.hash, c.in, got, c.want)
+		if got := MustHash(c.Hash).Sum(c.Input); got != c.Sum {
+			t.Errorf("%s(%q) = %#x, want %#x", c.Hash, c.Input, got, c.Sum)
 		}
 	}
 }
@@ -58,8 +50,8 @@ func TestHashBitsAndNames(t *testing.T) {
 			}
 		}
 	}
-	if _, err := LookupHash("md5"); err == nil {
-		t.Error(`LookupHash("md5") succeeded, want an error`)
+	if _, err := LookupHash("no-such-hash"); err == nil {
+		t.Error(`LookupHash("no-such-hash") succeeded, want an error`)
 	}
 	if h, err := LookupHash(""); err != nil || h.Name() != DefaultHash {
 		t.Errorf(`LookupHash("") = %v, %v; want %s`, h.Name(), err, DefaultHash)
@@ -72,5 +64,17 @@ func TestHashDoesNotAllocate(t *testing.T) {
 		if a := testing.AllocsPerRun(100, func() { _ = h.Sum("user:1000") }); a != 0 {
 			t.Errorf("%s allocates %v per call", name, a)
 		}
+	}
+}
+
+// MD5Words splits the digest into little-endian words in byte order:
+// MD5("abc") = 90015098 3cd24fb0 d6963f7d 28e17f72 (RFC 1321 A.5).
+func TestMD5Words(t *testing.T) {
+	want := [4]uint32{0x98500190, 0xB04FD23C, 0x7D3F96D6, 0x727FE128}
+	if got := MD5Words("abc"); got != want {
+		t.Errorf("MD5Words(%q) = %#x, want %#x", "abc", got, want)
+	}
+	if a := testing.AllocsPerRun(100, func() { _ = MD5Words("user:1000") }); a != 0 {
+		t.Errorf("MD5Words allocates %v per call", a)
 	}
 }

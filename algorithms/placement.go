@@ -4,10 +4,10 @@
 // ([Join], [Leave], [ValidateNodes]) and the registry of key hash functions
 // ([LookupHash]).
 //
-// The algorithms themselves live in one small package each (modulo, ring,
-// rendezvous, jump, slots, bounded); the catalog package maps their names to
-// constructors so that the CLI, benchmarks, analyses and plots iterate one
-// list.
+// The algorithms themselves live in one small package each under
+// algorithms/; the catalog package lists them, maps their names to
+// constructors and states their facts, so that the CLI, benchmarks,
+// analyses and plots iterate one list.
 package algorithms
 
 import (
@@ -51,8 +51,9 @@ type Placer interface {
 	// Locate returns the ID of the node that owns key.
 	Locate(key string) string
 	// Rebalance returns the placement for a new membership, derived from
-	// this one: stateless algorithms rebuild, stateful ones (slots, bounded)
-	// move as little as their rule allows from their current assignment.
+	// this one: stateless algorithms rebuild, stateful ones (slots,
+	// bounded, anchor, memento, dx; catalog Info.Stateful) move as little
+	// as their rule allows from their current assignment.
 	// Nodes are matched by ID. The receiver is unchanged. It returns the
 	// same errors as the algorithm's constructor.
 	Rebalance(nodes []Node) (Placer, error)

@@ -33,7 +33,7 @@ func TestKeyFileRejectsNUL(t *testing.T) {
 	if err := os.WriteFile(path, []byte("a\nb\n\x1f\x8b\x00\x00z\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := keyset.NewKeyFile(path, 1)
+	_, err := keyset.NewFile(path, 1)
 	wantErr(t, "NUL key file", err, path, "line 3", "NUL")
 }
 

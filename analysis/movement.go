@@ -29,7 +29,7 @@ type MoveCount struct {
 // whole chain. It returns one MoveCount per set, or an error for a chain of
 // fewer than two placements or a failing source. The counts do not depend
 // on workers.
-func CountMoves(src keyset.KeySource, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
+func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
 	return CountMovesPerSet(src, [][]algorithms.Placer{chain}, workers)
 }
 
@@ -77,7 +77,7 @@ func newChainIDs(chain []algorithms.Placer) chainIDs {
 // key set sees its own layout. It returns an error for a chain of fewer
 // than two placements, a number of chains that is neither 1 nor the number
 // of sets, or a failing source.
-func CountMovesPerSet(src keyset.KeySource, chains [][]algorithms.Placer, workers int) ([]MoveCount, error) {
+func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Placer, workers int) ([]MoveCount, error) {
 	if len(chains) != 1 && len(chains) != src.Sets() {
 		return nil, fmt.Errorf("%d chains of placements for %d key sets: want 1 or one per set", len(chains), src.Sets())
 	}
@@ -311,7 +311,9 @@ func MovementKeys(o Options, ideal float64) (int, error) {
 	if o.MinMoves <= 0 || o.KeyFile != "" {
 		return o.Keys, nil
 	}
-	need := math.Ceil(float64(o.MinMoves) / ideal)
+	// The ideal fraction is a float sum (0.19999999999999996 for 4 -> 5):
+	// a relative slack of 1e-12 keeps ceil from adding a key for it.
+	need := math.Ceil(float64(o.MinMoves) / ideal * (1 - 1e-12))
 	if need <= float64(o.Keys) {
 		return o.Keys, nil
 	}

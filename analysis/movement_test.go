@@ -16,6 +16,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/modulo"
 
 	"github.com/chbench/chbench/keyset"
 
@@ -26,15 +27,8 @@ func opts(algo string, keys, sets int) Options {
 	return Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: keys, Sets: sets, Seed: 20260101}
 }
 
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
 // TestModuloMovedFraction compares modulo's measured moved fraction with
-// 1 - min(n,m)/lcm(n,m). Each key moves independently with that
+// the law 1 - min(n,m)/lcm(n,m) (modulo.MovedFraction). Each key moves independently with that
 // probability p, so the mean over S sets of K keys has standard error
 // sqrt(p(1-p)/(S*K)); we accept 5 standard errors (false failure < 1e-6).
 func TestModuloMovedFraction(t *testing.T) {
@@ -49,8 +43,10 @@ func TestModuloMovedFraction(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lcm := n * m / gcd(n, m)
-		p := 1 - float64(min(n, m))/float64(lcm)
+		p, err := modulo.MovedFraction(n, m)
+		if err != nil {
+			t.Fatal(err)
+		}
 		se := math.Sqrt(p * (1 - p) / (keys * sets))
 		if math.Abs(r.Moved.Mean-p) > 5*se {
 			t.Errorf("modulo %d->%d: moved %.4f, want %.4f ± %.4f", n, m, r.Moved.Mean, p, 5*se)
@@ -510,7 +506,7 @@ func TestMovementErrors(t *testing.T) {
 		{opts("nosuch", 10, 1), `"nosuch"`},
 		{opts("ring", 0, 1), "keys 0"},
 		{opts("ring", 10, 0), "sets 0"},
-		{Options{Algo: "ring", Config: catalog.Config{Hash: "md5", VNodes: 1, Eps: 1, Partitions: 1}, Keys: 1, Sets: 1}, `"md5"`},
+		{Options{Algo: "ring", Config: catalog.Config{Hash: "sha1", VNodes: 1, Eps: 1, Partitions: 1}, Keys: 1, Sets: 1}, `"sha1"`},
 		{Options{Algo: "ring", Config: catalog.DefaultConfig(), Sets: 1, KeyFile: "/no/such/file"}, "/no/such/file"},
 	} {
 		if _, err := Movement(c.o, sc); err == nil || !strings.Contains(err.Error(), c.want) {

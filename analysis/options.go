@@ -3,17 +3,18 @@
 // over the nodes (spread), with means and 95% confidence intervals over
 // independent key sets, beside the ideal a perfect algorithm would reach.
 //
-// Keys stream in chunks from a [keyset.KeySource] (a seeded [keyset.Generator] or a
-// [keyset.KeyFile]); workers on every core count owners per chunk into per-worker
+// Keys stream in chunks from a [keyset.Source] (a seeded [keyset.Generator] or a
+// [keyset.File]); workers on every core count owners per chunk into per-worker
 // integer counters, merged after the pass, so memory stays flat in the
 // number of keys and results are byte-identical for any worker count. The
 // analysis knows placers only through [algorithms.Placer]: owners are
 // compared by node ID, and every membership change is the previous
 // placement's Rebalance, so stateful algorithms move from their own state.
 //
-// Results ([MoveResult], [SpreadResult]) carry their configuration and are
-// written as aligned tables, CSV (the column order is a contract with the
-// plots package), JSON and the Go benchmark format for benchstat.
+// Results ([MoveResult], [SpreadResult]) carry their configuration; they
+// print as aligned tables here ([WriteMoveTable], [WriteSpreadTable]) and
+// become rows of the results schema ([MoveRows], [SpreadRows]), which
+// package schema writes as CSV, JSON and the Go benchmark format.
 package analysis
 
 import (
@@ -30,7 +31,7 @@ import (
 // Options configures one analysis run.
 type Options struct {
 	Algo    string         // algorithm registry name (catalog.Names)
-	Config  catalog.Config // hash, vnodes, eps, partitions
+	Config  catalog.Config // hash, vnodes, eps, partitions, table size, probes, capacity
 	Keys    int            // keys per generated set (>= 1); ignored with KeyFile
 	Sets    int            // number of independent key sets S (>= 1)
 	Seed    uint64         // seed of the key generator and of random scenario choices
@@ -62,11 +63,11 @@ type Options struct {
 	Progress func(keys int64)
 }
 
-// Source returns the key source the options describe: keyset.NewKeyFile(KeyFile,
+// Source returns the key source the options describe: keyset.NewFile(KeyFile,
 // Sets) when KeyFile is set, else keyset.NewGenerator(Keys, Sets, Seed).
-func (o Options) Source() (keyset.KeySource, error) {
+func (o Options) Source() (keyset.Source, error) {
 	if o.KeyFile != "" {
-		return keyset.NewKeyFile(o.KeyFile, o.Sets)
+		return keyset.NewFile(o.KeyFile, o.Sets)
 	}
 	return keyset.NewGenerator(o.Keys, o.Sets, o.Seed)
 }
@@ -102,7 +103,7 @@ func checkCounters(workers, sets, perSet, extra int, what string) error {
 }
 
 // prepare validates o and returns its source and run configuration.
-func (o Options) prepare() (keyset.KeySource, RunConfig, error) {
+func (o Options) prepare() (keyset.Source, RunConfig, error) {
 	if _, err := catalog.Describe(o.Algo); err != nil {
 		return nil, RunConfig{}, err
 	}
@@ -126,11 +127,12 @@ func (o Options) prepare() (keyset.KeySource, RunConfig, error) {
 	h, _ := algorithms.LookupHash(o.Config.Hash) // validated above
 	rc := RunConfig{
 		Algo: o.Algo, Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps,
-		Partitions: o.Config.Partitions, Sets: o.Sets, Seed: o.Seed, Placement: mode,
+		Partitions: o.Config.Partitions, TableSize: o.Config.TableSize, Probes: o.Config.Probes, Capacity: o.Config.Capacity,
+		Sets: o.Sets, Seed: o.Seed, Placement: mode,
 		GoVersion: runtime.Version(), Commit: o.Commit,
 	}
 	switch s := src.(type) {
-	case *keyset.KeyFile:
+	case *keyset.File:
 		rc.Keys, rc.KeyFile = s.Keys(), s.Path()
 	case *keyset.Generator:
 		rc.Keys = s.Keys()

@@ -2,16 +2,16 @@ package analysis
 
 import "github.com/chbench/chbench/keyset"
 
-// progressSource is a keyset.KeySource that reports every chunk it hands out to
+// progressSource is a keyset.Source that reports every chunk it hands out to
 // a progress hook (see Options.Progress) after the chunk's fn returns.
 type progressSource struct {
-	keyset.KeySource
+	keyset.Source
 	progress func(keys int64)
 }
 
-// Each implements keyset.KeySource: fn, then progress(len(keys)), per chunk.
+// Each implements keyset.Source: fn, then progress(len(keys)), per chunk.
 func (p progressSource) Each(workers int, fn func(worker, set int, keys []string)) error {
-	return p.KeySource.Each(workers, func(w, set int, keys []string) {
+	return p.Source.Each(workers, func(w, set int, keys []string) {
 		fn(w, set, keys)
 		p.progress(int64(len(keys)))
 	})
@@ -19,7 +19,7 @@ func (p progressSource) Each(workers int, fn func(worker, set int, keys []string
 
 // withProgress returns src reporting to progress, or src itself when
 // progress is nil (so the hot path is unchanged without a hook).
-func withProgress(src keyset.KeySource, progress func(keys int64)) keyset.KeySource {
+func withProgress(src keyset.Source, progress func(keys int64)) keyset.Source {
 	if progress == nil {
 		return src
 	}
@@ -35,7 +35,7 @@ func (o Options) RunKeys() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if f, ok := src.(*keyset.KeyFile); ok {
+	if f, ok := src.(*keyset.File); ok {
 		return int64(f.Keys()), nil
 	}
 	return int64(o.Keys) * int64(o.Sets), nil

@@ -50,11 +50,14 @@ func SpreadRows(rs []*SpreadResult) []schema.Spread {
 			Config: c,
 		}
 		if l := r.Layouts; l != nil {
-			j.Placements = &schema.Layouts{Draws: l.Draws, PeakToMean: l.PeakToMean.Mean, PeakToMeanP5: l.PeakToMean.P5, PeakToMeanP95: l.PeakToMean.P95,
-				CV: l.CV.Mean, CVP5: l.CV.P5, CVP95: l.CV.P95}
+			d := l.Draws
+			j.Placements = &d
+			j.PlacementsPeakToMean, j.PlacementsPeakToMeanP5, j.PlacementsPeakToMeanP95 = ptr(l.PeakToMean.Mean), ptr(l.PeakToMean.P5), ptr(l.PeakToMean.P95)
+			j.PlacementsCV, j.PlacementsCVP5, j.PlacementsCVP95 = ptr(l.CV.Mean), ptr(l.CV.P5), ptr(l.CV.P95)
 		}
 		if b := r.Bound; b != nil {
-			j.Bound = &schema.Bound{LoadFactor: b.LoadFactor, KeyRatio: b.KeyRatio.Mean, KeyRatioLo: b.KeyRatio.Lo, KeyRatioHi: b.KeyRatio.Hi, PartitionRatio: b.PartitionRatio}
+			j.LoadFactor, j.PartitionLoadOverBound = ptr(b.LoadFactor), ptr(b.PartitionRatio)
+			j.KeyLoadOverBound, j.KeyLoadOverBoundLo, j.KeyLoadOverBoundHi = ptr(b.KeyRatio.Mean), ptr(b.KeyRatio.Lo), ptr(b.KeyRatio.Hi)
 		}
 		for _, s := range r.Shares {
 			j.Shares = append(j.Shares, schema.Share{ID: s.ID, Weight: s.Weight, WeightShare: s.WeightShare, Exact: s.Exact,
@@ -67,3 +70,5 @@ func SpreadRows(rs []*SpreadResult) []schema.Spread {
 	}
 	return out
 }
+
+func ptr(x float64) *float64 { return &x }

@@ -21,7 +21,7 @@ import (
 // CountOwners streams src through placer p and returns, per key set, the
 // number of keys each node owns, indexed like p.Nodes(): counts[set][node].
 // The counts do not depend on workers.
-func CountOwners(src keyset.KeySource, p algorithms.Placer, workers int) ([][]int64, error) {
+func CountOwners(src keyset.Source, p algorithms.Placer, workers int) ([][]int64, error) {
 	return CountOwnersPerSet(src, []algorithms.Placer{p}, workers)
 }
 
@@ -30,7 +30,7 @@ func CountOwners(src keyset.KeySource, p algorithms.Placer, workers int) ([][]in
 // set; counts[set] is indexed like the Nodes() of that set's placer. It
 // returns an error when len(ps) is neither 1 nor the number of sets, or
 // the placers differ in size.
-func CountOwnersPerSet(src keyset.KeySource, ps []algorithms.Placer, workers int) ([][]int64, error) {
+func CountOwnersPerSet(src keyset.Source, ps []algorithms.Placer, workers int) ([][]int64, error) {
 	n, sets := len(ps[0].Nodes()), src.Sets()
 	if len(ps) != 1 && len(ps) != sets {
 		return nil, fmt.Errorf("%d placers for %d key sets: want 1 or one per set", len(ps), sets)

@@ -1,10 +1,10 @@
 // Package keyset is chbench's one source of keys: the analyses stream key
-// sets from it ([Generator], or a [KeyFile] of real keys), and the lookup
+// sets from it ([Generator], or a [File] of real keys), and the lookup
 // benchmarks and the algorithm tests take their in-memory keys from
 // [Keys], so every part of the suite places the same kind of key
 // ("user:" and 16 hexadecimal digits) drawn the same way.
 //
-// A [KeySource] streams S key sets chunk by chunk ([ChunkKeys] keys at a
+// A [Source] streams S key sets chunk by chunk ([ChunkKeys] keys at a
 // time) to a pool of workers without storing them; key i of set s depends
 // only on the seed, s and i, never on the number of workers.
 package keyset
@@ -34,8 +34,8 @@ const ChunkKeys = 4096
 // MaxSets bounds the number of key sets a source may have.
 const MaxSets = 1 << 20
 
-// A KeySource streams S key sets in chunks, without storing them.
-type KeySource interface {
+// A Source streams S key sets in chunks, without storing them.
+type Source interface {
 	// Sets returns S, the number of key sets (>= 1).
 	Sets() int
 	// Each calls fn for every chunk of keys of every set, from up to workers
@@ -57,7 +57,7 @@ func Workers(w int) int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// Generator is a seeded [KeySource] of S independent sets of K keys each.
+// Generator is a seeded [Source] of S independent sets of K keys each.
 // Keys look like real cache keys: "user:" followed by the 16 lower-case hex
 // digits of a pseudo-random uint64 (hex rather than decimal because it
 // formats in half the time, and generation is a large part of a
@@ -163,7 +163,7 @@ func (g *Generator) fill(arena []byte, ends []int, s, c int) ([]byte, []int) {
 	return arena, ends
 }
 
-// Each implements [KeySource]: workers take (set, chunk) jobs in turn and
+// Each implements [Source]: workers take (set, chunk) jobs in turn and
 // generate the keys themselves, so generation runs on every core.
 func (g *Generator) Each(workers int, fn func(worker, set int, keys []string)) error {
 	workers = Workers(workers)
@@ -189,7 +189,7 @@ func (g *Generator) Each(workers int, fn func(worker, set int, keys []string)) e
 				start := 0
 				for _, e := range ends {
 					// The arena is reused for the next chunk; fn must
-					// not keep the keys (see KeySource.Each).
+					// not keep the keys (see Source.Each).
 					keys = append(keys, unsafe.String(unsafe.SliceData(arena[start:]), e-start))
 					start = e
 				}
@@ -204,7 +204,7 @@ func (g *Generator) Each(workers int, fn func(worker, set int, keys []string)) e
 // MaxKeyBytes is the longest line a key file may hold.
 const MaxKeyBytes = 1 << 20
 
-// KeyFile is a [KeySource] reading one key per line from a file. Blank
+// File is a [Source] reading one key per line from a file. Blank
 // lines (empty or only white space) are skipped and a trailing "\r" is
 // removed (CRLF files); every other line, inner and edge spaces included,
 // is a key; a NUL byte makes the file an error (a binary file, not keys).
@@ -213,23 +213,23 @@ const MaxKeyBytes = 1 << 20
 // i mod S, so each set holds floor(L/S) or ceil(L/S) keys and with S = 1
 // the whole file is one set. The file is read again on every Each, in
 // chunks, so memory does not grow with L.
-type KeyFile struct {
+type File struct {
 	path       string
 	sets, keys int
 }
 
-// NewKeyFile opens path, counts its keys and returns the source splitting
+// NewFile opens path, counts its keys and returns the source splitting
 // them into sets sets. It returns an error naming the path when the file
 // cannot be read, holds no keys, holds fewer keys than sets, a NUL byte or a
 // line longer than MaxKeyBytes, and an error naming sets when sets < 1 or > MaxSets.
-func NewKeyFile(path string, sets int) (*KeyFile, error) {
+func NewFile(path string, sets int) (*File, error) {
 	if sets < 1 {
 		return nil, fmt.Errorf("sets %d: need at least 1 key set", sets)
 	}
 	if sets > MaxSets {
 		return nil, fmt.Errorf("sets %d: at most %d key sets", sets, MaxSets)
 	}
-	f := &KeyFile{path: path, sets: sets}
+	f := &File{path: path, sets: sets}
 	n := 0
 	if err := f.scan(func(string) error { n++; return nil }); err != nil {
 		return nil, err
@@ -245,16 +245,16 @@ func NewKeyFile(path string, sets int) (*KeyFile, error) {
 }
 
 // Path returns the file's path.
-func (f *KeyFile) Path() string { return f.path }
+func (f *File) Path() string { return f.path }
 
 // Keys returns L, the number of keys in the file (all sets together).
-func (f *KeyFile) Keys() int { return f.keys }
+func (f *File) Keys() int { return f.keys }
 
 // Sets returns S.
-func (f *KeyFile) Sets() int { return f.sets }
+func (f *File) Sets() int { return f.sets }
 
 // scan calls fn with every key of the file in order.
-func (f *KeyFile) scan(fn func(key string) error) error {
+func (f *File) scan(fn func(key string) error) error {
 	fh, err := os.Open(f.path)
 	if err != nil {
 		return fmt.Errorf("key file: %w", err)
@@ -290,10 +290,10 @@ type fileChunk struct {
 	keys  []string
 }
 
-// Each implements [KeySource]: one goroutine reads the file and fills a
+// Each implements [Source]: one goroutine reads the file and fills a
 // chunk per set; full chunks go to the workers. At most 2*workers+S chunks
 // exist at once.
-func (f *KeyFile) Each(workers int, fn func(worker, set int, keys []string)) error {
+func (f *File) Each(workers int, fn func(worker, set int, keys []string)) error {
 	workers = Workers(workers)
 	work := make(chan *fileChunk, workers)
 	free := make(chan *fileChunk, 2*workers+f.sets)

@@ -12,7 +12,7 @@ import (
 
 // collect returns every set's keys, in order within each chunk and with
 // chunks sorted by their first key's position, by running src with workers.
-func collect(t *testing.T, src KeySource, workers int) [][]string {
+func collect(t *testing.T, src Source, workers int) [][]string {
 	t.Helper()
 	var mu sync.Mutex
 	chunks := make([][][]string, src.Sets())
@@ -102,7 +102,7 @@ func writeFile(t *testing.T, content string) string {
 
 func TestKeyFileSplit(t *testing.T) {
 	p := writeFile(t, "a\r\n\nb\n c\n   \nd\ne\n\t\n")
-	f, err := NewKeyFile(p, 2)
+	f, err := NewFile(p, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestKeyFileSplit(t *testing.T) {
 			t.Errorf("workers %d: sets %q, want %q", w, got, want)
 		}
 	}
-	one, err := NewKeyFile(p, 1)
+	one, err := NewFile(p, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestKeyFileChunks(t *testing.T) {
 		b.WriteString(strconv.Itoa(i))
 		b.WriteByte('\n')
 	}
-	f, err := NewKeyFile(writeFile(t, b.String()), 2)
+	f, err := NewFile(writeFile(t, b.String()), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,9 +164,9 @@ func TestKeyFileErrors(t *testing.T) {
 		{two, 3, two},
 		{two, 0, "sets 0"},
 	} {
-		_, err := NewKeyFile(c.path, c.sets)
+		_, err := NewFile(c.path, c.sets)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("NewKeyFile(%q, %d): error %v, want one naming %q", c.path, c.sets, err, c.want)
+			t.Errorf("NewFile(%q, %d): error %v, want one naming %q", c.path, c.sets, err, c.want)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 // (empty when absent), and the algorithm.
 type runInfo struct {
 	Algo, Keys, Sets, Seed, Hash, VNodes, Eps, Placement, GoVersion, Commit string
+	TableSize, Probes, Capacity                                             string
 }
 
 func info(t *schema.Table, i int) runInfo {
@@ -22,6 +23,7 @@ func info(t *schema.Table, i int) runInfo {
 		Algo: t.Str(i, schema.ColAlgo), Keys: t.Str(i, schema.ColKeys), Sets: t.Str(i, schema.ColSets), Seed: t.Str(i, schema.ColSeed),
 		Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Eps: t.Str(i, schema.ColEps), Placement: t.Str(i, schema.ColPlacement),
 		GoVersion: t.Str(i, schema.ColGoVersion), Commit: t.Str(i, schema.ColCommit),
+		TableSize: t.Str(i, schema.ColTableSize), Probes: t.Str(i, schema.ColProbes), Capacity: t.Str(i, schema.ColCapacity),
 	}
 }
 
@@ -31,7 +33,9 @@ func info(t *schema.Table, i int) runInfo {
 // when it has more than three (it is then what the plot varies); empty
 // fields are left out. vnodes is shown only with rows of algorithms that
 // use virtual nodes, eps only with rows of algorithms that use it
-// (catalog.Info.UsesVNodes, UsesEps).
+// (catalog.Info.UsesVNodes, UsesEps); likewise the table size, probes and
+// capacity (UsesTableSize, UsesProbes, UsesCapacity), capacity only when set
+// (0 is the default, twice the initial nodes).
 func runCaption(infos []runInfo) string {
 	all := func(string) bool { return true }
 	usesEps := func(a string) bool { in, _ := catalog.Describe(a); return in.UsesEps }
@@ -73,8 +77,19 @@ func runCaption(infos []runInfo) string {
 	if e := distinct(func(r runInfo) string { return r.Eps }, usesEps); e != "" {
 		parts = append(parts, "bounded eps "+e)
 	}
-	randomLayout := func(a string) bool { in, _ := catalog.Describe(a); return in.RandomLayout }
-	if pl := distinct(func(r runInfo) string { return r.Placement }, randomLayout); pl != "" {
+	uses := func(f func(catalog.Info) bool) func(string) bool {
+		return func(a string) bool { in, err := catalog.Describe(a); return err == nil && f(in) }
+	}
+	if m := distinct(func(r runInfo) string { return r.TableSize }, uses(func(i catalog.Info) bool { return i.UsesTableSize })); m != "" {
+		parts = append(parts, "table size "+m)
+	}
+	if k := distinct(func(r runInfo) string { return r.Probes }, uses(func(i catalog.Info) bool { return i.UsesProbes })); k != "" {
+		parts = append(parts, "probes "+k)
+	}
+	if c := distinct(func(r runInfo) string { return r.Capacity }, uses(func(i catalog.Info) bool { return i.UsesCapacity })); c != "" && c != "0" {
+		parts = append(parts, "capacity "+c)
+	}
+	if pl := distinct(func(r runInfo) string { return r.Placement }, uses(func(i catalog.Info) bool { return i.RandomLayout })); pl != "" {
 		parts = append(parts, "placement "+pl)
 	}
 	out := strings.Join(parts, ", ")

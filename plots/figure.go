@@ -5,11 +5,11 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 
+	"github.com/chbench/chbench/analysis/schema"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -177,41 +177,12 @@ func (f *figure) writeTo(w io.Writer, format string) error {
 func (f *figure) save(dir string) (paths []string, err error) {
 	for _, format := range []string{"png", "svg"} {
 		path := filepath.Join(dir, f.name+"."+format)
-		if err := writeAtomic(path, func(w io.Writer) error { return f.writeTo(w, format) }); err != nil {
+		if err := schema.WriteFile(path, func(w io.Writer) error { return f.writeTo(w, format) }); err != nil {
 			return paths, fmt.Errorf("plot %s: %w", path, err)
 		}
 		paths = append(paths, path)
 	}
 	return paths, nil
-}
-
-// writeAtomic writes path by filling a temporary file in the same directory
-// and renaming it over path, so readers see either the old file or the
-// complete new one, never a partial one.
-func writeAtomic(path string, fill func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("drawing failed: %v", r)
-		}
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = fill(tmp); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // useLogIfPositive puts axis a on a log scale when every value in vals is

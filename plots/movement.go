@@ -99,7 +99,7 @@ const MinExpectedMoves = 1000
 func enoughMoves(rows []MovementRow) (kept []MovementRow, dropped map[string][]string) {
 	dropped = map[string][]string{}
 	for _, r := range rows {
-		if r.HasExpected && r.ExpectedMoves < MinExpectedMoves {
+		if r.HasExpected && r.ExpectedMoves < MinExpectedMoves*(1-1e-9) { // slack for float sums of the ideal fraction
 			n := strconv.FormatFloat(r.From, 'f', -1, 64)
 			if !slices.Contains(dropped[r.Op], n) {
 				dropped[r.Op] = append(dropped[r.Op], n)

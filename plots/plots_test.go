@@ -2,10 +2,10 @@ package plots
 
 import (
 	"bytes"
-	"errors"
+	"fmt"
 	"image"
+	"image/color"
 	_ "image/png"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +15,8 @@ import (
 
 	"github.com/chbench/chbench/algorithms/catalog"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 )
 
 const okDir = "testdata/ok"
@@ -317,26 +319,6 @@ func TestMovementZeroUsesLinearAxis(t *testing.T) {
 	}
 }
 
-func TestWriteAtomicKeepsOldFileOnError(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "x.svg")
-	os.WriteFile(path, []byte("old"), 0o644)
-	boom := errors.New("boom")
-	err := writeAtomic(path, func(w io.Writer) error {
-		w.Write([]byte("half"))
-		return boom
-	})
-	if !errors.Is(err, boom) {
-		t.Fatalf("error %v, want boom", err)
-	}
-	if b, _ := os.ReadFile(path); string(b) != "old" {
-		t.Errorf("file = %q after failed write, want old content", b)
-	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-		t.Errorf("%d files left, want 1 (temporary file removed)", len(ents))
-	}
-}
-
 func TestAlgoStyle(t *testing.T) {
 	names := catalog.Names()
 	seen := map[[4]uint8]string{}
@@ -351,9 +333,87 @@ func TestAlgoStyle(t *testing.T) {
 	if AlgoStyle("ring").Color != palette[slices.Index(names, "ring")] {
 		t.Errorf("ring colour not fixed by catalog position")
 	}
-	if AlgoStyle("maglev").Color != unknownColor {
+	if AlgoStyle("nope").Color != unknownColor {
 		t.Errorf("unknown algorithm not grey")
 	}
+}
+
+// Sixteen algorithms get sixteen distinct colours, markers and dashes; the
+// first six colours are the Okabe–Ito ones the original plots used; no two
+// colours (nor a colour and the grey of unknown names) are closer in
+// CIELAB than the closest Okabe–Ito pair (sky blue and blue, 26.4), and
+// the added colours are dark enough to read on white.
+func TestSixteenStyles(t *testing.T) {
+	const n = 16
+	if len(palette) < n || len(glyphs) < n || len(dashes) < n {
+		t.Fatalf("%d colours, %d markers, %d dashes; want %d of each", len(palette), len(glyphs), len(dashes), n)
+	}
+	okabeIto := []color.RGBA{{86, 180, 233, 255}, {0, 114, 178, 255}, {0, 158, 115, 255}, {230, 159, 0, 255}, {204, 121, 167, 255}, {213, 94, 0, 255}}
+	if !slices.Equal(palette[:6], okabeIto) {
+		t.Errorf("first six colours %v, want %v", palette[:6], okabeIto)
+	}
+	minDist := labDist(palette[0], palette[1])
+	for i := 0; i < n; i++ {
+		if d := labDist(palette[i], unknownColor); d < minDist {
+			t.Errorf("colour %d %v is %.1f from the unknown grey, closer than %.1f", i, palette[i], d, minDist)
+		}
+		if _, y := lab(palette[i]); i >= 6 && y > 0.45 {
+			t.Errorf("colour %d %v has luminance %.2f, too light on white", i, palette[i], y)
+		}
+		for j := i + 1; j < n; j++ {
+			if d := labDist(palette[i], palette[j]); d < minDist*(1-1e-9) {
+				t.Errorf("colours %d %v and %d %v are %.1f apart, closer than %.1f", i, palette[i], j, palette[j], d, minDist)
+			}
+			if fmt.Sprintf("%#v", glyphs[i]) == fmt.Sprintf("%#v", glyphs[j]) {
+				t.Errorf("markers %d and %d are the same %#v", i, j, glyphs[i])
+			}
+			if fmt.Sprint(dashes[i]) == fmt.Sprint(dashes[j]) {
+				t.Errorf("dashes %d and %d are the same %v", i, j, dashes[i])
+			}
+		}
+	}
+	// Every polygon marker draws without error.
+	p := plot.New()
+	sc, err := plotter.NewScatter(plotter.XYs{{X: 1, Y: 1}, {X: 2, Y: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range glyphs {
+		sc.GlyphStyle.Shape = g
+		p.Add(sc)
+	}
+	if _, err := p.WriterTo(vg.Points(100), vg.Points(100), "svg"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// lab returns the CIELAB coordinates (D65) of c and its relative
+// luminance Y.
+func lab(c color.RGBA) ([3]float64, float64) {
+	lin := func(u uint8) float64 {
+		v := float64(u) / 255
+		if v <= 0.04045 {
+			return v / 12.92
+		}
+		return math.Pow((v+0.055)/1.055, 2.4)
+	}
+	r, g, b := lin(c.R), lin(c.G), lin(c.B)
+	x := (0.4124*r + 0.3576*g + 0.1805*b) / 0.95047
+	y := 0.2126*r + 0.7152*g + 0.0722*b
+	z := (0.0193*r + 0.1192*g + 0.9505*b) / 1.08883
+	f := func(t float64) float64 {
+		if t > 0.008856 {
+			return math.Cbrt(t)
+		}
+		return 7.787*t + 16.0/116
+	}
+	return [3]float64{116*f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))}, y
+}
+
+func labDist(a, b color.RGBA) float64 {
+	la, _ := lab(a)
+	lb, _ := lab(b)
+	return math.Sqrt((la[0]-lb[0])*(la[0]-lb[0]) + (la[1]-lb[1])*(la[1]-lb[1]) + (la[2]-lb[2])*(la[2]-lb[2]))
 }
 
 func tickLabels(ticks []plot.Tick) []string {

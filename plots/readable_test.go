@@ -325,6 +325,21 @@ func TestRunCaption(t *testing.T) {
 	if got, want := runCaption([]runInfo{{Algo: "jump", Keys: "999", Hash: "fnv1a64", VNodes: "160", Eps: "0.25"}}), "999 keys, fnv1a64"; got != want {
 		t.Errorf("caption %q, want %q", got, want)
 	}
+	// The table size, probes and capacity appear with the algorithms that
+	// read them; capacity 0 (the default) says nothing.
+	rows := []runInfo{
+		{Algo: "jump", Keys: "10", TableSize: "7", Probes: "3", Capacity: "99"},
+		{Algo: "maglev", Keys: "10", TableSize: "65537", Probes: "21", Capacity: "0"},
+		{Algo: "multiprobe", Keys: "10", TableSize: "65537", Probes: "21", Capacity: "0"},
+		{Algo: "anchor", Keys: "10", TableSize: "65537", Probes: "21", Capacity: "0"},
+	}
+	if got, want := runCaption(rows), "10 keys, table size 65537, probes 21"; got != want {
+		t.Errorf("caption %q, want %q", got, want)
+	}
+	rows[3].Capacity = "64"
+	if got, want := runCaption(rows), "10 keys, table size 65537, probes 21, capacity 64"; got != want {
+		t.Errorf("caption %q, want %q", got, want)
+	}
 	if got := thousands("12345/100"); got != "12,345/100" {
 		t.Errorf("thousands = %q", got)
 	}

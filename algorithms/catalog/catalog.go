@@ -10,12 +10,18 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/anchor"
 	"github.com/chbench/chbench/algorithms/binomial"
 	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/dx"
 	"github.com/chbench/chbench/algorithms/fliphash"
 	"github.com/chbench/chbench/algorithms/jump"
 	"github.com/chbench/chbench/algorithms/jumpback"
+	"github.com/chbench/chbench/algorithms/ketama"
+	"github.com/chbench/chbench/algorithms/maglev"
+	"github.com/chbench/chbench/algorithms/memento"
 	"github.com/chbench/chbench/algorithms/modulo"
+	"github.com/chbench/chbench/algorithms/multiprobe"
 	"github.com/chbench/chbench/algorithms/powerch"
 	"github.com/chbench/chbench/algorithms/rendezvous"
 	"github.com/chbench/chbench/algorithms/ring"
@@ -25,12 +31,31 @@ import (
 // Config holds the parameters of every algorithm; each uses the fields it
 // needs and ignores the rest.
 type Config struct {
-	Hash   string  // key hash name (algorithms.HashNames); "" = xxhash. Slots always use CRC-16 (Redis Cluster).
+	Hash   string  // key hash name (algorithms.HashNames); "" = xxhash. Slots always use CRC-16 (Redis Cluster), ketama MD5.
 	VNodes int     // ring and bounded: virtual nodes per unit of weight (>= 1)
 	Eps    float64 // bounded: load factor c = 1 + Eps (> 0)
 	// Partitions is bounded's number of fixed partitions placed with
 	// bounded loads (>= 1), or 0 for automatic: [Config.PartitionsFor].
 	Partitions int
+	TableSize  int // maglev: lookup table size M, a prime (grown when M < 100 n; see maglev.EffectiveTableSize)
+	Probes     int // multiprobe: probes per key k (1..multiprobe.MaxProbes)
+	// Capacity is the fixed number of buckets a of anchor and dx, at least
+	// the initial number of nodes; 0 means twice the initial number of
+	// nodes, at least MinAutoCapacity. A later membership larger than the
+	// capacity is an error.
+	Capacity int
+}
+
+// MinAutoCapacity is the least capacity chosen when Config.Capacity is 0.
+const MinAutoCapacity = 16
+
+// CapacityFor returns the anchor/dx capacity for an initial membership of n
+// nodes: c.Capacity if set, else max(2n, MinAutoCapacity).
+func (c Config) CapacityFor(n int) int {
+	if c.Capacity != 0 {
+		return c.Capacity
+	}
+	return max(2*n, MinAutoCapacity)
 }
 
 // PartitionsPerNode is the number of bounded partitions per node that
@@ -41,9 +66,11 @@ type Config struct {
 const PartitionsPerNode = 1024
 
 // DefaultConfig returns the defaults: xxhash, 160 virtual nodes, eps 0.25,
-// automatic partitions (see [Config.PartitionsFor]).
+// automatic bounded partitions (see [Config.PartitionsFor]), Maglev table
+// size 65,537, 21 probes, and capacity 0 (twice the initial membership).
 func DefaultConfig() Config {
-	return Config{Hash: algorithms.DefaultHash, VNodes: ring.DefaultVNodes, Eps: bounded.DefaultEps}
+	return Config{Hash: algorithms.DefaultHash, VNodes: ring.DefaultVNodes, Eps: bounded.DefaultEps,
+		TableSize: maglev.DefaultTableSize, Probes: multiprobe.DefaultProbes}
 }
 
 // PartitionsFor returns the number of bounded partitions used for
@@ -72,6 +99,15 @@ func (c Config) Validate() error {
 	if c.Partitions < 0 {
 		return fmt.Errorf("partitions %d: need at least 1 partition, or 0 for automatic (%d per node)", c.Partitions, PartitionsPerNode)
 	}
+	if err := maglev.ValidateTableSize(c.TableSize); err != nil {
+		return err
+	}
+	if err := multiprobe.ValidateProbes(c.Probes); err != nil {
+		return err
+	}
+	if c.Capacity < 0 || c.Capacity > min(anchor.MaxCapacity, dx.MaxCapacity) {
+		return fmt.Errorf("capacity %d: need 0 (twice the initial nodes) or 1 to %d buckets", c.Capacity, min(anchor.MaxCapacity, dx.MaxCapacity))
+	}
 	return nil
 }
 
@@ -82,7 +118,7 @@ func (c Config) Validate() error {
 type Info struct {
 	Name string
 	// Family groups algorithms in plots and reports: "classic" (the
-	// original six), "range" (constant-time range hashes of bucket
+	// original six, and ketama, a ring layout), "range" (constant-time range hashes of bucket
 	// numbers), "table" (lookup tables), "stateful" (fixed capacity with
 	// removal state).
 	Family  string
@@ -96,6 +132,9 @@ type Info struct {
 	UsesHash       bool // reads Config.Hash (false: slots always hash with CRC-16)
 	UsesEps        bool // reads Config.Eps
 	UsesPartitions bool // reads Config.Partitions
+	UsesTableSize  bool // reads Config.TableSize
+	UsesProbes     bool // reads Config.Probes
+	UsesCapacity   bool // reads Config.Capacity
 	Weighted       bool // accepts weights other than 1
 	Ordered        bool // owners depend on the order nodes are listed in
 	Stateful       bool // owners depend on the history of Rebalance calls, not only the membership
@@ -155,7 +194,13 @@ var infos = []Info{
 		}},
 	{Name: slots.Name, Family: "classic", Lookup: "O(1)", Memory: "16,384-entry slot table", Removal: "any (slots migrate)",
 		Weights: "floor/ceil of weighted share", Source: "Redis Cluster spec", Weighted: true, Ordered: true, Stateful: true,
-		JoinMinimal: true, LeaveMinimal: true,
+		// Not JoinMinimal or LeaveMinimal: with unequal weights the
+		// largest-remainder targets are recomputed on every change, so a
+		// survivor's rounding can flip between floor and ceiling and a slot
+		// moves between two nodes present before and after (53 nodes
+		// weighted 0.5,4,0.5,... joined by one of weight 0.5; node-0
+		// leaving 63 such nodes). With equal weights both hold (slots
+		// package tests).
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
 			return placer(slots.New(n))
 		}},
@@ -165,6 +210,16 @@ var infos = []Info{
 		LeaveMinimal: true, RandomLayout: true, Variant: "partitions",
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(bounded.New(n, c.VNodes, c.Eps, c.PartitionsFor(len(n)), h))
+		}},
+	// ketama: libketama's continuum as twemproxy builds it; always MD5 for
+	// labels and keys, 160 points per server at equal weights. Joins and
+	// leaves are minimal only at equal weights (point counts are shares of
+	// the total weight), so the two promises are not made.
+	{Name: ketama.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "16-24 B per point, 160 points per server",
+		Removal: "any", Weights: "4*floor(40*n*w/W) points", Source: "libketama 2007; twemproxy nc_ketama.c",
+		Weighted: true, RandomLayout: true,
+		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
+			return placer(ketama.New(n))
 		}},
 	{Name: jumpback.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
 		Removal: "last only; others by swap-last", Weights: "no", Source: "Ertl 2024 (arXiv 2403.18682)",
@@ -189,6 +244,36 @@ var infos = []Info{
 		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(binomial.New(n, h))
+		}},
+	{Name: maglev.Name, Family: "table", Lookup: "O(1) (one table read)", Memory: "2 B per table entry (M >= 100 n)",
+		Removal: "any (table rebuilt; some collateral moves)", Weights: "fill turns proportional to w",
+		Source: "Eisenbud et al. NSDI 2016", UsesHash: true, UsesTableSize: true, Weighted: true, RandomLayout: true,
+		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(maglev.New(n, c.TableSize, h))
+		}},
+	{Name: multiprobe.Name, Family: "table", Lookup: "O(k) (k probes, O(1) each)", Memory: "20-28 B per node",
+		Removal: "any", Weights: "no", Source: "Appleton & O'Reilly 2015",
+		UsesHash: true, UsesProbes: true, JoinMinimal: true, LeaveMinimal: true, RandomLayout: true,
+		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(multiprobe.New(n, c.Probes, h))
+		}},
+	{Name: anchor.Name, Family: "stateful", Lookup: "O(1 + ln(a/n)) expected", Memory: "~24 B per bucket of capacity a",
+		Removal: "any; joins up to capacity a", Weights: "no", Source: "Mendelson et al. ToN 2021",
+		UsesHash: true, UsesCapacity: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
+		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(anchor.New(n, c.CapacityFor(len(n)), h))
+		}},
+	{Name: memento.Name, Family: "stateful", Lookup: "O(ln n) + O(1 + ln(b/n)) expected", Memory: "12 B per bucket of the b-array",
+		Removal: "any", Weights: "no", Source: "Coluzzi et al. 2023",
+		UsesHash: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(memento.New(n, h))
+		}},
+	{Name: dx.Name, Family: "stateful", Lookup: "O(a/n) expected", Memory: "4 B per bucket of capacity a",
+		Removal: "any; joins up to capacity a", Weights: "no", Source: "Dong & Wang 2021",
+		UsesHash: true, UsesCapacity: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
+		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(dx.New(n, c.CapacityFor(len(n)), h))
 		}},
 }
 

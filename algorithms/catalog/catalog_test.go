@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -39,18 +40,29 @@ func TestErrorsReturnNilPlacer(t *testing.T) {
 		}
 	}
 	nodes, _ := algorithms.DefaultNodes(2)
-	bad := []Config{
-		{Hash: "md5", VNodes: 1, Eps: 1, Partitions: 1},
-		{Hash: "xxhash", VNodes: 0, Eps: 1, Partitions: 1},
-		{Hash: "xxhash", VNodes: 1, Eps: 0, Partitions: 1},
-		{Hash: "xxhash", VNodes: 1, Eps: 1, Partitions: -1},
-	}
-	for _, c := range bad {
-		if _, err := New("ring", nodes, c); err == nil {
-			t.Errorf("config %+v accepted", c)
+	// Each bad config differs from the defaults in one field, and the error
+	// names the bad value.
+	for _, tc := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Hash = "no-such-hash" }, `"no-such-hash"`},
+		{func(c *Config) { c.VNodes = 0 }, "vnodes 0"},
+		{func(c *Config) { c.Eps = 0 }, "eps 0"},
+		{func(c *Config) { c.Partitions = -1 }, "partitions -1"},
+		{func(c *Config) { c.TableSize = 65536 }, "65536"},
+		{func(c *Config) { c.TableSize = 1 }, "table size 1"},
+		{func(c *Config) { c.Probes = 0 }, "probes 0"},
+		{func(c *Config) { c.Capacity = -1 }, "capacity -1"},
+	} {
+		c := DefaultConfig()
+		tc.edit(&c)
+		_, err := New("ring", nodes, c)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("config %+v: error %v, want one naming %s", c, err, tc.want)
 		}
 	}
-	if _, err := New("maglev", nodes, DefaultConfig()); err == nil {
+	if _, err := New("nope", nodes, DefaultConfig()); err == nil {
 		t.Error("unknown algorithm accepted")
 	}
 	if _, err := ParseNames("ring,nope"); err == nil {
@@ -90,7 +102,111 @@ func TestLabelAndPartitions(t *testing.T) {
 			random = append(random, name)
 		}
 	}
-	if strings.Join(random, ",") != "ring,bounded" {
-		t.Errorf("random layouts %v, want ring and bounded", random)
+	if strings.Join(random, ",") != "ring,bounded,ketama,maglev,multiprobe" {
+		t.Errorf("random layouts %v, want ring, bounded, ketama, maglev, multiprobe", random)
 	}
+}
+
+// The capacity of anchor and dx defaults to twice the initial membership
+// (at least MinAutoCapacity) and an explicit capacity below the membership
+// is refused with both numbers named.
+func TestCapacity(t *testing.T) {
+	c := DefaultConfig()
+	if got := c.CapacityFor(5); got != MinAutoCapacity {
+		t.Errorf("CapacityFor(5) = %d, want %d", got, MinAutoCapacity)
+	}
+	if got := c.CapacityFor(100); got != 200 {
+		t.Errorf("CapacityFor(100) = %d, want 200", got)
+	}
+	nodes, _ := algorithms.DefaultNodes(10)
+	c.Capacity = 9
+	for _, name := range []string{"anchor", "dx"} {
+		_, err := New(name, nodes, c)
+		if err == nil || !strings.Contains(err.Error(), "capacity 9") || !strings.Contains(err.Error(), "10 nodes") {
+			t.Errorf("%s with capacity 9 for 10 nodes: error %v", name, err)
+		}
+	}
+}
+
+// The facts of the catalog agree with what the placers do: an algorithm
+// marked JoinMinimal moves keys only to a joining node, one marked
+// LeaveMinimal moves only the keys of a leaving (middle) node.
+func TestMovementFactsHold(t *testing.T) {
+	keys := placertest.Keys(5000, 7)
+	nodes, _ := algorithms.DefaultNodes(12)
+	for _, name := range Names() {
+		in, _ := Describe(name)
+		p, err := New(name, nodes, DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.JoinMinimal {
+			q, err := algorithms.Join(p, algorithms.Node{ID: "new", Weight: 1})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			placertest.CheckJoin(t, p, q, keys, "new")
+		}
+		if in.LeaveMinimal {
+			q, err := algorithms.Leave(p, "node-4")
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			placertest.CheckLeave(t, p, q, keys, "node-4")
+		}
+	}
+}
+
+// FuzzMovementFacts runs a seeded history of single joins and leaves (any
+// node may leave) from n initial nodes on every algorithm and asserts, at
+// each step, the movement facts the catalog states: JoinMinimal
+// algorithms move keys only to the joining node, LeaveMinimal ones only
+// the leaving node's keys. The stateful algorithms carry their state
+// through the history, so a join may reuse a departed node's bucket.
+// `go test` runs the seed corpus; `go test -fuzz MovementFacts` explores.
+func FuzzMovementFacts(f *testing.F) {
+	f.Add(uint64(1), uint8(5))
+	f.Add(uint64(2), uint8(1))
+	f.Add(uint64(3), uint8(17))
+	keys := placertest.Keys(2000, 11)
+	f.Fuzz(func(t *testing.T, seed uint64, n8 uint8) {
+		n := int(n8%24) + 1
+		nodes, _ := algorithms.DefaultNodes(n)
+		for _, name := range Names() {
+			in, _ := Describe(name)
+			cfg := DefaultConfig()
+			cfg.Capacity = 2*n + 8 // room for every join of the history
+			p, err := New(name, nodes, cfg)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			r := rand.New(rand.NewPCG(seed, uint64(n)))
+			next := n
+			for range 8 {
+				cur := p.Nodes()
+				if len(cur) > 1 && r.IntN(2) == 0 {
+					id := cur[r.IntN(len(cur))].ID
+					q, err := algorithms.Leave(p, id)
+					if err != nil {
+						t.Fatalf("%s: leave %s: %v", name, id, err)
+					}
+					if in.LeaveMinimal {
+						placertest.CheckLeave(t, p, q, keys, id)
+					}
+					p = q
+					continue
+				}
+				nd := algorithms.Node{ID: algorithms.NodeID(next), Weight: 1}
+				next++
+				q, err := algorithms.Join(p, nd)
+				if err != nil {
+					t.Fatalf("%s: join %s: %v", name, nd.ID, err)
+				}
+				if in.JoinMinimal {
+					placertest.CheckJoin(t, p, q, keys, nd.ID)
+				}
+				p = q
+			}
+		}
+	})
 }

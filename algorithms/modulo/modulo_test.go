@@ -21,13 +21,6 @@ func mustNew(t *testing.T, n int, hash string) *Modulo {
 	return m
 }
 
-func gcd(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
-	}
-	return a
-}
-
 // A key stays iff h mod n == h mod m, so the moved fraction is
 // 1 - min(n,m)/lcm(n,m) (REFERENCES.md), within 5 binomial standard errors.
 func TestMovedFractionMatchesLCM(t *testing.T) {
@@ -40,11 +33,36 @@ func TestMovedFractionMatchesLCM(t *testing.T) {
 				moved++
 			}
 		}
-		lcm := c.n / gcd(c.n, c.m) * c.m
-		p := 1 - float64(min(c.n, c.m))/float64(lcm)
+		p, err := MovedFraction(c.n, c.m)
+		if err != nil {
+			t.Fatal(err)
+		}
 		got := float64(moved) / float64(len(keys))
 		if se := math.Sqrt(p * (1 - p) / float64(len(keys))); math.Abs(got-p) > 5*se+1e-12 {
 			t.Errorf("%d -> %d: moved %.4f, want %.4f +- %.4f", c.n, c.m, got, p, 5*se)
+		}
+	}
+}
+
+// MovedFraction is the law itself: exact values from counting one period
+// of hash values, and errors for node counts below 1.
+func TestMovedFraction(t *testing.T) {
+	for _, c := range []struct{ n, m int }{{3, 4}, {4, 5}, {4, 8}, {6, 4}, {7, 7}, {1, 3}, {12, 18}} {
+		period := c.n * c.m // a multiple of lcm(n, m)
+		moved := 0
+		for h := range period {
+			if h%c.n != h%c.m {
+				moved++
+			}
+		}
+		got, err := MovedFraction(c.n, c.m)
+		if want := float64(moved) / float64(period); err != nil || math.Abs(got-want) > 1e-15 {
+			t.Errorf("MovedFraction(%d, %d) = %v, %v; counted %v", c.n, c.m, got, err, want)
+		}
+	}
+	for _, c := range [][2]int{{0, 4}, {4, 0}, {-1, 3}} {
+		if _, err := MovedFraction(c[0], c[1]); err == nil {
+			t.Errorf("MovedFraction(%d, %d): no error", c[0], c[1])
 		}
 	}
 }

@@ -138,3 +138,33 @@ func Counts(p algorithms.Placer, keys []string) []int {
 	}
 	return c
 }
+
+// CheckRestore removes the node with ID id from p, asserts that only its
+// keys move (see CheckLeave), lets the same node join again (appended, as
+// [algorithms.Join] does), asserts that keys move only to it (see
+// CheckJoin), and that every key is back on its owner in p: net movement 0.
+// It returns the moved fraction of the removal.
+func CheckRestore(t *testing.T, p algorithms.Placer, keys []string, id string) float64 {
+	t.Helper()
+	i := algorithms.IndexOf(p.Nodes(), id)
+	if i < 0 {
+		t.Fatalf("%s: node %q is not a member", p.Algorithm(), id)
+	}
+	node := p.Nodes()[i]
+	gone, err := algorithms.Leave(p, id)
+	if err != nil {
+		t.Fatalf("%s: removing %q: %v", p.Algorithm(), id, err)
+	}
+	moved := CheckLeave(t, p, gone, keys, id)
+	back, err := algorithms.Join(gone, node)
+	if err != nil {
+		t.Fatalf("%s: restoring %q: %v", p.Algorithm(), id, err)
+	}
+	CheckJoin(t, gone, back, keys, id)
+	for _, k := range keys {
+		if a, b := p.Locate(k), back.Locate(k); a != b {
+			t.Fatalf("%s: after removing and restoring %q, key %q is on %q, was on %q", p.Algorithm(), id, k, b, a)
+		}
+	}
+	return moved
+}

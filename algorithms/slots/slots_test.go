@@ -9,41 +9,26 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/placertest"
+	"github.com/chbench/chbench/analysis/reference/published"
 )
 
-// Vectors from ../shared/REFERENCES.md (Redis Cluster spec, src/crc16.c).
+// Vectors from published.All (Redis Cluster spec, src/crc16.c).
 func TestCRC16Vector(t *testing.T) {
-	if got := CRC16("123456789"); got != 0x31C3 {
-		t.Errorf("CRC16(%q) = %#04x, want 0x31C3", "123456789", got)
+	if got, want := CRC16("123456789"), published.All().CRC16; got != want {
+		t.Errorf("CRC16(%q) = %#04x, want %#04x", "123456789", got, want)
 	}
 	if got := CRC16(""); got != 0 {
 		t.Errorf("CRC16(\"\") = %#04x, want 0", got)
 	}
 }
 
+// Key slots of the Redis Cluster specification (published.All), hash
+// tags included: "foo{{bar}}zap" hashes "{bar", "foo{}{bar}" (empty first
+// tag) the whole key.
 func TestKeySlotVectors(t *testing.T) {
-	cases := []struct {
-		key  string
-		want int
-	}{
-		{"123456789", 12739},
-		{"foo", 12182},
-		{"bar", 5061},
-		{"hello", 866},
-		{"user:1000", 1649},
-		{"", 0},
-		// Hash tags.
-		{"foo{bar}zap", 5061},
-		{"{bar}zap", 5061},
-		{"foo{bar}{zap}", 5061},
-		{"foo{{bar}}zap", 4015}, // tag is "{bar"
-		{"foo{}{bar}", 8363},    // empty first tag: whole key
-		{"{user1000}.following", 3443},
-		{"{user1000}.followers", 3443},
-	}
-	for _, c := range cases {
-		if got := KeySlot(c.key); got != c.want {
-			t.Errorf("KeySlot(%q) = %d, want %d", c.key, got, c.want)
+	for _, c := range published.All().KeySlots {
+		if got := KeySlot(c.Key); got != c.Slot {
+			t.Errorf("KeySlot(%q) = %d, want %d", c.Key, got, c.Slot)
 		}
 	}
 	// The tag rules, against the slot of the text that must be hashed.

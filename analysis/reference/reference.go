@@ -1,3 +1,24 @@
+// Package reference reproduces the field's published values (package
+// published, from the project's REFERENCES.md) with chbench's algorithms
+// and analyses, and decides PASS or FAIL for each. It is one table of
+// checks ([Checks]): each names its published value and source, the
+// function that measures ours, and how its tolerance is derived. [Run]
+// runs the table at a [Size] and returns its rows; [WriteTable] and
+// [WriteCSV] print them, [Verdict] turns failures into an error.
+//
+// Each row says where its reference value comes from ([Row.Kind]):
+// "published" (printed by the field), "formula" (a value chbench computes
+// from a law, never called published) or "vector" (an exact test
+// vector). Tolerances are of two kinds: exact vectors and hard bounds must
+// hold exactly; statistical laws accept the two-sided [Level] bound of the
+// sampling law named in each row's basis (binomial, chi-square, Student t,
+// the standard error of a sample standard deviation). Every PASS/FAIL row
+// has the power to fail for a wrong implementation (reference_test.go
+// feeds each kind a deliberately broken variant). Figures that came from
+// one published ring are informational rows ([Row.Info]): shown with the
+// 99% range of the same statistic over independent rings, without a
+// verdict, because that range also holds most broken rings; the ring is
+// checked over rings instead.
 package reference
 
 import (
@@ -17,17 +38,22 @@ import (
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/jump"
+	"github.com/chbench/chbench/algorithms/maglev"
+	"github.com/chbench/chbench/algorithms/modulo"
+	"github.com/chbench/chbench/algorithms/multiprobe"
+	"github.com/chbench/chbench/algorithms/rendezvous"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/algorithms/slots"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/reference/published"
 )
 
-// refLevel is the two-sided level of every tolerance drawn from a sampling
+// Level is the two-sided level of every tolerance drawn from a sampling
 // law: a correct implementation fails one such row with probability 0.1%.
-const refLevel = 0.999
+const Level = 0.999
 
-// refZ is the standard normal quantile of refLevel (3.29).
-var refZ = distuv.UnitNormal.Quantile(1 - (1-refLevel)/2)
+// refZ is the standard normal quantile of Level (3.29).
+var refZ = distuv.UnitNormal.Quantile(1 - (1-Level)/2)
 
 // Size holds the sizes of a reference run.
 type Size struct {
@@ -50,149 +76,171 @@ var (
 		LawKeys: 1000000, LawSets: 10, RingNodes: 10000, BoundedRuns: 10, BoundedNodes: 100}
 )
 
-// Published holds the values of REFERENCES.md a reference run checks.
-type Published struct {
-	ModuloVsRing []ModuloRingFigure
-	ModuloLaw    []refLaw
-	RingShares   []refShares
-	RingCV       []refCV
-	Slots        []refSlots
-	Weights      []float64
-	Noise        []refNoise
-	Cache        refCache
-	Slot         []refSlot
-	Jump100      []int // keys 0..19 with 100 buckets
-	Jump1        []int // key 1 with 1..19 buckets
-	Hashes       []refHash
+// Input is what a reference run checks: the published values, and the
+// settings of the checks whose expected value is a law rather than a
+// published figure.
+type Input struct {
+	published.Values
+	Weights []float64 // weighted rendezvous membership: shares converge to w_i/W
+	Noise   []Noise   // runs of the sampling noise floor
 }
 
-type refLaw struct {
-	From, To int
-	Moved    float64 // published 1 - min/lcm, rounded to Digits decimals (fraction)
-	Digits   int
+// Noise is one run of the noise floor check: a perfectly even algorithm
+// on Nodes nodes with Keys keys per set (0: ShareKeys below 100 nodes,
+// LawKeys from 100 nodes on).
+type Noise struct {
+	Algo        string
+	Nodes, Keys int
 }
 
-type refShares struct {
-	VNodes   int
-	Min, Max float64 // fraction
-}
-
-type refCV struct {
-	K          int
-	CV, Lo, Hi float64
-}
-
-type refSlots struct {
-	N          int
-	PeakToMean float64
-	Decimals   int
-}
-
-type refNoise struct {
-	Algo       string
-	Nodes, Key int // nodes, keys per set (0: the run's ShareKeys)
-}
-
-// refCache is the cache fleet example: hash % 4 -> % 5 in front of a
-// database.
-type refCache struct {
-	From, To   int
-	Reads      float64 // reads per second reaching the cache fleet
-	OldHit     float64 // hit ratio before the resize
-	NewHit     float64 // published "about 20%"
-	NewHitStep float64 // rounding step of the published figure
-	DBLoad     float64 // published "about 40,000" qps
-	DBLoadStep float64
-	Factor     float64 // published 16x
-	FactorStep float64
-}
-
-type refSlot struct {
-	Key  string
-	Slot int
-}
-
-type refHash struct {
-	Hash, Input string
-	Sum         uint64
-}
-
-// publishedValues returns the values of ../shared/REFERENCES.md.
-func PublishedValues() Published {
-	return Published{
-		ModuloVsRing: PublishedModuloVsRing(),
-		ModuloLaw: []refLaw{{3, 4, 0.75, 2}, {4, 5, 0.80, 2}, {9, 10, 0.90, 2},
-			{10, 11, 0.909, 3}, {1000, 1010, 0.9901, 4}},
-		RingShares: []refShares{{1, 0.017, 0.357}, {10, 0.133, 0.265}, {50, 0.188, 0.215},
-			{100, 0.184, 0.211}, {200, 0.169, 0.221}},
-		RingCV:  []refCV{{10, 0.315, 0.37, 1.98}, {100, 0.0997, 0.76, 1.28}, {1000, 0.0316, 0.92, 1.09}},
-		Slots:   []refSlots{{10, 1.0004, 4}, {1000, 1.0376, 4}, {10000, 1.22, 2}},
+// DefaultInput returns a fresh copy of the published values
+// (published.All) and the default check settings.
+func DefaultInput() Input {
+	return Input{
+		Values:  published.All(),
 		Weights: []float64{1, 1, 2, 4},
-		Noise:   []refNoise{{"rendezvous", 10, 0}, {"jump", 1000, 0}},
-		Cache: refCache{From: 4, To: 5, Reads: 50000, OldHit: 0.95, NewHit: 0.20, NewHitStep: 0.05,
-			DBLoad: 40000, DBLoadStep: 5000, Factor: 16, FactorStep: 1},
-		Slot: []refSlot{{"123456789", 12739}, {"foo", 12182}, {"bar", 5061}, {"hello", 866},
-			{"user:1000", 1649}, {"", 0}, {"foo{bar}zap", 5061}, {"{bar}zap", 5061},
-			{"foo{bar}{zap}", 5061}, {"foo{{bar}}zap", 4015}, {"foo{}{bar}", 8363},
-			{"{user1000}.following", 3443}, {"{user1000}.followers", 3443}},
-		Jump100: []int{0, 55, 62, 8, 45, 59, 86, 97, 82, 59, 73, 37, 17, 56, 86, 21, 90, 37, 38, 83},
-		Jump1:   []int{0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 17, 17},
-		Hashes: []refHash{{"fnv1a32", "a", 0xE40C292C}, {"fnv1a64", "a", 0xAF63DC4C8601EC8C},
-			{"xxhash", "", 0xEF46DB3751D8E999}, {"xxhash", "abc", 0x44BC2CF5AD770999},
-			{"murmur3", "hello", 0x248BFA47}, {"murmur3", "", 0}},
+		Noise:   []Noise{{rendezvous.Name, 10, 0}, {jump.Name, 1000, 0}},
 	}
 }
 
-// The sources of a reference value (Row.Source).
+// The kinds of reference value (Row.Kind).
 const (
-	// SourcePublished is a figure from the field's write-ups, papers or
-	// tables (REFERENCES.md), given to the precision they print.
-	SourcePublished = "published"
-	// SourceFormula is an analytic value chbench computes from a law (1 -
-	// min/lcm, ceil(S/n)/(S/n), sqrt((n-1)/K), a Beta or Gamma
-	// distribution): our own arithmetic, never called published.
-	SourceFormula = "formula"
-	// SourceVector is an exact test vector of a spec or reference
+	// KindPublished is a figure printed by the field's papers, specs or
+	// write-ups, to the precision they print.
+	KindPublished = "published"
+	// KindFormula is a value chbench computes from a law (1 - min/lcm,
+	// ceil(S/n)/(S/n), sqrt((n-1)/K), w_i/W, a Beta probability): our own
+	// arithmetic, never called published.
+	KindFormula = "formula"
+	// KindVector is an exact test vector of a spec or reference
 	// implementation.
-	SourceVector = "vector"
+	KindVector = "vector"
 )
 
-// Row is one line of the reference output. A check row (Info false) has
-// the power to fail for a wrong implementation (reference_test.go feeds
-// each kind a deliberately broken variant) and carries a verdict; an
-// informational row (Info true) shows a published figure beside our value
-// and range without a verdict, because the comparison cannot tell a
-// wrong implementation from a right one (a published single-ring figure
-// is one draw from a range that also holds most broken rings).
+// Row is one line of the reference output. A check row (Info false)
+// carries a verdict; an informational row (Info true) shows a published
+// figure beside our value and range without one (see the package doc).
 type Row struct {
 	Quantity  string // what is compared, with its size
-	Source    string // SourcePublished, SourceFormula or SourceVector
-	Published string // the reference value (see Source)
+	Kind      string // KindPublished, KindFormula or KindVector
+	Published string // the reference value (see Kind)
 	Ours      string // our value (mean [95% CI] where sampled)
 	Accept    string // the range the reference value (or ours) must lie in
 	Basis     string // where the tolerance comes from
-	Pass      bool   // the verdict of a check row (false for informational rows)
+	Pass      bool   // the verdict of a check row; false for informational rows
 	Info      bool   // informational: no verdict
 }
 
-// refKeys returns the number of keys a run of size sz streams (the total
-// of its progress line).
-func Keys(sz Size, pub Published) int64 {
-	move := int64(sz.MoveKeys) * int64(sz.MoveSets)
-	law := int64(sz.LawKeys) * int64(sz.LawSets)
-	n := int64(len(pub.ModuloLaw)) * law
-	n += int64(len(pub.ModuloVsRing)) * (2*move + int64(sz.Replicas)*move)
-	n += int64(len(pub.RingShares)) * (int64(sz.ShareKeys)*int64(sz.MoveSets) + int64(sz.Replicas)*int64(sz.ShareKeys))
-	n += law // weights
-	for _, c := range pub.Noise {
-		n += int64(noiseKeys(c, sz)) * int64(sz.LawSets)
+// Check is one entry of the reference table.
+type Check struct {
+	Name      string // the published quantity
+	Source    string // where it is published
+	Tolerance string // how the accepted range is derived
+	// Keys returns the number of keys Measure streams at size sz (its share
+	// of a progress total); nil when it streams none.
+	Keys func(sz Size, in Input) int64
+	// Measure measures ours with base options o (seed, workers, progress
+	// hook; o's algorithm, configuration and key file are ignored) and
+	// returns the check's rows.
+	Measure func(o analysis.Options, sz Size, in Input) ([]Row, error)
+}
+
+// Checks returns the reference table, in the order of its rows.
+func Checks() []Check {
+	return []Check{
+		{Name: "Redis key slots", Source: "Redis Cluster specification (hash tags included)",
+			Tolerance: "exact", Measure: keySlotRows},
+		{Name: "CRC-16/XMODEM check value", Source: "Redis src/crc16.c",
+			Tolerance: "exact", Measure: crcRows},
+		{Name: "jump buckets", Source: "Lamping & Veach 2014; Guava and C++ reference outputs",
+			Tolerance: "exact", Measure: jumpRows},
+		{Name: "key hash outputs", Source: "Go hash/fnv tests; xxHash64 and MurmurHash3 x86_32 reference outputs",
+			Tolerance: "exact", Measure: hashRows},
+		{Name: "modulo moved fraction 1 - min/lcm", Source: "analytic (a key stays iff h mod n == h mod m)",
+			Tolerance: "binomial: law ± z·sqrt(p(1-p)/N); the law must round to the published figure",
+			Keys:      func(sz Size, in Input) int64 { return int64(len(in.ModuloLaw)) * lawKeys(sz) }, Measure: moduloLawRows},
+		{Name: "modulo vs ring moved fraction", Source: "the field's write-ups: 10,000 keys averaged over five key sets",
+			Tolerance: "modulo: ours ± z·√2·se (both are means of N Bernoulli moves); ring: mean over independent rings against 1/(n+1) ± t·sd/√R; the published single-ring figure is informational, beside the 99% range over rings",
+			Keys: func(sz Size, in Input) int64 {
+				move := int64(sz.MoveKeys) * int64(sz.MoveSets)
+				return int64(len(in.ModuloVsRing)) * (2*move + int64(sz.Replicas)*move)
+			}, Measure: moduloVsRingRows},
+		{Name: "ring smallest and largest share vs vnodes", Source: "the field's write-ups: 5 servers, 10,000 keys",
+			Tolerance: "informational: one published ring, beside the 99% range of the same statistic over independent rings",
+			Keys: func(sz Size, in Input) int64 {
+				return int64(len(in.RingShares)) * (int64(sz.ShareKeys)*int64(sz.MoveSets) + int64(sz.Replicas)*int64(sz.ShareKeys))
+			}, Measure: ringShareRows},
+		{Name: "ring share cv 1/sqrt(k) and 99% load interval", Source: "Karger et al. 1997, as tabled by Lamping & Veach 2014",
+			Tolerance: "cv: ours ± z·se of a sample sd (Gamma(k) kurtosis); interval: its Beta(k, (n-1)k) mass p (the printed interval is rounded) ± z·sqrt(p(1-p)/n) binomial",
+			Measure:   ringCVRows},
+		{Name: "fixed slots peak/mean ceil(S/n)/(S/n)", Source: "analytic (16,384 Redis Cluster slots)",
+			Tolerance: "exact, against the formula (which must round to the printed figure)", Measure: slotsRows},
+		{Name: "maglev shares within 1% (M prime > 100 n)", Source: "Eisenbud et al., NSDI 2016",
+			Tolerance: "exact entry counts must meet the bound", Measure: maglevRows},
+		{Name: "multi-probe peak/mean 1 + 1/(k-1)", Source: "Appleton & O'Reilly 2015 (21 probes -> 1.05)",
+			Tolerance: "mean exact peak/mean over independent memberships ± z·sd/sqrt(S) + half a unit", Measure: multiProbeRows},
+		{Name: "bounded loads max load <= ceil(c·m/n)", Source: "Mirrokni, Thorup, Zadimoghaddam 2018",
+			Tolerance: "hard bound", Measure: boundedRows},
+		{Name: "weighted rendezvous shares w_i/W", Source: "analytic (logarithmic method, score -w/ln(u))",
+			Tolerance: "binomial: w_i/W ± z·sqrt(q(1-q)/N)",
+			Keys:      func(sz Size, in Input) int64 { return lawKeys(sz) }, Measure: weightRows},
+		{Name: "sampling noise floor cv sqrt((n-1)/K)", Source: "analytic (Binomial(K, 1/n) counts)",
+			Tolerance: "K·cv² summed over sets ~ chi²(S(n-1))",
+			Keys: func(sz Size, in Input) int64 {
+				var n int64
+				for _, c := range in.Noise {
+					n += int64(noiseKeys(c, sz)) * int64(sz.LawSets)
+				}
+				return n
+			}, Measure: noiseRows},
+		{Name: "cache fleet example after % 4 -> % 5", Source: "the field's write-ups",
+			Tolerance: "from our moved fraction's interval, ± half the published rounding step",
+			Keys:      func(sz Size, in Input) int64 { return lawKeys(sz) }, Measure: cacheRows},
+	}
+}
+
+// Keys returns the number of keys a run of size sz streams: the total of
+// its progress line, summed over the table.
+func Keys(sz Size, in Input) int64 {
+	var n int64
+	for _, c := range Checks() {
+		if c.Keys != nil {
+			n += c.Keys(sz, in)
+		}
 	}
 	return n
 }
 
-func noiseKeys(c refNoise, sz Size) int {
-	if c.Key > 0 {
-		return c.Key
+// Run measures every check of the table at size sz against in, streaming
+// keys with base options o (seed, workers, progress hook), and returns the
+// rows in table order. It returns the first measurement error.
+func Run(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	o.Config = catalog.DefaultConfig()
+	o.Config.Partitions = bounded.DefaultPartitions // the bound check's m, fixed
+	o.Placement = analysis.PlacementFixed           // "our default ring" is one exact ring
+	o.KeyFile = ""
+	var rows []Row
+	for _, c := range Checks() {
+		r, err := c.Measure(o, sz, in)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Name, err)
+		}
+		rows = append(rows, r...)
+	}
+	return rows, nil
+}
+
+func lawKeys(sz Size) int64 { return int64(sz.LawKeys) * int64(sz.LawSets) }
+
+// lawOptions returns o for the analytic laws: LawKeys x LawSets keys.
+func lawOptions(o analysis.Options, sz Size, algo string) analysis.Options {
+	o.Keys, o.Sets, o.Algo = sz.LawKeys, sz.LawSets, algo
+	return o
+}
+
+func noiseKeys(c Noise, sz Size) int {
+	if c.Keys > 0 {
+		return c.Keys
 	}
 	if c.Nodes >= 100 {
 		return sz.LawKeys
@@ -200,135 +248,97 @@ func noiseKeys(c refNoise, sz Size) int {
 	return sz.ShareKeys
 }
 
-// Run computes every row for size sz against the published values pub,
-// streaming keys with base options o (seed, workers, progress hook).
-// Placements are fixed (one exact layout per measurement: "our default
-// ring" rows are that ring), and bounded loads use 16,384 partitions.
-func Run(o analysis.Options, sz Size, pub Published) ([]Row, error) {
+// exact returns the row of an exact vector: PASS iff want == got.
+func exact(q, want, got string) Row {
+	return Row{Quantity: q, Kind: KindVector, Published: want, Ours: got, Accept: "= published", Basis: "exact vector", Pass: want == got}
+}
+
+func keySlotRows(_ analysis.Options, _ Size, in Input) ([]Row, error) {
+	return keySlotCheck(in, slots.KeySlot), nil
+}
+
+// keySlotCheck evaluates keySlot, the implementation under test, on the
+// published key slots.
+func keySlotCheck(in Input, keySlot func(string) int) []Row {
+	var want, got []string
+	for _, s := range in.KeySlots {
+		want = append(want, strconv.Itoa(s.Slot))
+		got = append(got, strconv.Itoa(keySlot(s.Key)))
+	}
+	return []Row{exact(fmt.Sprintf("Redis key slots of %d keys (incl. hash tags)", len(in.KeySlots)), strings.Join(want, " "), strings.Join(got, " "))}
+}
+
+func crcRows(_ analysis.Options, _ Size, in Input) ([]Row, error) {
+	return []Row{exact(`CRC-16/XMODEM("123456789")`, fmt.Sprintf("0x%04X", in.CRC16), fmt.Sprintf("0x%04X", slots.CRC16("123456789")))}, nil
+}
+
+// jumpBucket returns jump's bucket of key with n buckets.
+func jumpBucket(key uint64, n int) (int, error) {
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		return 0, err
+	}
+	j, err := jump.New(nodes, algorithms.MustHash(""))
+	if err != nil {
+		return 0, err
+	}
+	return j.LocateHash(key), nil
+}
+
+func jumpRows(_ analysis.Options, _ Size, in Input) ([]Row, error) {
+	return jumpCheck(in, jumpBucket)
+}
+
+// jumpCheck evaluates bucket, the implementation under test, on the
+// published jump vectors.
+func jumpCheck(in Input, jumpBucket func(key uint64, n int) (int, error)) ([]Row, error) {
+	var want, got []string
+	for k, b := range in.Jump100 {
+		g, err := jumpBucket(uint64(k), 100)
+		if err != nil {
+			return nil, err
+		}
+		want, got = append(want, strconv.Itoa(b)), append(got, strconv.Itoa(g))
+	}
+	rows := []Row{exact("jump bucket of keys 0..19, 100 buckets", strings.Join(want, " "), strings.Join(got, " "))}
+	want, got = nil, nil
+	for n, b := range in.Jump1 {
+		g, err := jumpBucket(1, n+1)
+		if err != nil {
+			return nil, err
+		}
+		want, got = append(want, strconv.Itoa(b)), append(got, strconv.Itoa(g))
+	}
+	rows = append(rows, exact(fmt.Sprintf("jump bucket of key 1, 1..%d buckets", len(in.Jump1)), strings.Join(want, " "), strings.Join(got, " ")))
+	v := in.JumpLarge
+	g, err := jumpBucket(v.Key, v.Buckets)
+	if err != nil {
+		return nil, err
+	}
+	return append(rows, exact(fmt.Sprintf("jump bucket of key %d, %d buckets", v.Key, v.Buckets), strconv.Itoa(v.Bucket), strconv.Itoa(g))), nil
+}
+
+func hashRows(_ analysis.Options, _ Size, in Input) ([]Row, error) {
+	return hashCheck(in, func(name, input string) (uint64, error) {
+		hf, err := algorithms.LookupHash(name)
+		if err != nil {
+			return 0, err
+		}
+		return hf.Sum(input), nil
+	})
+}
+
+// hashCheck evaluates sum, the hash registry under test, on the published
+// hash vectors.
+func hashCheck(in Input, sum func(name, input string) (uint64, error)) ([]Row, error) {
 	var rows []Row
-	add := func(r ...Row) { rows = append(rows, r...) }
-	o.Config = catalog.DefaultConfig()
-	o.Config.Partitions = bounded.DefaultPartitions // the bound check's m, fixed
-	o.Placement = analysis.PlacementFixed           // "our default ring" is one exact ring
-	o.KeyFile = ""
-
-	add(exactVectorRows(pub, DefaultVectors())...)
-
-	// Modulo: a key stays iff h mod n == h mod m.
-	law := o
-	law.Keys, law.Sets = sz.LawKeys, sz.LawSets
-	law.Algo = "modulo"
-	var cacheMove *analysis.MoveResult
-	for _, c := range pub.ModuloLaw {
-		r, err := resizeMove(law, c.From, c.To)
+	for _, h := range in.Hashes {
+		v, err := sum(h.Hash, h.Input)
 		if err != nil {
 			return nil, err
 		}
-		if c.From == pub.Cache.From && c.To == pub.Cache.To {
-			cacheMove = r
-		}
-		add(moduloLawRow(c, r.Moved, sz.LawKeys*sz.LawSets))
+		rows = append(rows, exact(fmt.Sprintf("%s(%q)", h.Hash, h.Input), fmt.Sprintf("0x%X", h.Sum), fmt.Sprintf("0x%X", v)))
 	}
-
-	// Modulo vs ring at the published size.
-	mv := o
-	mv.Keys, mv.Sets = sz.MoveKeys, sz.MoveSets
-	mr, err := ModuloVsRing(mv)
-	if err != nil {
-		return nil, err
-	}
-	for i, p := range pub.ModuloVsRing {
-		mod, rg := mr[2*i], mr[2*i+1]
-		add(moduloFigureRow(p, mod.Moved, sz.MoveKeys, sz.MoveSets))
-		rmv := mv
-		rmv.Algo = ring.Name
-		reps, err := analysis.MoveReplicas(rmv, p.From, p.To, sz.Replicas)
-		if err != nil {
-			return nil, err
-		}
-		add(ringJoinRow(p.From, p.To, o.Config.VNodes, reps, sz.MoveKeys*sz.MoveSets))
-		add(ringFigureRow(p, rg, reps, sz, o.Config.VNodes))
-	}
-
-	// Ring smallest / largest share against vnodes, 5 servers: published
-	// single-ring figures, informational.
-	for _, c := range pub.RingShares {
-		so := o
-		so.Algo, so.Config.VNodes, so.Keys, so.Sets = ring.Name, c.VNodes, sz.ShareKeys, sz.MoveSets
-		nodes, _ := algorithms.DefaultNodes(5)
-		sr, err := analysis.Spread(so, nodes)
-		if err != nil {
-			return nil, err
-		}
-		reps, err := analysis.SpreadReplicas(so, 5, sz.Replicas)
-		if err != nil {
-			return nil, err
-		}
-		add(ringShareRows(c, sr, reps, sz)...)
-	}
-
-	// Ring per-node share spread with k points per node (exact shares).
-	for _, c := range pub.RingCV {
-		shares, err := ringShares(sz.RingNodes, c.K)
-		if err != nil {
-			return nil, err
-		}
-		add(ringCVRows(c, shares)...)
-	}
-
-	// Fixed slots: exact peak/mean against the formula.
-	for _, c := range pub.Slots {
-		nodes, err := algorithms.DefaultNodes(c.N)
-		if err != nil {
-			return nil, err
-		}
-		p, err := catalog.New(slots.Name, nodes, o.Config)
-		if err != nil {
-			return nil, err
-		}
-		add(slotsRow(c, p.(algorithms.ExactSharer).ExactShares()))
-	}
-
-	// Bounded loads never exceed ceil(c*m/n).
-	steps, err := boundedSteps(o, sz)
-	if err != nil {
-		return nil, err
-	}
-	add(boundedRow(steps, o.Config.Eps, o.Config.Partitions, sz.BoundedNodes))
-
-	// Weighted rendezvous shares converge to w_i/W.
-	wo := law
-	wo.Algo = "rendezvous"
-	wn, err := analysis.WeightedNodes(pub.Weights)
-	if err != nil {
-		return nil, err
-	}
-	wr, err := analysis.Spread(wo, wn)
-	if err != nil {
-		return nil, err
-	}
-	add(weightRows(pub.Weights, wr.Shares, sz.LawKeys*sz.LawSets)...)
-
-	// Sampling noise floor: a perfectly even algorithm's cv.
-	for _, c := range pub.Noise {
-		no := law
-		no.Algo, no.Keys = c.Algo, noiseKeys(c, sz)
-		nodes, err := algorithms.DefaultNodes(c.Nodes)
-		if err != nil {
-			return nil, err
-		}
-		r, err := analysis.Spread(no, nodes)
-		if err != nil {
-			return nil, err
-		}
-		add(noiseRow(c.Algo, c.Nodes, no.Keys, r.Samples))
-	}
-
-	// The cache fleet example, from our measured modulo 4 -> 5.
-	if cacheMove == nil {
-		return nil, fmt.Errorf("cache example %d->%d: no modulo law row for it", pub.Cache.From, pub.Cache.To)
-	}
-	add(cacheRows(pub.Cache, cacheMove.Moved)...)
 	return rows, nil
 }
 
@@ -341,211 +351,455 @@ func resizeMove(o analysis.Options, from, to int) (*analysis.MoveResult, error) 
 	return analysis.Movement(o, sc)
 }
 
-// moduloLaw returns 1 - min(n,m)/lcm(n,m).
-func moduloLaw(n, m int) float64 {
-	a, b := n, m
-	for b != 0 {
-		a, b = b, a%b
+// moduloLawRows: a key stays iff h mod n == h mod m, so the measured
+// fraction is a mean of N Bernoulli(p) moves, p = modulo.MovedFraction.
+func moduloLawRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	law := lawOptions(o, sz, modulo.Name)
+	var rows []Row
+	for _, c := range in.ModuloLaw {
+		r, err := resizeMove(law, c.From, c.To)
+		if err != nil {
+			return nil, err
+		}
+		row, err := moduloLawRow(c, r.Moved, sz.LawKeys*sz.LawSets)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
 	}
-	lcm := n / a * m
-	return 1 - float64(min(n, m))/float64(lcm)
+	return rows, nil
 }
 
-// moduloLawRow checks a measured moved fraction of modulo over n keys
-// against the law 1 - min/lcm (a formula; REFERENCES.md prints it rounded,
-// which must agree to its digits) within refZ binomial standard errors.
-func moduloLawRow(c refLaw, moved analysis.Estimate, n int) Row {
-	p := moduloLaw(c.From, c.To)
+// moduloLawRow checks a moved fraction of modulo measured over n keys
+// against the law p = 1 - min/lcm (a formula, which must also round to the
+// figure REFERENCES.md prints) within refZ binomial standard errors.
+func moduloLawRow(c published.ModuloLaw, moved analysis.Estimate, n int) (Row, error) {
+	p, err := modulo.MovedFraction(c.From, c.To)
+	if err != nil {
+		return Row{}, err
+	}
 	tol := refZ * math.Sqrt(p*(1-p)/float64(n))
 	return Row{
 		Quantity:  fmt.Sprintf("modulo moved %d->%d (%s keys)", c.From, c.To, count(n)),
-		Source:    SourceFormula,
+		Kind:      KindFormula,
 		Published: fmt.Sprintf("1-min/lcm = %.6f (printed %s)", p, pct(c.Moved, c.Digits-2)),
 		Ours:      estPct(moved, 2),
 		Accept:    rangePct(p-tol, p+tol, 2),
 		Basis:     fmt.Sprintf("law ± %.2f·sqrt(p(1-p)/N) binomial", refZ),
 		Pass:      math.Abs(moved.Mean-p) <= tol && math.Abs(p-c.Moved) <= halfUnit(c.Digits),
-	}
+	}, nil
 }
 
-// moduloFigureRow checks the published modulo moved fraction of a
-// 10,000-key x 5-set experiment against ours at the same size: both are
-// means of N Bernoulli moves, so they differ by at most refZ·√2 standard
-// errors (plus the published rounding).
-func moduloFigureRow(p ModuloRingFigure, moved analysis.Estimate, keys, sets int) Row {
+// moduloVsRingRows compares the published modulo and ring figures at the
+// published size: modulo against ours ± z·√2·se (two means of N Bernoulli
+// moves, plus the published rounding), ring against the 99% range of
+// independent rings.
+func moduloVsRingRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	mv := o
+	mv.Keys, mv.Sets = sz.MoveKeys, sz.MoveSets
+	mr, err := ModuloVsRing(mv, in.ModuloVsRing)
+	if err != nil {
+		return nil, err
+	}
+	var rows []Row
+	for i, p := range in.ModuloVsRing {
+		mod, rg := mr[2*i], mr[2*i+1]
+		row, err := moduloFigureRow(p, mod.Moved, sz.MoveKeys, sz.MoveSets)
+		if err != nil {
+			return nil, err
+		}
+		rmv := mv
+		rmv.Algo = ring.Name
+		reps, err := analysis.MoveReplicas(rmv, p.From, p.To, sz.Replicas)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row, ringJoinRow(p.From, p.To, o.Config.VNodes, reps, sz.MoveKeys*sz.MoveSets), ringRangeRow(
+			fmt.Sprintf("ring moved %d->%d, one ring (%s keys x %d sets, %d vnodes)", p.From, p.To, count(sz.MoveKeys), sz.MoveSets, o.Config.VNodes),
+			p.Ring, estPct(rg.Moved, 2)+" (default ring)", reps))
+	}
+	return rows, nil
+}
+
+// moduloFigureRow checks a published modulo moved fraction of keys x sets
+// keys against ours at the same size: both are means of N Bernoulli moves,
+// so they differ by at most refZ·√2 standard errors (plus the published
+// rounding).
+func moduloFigureRow(p published.ModuloVsRing, moved analysis.Estimate, keys, sets int) (Row, error) {
 	n := float64(keys * sets)
-	pl := moduloLaw(p.From, p.To)
+	pl, err := modulo.MovedFraction(p.From, p.To)
+	if err != nil {
+		return Row{}, err
+	}
 	tol := refZ*math.Sqrt2*math.Sqrt(pl*(1-pl)/n) + halfUnit(3)
 	return Row{
 		Quantity:  fmt.Sprintf("modulo moved %d->%d (%s keys x %d sets)", p.From, p.To, count(keys), sets),
-		Source:    SourcePublished,
+		Kind:      KindPublished,
 		Published: pct(p.Modulo, 1), Ours: estPct(moved, 2),
 		Accept: rangePct(moved.Mean-tol, moved.Mean+tol, 2),
 		Basis:  fmt.Sprintf("ours ± %.2f·√2·se: both are means of N Bernoulli moves", refZ),
 		Pass:   math.Abs(p.Modulo-moved.Mean) <= tol,
-	}
+	}, nil
 }
 
-// ringJoinRow checks the mean moved fraction of a ring join from -> from+1
+// ringJoinRow checks the mean moved fraction of a ring resize from -> to
 // over independent rings (reps, one per ring, each pooled over keys keys)
-// against the formula: the new node's share of the ring is Beta(k, nk)
-// with mean exactly 1/(n+1), whatever k, and keys sample it without bias.
-// The tolerance is the Student-t 99.9% interval of the mean of the
-// replicas (sample sd over sqrt(R)).
+// against the formula: a joining node's share of the ring is Beta(k, nk)
+// with mean exactly 1/(n+1) whatever k (a leaving node's, 1/n), and keys
+// sample it without bias. The tolerance is the Student-t Level interval of
+// the mean of the replicas (sample sd over sqrt(R)).
 func ringJoinRow(from, to, vnodes int, reps []float64, keys int) Row {
-	want := float64(to-from) / float64(max(from, to))
+	want := float64(max(to-from, from-to)) / float64(max(from, to))
 	m, sd := stat.MeanStdDev(reps, nil)
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(reps) - 1)}.Quantile(1 - (1-refLevel)/2)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(reps) - 1)}.Quantile(1 - (1-Level)/2)
 	tol := t * sd / math.Sqrt(float64(len(reps)))
 	return Row{
 		Quantity:  fmt.Sprintf("ring moved %d->%d, mean over %d rings (%d vnodes, %s keys each)", from, to, len(reps), vnodes, count(keys)),
-		Source:    SourceFormula,
+		Kind:      KindFormula,
 		Published: fmt.Sprintf("ideal %s (the new node's expected share)", pct(want, 2)),
 		Ours:      pct(m, 2),
 		Accept:    rangePct(want-tol, want+tol, 2),
-		Basis:     fmt.Sprintf("ideal ± t(%.1f%%, R-1)·sd/√R over rings", 100*refLevel),
+		Basis:     fmt.Sprintf("ideal ± t(%.1f%%, R-1)·sd/√R over rings", 100*Level),
 		Pass:      math.Abs(m-want) <= tol,
 	}
 }
 
-// ringFigureRow shows a published single-ring moved fraction beside our
-// default ring's and the 99% range over independent rings: informational.
-func ringFigureRow(p ModuloRingFigure, rg *analysis.MoveResult, reps []float64, sz Size, vnodes int) Row {
+// ringRangeRow is the informational row of a figure published from one
+// ring: pub (a fraction) beside ours and the 99% range of the same
+// statistic over the independent rings reps.
+func ringRangeRow(quantity string, pub float64, ours string, reps []float64) Row {
 	lo, hi := range99(reps)
 	inside := "inside"
-	if p.Ring < lo || p.Ring > hi {
+	if pub < lo || pub > hi {
 		inside = "outside"
 	}
 	return Row{
-		Quantity:  fmt.Sprintf("ring moved %d->%d, one ring (%s keys x %d sets, %d vnodes)", p.From, p.To, count(sz.MoveKeys), sz.MoveSets, vnodes),
-		Source:    SourcePublished,
-		Published: pct(p.Ring, 1), Ours: estPct(rg.Moved, 2) + " (default ring)",
+		Quantity: quantity, Kind: KindPublished, Published: pct(pub, 1), Ours: ours,
 		Accept: rangePct(lo, hi, 1),
 		Basis:  fmt.Sprintf("99%% range of %d rings: published is %s", len(reps), inside),
 		Info:   true,
 	}
 }
 
-// ringShareRows show the published smallest and largest share of one
-// 5-node ring beside our default ring's and the 99% range over independent
-// rings: informational.
-func ringShareRows(c refShares, sr *analysis.SpreadResult, reps []analysis.Balance, sz Size) []Row {
-	var mins, maxs []float64
-	for _, b := range reps {
-		mins, maxs = append(mins, b.MinShare), append(maxs, b.MaxShare)
-	}
-	var out []Row
-	for _, side := range []struct {
-		name string
-		pub  float64
-		ours analysis.Estimate
-		reps []float64
-	}{{"smallest", c.Min, sr.MinShare, mins}, {"largest", c.Max, sr.MaxShare, maxs}} {
-		lo, hi := range99(side.reps)
-		inside := "inside"
-		if side.pub < lo || side.pub > hi {
-			inside = "outside"
+// ringShareRows: the published smallest and largest shares of 5 servers
+// came from one ring, so each must lie in the 99% range of the same
+// statistic over independent rings.
+func ringShareRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	var rows []Row
+	for _, c := range in.RingShares {
+		so := o
+		so.Algo, so.Config.VNodes, so.Keys, so.Sets = ring.Name, c.VNodes, sz.ShareKeys, sz.MoveSets
+		nodes, err := algorithms.DefaultNodes(5)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, Row{
-			Quantity:  fmt.Sprintf("ring %s share, 5 nodes, %d vnodes, one ring (%s keys)", side.name, c.VNodes, count(sz.ShareKeys)),
-			Source:    SourcePublished,
-			Published: pct(side.pub, 1), Ours: estPct(side.ours, 1) + " (default ring)",
-			Accept: rangePct(lo, hi, 1),
-			Basis:  fmt.Sprintf("99%% range of %d rings: published is %s", len(side.reps), inside),
-			Info:   true,
-		})
+		sr, err := analysis.Spread(so, nodes)
+		if err != nil {
+			return nil, err
+		}
+		reps, err := analysis.SpreadReplicas(so, 5, sz.Replicas)
+		if err != nil {
+			return nil, err
+		}
+		var mins, maxs []float64
+		for _, b := range reps {
+			mins, maxs = append(mins, b.MinShare), append(maxs, b.MaxShare)
+		}
+		for _, side := range []struct {
+			name string
+			pub  float64
+			ours analysis.Estimate
+			reps []float64
+		}{{"smallest", c.Min, sr.MinShare, mins}, {"largest", c.Max, sr.MaxShare, maxs}} {
+			rows = append(rows, ringRangeRow(
+				fmt.Sprintf("ring %s share, 5 nodes, %d vnodes, one ring (%s keys)", side.name, c.VNodes, count(sz.ShareKeys)),
+				side.pub, estPct(side.ours, 1)+" (default ring)", side.reps))
+		}
 	}
-	return out
+	return rows, nil
 }
 
-// ringShares returns the exact shares of the default ring of n nodes with
-// k virtual nodes each.
-func ringShares(n, k int) ([]float64, error) {
-	nodes, err := algorithms.DefaultNodes(n)
-	if err != nil {
-		return nil, err
+// ringCVRows checks one ring of sz.RingNodes nodes with k virtual nodes
+// each (exact arcs, RingShares) against Karger et al.'s table (see
+// ringCVCheck).
+func ringCVRows(_ analysis.Options, sz Size, in Input) ([]Row, error) {
+	var rows []Row
+	for _, c := range in.RingCV {
+		st, err := RingShares(sz.RingNodes, c.K, catalog.DefaultConfig().Hash)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, ringCVCheck(c, st)...)
 	}
-	cfg := catalog.DefaultConfig()
-	cfg.VNodes = k
-	p, err := catalog.New(ring.Name, nodes, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return p.(algorithms.ExactSharer).ExactShares(), nil
+	return rows, nil
 }
 
-// ringCVRows checks the exact shares of one ring of n = len(shares) nodes
-// with c.K virtual nodes each against Karger et al.'s table (as printed by
-// Lamping & Veach): the cv against the tabled 1/sqrt(k), and the fraction
-// of nodes whose load/mean lies in the tabled 99% interval against the
-// probability the exact law gives that rounded interval.
-func ringCVRows(c refCV, shares []float64) []Row {
-	n := len(shares)
-	nodes := mustNodes(n)
-	b, err := analysis.BalanceOf(shares, nodes)
-	if err != nil {
-		panic(err) // shares of a ring of n equal nodes
-	}
-	// A node's load/mean is about Gamma(k, k): excess kurtosis 6/k. The
-	// sample sd of n such values has relative standard error
-	// sqrt(2/(n-1) + (6/k)/n) / 2.
+// ringCVCheck checks the exact shares of one ring against Karger et al.'s
+// table as printed by Lamping & Veach: the cv against the tabled 1/sqrt(k)
+// (a node's load/mean is about Gamma(k, k): excess kurtosis 6/k, so the
+// sample sd of n such values has relative standard error sqrt(2/(n-1) +
+// (6/k)/n) / 2), and the fraction of nodes whose load/mean lies in the
+// tabled 99% interval against the probability the exact law gives that
+// rounded interval: a node's share is Beta(k, (n-1)k) (its k arcs of the
+// n·k Dirichlet spacings), so p = F(hi/n) - F(lo/n), and the count inside
+// is about Binomial(n, p). (Centring on 99% would ignore the rounding.)
+func ringCVCheck(c published.RingCV, st RingShareStat) []Row {
+	n := st.Nodes
 	rse := math.Sqrt(2/float64(n-1)+6/float64(c.K)/float64(n)) / 2
 	tol := refZ*rse*c.CV + halfUnit(4)
-	rows := []Row{{
-		Quantity:  fmt.Sprintf("ring share cv, k=%d vnodes, %d nodes (exact arcs)", c.K, n),
-		Source:    SourcePublished,
-		Published: fmt.Sprintf("%.4g", c.CV), Ours: fmt.Sprintf("%.4f", b.CV),
-		Accept: fmt.Sprintf("[%.4f, %.4f]", b.CV-tol, b.CV+tol),
-		Basis:  fmt.Sprintf("ours ± %.2f·se of a sample sd (Gamma(k) kurtosis)", refZ),
-		Pass:   math.Abs(b.CV-c.CV) <= tol,
-	}}
-	// The published interval is rounded, so it holds not exactly 99% of
-	// nodes: a node's share is Beta(k, (n-1)k) (its k arcs of the n·k
-	// Dirichlet spacings), so the expected fraction inside is
-	// p = F(hi/n) - F(lo/n), and the count inside is about Binomial(n, p).
 	beta := distuv.Beta{Alpha: float64(c.K), Beta: float64((n - 1) * c.K)}
 	p := beta.CDF(c.Hi/float64(n)) - beta.CDF(c.Lo/float64(n))
-	in := 0
-	for _, s := range shares {
-		if l := s * float64(n); c.Lo <= l && l <= c.Hi {
-			in++
-		}
-	}
-	frac := float64(in) / float64(n)
+	inside := st.Inside(c.Lo, c.Hi)
 	sd := math.Sqrt(p * (1 - p) / float64(n))
-	rows = append(rows, Row{
+	return []Row{{
+		Quantity:  fmt.Sprintf("ring share cv, k=%d vnodes, %d nodes (exact arcs)", c.K, n),
+		Kind:      KindPublished,
+		Published: fmt.Sprintf("%.4g", c.CV), Ours: fmt.Sprintf("%.4f", st.CV),
+		Accept: fmt.Sprintf("[%.4f, %.4f]", st.CV-tol, st.CV+tol),
+		Basis:  fmt.Sprintf("ours ± %.2f·se of a sample sd (Gamma(k) kurtosis)", refZ),
+		Pass:   math.Abs(st.CV-c.CV) <= tol,
+	}, {
 		Quantity:  fmt.Sprintf("ring nodes inside the published 99%% load/mean (%.2f, %.2f), k=%d", c.Lo, c.Hi, c.K),
-		Source:    SourceFormula,
+		Kind:      KindFormula,
 		Published: fmt.Sprintf("%s (Beta(k, (n-1)k) mass of the rounded interval)", pct(p, 2)),
-		Ours:      fmt.Sprintf("%s of %d", pct(frac, 2), n),
+		Ours:      fmt.Sprintf("%s of %d", pct(inside, 2), n),
 		Accept:    rangePct(p-refZ*sd, p+refZ*sd, 2),
 		Basis:     fmt.Sprintf("p ± %.2f·sqrt(p(1-p)/n) binomial", refZ),
-		Pass:      math.Abs(frac-p) <= refZ*sd,
-	})
-	return rows
+		Pass:      math.Abs(inside-p) <= refZ*sd,
+	}}
 }
 
-// slotsRow checks the exact shares of n fixed slots placements against
-// the formula ceil(S/n)/(S/n) (S = 16,384), which must also round to the
-// figure REFERENCES.md prints.
-func slotsRow(c refSlots, shares []float64) Row {
-	n := float64(len(shares))
-	b, err := analysis.BalanceOf(shares, mustNodes(len(shares)))
-	if err != nil {
-		panic(err) // shares of n equal nodes
+// slotsRows: with S slots over n equal nodes, the exact peak/mean against
+// the formula ceil(S/n)/(S/n) (see slotsCheck).
+func slotsRows(o analysis.Options, _ Size, in Input) ([]Row, error) {
+	var rows []Row
+	for _, c := range in.Slots {
+		nodes, err := algorithms.DefaultNodes(c.N)
+		if err != nil {
+			return nil, err
+		}
+		p, err := catalog.New(slots.Name, nodes, o.Config)
+		if err != nil {
+			return nil, err
+		}
+		row, err := slotsCheck(c, p.(algorithms.ExactSharer).ExactShares())
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
 	}
-	const s = slots.NumSlots
+	return rows, nil
+}
+
+// slotsCheck checks the exact shares of a slots placement of n =
+// len(shares) equal nodes against the formula ceil(S/n)/(S/n) (S =
+// 16,384), which must also round to the figure REFERENCES.md prints.
+func slotsCheck(c published.SlotsPeak, shares []float64) (Row, error) {
+	nodes, err := algorithms.DefaultNodes(len(shares))
+	if err != nil {
+		return Row{}, err
+	}
+	b, err := analysis.BalanceOf(shares, nodes)
+	if err != nil {
+		return Row{}, err
+	}
+	n, s := float64(len(shares)), float64(slots.NumSlots)
 	want := math.Ceil(s/n) / (s / n)
 	printed := strconv.FormatFloat(c.PeakToMean, 'f', c.Decimals, 64)
 	return Row{
 		Quantity:  fmt.Sprintf("slots peak/mean, %d nodes, S=16384 (exact)", len(shares)),
-		Source:    SourceFormula,
+		Kind:      KindFormula,
 		Published: fmt.Sprintf("ceil(S/n)/(S/n) = %.6f (printed %s)", want, printed),
 		Ours:      fmt.Sprintf("%.6f", b.PeakToMean),
 		Accept:    fmt.Sprintf("%.6f", want),
 		Basis:     "exact slot counts against the formula",
 		Pass:      math.Abs(b.PeakToMean-want) <= 1e-9 && strconv.FormatFloat(want, 'f', c.Decimals, 64) == printed,
+	}, nil
+}
+
+// maglevRows checks Maglev's 1% promise on its exact entry counts.
+func maglevRows(o analysis.Options, _ Size, in Input) ([]Row, error) {
+	var rows []Row
+	for _, c := range in.Maglev {
+		mc := o.Config
+		mc.TableSize = c.M
+		nodes, err := algorithms.DefaultNodes(c.N)
+		if err != nil {
+			return nil, err
+		}
+		b, err := analysis.ExactBalance(maglev.Name, nodes, mc)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, maglevCheck(c, *b))
 	}
+	return rows, nil
+}
+
+// maglevCheck checks the exact balance b of a Maglev table of c.N nodes
+// against the published promise: every share within c.Within of 1/n.
+func maglevCheck(c published.MaglevBalance, b analysis.Balance) Row {
+	n := float64(c.N)
+	dev := max(b.MaxShare*n-1, 1-b.MinShare*n)
+	return Row{
+		Quantity:  fmt.Sprintf("maglev largest share deviation, %d nodes, M=%d (exact)", c.N, c.M),
+		Kind:      KindPublished,
+		Published: "within " + pct(c.Within, 0), Ours: pct(dev, 3),
+		Accept: "<= " + pct(c.Within, 0),
+		Basis:  "exact entry counts (M > 100 n)",
+		Pass:   dev <= c.Within,
+	}
+}
+
+// multiProbeRows checks multi-probe's 1 + 1/(k-1) on the mean exact
+// peak-to-mean of sz.Replicas memberships (node IDs "m<s>-node-<i>"),
+// accepted within refZ standard errors of that mean plus half a unit of
+// the published precision.
+func multiProbeRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	c := in.MultiProbe
+	mc := o.Config
+	mc.Probes = c.Probes
+	ptms := make([]float64, sz.Replicas)
+	for s := range ptms {
+		nodes := make([]algorithms.Node, c.Nodes)
+		for i := range nodes {
+			nodes[i] = algorithms.Node{ID: fmt.Sprintf("m%d-node-%d", s, i), Weight: 1}
+		}
+		b, err := analysis.ExactBalance(multiprobe.Name, nodes, mc)
+		if err != nil {
+			return nil, err
+		}
+		ptms[s] = b.PeakToMean
+	}
+	return []Row{multiProbeCheck(c, ptms)}, nil
+}
+
+// multiProbeCheck checks the mean of the exact peak-to-mean ratios ptms
+// of independent multi-probe memberships against the published 1 +
+// 1/(k-1), within refZ standard errors of the mean plus half a unit of
+// the published precision.
+func multiProbeCheck(c published.MultiProbePeak, ptms []float64) Row {
+	mean, sd := stat.MeanStdDev(ptms, nil)
+	tol := refZ*sd/math.Sqrt(float64(len(ptms))) + halfUnit(c.Decimals)
+	return Row{
+		Quantity:  fmt.Sprintf("multiprobe peak/mean, %d probes, %d nodes (exact, mean of %d memberships)", c.Probes, c.Nodes, len(ptms)),
+		Kind:      KindPublished,
+		Published: strconv.FormatFloat(c.PeakToMean, 'f', c.Decimals, 64), Ours: fmt.Sprintf("%.4f", mean),
+		Accept: fmt.Sprintf("[%.4f, %.4f]", mean-tol, mean+tol),
+		Basis:  fmt.Sprintf("mean ± %.2f·sd/sqrt(S) + half a unit", refZ),
+		Pass:   math.Abs(mean-c.PeakToMean) <= tol,
+	}
+}
+
+func boundedRows(o analysis.Options, sz Size, _ Input) ([]Row, error) {
+	r, err := boundedRow(o, sz)
+	if err != nil {
+		return nil, err
+	}
+	return []Row{r}, nil
+}
+
+// weightRows: weighted rendezvous shares converge to w_i/W; each measured
+// share is a mean of N Bernoulli(q) placements.
+func weightRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	wn, err := analysis.WeightedNodes(in.Weights)
+	if err != nil {
+		return nil, err
+	}
+	wr, err := analysis.Spread(lawOptions(o, sz, rendezvous.Name), wn)
+	if err != nil {
+		return nil, err
+	}
+	return weightCheck(in.Weights, wr.Shares, sz.LawKeys*sz.LawSets), nil
+}
+
+// weightCheck checks measured shares (one per weight, in order) over n
+// keys against the formula w_i/W within refZ binomial standard errors.
+func weightCheck(weights []float64, shares []analysis.NodeShare, n int) []Row {
+	var total float64
+	for _, w := range weights {
+		total += w
+	}
+	var rows []Row
+	for i, s := range shares {
+		q := weights[i] / total
+		tol := refZ * math.Sqrt(q*(1-q)/float64(n))
+		rows = append(rows, Row{
+			Quantity:  fmt.Sprintf("rendezvous share, weight %g of %v (%s keys)", weights[i], weights, count(n)),
+			Kind:      KindFormula,
+			Published: "w_i/W = " + pct(q, 1), Ours: estPct(s.Share, 2),
+			Accept: rangePct(q-tol, q+tol, 2),
+			Basis:  fmt.Sprintf("w_i/W ± %.2f·sqrt(q(1-q)/N) binomial", refZ),
+			Pass:   math.Abs(s.Share.Mean-q) <= tol,
+		})
+	}
+	return rows
+}
+
+// noiseRows: a perfectly even algorithm's cv is sampling noise. K·cv² is
+// Pearson's X² of one set: chi-square with n-1 degrees of freedom; summed
+// over S sets, chi-square with S(n-1).
+func noiseRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	var rows []Row
+	for _, c := range in.Noise {
+		no := lawOptions(o, sz, c.Algo)
+		no.Keys = noiseKeys(c, sz)
+		nodes, err := algorithms.DefaultNodes(c.Nodes)
+		if err != nil {
+			return nil, err
+		}
+		r, err := analysis.Spread(no, nodes)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, noiseCheck(c.Algo, c.Nodes, no.Keys, r.Samples))
+	}
+	return rows, nil
+}
+
+// noiseCheck checks the per-set cv samples of an algorithm that should
+// place keys like independent uniform draws (k keys per set over n nodes)
+// against the sampling-noise law sqrt((n-1)/K) (a formula): k·cv² of one
+// set is Pearson's X², chi² with n-1 degrees of freedom, so the sum over S
+// sets is chi²(S(n-1)).
+func noiseCheck(algo string, nodes, keys int, samples []analysis.Balance) Row {
+	var ss float64
+	for _, b := range samples {
+		ss += b.CV * b.CV
+	}
+	s, k, n := float64(len(samples)), float64(keys), float64(nodes)
+	rms := math.Sqrt(ss / s)
+	chi := distuv.ChiSquared{K: s * (n - 1)}
+	lo := math.Sqrt(chi.Quantile((1-Level)/2) / (s * k))
+	hi := math.Sqrt(chi.Quantile(1-(1-Level)/2) / (s * k))
+	return Row{
+		Quantity:  fmt.Sprintf("noise floor cv, %s, %d nodes (%s keys x %d sets)", algo, nodes, count(keys), len(samples)),
+		Kind:      KindFormula,
+		Published: fmt.Sprintf("sqrt((n-1)/K) = %.4f", math.Sqrt((n-1)/k)), Ours: fmt.Sprintf("%.4f rms", rms),
+		Accept: fmt.Sprintf("[%.4f, %.4f]", lo, hi),
+		Basis:  fmt.Sprintf("K·cv² summed over sets ~ chi²(S(n-1)), %.1f%%", 100*Level),
+		Pass:   lo <= rms && rms <= hi,
+	}
+}
+
+// cacheRows measures modulo From -> To of the cache example with the law
+// sizes and derives the example from it (see cacheExample).
+func cacheRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
+	r, err := resizeMove(lawOptions(o, sz, modulo.Name), in.Cache.From, in.Cache.To)
+	if err != nil {
+		return nil, err
+	}
+	return cacheExample(in.Cache, r.Moved), nil
+}
+
+// boundedRow runs churn, shrink and add-many scenarios with bounded loads
+// and checks every placement's busiest node (see boundedCheck).
+func boundedRow(o analysis.Options, sz Size) (Row, error) {
+	steps, err := boundedSteps(o, sz)
+	if err != nil {
+		return Row{}, err
+	}
+	return boundedCheck(steps, o.Config.Eps, o.Config.Partitions, sz.BoundedNodes), nil
 }
 
 // boundedSteps runs churn, shrink and add-many scenarios with bounded
@@ -568,9 +822,9 @@ func boundedSteps(o analysis.Options, sz Size) ([]analysis.BoundedStep, error) {
 	return out, nil
 }
 
-// boundedRow checks every placement's busiest node against ceil(c*m/n),
-// the capacity recomputed here from eps, m partitions and n.
-func boundedRow(steps []analysis.BoundedStep, eps float64, m, nodes int) Row {
+// boundedCheck checks every placement's busiest node against
+// ceil(c·m/n), the capacity recomputed here from eps, m partitions and n.
+func boundedCheck(steps []analysis.BoundedStep, eps float64, m, nodes int) Row {
 	worst := 0.0
 	pass := len(steps) > 0
 	for _, st := range steps {
@@ -583,66 +837,18 @@ func boundedRow(steps []analysis.BoundedStep, eps float64, m, nodes int) Row {
 	}
 	return Row{
 		Quantity:  fmt.Sprintf("bounded max load / ceil(c·m/n), eps=%g, %d placements", eps, len(steps)),
-		Source:    SourcePublished,
+		Kind:      KindPublished,
 		Published: "<= 1", Ours: fmt.Sprintf("%.4f (worst)", worst), Accept: "<= 1",
 		Basis: fmt.Sprintf("hard bound; churn/shrink/add-many from %d nodes, m=%d", nodes, m), Pass: pass,
 	}
 }
 
-// weightRows check measured shares (one per node of weights) over n keys
-// against w_i/W within refZ binomial standard errors.
-func weightRows(weights []float64, shares []analysis.NodeShare, n int) []Row {
-	var total float64
-	for _, w := range weights {
-		total += w
-	}
-	var out []Row
-	for i, s := range shares {
-		q := weights[i] / total
-		tol := refZ * math.Sqrt(q*(1-q)/float64(n))
-		out = append(out, Row{
-			Quantity:  fmt.Sprintf("rendezvous share, weight %g of %v (%s keys)", weights[i], weights, count(n)),
-			Source:    SourceFormula,
-			Published: "w_i/W = " + pct(q, 1), Ours: estPct(s.Share, 2),
-			Accept: rangePct(q-tol, q+tol, 2),
-			Basis:  fmt.Sprintf("w_i/W ± %.2f·sqrt(q(1-q)/N) binomial", refZ),
-			Pass:   math.Abs(s.Share.Mean-q) <= tol,
-		})
-	}
-	return out
-}
-
-// noiseRow checks the per-set cv samples of an algorithm that should
-// place keys like independent uniform draws (k keys per set over n nodes)
-// against the sampling-noise law: k·cv² of one set is Pearson's X², chi²
-// with n-1 degrees of freedom, so the sum over S sets is chi²(S(n-1)).
-func noiseRow(algo string, n, k int, samples []analysis.Balance) Row {
-	var ss float64
-	for _, b := range samples {
-		ss += b.CV * b.CV
-	}
-	s, kf, nf := float64(len(samples)), float64(k), float64(n)
-	rms := math.Sqrt(ss / s)
-	chi := distuv.ChiSquared{K: s * (nf - 1)}
-	lo := math.Sqrt(chi.Quantile((1-refLevel)/2) / (s * kf))
-	hi := math.Sqrt(chi.Quantile(1-(1-refLevel)/2) / (s * kf))
-	return Row{
-		Quantity:  fmt.Sprintf("noise floor cv, %s, %d nodes (%s keys x %d sets)", algo, n, count(k), len(samples)),
-		Source:    SourceFormula,
-		Published: fmt.Sprintf("sqrt((n-1)/K) = %.4f", math.Sqrt((nf-1)/kf)),
-		Ours:      fmt.Sprintf("%.4f rms", rms),
-		Accept:    fmt.Sprintf("[%.4f, %.4f]", lo, hi),
-		Basis:     fmt.Sprintf("K·cv² summed over sets ~ chi²(S(n-1)), %.1f%%", 100*refLevel),
-		Pass:      lo <= rms && rms <= hi,
-	}
-}
-
-// cacheRows derives the cache example from the measured moved fraction:
-// a key that moved misses, so the new hit ratio is old hit ratio · (1 -
-// moved); the database sees reads · (1 - hit ratio). Our intervals follow
-// from the moved fraction's; a published "about" figure passes if it lies
-// within half its rounding step of our interval.
-func cacheRows(c refCache, moved analysis.Estimate) []Row {
+// cacheExample derives the cache example from the measured moved fraction:
+// a key that moved misses, so the new hit ratio is old hit
+// ratio · (1 - moved); the database sees reads · (1 - hit ratio). Our
+// intervals follow from the moved fraction's; a published "about" figure
+// passes if it lies within half its rounding step of our interval.
+func cacheExample(c published.Cache, moved analysis.Estimate) []Row {
 	hit := func(m float64) float64 { return c.OldHit * (1 - m) }
 	db := func(m float64) float64 { return c.Reads * (1 - hit(m)) }
 	old := c.Reads * (1 - c.OldHit)
@@ -651,7 +857,7 @@ func cacheRows(c refCache, moved analysis.Estimate) []Row {
 		lo, hi := min(a, b), max(a, b)
 		return Row{
 			Quantity:  q,
-			Source:    SourcePublished,
+			Kind:      KindPublished,
 			Published: "about " + fmtV(pub), Ours: fmt.Sprintf("%s [%s, %s]", fmtV(mid), fmtV(lo), fmtV(hi)),
 			Accept: fmt.Sprintf("[%s, %s]", fmtV(lo-step/2), fmtV(hi+step/2)),
 			Basis:  "from measured moved fraction; ± half the published rounding " + fmtV(step),
@@ -666,69 +872,6 @@ func cacheRows(c refCache, moved analysis.Estimate) []Row {
 		row("database load / its sizing", c.Factor, c.FactorStep,
 			func(m float64) float64 { return db(m) / old }, func(x float64) string { return fmt.Sprintf("%.1fx", x) }),
 	}
-}
-
-// Vectors are the functions the exact-vector rows evaluate: the
-// implementation under test.
-type Vectors struct {
-	KeySlot func(key string) int              // Redis Cluster key slot
-	CRC16   func(s string) uint16             // CRC-16/XMODEM
-	Jump    func(key uint64, buckets int) int // jump consistent hash bucket
-	Hash    func(name, input string) uint64   // the hash registry
-}
-
-// DefaultVectors returns chbench's implementations.
-func DefaultVectors() Vectors {
-	return Vectors{
-		KeySlot: slots.KeySlot,
-		CRC16:   slots.CRC16,
-		Jump: func(key uint64, n int) int {
-			j, _ := jump.New(mustNodes(n), algorithms.MustHash(""))
-			return j.LocateHash(key)
-		},
-		Hash: func(name, in string) uint64 { return algorithms.MustHash(name).Sum(in) },
-	}
-}
-
-// exactVectorRows checks the exact reference vectors: Redis key slots,
-// jump hash outputs and hash function values, computed by v.
-func exactVectorRows(pub Published, v Vectors) []Row {
-	var rows []Row
-	exact := func(q, want, got string) {
-		rows = append(rows, Row{Quantity: q, Source: SourceVector, Published: want, Ours: got, Accept: "= published", Basis: "exact vector", Pass: want == got})
-	}
-	var want, got []string
-	for _, s := range pub.Slot {
-		want = append(want, strconv.Itoa(s.Slot))
-		got = append(got, strconv.Itoa(v.KeySlot(s.Key)))
-	}
-	exact(fmt.Sprintf("Redis key slots of %d keys (incl. hash tags)", len(pub.Slot)), strings.Join(want, " "), strings.Join(got, " "))
-	exact(`CRC-16/XMODEM("123456789")`, "0x31C3", fmt.Sprintf("0x%04X", v.CRC16("123456789")))
-	want, got = nil, nil
-	for k, b := range pub.Jump100 {
-		want = append(want, strconv.Itoa(b))
-		got = append(got, strconv.Itoa(v.Jump(uint64(k), 100)))
-	}
-	exact("jump bucket of keys 0..19, 100 buckets", strings.Join(want, " "), strings.Join(got, " "))
-	want, got = nil, nil
-	for n, b := range pub.Jump1 {
-		want = append(want, strconv.Itoa(b))
-		got = append(got, strconv.Itoa(v.Jump(1, n+1)))
-	}
-	exact(fmt.Sprintf("jump bucket of key 1, 1..%d buckets", len(pub.Jump1)), strings.Join(want, " "), strings.Join(got, " "))
-	exact("jump bucket of key 256, 1024 buckets", "520", strconv.Itoa(v.Jump(256, 1024)))
-	for _, h := range pub.Hashes {
-		exact(fmt.Sprintf("%s(%q)", h.Hash, h.Input), fmt.Sprintf("0x%X", h.Sum), fmt.Sprintf("0x%X", v.Hash(h.Hash, h.Input)))
-	}
-	return rows
-}
-
-func mustNodes(n int) []algorithms.Node {
-	nodes, err := algorithms.DefaultNodes(n)
-	if err != nil {
-		panic(err) // callers pass n >= 1
-	}
-	return nodes
 }
 
 // range99 returns the 0.5% and 99.5% empirical quantiles of xs.
@@ -762,7 +905,7 @@ func count(n int) string {
 	return s
 }
 
-var refHeader = []string{"quantity", "source", "reference value", "ours [95% CI]", "accepted", "basis", "verdict"}
+var refHeader = []string{"quantity", "kind", "reference value", "ours [95% CI]", "accepted", "basis", "verdict"}
 
 func verdict(r Row) string {
 	switch {
@@ -781,7 +924,7 @@ func WriteTable(w io.Writer, rows []Row) error {
 	fmt.Fprintln(tw, strings.Join(refHeader, "\t"))
 	for _, r := range rows {
 		if !r.Info {
-			fmt.Fprintln(tw, strings.Join([]string{r.Quantity, r.Source, r.Published, r.Ours, r.Accept, r.Basis, verdict(r)}, "\t"))
+			fmt.Fprintln(tw, strings.Join([]string{r.Quantity, r.Kind, r.Published, r.Ours, r.Accept, r.Basis, verdict(r)}, "\t"))
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -795,7 +938,7 @@ func WriteTable(w io.Writer, rows []Row) error {
 	fmt.Fprintln(tw, strings.Join(refHeader[:6], "\t"))
 	for _, r := range rows {
 		if r.Info {
-			fmt.Fprintln(tw, strings.Join([]string{r.Quantity, r.Source, r.Published, r.Ours, r.Accept, r.Basis}, "\t"))
+			fmt.Fprintln(tw, strings.Join([]string{r.Quantity, r.Kind, r.Published, r.Ours, r.Accept, r.Basis}, "\t"))
 		}
 	}
 	return tw.Flush()
@@ -805,9 +948,9 @@ func WriteTable(w io.Writer, rows []Row) error {
 // informational row is "info".
 func WriteCSV(w io.Writer, rows []Row) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"quantity", "source", "reference", "ours", "accepted", "basis", "verdict"})
+	cw.Write([]string{"quantity", "kind", "reference", "ours", "accepted", "basis", "verdict"})
 	for _, r := range rows {
-		cw.Write([]string{r.Quantity, r.Source, r.Published, r.Ours, r.Accept, r.Basis, verdict(r)})
+		cw.Write([]string{r.Quantity, r.Kind, r.Published, r.Ours, r.Accept, r.Basis, verdict(r)})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -815,17 +958,16 @@ func WriteCSV(w io.Writer, rows []Row) error {
 
 // Notes explains how the rows are compared; printed under the table.
 const Notes = `Notes:
-  Source: "published" is a figure printed by the field (papers, specs, write-ups); "formula"
+  Kind: "published" is a figure printed by the field (papers, specs, write-ups); "formula"
   is a value chbench computes from a law (REFERENCES.md's analytic values); "vector" is an
   exact test vector. Every PASS/FAIL row fails for a deliberately broken implementation
   (analysis/reference/reference_test.go, TestBrokenVariantsFail). Sampled tolerances are
   two-sided 99.9% bounds of the sampling law named in the basis column. Published ring
   figures come from one ring (one hash, one set of node names, one key set, an unstated vnode
-  count): such a statistic varies widely from ring to ring, so they are listed as
-  informational, with the 99% range of the same statistic over independent rings (node IDs
-  r<i>/node-<j> and keys varied); the ring checks are over rings instead. Jump's expected
-  loop count H_n (H_1024 = 7.509) is checked in reference_test.go by a counting
-  re-implementation that agrees with jump.
+  count): such a statistic varies widely from ring to ring, so they are informational, with
+  the 99% range of the same statistic over independent rings (node IDs r<i>/node-<j> and keys
+  varied); the ring checks are over rings instead. Jump's expected loop count H_n
+  (H_1024 = 7.509) is checked in reference_test.go by a counting re-implementation.
 `
 
 // Verdict returns an error naming the failed check rows, or nil;

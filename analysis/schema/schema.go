@@ -41,6 +41,9 @@ const (
 	ColKeyFile          = "key_file"
 	ColGoVersion        = "go_version"
 	ColCommit           = "commit"
+	ColTableSize        = "table_size"
+	ColProbes           = "probes"
+	ColCapacity         = "capacity"
 	ColNodes            = "nodes"
 	ColMinShare         = "min_share"
 	ColMinShareLo       = "min_share_lo"
@@ -105,6 +108,7 @@ var MoveColumns = []string{
 	ColCollateralFrac, ColCollateralFracLo, ColCollateralFracHi,
 	ColNetMovedFrac, ColNetMovedFracLo, ColNetMovedFracHi,
 	ColSteps, ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
+	ColTableSize, ColProbes, ColCapacity,
 	ColPlacement, ColLabel, ColExpectedMoves,
 }
 
@@ -118,6 +122,7 @@ var SpreadColumns = []string{
 	ColNoisePeakToMean, ColNoiseCV, ColExactPeakToMean, ColExactCV,
 	ColExactMinShare, ColExactMaxShare,
 	ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
+	ColTableSize, ColProbes, ColCapacity,
 	ColPlacement, ColLabel,
 	ColPlacements, ColPlacementsPeakToMean, ColPlacementsPeakToMeanP5, ColPlacementsPeakToMeanP95,
 	ColPlacementsCV, ColPlacementsCVP5, ColPlacementsCVP95,
@@ -135,6 +140,13 @@ var ShareColumns = []string{
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 func itoa(x int) string     { return strconv.Itoa(x) }
 func utoa(x uint64) string  { return strconv.FormatUint(x, 10) }
+
+func opti(x *int) string {
+	if x == nil {
+		return ""
+	}
+	return itoa(*x)
+}
 
 func optf(x *float64) string {
 	if x == nil {
@@ -154,79 +166,57 @@ func flat(parts ...[]string) []string {
 // WriteMoveCSV writes rs as CSV with MoveColumns, one row per result.
 // Floats use the shortest representation that reads back exactly.
 func WriteMoveCSV(w io.Writer, rs []Move) error {
-	cw := csv.NewWriter(w)
-	cw.Write(MoveColumns)
+	recs := [][]string{MoveColumns}
 	for _, r := range rs {
 		c := r.Config
-		cw.Write(flat(
+		recs = append(recs, flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), r.Op, itoa(r.From), itoa(r.To), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
 			[]string{ftoa(r.MovedFrac), ftoa(r.MovedFracLo), ftoa(r.MovedFracHi), ftoa(r.IdealFrac), ftoa(r.MovedOverIdeal)},
 			[]string{ftoa(r.CollateralFrac), ftoa(r.CollateralFracLo), ftoa(r.CollateralFracHi)},
 			[]string{ftoa(r.NetMovedFrac), ftoa(r.NetMovedFracLo), ftoa(r.NetMovedFracHi)},
 			[]string{itoa(r.Steps), ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
+			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
 			[]string{c.Placement, r.Label, ftoa(r.ExpectedMoves)},
 		))
 	}
-	cw.Flush()
-	return cw.Error()
+	return csv.NewWriter(w).WriteAll(recs)
 }
 
 // WriteSpreadCSV writes rs as CSV with SpreadColumns, one row per result;
 // the exact_* cells are empty when the placer has no exact shares.
 func WriteSpreadCSV(w io.Writer, rs []Spread) error {
-	cw := csv.NewWriter(w)
-	cw.Write(SpreadColumns)
+	recs := [][]string{SpreadColumns}
 	for _, r := range rs {
 		c := r.Config
-		cw.Write(flat(
+		recs = append(recs, flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), itoa(r.Nodes), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
 			[]string{ftoa(r.MinShare), ftoa(r.MinShareLo), ftoa(r.MinShareHi), ftoa(r.MaxShare), ftoa(r.MaxShareLo), ftoa(r.MaxShareHi)},
 			[]string{ftoa(r.PeakToMean), ftoa(r.PeakToMeanLo), ftoa(r.PeakToMeanHi), ftoa(r.CV), ftoa(r.CVLo), ftoa(r.CVHi)},
 			[]string{ftoa(r.NoisePeakToMean), ftoa(r.NoiseCV),
 				optf(r.ExactPeakToMean), optf(r.ExactCV), optf(r.ExactMinShare), optf(r.ExactMaxShare),
 				ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
-			[]string{c.Placement, r.Label}, layoutCells(r.Placements), []string{optf(r.TheoryPeakToMean), optf(r.TheoryCV)},
-			boundCells(r.Bound),
+			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
+			[]string{c.Placement, r.Label, opti(r.Placements), optf(r.PlacementsPeakToMean), optf(r.PlacementsPeakToMeanP5), optf(r.PlacementsPeakToMeanP95),
+				optf(r.PlacementsCV), optf(r.PlacementsCVP5), optf(r.PlacementsCVP95), optf(r.TheoryPeakToMean), optf(r.TheoryCV),
+				optf(r.LoadFactor), optf(r.KeyLoadOverBound), optf(r.KeyLoadOverBoundLo), optf(r.KeyLoadOverBoundHi), optf(r.PartitionLoadOverBound)},
 		))
 	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// layoutCells returns the placements_* cells of a spread row (empty
-// without layout draws).
-func layoutCells(l *Layouts) []string {
-	if l == nil {
-		return make([]string, 7)
-	}
-	return []string{itoa(l.Draws), ftoa(l.PeakToMean), ftoa(l.PeakToMeanP5), ftoa(l.PeakToMeanP95),
-		ftoa(l.CV), ftoa(l.CVP5), ftoa(l.CVP95)}
-}
-
-// boundCells returns the load-bound cells of a spread row (empty without a
-// bound).
-func boundCells(b *Bound) []string {
-	if b == nil {
-		return make([]string, 5)
-	}
-	return []string{ftoa(b.LoadFactor), ftoa(b.KeyRatio), ftoa(b.KeyRatioLo), ftoa(b.KeyRatioHi), ftoa(b.PartitionRatio)}
+	return csv.NewWriter(w).WriteAll(recs)
 }
 
 // WriteSharesCSV writes the per-node shares of rs with ShareColumns.
 func WriteSharesCSV(w io.Writer, rs []Spread) error {
-	cw := csv.NewWriter(w)
-	cw.Write(ShareColumns)
+	recs := [][]string{ShareColumns}
 	for _, r := range rs {
 		for _, s := range r.Shares {
-			cw.Write(flat(
+			recs = append(recs, flat(
 				[]string{r.Algo, r.Hash, itoa(r.VNodes), itoa(r.Nodes), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed),
 					s.ID, ftoa(s.Weight), ftoa(s.WeightShare)},
 				[]string{ftoa(s.Share), ftoa(s.ShareLo), ftoa(s.ShareHi), ftoa(s.Error), optf(s.Exact)},
 			))
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return csv.NewWriter(w).WriteAll(recs)
 }
 
 // Config is the configuration a result was produced with; JSON rows carry
@@ -237,6 +227,9 @@ type Config struct {
 	VNodes     int     `json:"vnodes"`
 	Eps        float64 `json:"eps"`
 	Partitions int     `json:"partitions"`
+	TableSize  int     `json:"table_size"` // maglev: configured lookup table size M
+	Probes     int     `json:"probes"`     // multiprobe: probes per key
+	Capacity   int     `json:"capacity"`   // anchor, dx: buckets (0 = twice the initial nodes, at least 16)
 	// Keys is the number of keys per set for generated keys; for a key file
 	// it is the number of keys in the file (each set holds floor or ceil of
 	// Keys/Sets).
@@ -311,67 +304,56 @@ type Share struct {
 	Error       float64  `json:"share_error"`
 }
 
-// Layouts is the exact spread (no keys) over Draws independent layouts of
-// an algorithm with a random layout: mean and 5th and 95th percentiles of
-// the peak-to-mean and the cv.
-type Layouts struct {
-	Draws         int     `json:"placements"`
-	PeakToMean    float64 `json:"placements_peak_to_mean"`
-	PeakToMeanP5  float64 `json:"placements_peak_to_mean_p5"`
-	PeakToMeanP95 float64 `json:"placements_peak_to_mean_p95"`
-	CV            float64 `json:"placements_cv"`
-	CVP5          float64 `json:"placements_cv_p5"`
-	CVP95         float64 `json:"placements_cv_p95"`
-}
-
-// Bound is the load bound of bounded loads read on keys and on
-// partitions: max over nodes of load / ceil(c * m * w/W).
-type Bound struct {
-	LoadFactor     float64 `json:"load_factor"`
-	KeyRatio       float64 `json:"key_load_over_bound"`
-	KeyRatioLo     float64 `json:"key_load_over_bound_lo"`
-	KeyRatioHi     float64 `json:"key_load_over_bound_hi"`
-	PartitionRatio float64 `json:"partition_load_over_bound"`
-}
-
 // Spread is one spread result: one row of the spread CSV (and one row per
 // node of the share CSV), one object of the spread JSON array. Its JSON
 // names are the CSV column names.
 type Spread struct {
-	Algo             string         `json:"algo"`
-	Hash             string         `json:"hash"`
-	VNodes           int            `json:"vnodes"`
-	Nodes            int            `json:"nodes"`
-	Keys             int            `json:"keys"`
-	Sets             int            `json:"sets"`
-	Seed             uint64         `json:"seed"`
-	MinShare         float64        `json:"min_share"`
-	MinShareLo       float64        `json:"min_share_lo"`
-	MinShareHi       float64        `json:"min_share_hi"`
-	MaxShare         float64        `json:"max_share"`
-	MaxShareLo       float64        `json:"max_share_lo"`
-	MaxShareHi       float64        `json:"max_share_hi"`
-	PeakToMean       float64        `json:"peak_to_mean"`
-	PeakToMeanLo     float64        `json:"peak_to_mean_lo"`
-	PeakToMeanHi     float64        `json:"peak_to_mean_hi"`
-	CV               float64        `json:"cv"`
-	CVLo             float64        `json:"cv_lo"`
-	CVHi             float64        `json:"cv_hi"`
-	NoisePeakToMean  float64        `json:"noise_peak_to_mean"`
-	NoiseCV          float64        `json:"noise_cv"`
-	ExactPeakToMean  *float64       `json:"exact_peak_to_mean"`
-	ExactCV          *float64       `json:"exact_cv"`
-	ExactMinShare    *float64       `json:"exact_min_share"`
-	ExactMaxShare    *float64       `json:"exact_max_share"`
-	Placement        string         `json:"placement"`
-	Label            string         `json:"label"`
-	Placements       *Layouts       `json:"placements"`
-	TheoryPeakToMean *float64       `json:"theory_peak_to_mean"`
-	TheoryCV         *float64       `json:"theory_cv"`
-	Bound            *Bound         `json:"load_bound"`
-	Config           Config         `json:"config"`
-	Shares           []Share        `json:"shares"`
-	Samples          []SpreadSample `json:"samples"`
+	Algo            string   `json:"algo"`
+	Hash            string   `json:"hash"`
+	VNodes          int      `json:"vnodes"`
+	Nodes           int      `json:"nodes"`
+	Keys            int      `json:"keys"`
+	Sets            int      `json:"sets"`
+	Seed            uint64   `json:"seed"`
+	MinShare        float64  `json:"min_share"`
+	MinShareLo      float64  `json:"min_share_lo"`
+	MinShareHi      float64  `json:"min_share_hi"`
+	MaxShare        float64  `json:"max_share"`
+	MaxShareLo      float64  `json:"max_share_lo"`
+	MaxShareHi      float64  `json:"max_share_hi"`
+	PeakToMean      float64  `json:"peak_to_mean"`
+	PeakToMeanLo    float64  `json:"peak_to_mean_lo"`
+	PeakToMeanHi    float64  `json:"peak_to_mean_hi"`
+	CV              float64  `json:"cv"`
+	CVLo            float64  `json:"cv_lo"`
+	CVHi            float64  `json:"cv_hi"`
+	NoisePeakToMean float64  `json:"noise_peak_to_mean"`
+	NoiseCV         float64  `json:"noise_cv"`
+	ExactPeakToMean *float64 `json:"exact_peak_to_mean"`
+	ExactCV         *float64 `json:"exact_cv"`
+	ExactMinShare   *float64 `json:"exact_min_share"`
+	ExactMaxShare   *float64 `json:"exact_max_share"`
+	Placement       string   `json:"placement"`
+	Label           string   `json:"label"`
+	// The exact spread over independent layouts, for algorithms with a
+	// random layout and exact shares; nil otherwise (see the package doc).
+	Placements              *int           `json:"placements"`
+	PlacementsPeakToMean    *float64       `json:"placements_peak_to_mean"`
+	PlacementsPeakToMeanP5  *float64       `json:"placements_peak_to_mean_p5"`
+	PlacementsPeakToMeanP95 *float64       `json:"placements_peak_to_mean_p95"`
+	PlacementsCV            *float64       `json:"placements_cv"`
+	PlacementsCVP5          *float64       `json:"placements_cv_p5"`
+	PlacementsCVP95         *float64       `json:"placements_cv_p95"`
+	TheoryPeakToMean        *float64       `json:"theory_peak_to_mean"`
+	TheoryCV                *float64       `json:"theory_cv"`
+	LoadFactor              *float64       `json:"load_factor"`
+	KeyLoadOverBound        *float64       `json:"key_load_over_bound"`
+	KeyLoadOverBoundLo      *float64       `json:"key_load_over_bound_lo"`
+	KeyLoadOverBoundHi      *float64       `json:"key_load_over_bound_hi"`
+	PartitionLoadOverBound  *float64       `json:"partition_load_over_bound"`
+	Config                  Config         `json:"config"`
+	Shares                  []Share        `json:"shares"`
+	Samples                 []SpreadSample `json:"samples"`
 }
 
 // WriteMoveJSON writes rs as an indented JSON array of Move objects: the
@@ -393,6 +375,29 @@ func WriteSpreadJSON(w io.Writer, rs []Spread) error {
 	return writeJSON(w, rs)
 }
 
+// ReadMoveJSON reads a movement JSON array written by WriteMoveJSON.
+func ReadMoveJSON(r io.Reader) ([]Move, error) {
+	var rs []Move
+	return rs, readJSON(r, &rs)
+}
+
+// ReadSpreadJSON reads a spread JSON array written by WriteSpreadJSON.
+func ReadSpreadJSON(r io.Reader) ([]Spread, error) {
+	var rs []Spread
+	return rs, readJSON(r, &rs)
+}
+
+// readJSON decodes one JSON value into v, rejecting fields the row types
+// do not have.
+func readJSON(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("results JSON: %w", err)
+	}
+	return nil
+}
+
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -407,6 +412,7 @@ func writeJSON(w io.Writer, v any) error {
 // sweep) never merge into one row.
 func benchConfig(c Config) []benchfmt.Config {
 	kv := [][2]string{{"hash", c.Hash}, {"vnodes", itoa(c.VNodes)}, {"eps", ftoa(c.Eps)}, {"partitions", itoa(c.Partitions)},
+		{"table-size", itoa(c.TableSize)}, {"probes", itoa(c.Probes)}, {"capacity", itoa(c.Capacity)},
 		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}, {"placement", c.Placement}}
 	if c.KeyFile != "" {
 		kv = append(kv, [2]string{"keyfile", c.KeyFile})

@@ -24,6 +24,8 @@ type analysisFlags struct {
 	seed    uint64
 	keyFile string
 	format  string
+	formats []string // parsed -format
+	out     string   // -o prefix
 	workers int
 	commit  string
 	hashes  string // raw -hash, possibly a list
@@ -38,14 +40,31 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.hashes, "hash", def.Hash, "key hash: "+strings.Join(algorithms.HashNames(), ", ")+"; a comma-separated list sweeps (slots always use CRC-16)")
 	fs.Float64Var(&a.eps, "eps", def.Eps, "bounded: load factor c = 1 + eps, eps > 0")
 	fs.IntVar(&a.partitions, "partitions", def.Partitions, fmt.Sprintf("bounded: number of fixed partitions; 0 = automatic, %d per node (at least 16,384)", catalog.PartitionsPerNode))
-	fs.StringVar(&a.place, "placement", analysis.PlacementPerSet, "per-set: each key set on its own independent layout for algorithms whose layout is random (ring, bounded), so means and intervals cover layouts too; fixed: one layout, the given node IDs, for every set (this exact fleet)")
+	registerTableFlags(fs, &a.tableSize, &a.probes, &a.capacity)
+	fs.StringVar(&a.place, "placement", analysis.PlacementPerSet, "per-set: each key set on its own independent layout for algorithms whose layout is random (ring, bounded, ketama, maglev, multiprobe), so means and intervals cover layouts too; fixed: one layout, the given node IDs, for every set (this exact fleet)")
 	fs.IntVar(&a.keys, "keys", 100000, "keys per generated key set (ignored with -keyfile)")
 	fs.IntVar(&a.sets, "sets", 5, "independent key sets; means and 95% intervals are over sets (>= 2 for an interval)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
 	fs.StringVar(&a.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets)")
-	fs.StringVar(&a.format, "format", "table", "output format: table, csv, json or bench (Go benchmark format for benchstat)")
+	fs.StringVar(&a.format, "format", "table", "output format(s), comma-separated: table, csv, json or bench (Go benchmark format for benchstat); several need -o")
+	fs.StringVar(&a.out, "o", "", "write each format to `PREFIX`.csv, .json, .txt (bench) or .table, through a temporary file and a rename, instead of to standard output")
 	fs.IntVar(&a.workers, "workers", 0, "goroutines (0 = one per core); results do not depend on it")
 	fs.StringVar(&a.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
+}
+
+// parse parses args with fs, which must leave no positional argument, and
+// returns the flags given explicitly, the analysis options and the sweep
+// lists (see options).
+func (a *analysisFlags) parse(fs *flag.FlagSet, args []string) (map[string]bool, analysis.Options, analysis.Sweep, error) {
+	set, err := parse(fs, args)
+	if err != nil {
+		return nil, analysis.Options{}, analysis.Sweep{}, err
+	}
+	if fs.NArg() != 0 {
+		return nil, analysis.Options{}, analysis.Sweep{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	o, sw, err := a.options()
+	return set, o, sw, err
 }
 
 // options returns the analysis options and the sweep lists of -algo,
@@ -85,16 +104,15 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if a.sets < 1 {
 		return analysis.Options{}, sw, fmt.Errorf("sets %d: need at least 1 key set", a.sets)
 	}
-	switch a.format {
-	case "table", "csv", "json", "bench":
-	default:
-		return analysis.Options{}, sw, fmt.Errorf("unknown format %q (known: table, csv, json, bench)", a.format)
+	if a.formats, err = parseFormats(a.format, a.out); err != nil {
+		return analysis.Options{}, sw, err
 	}
 	commit := a.commit
 	if commit == "" {
 		commit = vcsRevision()
 	}
-	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.eps, Partitions: a.partitions}
+	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.eps, Partitions: a.partitions,
+		TableSize: a.tableSize, Probes: a.probes, Capacity: a.capacity}
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}
@@ -104,9 +122,6 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	o := analysis.Options{
 		Algo: algos[0], Config: cfg, Keys: a.keys, Sets: a.sets, Seed: a.seed,
 		KeyFile: a.keyFile, Workers: a.workers, Commit: commit, Placement: a.place,
-	}
-	if _, err := o.Source(); err != nil { // reject a missing or empty key file before any work
-		return analysis.Options{}, sw, err
 	}
 	return o, sw, nil
 }
@@ -203,53 +218,59 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(analysis.Ops(), ", ")+" (default add)")
 	minMoves := fs.Int("min-moves", 1000, "generated keys: raise the keys per set to ceil(min-moves / ideal fraction) so every key set expects at least this many moved keys; 0 = exactly -keys")
 	maxKeys := fs.Int("max-keys", 2_000_000, "with -min-moves: at most this many keys per set; scenarios that would need more are left out (listed on stderr)")
-	set, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
-	if *from == "" {
-		return fmt.Errorf("-from is required")
-	}
-	o, sw, err := a.options()
-	if err != nil {
-		return err
-	}
-	if sw.Nodes, err = parseNodeList("from", *from); err != nil {
-		return err
-	}
-	if *minMoves < 0 {
-		return fmt.Errorf("min-moves %d: give 0 (off) or more", *minMoves)
-	}
-	if *maxKeys < 1 {
-		return fmt.Errorf("max-keys %d: need at least 1 key per set", *maxKeys)
-	}
-	o.MinMoves, o.MaxKeys = *minMoves, *maxKeys
-	sw.Ops = []string{analysis.OpAdd}
-	if *ops != "" {
-		if sw.Ops, err = parseOps(*ops); err != nil {
-			return err
+	var resize *analysis.Scenario // set by -to
+	o, sw, err := func() (analysis.Options, analysis.Sweep, error) {
+		set, o, sw, err := a.parse(fs, args)
+		if err != nil {
+			return o, sw, err
 		}
+		if *from == "" {
+			return o, sw, fmt.Errorf("-from is required")
+		}
+		if sw.Nodes, err = parseNodeList("from", *from); err != nil {
+			return o, sw, err
+		}
+		if *minMoves < 0 {
+			return o, sw, fmt.Errorf("min-moves %d: give 0 (off) or more", *minMoves)
+		}
+		if *maxKeys < 1 {
+			return o, sw, fmt.Errorf("max-keys %d: need at least 1 key per set", *maxKeys)
+		}
+		o.MinMoves, o.MaxKeys = *minMoves, *maxKeys
+		sw.Ops = []string{analysis.OpAdd}
+		if *ops != "" {
+			if sw.Ops, err = parseOps(*ops); err != nil {
+				return o, sw, err
+			}
+		}
+		if set["to"] {
+			if *ops != "" {
+				return o, sw, fmt.Errorf("-to %d and -op %q: give one or the other", *to, *ops)
+			}
+			if len(sw.Nodes) != 1 {
+				return o, sw, fmt.Errorf("-to %d needs a single -from, got %q", *to, *from)
+			}
+			sc, err := analysis.Resize(sw.Nodes[0], *to)
+			if err != nil {
+				return o, sw, err
+			}
+			resize = &sc
+		}
+		return o, sw, nil
+	}()
+	if err != nil {
+		return badUsage(err)
 	}
-	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(sw.Nodes)*opCount(*ops))) // stderr terminals only
+	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
+		return err
+	}
+	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(sw.Nodes)*len(sw.Ops))) // stderr terminals only
 	defer bar.stop()
 	var results []*analysis.MoveResult
 	var skipped []string
-	if set["to"] {
-		if *ops != "" {
-			return fmt.Errorf("-to %d and -op %q: give one or the other", *to, *ops)
-		}
-		if len(sw.Nodes) != 1 {
-			return fmt.Errorf("-to %d needs a single -from, got %q", *to, *from)
-		}
-		sc, err := analysis.Resize(sw.Nodes[0], *to)
-		if err != nil {
-			return err
-		}
+	if resize != nil {
 		err = sw.EachConfig(o, func(o analysis.Options) error {
-			r, err := analysis.Movement(o, sc)
+			r, err := analysis.Movement(o, *resize)
 			if errors.Is(err, analysis.ErrTooFewMoves) {
 				if msg := err.Error(); !slices.Contains(skipped, msg) {
 					skipped = append(skipped, msg)
@@ -259,13 +280,11 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 			results = append(results, r)
 			return err
 		})
-		if err != nil {
-			return err
-		}
 	} else {
-		if results, skipped, err = analysis.SweepMove(o, sw); err != nil {
-			return err
-		}
+		results, skipped, err = analysis.SweepMove(o, sw)
+	}
+	if err != nil {
+		return err
 	}
 	bar.stop()
 	for _, s := range skipped {
@@ -274,15 +293,18 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if len(results) == 0 {
 		return fmt.Errorf("no scenario could reach -min-moves %d within -max-keys %d", *minMoves, *maxKeys)
 	}
-	switch a.format {
-	case "csv":
-		return schema.WriteMoveCSV(stdout, analysis.MoveRows(results))
-	case "json":
-		return schema.WriteMoveJSON(stdout, analysis.MoveRows(results))
-	case "bench":
-		return schema.WriteMoveBench(stdout, analysis.MoveRows(results))
-	}
-	return analysis.WriteMoveTable(stdout, results)
+	rows := analysis.MoveRows(results)
+	return writeOutputs(stdout, a.out, a.formats, func(format string, w io.Writer) error {
+		switch format {
+		case "csv":
+			return schema.WriteMoveCSV(w, rows)
+		case "json":
+			return schema.WriteMoveJSON(w, rows)
+		case "bench":
+			return schema.WriteMoveBench(w, rows)
+		}
+		return analysis.WriteMoveTable(w, results)
+	})
 }
 
 // runSpread measures how evenly each algorithm spreads keys over nodes.
@@ -293,71 +315,122 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	nodesL := fs.String("nodes", "", "node count(s): N, a comma-separated list, or grid (log grid 3..10,000); or give -node-ids")
 	fs.StringVar(&a.weights, "weights", "", "comma-separated node weights > 0, one per node (one -nodes value only)")
 	fs.StringVar(&a.nodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
-	draws := fs.Int("draws", 200, "algorithms with a random layout (ring, bounded): summarise the exact peak-to-mean and cv over this many independent layouts (mean, 5th-95th percentile); 0 = off")
+	draws := fs.Int("draws", 200, "algorithms with a random layout (ring, bounded, ...): summarise the exact peak-to-mean and cv over this many independent layouts (mean, 5th-95th percentile); 0 = off")
 	shares := fs.Bool("shares", false, "with -format csv: one row per node (id, weight share, measured and exact share) instead of one per configuration")
-	set, err := parse(fs, args)
+	var members []algorithms.Node // one explicit membership (-weights, -node-ids)
+	o, sw, err := func() (analysis.Options, analysis.Sweep, error) {
+		set, o, sw, err := a.parse(fs, args)
+		if err != nil {
+			return o, sw, err
+		}
+		if *draws < 0 || *draws > analysis.MaxDraws {
+			return o, sw, fmt.Errorf("draws %d: give 0 to %d layouts", *draws, analysis.MaxDraws)
+		}
+		o.Draws = *draws
+		if *shares && !slices.Contains(a.formats, "csv") {
+			return o, sw, fmt.Errorf("-shares needs -format csv, got -format %s", a.format)
+		}
+		if a.weights != "" || a.nodeIDs != "" {
+			if set["nodes"] {
+				if a.nodes, err = strconv.Atoi(*nodesL); err != nil {
+					return o, sw, fmt.Errorf("nodes %q: one node count with -weights or -node-ids", *nodesL)
+				}
+			}
+			members, err = a.membership(set)
+			return o, sw, err
+		}
+		if *nodesL == "" {
+			return o, sw, fmt.Errorf("-nodes is required (or -node-ids)")
+		}
+		sw.Nodes, err = parseNodeList("nodes", *nodesL)
+		return o, sw, err
+	}()
 	if err != nil {
+		return badUsage(err)
+	}
+	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
 		return err
 	}
-	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	runs := len(sw.Nodes)
+	if members != nil {
+		runs = 1
 	}
-	if *shares && a.format != "csv" { // before the run, not after it
-		return fmt.Errorf("-shares needs -format csv, got -format %s", a.format)
-	}
-	o, sw, err := a.options()
-	if err != nil {
-		return err
-	}
-	if *draws < 0 || *draws > analysis.MaxDraws {
-		return fmt.Errorf("draws %d: give 0 to %d layouts", *draws, analysis.MaxDraws)
-	}
-	o.Draws = *draws
-	bar := startProgress(stderr, &o, sweepKeys(o, sw, spreadRuns(&a, *nodesL))) // stderr terminals only
+	bar := startProgress(stderr, &o, sweepKeys(o, sw, runs)) // stderr terminals only
 	defer bar.stop()
 	var results []*analysis.SpreadResult
-	if a.weights != "" || a.nodeIDs != "" {
-		// One explicit membership.
-		if set["nodes"] {
-			if a.nodes, err = strconv.Atoi(*nodesL); err != nil {
-				return fmt.Errorf("nodes %q: one node count with -weights or -node-ids", *nodesL)
-			}
-		}
-		nodes, err := a.membership(set)
-		if err != nil {
-			return err
-		}
-		err = sw.EachConfig(o, func(o analysis.Options) error {
-			r, err := analysis.Spread(o, nodes)
-			results = append(results, r)
-			return err
-		})
-		if err != nil {
-			return err
-		}
+	if members != nil {
+		results, err = eachConfig(o, sw, func(o analysis.Options) (*analysis.SpreadResult, error) { return analysis.Spread(o, members) })
 	} else {
-		if *nodesL == "" {
-			return fmt.Errorf("-nodes is required (or -node-ids)")
-		}
-		if sw.Nodes, err = parseNodeList("nodes", *nodesL); err != nil {
-			return err
-		}
-		if results, err = analysis.SweepSpread(o, sw); err != nil {
-			return err
-		}
+		results, err = analysis.SweepSpread(o, sw)
+	}
+	if err != nil {
+		return err
 	}
 	bar.stop()
-	switch {
-	case a.format == "csv" && *shares:
-		return schema.WriteSharesCSV(stdout, analysis.SpreadRows(results))
-	case *shares:
-		return fmt.Errorf("-shares needs -format csv, got -format %s", a.format)
-	case a.format == "csv":
-		return schema.WriteSpreadCSV(stdout, analysis.SpreadRows(results))
-	case a.format == "json":
-		return schema.WriteSpreadJSON(stdout, analysis.SpreadRows(results))
-	case a.format == "bench":
-		return schema.WriteSpreadBench(stdout, analysis.SpreadRows(results))
+	rows := analysis.SpreadRows(results)
+	return writeOutputs(stdout, a.out, a.formats, func(format string, w io.Writer) error {
+		switch {
+		case format == "csv" && *shares:
+			return schema.WriteSharesCSV(w, rows)
+		case format == "csv":
+			return schema.WriteSpreadCSV(w, rows)
+		case format == "json":
+			return schema.WriteSpreadJSON(w, rows)
+		case format == "bench":
+			return schema.WriteSpreadBench(w, rows)
+		}
+		return analysis.WriteSpreadTable(w, results)
+	})
+}
+
+// eachConfig runs measure once per configuration of sw (algorithms,
+// hashes, vnodes) and returns the results in sw.EachConfig's order.
+func eachConfig[R any](o analysis.Options, sw analysis.Sweep, measure func(analysis.Options) (R, error)) ([]R, error) {
+	var out []R
+	err := sw.EachConfig(o, func(o analysis.Options) error {
+		r, err := measure(o)
+		out = append(out, r)
+		return err
+	})
+	return out, err
+}
+
+// formatExt is the file name extension of each output format with -o.
+var formatExt = map[string]string{"table": ".table", "csv": ".csv", "json": ".json", "bench": ".txt"}
+
+// parseFormats parses -format: a comma-separated list of distinct formats
+// of formatExt. More than one needs an -o prefix (out).
+func parseFormats(s, out string) ([]string, error) {
+	var fs []string
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if _, ok := formatExt[f]; !ok {
+			return nil, fmt.Errorf("unknown format %q (known: table, csv, json, bench)", f)
+		}
+		fs = append(fs, f)
 	}
-	return analysis.WriteSpreadTable(stdout, results)
+	if err := noDuplicates("format", fs); err != nil {
+		return nil, err
+	}
+	if len(fs) > 1 && out == "" {
+		return nil, fmt.Errorf("-format %s: several formats need -o PREFIX (one file per format)", s)
+	}
+	return fs, nil
+}
+
+// writeOutputs writes the results in each format with write: to stdout
+// when prefix is empty (one format), else to prefix plus the format's
+// extension through schema.WriteFile, printing each path written.
+func writeOutputs(stdout io.Writer, prefix string, formats []string, write func(format string, w io.Writer) error) error {
+	if prefix == "" {
+		return write(formats[0], stdout)
+	}
+	for _, f := range formats {
+		path := prefix + formatExt[f]
+		if err := schema.WriteFile(path, func(w io.Writer) error { return write(f, w) }); err != nil {
+			return fmt.Errorf("-o %s: %w", path, err)
+		}
+		fmt.Fprintln(stdout, path)
+	}
+	return nil
 }

@@ -19,6 +19,9 @@ type placementFlags struct {
 	hash       string
 	eps        float64
 	partitions int
+	tableSize  int
+	probes     int
+	capacity   int
 	weights    string
 	nodeIDs    string
 }
@@ -30,6 +33,16 @@ func (p *placementFlags) register(fs *flag.FlagSet, algoHelp string) {
 	fs.StringVar(&p.hash, "hash", def.Hash, "key hash: "+strings.Join(algorithms.HashNames(), ", ")+" (slots always use CRC-16)")
 	fs.Float64Var(&p.eps, "eps", def.Eps, "bounded: load factor c = 1 + eps, eps > 0")
 	fs.IntVar(&p.partitions, "partitions", def.Partitions, "bounded: number of fixed partitions")
+	registerTableFlags(fs, &p.tableSize, &p.probes, &p.capacity)
+}
+
+// registerTableFlags registers -table-size, -probes and -capacity with the
+// catalog defaults.
+func registerTableFlags(fs *flag.FlagSet, tableSize, probes, capacity *int) {
+	def := catalog.DefaultConfig()
+	fs.IntVar(tableSize, "table-size", def.TableSize, "maglev: lookup table size M, a prime (grown to keep M >= 100 x nodes)")
+	fs.IntVar(probes, "probes", def.Probes, "multiprobe: probes per key")
+	fs.IntVar(capacity, "capacity", def.Capacity, "anchor, dx: fixed number of buckets, >= nodes (0 = twice the initial nodes, at least 16)")
 }
 
 func (p *placementFlags) registerMembership(fs *flag.FlagSet) {
@@ -39,7 +52,8 @@ func (p *placementFlags) registerMembership(fs *flag.FlagSet) {
 }
 
 func (p *placementFlags) config() catalog.Config {
-	return catalog.Config{Hash: p.hash, VNodes: p.vnodes, Eps: p.eps, Partitions: p.partitions}
+	return catalog.Config{Hash: p.hash, VNodes: p.vnodes, Eps: p.eps, Partitions: p.partitions,
+		TableSize: p.tableSize, Probes: p.probes, Capacity: p.capacity}
 }
 
 // membership builds the node list from -nodes, -node-ids and -weights.

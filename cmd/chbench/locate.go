@@ -9,8 +9,13 @@ import (
 	"github.com/chbench/chbench/algorithms/slots"
 )
 
-// runLocate prints "KEY<TAB>NODE-ID" for each key argument.
+// runLocate prints "KEY<TAB>NODE-ID" for each key argument. Every error
+// comes from the command line: a usage error.
 func runLocate(args []string, stdout, stderr io.Writer) error {
+	return badUsage(locate(args, stdout, stderr))
+}
+
+func locate(args []string, stdout, stderr io.Writer) error {
 	var pf placementFlags
 	fs := newFlagSet("locate", "-algo NAME -nodes N [flags] KEY...", stderr)
 	pf.register(fs, "algorithm")
@@ -43,10 +48,10 @@ func runLocate(args []string, stdout, stderr io.Writer) error {
 func runSlot(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("slot", "KEY...", stderr)
 	if _, err := parse(fs, args); err != nil {
-		return err
+		return badUsage(err)
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("no keys given: chbench slot KEY...")
+		return badUsage(fmt.Errorf("no keys given: chbench slot KEY..."))
 	}
 	for _, k := range fs.Args() {
 		fmt.Fprintf(stdout, "%s\t%d\n", k, slots.KeySlot(k))

@@ -6,16 +6,25 @@
 //	chbench move -algo A[,B...] -from N -to M [flags]   moved fraction on a resize
 //	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
+//	chbench reference [-full]                           the field's published values, PASS/FAIL
+//	chbench algorithms [-format markdown]               the catalog's facts per algorithm
 //
 // Run "chbench CMD -h" for the flags of each command.
 //
-// Results go to standard output and diagnostics to standard error; a bad
-// flag or input is an error naming the value and exit status 1, before any
-// work. With "chbench ... > file" it is the shell that truncates file,
-// before chbench starts, so a failed or interrupted run leaves it empty or
-// partial: write to a temporary name and rename on success (chbench ... >
-// file.tmp && mv file.tmp file), as the Makefile does. chbench plot writes
-// its own files through a temporary name and a rename.
+// Results go to standard output and diagnostics to standard error. As with
+// benchstat, the exit status is 2 for a usage error (a flag that does not
+// parse, an unknown name, a value out of range, a missing or extra
+// argument: reported before any work, naming the bad value), 1 for an
+// error while running (an unreadable key file, a failed write, a failed
+// reference check) and 0 otherwise, -h included.
+//
+// With "chbench ... > file" it is the shell that truncates file, before
+// chbench starts, so a failed or interrupted run leaves it empty or
+// partial. move and spread take -o PREFIX instead: each -format (several
+// may be given, comma-separated, so that one sweep is computed once) goes
+// to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or PREFIX.table, written
+// through a temporary name and a rename. chbench plot writes its own files
+// the same way.
 package main
 
 import (
@@ -28,14 +37,34 @@ import (
 )
 
 func main() {
-	err := run(os.Args[1:], os.Stdout, os.Stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		os.Exit(0)
+	os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
+}
+
+// exitCode reports err on stderr and returns the exit status for it: 0
+// for none or help, 2 for a usage error, 1 for any other.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "chbench:", err)
-		os.Exit(1)
+	fmt.Fprintln(stderr, "chbench:", err)
+	if errors.As(err, new(usageError)) {
+		return 2
 	}
+	return 1
+}
+
+// usageError is an error in the command line itself (see exitCode).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// badUsage marks err, if any, as a usage error; flag.ErrHelp stays as it is.
+func badUsage(err error) error {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return usageError{err}
 }
 
 // command is one subcommand: its one-line summary and its entry point.
@@ -51,6 +80,8 @@ var commands = map[string]command{
 	"spread": {"measure how evenly keys spread over nodes", runSpread},
 	"plot":   {"draw the plots from a results directory", runPlot},
 
+	"algorithms": {"list the algorithms and the catalog's facts about each", runAlgorithms},
+
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},
 }
 
@@ -61,14 +92,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
-			return errors.New("no command given")
+			return badUsage(errors.New("no command given"))
 		}
 		return flag.ErrHelp
 	}
 	c, ok := commands[args[0]]
 	if !ok {
 		usage(stderr)
-		return fmt.Errorf("unknown command %q", args[0])
+		return badUsage(fmt.Errorf("unknown command %q", args[0]))
 	}
 	return c.run(args[1:], stdout, stderr)
 }

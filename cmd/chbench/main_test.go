@@ -6,8 +6,11 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/analysis/reference/published"
 )
 
 // When CHBENCH_MAIN is set the test binary acts as the chbench command, so
@@ -27,13 +30,18 @@ func runCLI(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errOut.String(), err
 }
 
-// Redis Cluster key slots (REFERENCES.md).
+// Redis Cluster key slots (the published vectors): one "KEY<TAB>SLOT" line
+// per argument, in order.
 func TestSlotGolden(t *testing.T) {
-	out, _, err := runCLI(t, "slot", "123456789", "foo", "foo{bar}zap", "{user1000}.followers")
+	args, want := []string{"slot"}, ""
+	for _, v := range published.All().KeySlots {
+		args = append(args, v.Key)
+		want += v.Key + "\t" + strconv.Itoa(v.Slot) + "\n"
+	}
+	out, _, err := runCLI(t, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "123456789\t12739\nfoo\t12182\nfoo{bar}zap\t5061\n{user1000}.followers\t3443\n"
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
@@ -95,8 +103,11 @@ func TestBadInput(t *testing.T) {
 		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-weights", "1,+Inf", "k"}, "Inf"},
 		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-weights", "1", "k"}, "1 entries for 2 nodes"},
 		{[]string{"locate", "-algo", "ring", "-node-ids", "a,b,a", "k"}, `"a"`},
-		{[]string{"locate", "-algo", "maglev", "-nodes", "2", "k"}, `"maglev"`},
-		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-hash", "md5", "k"}, `"md5"`},
+		{[]string{"locate", "-algo", "ring", "-nodes", "2", "-hash", "sha1", "k"}, `"sha1"`},
+		{[]string{"locate", "-algo", "maglev", "-nodes", "2", "-table-size", "65536", "k"}, "65536"},
+		{[]string{"locate", "-algo", "multiprobe", "-nodes", "2", "-probes", "0", "k"}, "probes 0"},
+		{[]string{"locate", "-algo", "anchor", "-nodes", "3", "-capacity", "2", "k"}, "capacity 2 for 3 nodes"},
+		{[]string{"locate", "-algo", "dx", "-nodes", "2", "-capacity", "-1", "k"}, "capacity -1"},
 		{[]string{"locate", "-algo", "bounded", "-nodes", "2", "-eps", "0", "k"}, "eps 0"},
 		{[]string{"locate", "-algo", "bounded", "-nodes", "2", "-eps", "-1", "k"}, "eps -1"},
 		{[]string{"locate", "-algo", "bounded", "-nodes", "20", "-partitions", "10", "k"}, "20"},

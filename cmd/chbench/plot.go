@@ -12,10 +12,10 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("plot", "[-dir results]", stderr)
 	dir := fs.String("dir", "results", "results directory: reads lookup.txt, movement.csv, spread.csv, vnodes.csv; writes plots/*.png and *.svg")
 	if _, err := parse(fs, args); err != nil {
-		return err
+		return badUsage(err)
 	}
 	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return badUsage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 	files, err := plots.RenderAll(*dir)
 	for _, f := range files {

@@ -174,25 +174,3 @@ func sweepKeys(o analysis.Options, sw analysis.Sweep, runs int) int64 {
 	_ = sw.EachConfig(o, func(analysis.Options) error { configs++; return nil })
 	return per * int64(configs) * int64(runs)
 }
-
-// opCount returns the number of scenarios in a -op list ("" is one: add).
-func opCount(ops string) int {
-	if ops == "" {
-		return 1
-	}
-	return strings.Count(ops, ",") + 1
-}
-
-// spreadRuns returns the memberships runSpread measures per configuration:
-// one for -weights or -node-ids, else one per -nodes entry (0 if the list
-// is bad; the run reports that).
-func spreadRuns(a *analysisFlags, nodesL string) int {
-	if a.weights != "" || a.nodeIDs != "" {
-		return 1
-	}
-	ns, err := parseNodeList("nodes", nodesL)
-	if err != nil {
-		return 0
-	}
-	return len(ns)
-}

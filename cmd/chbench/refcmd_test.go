@@ -24,8 +24,8 @@ func TestReferenceCLI(t *testing.T) {
 		t.Errorf("-h: %v %q", err, stderr)
 	}
 	rows := []reference.Row{
-		{Quantity: "q, with comma", Source: reference.SourceFormula, Published: "1", Ours: "2", Accept: "[1, 2]", Basis: "b", Pass: false},
-		{Quantity: "one ring", Source: reference.SourcePublished, Published: "3", Ours: "4", Accept: "[0, 9]", Basis: "range", Info: true},
+		{Quantity: "q, with comma", Kind: reference.KindFormula, Published: "1", Ours: "2", Accept: "[1, 2]", Basis: "b", Pass: false},
+		{Quantity: "one ring", Kind: reference.KindPublished, Published: "3", Ours: "4", Accept: "[0, 9]", Basis: "range", Info: true},
 	}
 	var b bytes.Buffer
 	if err := reference.WriteCSV(&b, rows); err != nil {

@@ -20,8 +20,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
+	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/peers"
 )
 
@@ -83,42 +83,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *out != "" {
-		if err := writeAtomic(*out, report.Bytes()); err != nil {
+		if err := schema.WriteFile(*out, func(w io.Writer) error { _, err := w.Write(report.Bytes()); return err }); err != nil {
 			return err
 		}
 	}
 	if failed > 0 {
 		return fmt.Errorf("%w: %d failed", errFailed, failed)
-	}
-	return nil
-}
-
-// writeAtomic replaces the file at path with data: it writes a temporary
-// file in the same directory and renames it over path.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600; the report is as readable as the
-	// other result files.
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
 	}
 	return nil
 }

@@ -6,35 +6,16 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/reference/published"
 )
 
-// ModuloRingFigure is a moved-fraction figure from the field's write-ups
-// (REFERENCES.md): modulo and ring moved fractions for From -> To nodes,
-// measured on 10,000 keys averaged over five random key sets, and the
-// ideal fraction.
-type ModuloRingFigure struct {
-	From, To            int
-	Modulo, Ring, Ideal float64
-}
-
-// PublishedModuloVsRing returns the published modulo-vs-ring figures:
-// 3->4 74.8% / 26.7% (ideal 25%), 4->5 80.1% / 19.6% (20%), 9->10 89.9% /
-// 10.4% (10%).
-func PublishedModuloVsRing() []ModuloRingFigure {
-	return []ModuloRingFigure{
-		{3, 4, 0.748, 0.267, 0.25},
-		{4, 5, 0.801, 0.196, 0.20},
-		{9, 10, 0.899, 0.104, 0.10},
-	}
-}
-
 // ModuloVsRing measures the moved fraction of modulo and ring (with the
-// options' configuration) for each resize of PublishedModuloVsRing, and
-// returns the results in that order, modulo before ring. The published
-// experiment used o.Keys = 10,000 and o.Sets = 5.
-func ModuloVsRing(o analysis.Options) ([]*analysis.MoveResult, error) {
+// options' configuration) for each resize of figs, and returns the results
+// in that order, modulo before ring. The published experiment
+// (published.Values.ModuloVsRing) used o.Keys = 10,000 and o.Sets = 5.
+func ModuloVsRing(o analysis.Options, figs []published.ModuloVsRing) ([]*analysis.MoveResult, error) {
 	var out []*analysis.MoveResult
-	for _, p := range PublishedModuloVsRing() {
+	for _, p := range figs {
 		sc, err := analysis.Resize(p.From, p.To)
 		if err != nil {
 			return nil, err
@@ -57,7 +38,7 @@ type RingShareStat struct {
 	VNodes, Nodes int
 	// CV is the coefficient of variation of the nodes' exact shares; with k
 	// virtual nodes per node it is about 1/sqrt(k) (Karger et al.; Lamping
-	// & Veach's table: 0.315 for k=10, 0.0997 for 100, 0.0316 for 1000).
+	// & Veach's table, published.Values.RingCV).
 	CV float64
 	// Lo99, Hi99 bound the central 99% of load/mean for a node owning k
 	// independent exponential arcs: the 0.5% and 99.5% quantiles of
@@ -66,6 +47,20 @@ type RingShareStat struct {
 	// Inside99 is the fraction (0..1) of nodes whose share/mean lies in
 	// [Lo99, Hi99]; about 0.99.
 	Inside99 float64
+	// Shares are the nodes' exact shares (fractions summing to 1).
+	Shares []float64
+}
+
+// Inside returns the fraction (0..1) of nodes whose load/mean (share
+// times Nodes) lies in [lo, hi].
+func (st RingShareStat) Inside(lo, hi float64) float64 {
+	in := 0
+	for _, s := range st.Shares {
+		if l := s * float64(st.Nodes); lo <= l && l <= hi {
+			in++
+		}
+	}
+	return float64(in) / float64(st.Nodes)
 }
 
 // RingShares builds a ring of nodes equal-weight nodes with vnodes virtual
@@ -90,13 +85,7 @@ func RingShares(nodes, vnodes int, hash string) (RingShareStat, error) {
 		return RingShareStat{}, err
 	}
 	g := distuv.Gamma{Alpha: float64(vnodes), Beta: float64(vnodes)}
-	st := RingShareStat{VNodes: vnodes, Nodes: nodes, CV: b.CV, Lo99: g.Quantile(0.005), Hi99: g.Quantile(0.995)}
-	in := 0
-	for _, s := range r.ExactShares() {
-		if l := s * float64(nodes); st.Lo99 <= l && l <= st.Hi99 {
-			in++
-		}
-	}
-	st.Inside99 = float64(in) / float64(nodes)
+	st := RingShareStat{VNodes: vnodes, Nodes: nodes, CV: b.CV, Lo99: g.Quantile(0.005), Hi99: g.Quantile(0.995), Shares: r.ExactShares()}
+	st.Inside99 = st.Inside(st.Lo99, st.Hi99)
 	return st, nil
 }

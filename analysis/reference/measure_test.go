@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/modulo"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/reference/published"
 )
 
 // TestModuloVsRing reproduces the published modulo-vs-ring figures at
@@ -24,11 +26,11 @@ import (
 // ring's place) is far outside 4/sqrt(V).
 func TestModuloVsRing(t *testing.T) {
 	o := analysis.Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 10000, Sets: 5, Seed: 20260101}
-	rs, err := ModuloVsRing(o)
+	pub := published.All().ModuloVsRing
+	rs, err := ModuloVsRing(o, pub)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pub := PublishedModuloVsRing()
 	if len(rs) != 2*len(pub) {
 		t.Fatalf("%d results, want %d", len(rs), 2*len(pub))
 	}
@@ -37,7 +39,7 @@ func TestModuloVsRing(t *testing.T) {
 		if mod.Config.Algo != "modulo" || rg.Config.Algo != "ring" || mod.From != p.From || mod.To != p.To {
 			t.Fatalf("result order: %s %d->%d, %s", mod.Config.Algo, mod.From, mod.To, rg.Config.Algo)
 		}
-		law := moduloLaw(p.From, p.To)
+		law, _ := modulo.MovedFraction(p.From, p.To)
 		se := math.Sqrt(law * (1 - law) / 50000)
 		if math.Abs(mod.Moved.Mean-law) > 5*se {
 			t.Errorf("modulo %d->%d: %.4f, law %.4f ± %.4f", p.From, p.To, mod.Moved.Mean, law, 5*se)
@@ -76,7 +78,7 @@ func TestRingShares(t *testing.T) {
 	if testing.Short() {
 		n = 300
 	}
-	for _, c := range PublishedValues().RingCV {
+	for _, c := range published.All().RingCV {
 		st, err := RingShares(n, c.K, "")
 		if err != nil {
 			t.Fatal(err)

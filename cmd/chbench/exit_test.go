@@ -1,0 +1,58 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The exit status follows benchstat: 2 for a usage error, 1 for an error
+// while running, 0 for success and for -h. Each case runs the real
+// command in a child process.
+func TestExitStatus(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-keys.txt")
+	for _, c := range []struct {
+		code int
+		args []string
+	}{
+		{0, []string{"slot", "a"}},
+		{0, []string{"move", "-h"}},
+		{0, []string{"-h"}},
+		{2, nil}, // no command
+		{2, []string{"bogus"}},
+		{2, []string{"move", "-bogus"}},
+		{2, []string{"move", "-algo", "ring", "-from", "x"}},
+		{2, []string{"move", "-algo", "nope", "-from", "3"}},
+		{2, []string{"move", "-algo", "ring"}}, // -from missing
+		{2, []string{"spread", "-nodes", "3", "-format", "csv,bench"}},
+		{2, []string{"spread", "-nodes", "3", "extra"}},
+		{2, []string{"locate", "-algo", "ring", "-nodes", "3"}}, // no keys
+		{2, []string{"locate", "-algo", "ring", "-nodes", "3", "-vnodes", "0", "k"}},
+		{2, []string{"slot"}},
+		{2, []string{"reference", "-format", "json"}},
+		{2, []string{"plot", "extra"}},
+		{1, []string{"move", "-algo", "ring", "-from", "3", "-keyfile", missing}},
+		{1, []string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", filepath.Join(missing, "x")}},
+		{1, []string{"plot", "-dir", missing}},
+	} {
+		cmd := exec.Command(os.Args[0], c.args...)
+		cmd.Env = append(os.Environ(), "CHBENCH_MAIN=1")
+		out, err := cmd.CombinedOutput()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("chbench %s: %v", strings.Join(c.args, " "), err)
+		}
+		if code != c.code {
+			t.Errorf("chbench %s: exit status %d, want %d\n%s", strings.Join(c.args, " "), code, c.code, out)
+		}
+		if code != 0 && !strings.Contains(string(out), "chbench: ") {
+			t.Errorf("chbench %s: exit %d without an error message:\n%s", strings.Join(c.args, " "), code, out)
+		}
+	}
+}

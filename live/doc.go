@@ -1,0 +1,28 @@
+// Package live runs real servers nobody on this project wrote (Redis
+// Cluster, memcached, twemproxy) on the loopback interface and speaks
+// their wire protocols, so chbench's placements can be checked against
+// what those servers actually do. Its tests are the checks:
+//
+//   - Redis: every key of a word list plus generated keys with braces in
+//     every position get the same slot from [slots.KeySlot] as from
+//     CLUSTER KEYSLOT; a 3-master cluster made by `redis-cli --cluster
+//     create` routes each key (MOVED replies) to the node chbench's slots
+//     names for the same slot table; after a fourth master joins and
+//     `redis-cli --cluster rebalance --cluster-use-empty-masters`, the
+//     slots Redis moved are compared with chbench's minimum migration.
+//   - twemproxy: nutcracker with `distribution: ketama` and `hash: md5` in
+//     front of several memcached instances stores each key on the instance
+//     chbench's ketama continuum names, and after one instance leaves its
+//     configuration, the keys that route elsewhere are exactly those
+//     chbench's ketama moves.
+//
+// Everything is started by the code that needs it, on 127.0.0.1 and ports
+// chosen free at start, with bounded waits, and stopped again (the whole
+// process group) when the caller is done, also on failure. Addresses other
+// than 127.0.0.1 are refused, so nothing is ever sent elsewhere.
+//
+// The servers come from Debian packages (redis-server, redis-tools,
+// memcached, nutcracker); .ci/run installs them. Without them the tests
+// skip with a message naming what is missing, or fail when the CI
+// environment variable is set.
+package live
