@@ -39,6 +39,27 @@ SPREAD_NODES   ?= 10,100,1000
 VNODES_GRID    ?= 1,10,50,100,200,500,1000
 HASHES         ?= fnv1a32,fnv1a64,murmur3,murmur3-64,xxhash
 REFFLAGS       ?= -full
+# Cache miss storm: STORM_FROM -> STORM_TO nodes, STORM_READS reads/s at
+# STORM_HIT hit ratio over STORM_WS distinct keys.
+STORM_FROM  ?= 4
+STORM_TO    ?= 5
+STORM_READS ?= 50000
+STORM_HIT   ?= 0.95
+STORM_WS    ?= 1000000
+# Real fleets (reweight.csv): keys per set for the 500-node reweights
+# (rendezvous scores all 500 nodes per key).
+FLEET_KEYS  ?= 20000
+# Request load (chbench load) and bounded loads (chbench bounded): nodes,
+# keys each Zipf law spans, requests per stream, exponents; streams = SETS.
+LOAD_NODES       ?= 100
+LOAD_KEYS        ?= 1000000
+LOAD_REQUESTS    ?= 1000000
+ZIPF             ?= 0,0.8,0.99,1.2
+BOUNDED_NODES    ?= 100
+BOUNDED_KEYS     ?= 100000
+BOUNDED_REQUESTS ?= 200000
+BOUNDED_ZIPF     ?= 0,0.99
+BOUNDED_EPS      ?= 0.05,0.1,0.25,0.5,1
 
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHBENCH := bin/chbench
@@ -59,7 +80,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all help build bench quick test lookup analyses reference peers plots publish clean
+.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots publish clean
 
 ## all: the default target: build.
 all: build
@@ -75,7 +96,7 @@ build:
 ## bench: the main job, about 10 minutes on 2 cores.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses reference plots OUT=$(STAGE)
+	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots OUT=$(STAGE)
 	$(MAKE) --no-print-directory publish
 	@echo; $(BENCHSTAT) -filter '.name:Lookup /from:key .unit:sec/op' -col /algo -row /nodes $(RESULTS)/lookup.txt
 	@echo; cat $(RESULTS)/targets.txt
@@ -83,7 +104,9 @@ bench: build
 ## quick: the same pipeline at a small size, under 2 minutes.
 quick:
 	$(MAKE) --no-print-directory bench COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
-		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS=
+		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS= \
+		FLEET_KEYS=2000 \
+		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000
 
 ## lookup: lookup, hash and build benchmarks of every algorithm, and their benchstat tables.
 lookup:
@@ -123,6 +146,45 @@ analyses: build
 	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
 	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS) $(MOVEARGS)
 	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS)
+
+## storm: the cache miss storm of a resize for every algorithm, from the moved fraction measured on the same keys.
+STORMARGS = -from $(STORM_FROM) -to $(STORM_TO) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) -keys $(KEYS) $(KEYARGS)
+storm: build
+	mkdir -p $(OUT)
+	$(CHBENCH) storm -algo all $(STORMARGS) -format csv $(call save,storm.csv)
+	$(CHBENCH) storm -algo all $(STORMARGS) -format csv -timeline $(call save,storm-timeline.csv)
+	$(CHBENCH) storm -algo all $(STORMARGS) $(call save,storm.txt)
+	cat $(OUT)/storm.txt
+
+## fleets: replication (R = 1, 2, 3, 5) and named, weighted fleets (weighted joins, a named leave, reweights).
+# replication.csv: R = 1, 2, 3, 5 on 10 and 100 nodes, a join and a random
+# leave; reweight.csv: a weighted join (A=1, B=2, C=1 joins), two weight-2
+# machines joining ten of weight 1, a node of a named fleet leaving, and
+# 5/50/95% of 500 nodes reweighted 1 -> 127 (ring at 10 vnodes per unit of
+# weight: 127 x 160 would be 20,000 points a node) and 25 -> 75 (4 vnodes
+# per unit: 100 -> 300 points); slots only for 25 -> 75 (a weight-1 node of
+# 32,000 would round to 0 of its 16,384 slots).
+FLEETARGS = -keys $(FLEET_KEYS) $(KEYARGS) -format csv
+fleets: build
+	mkdir -p $(OUT)
+	$(CHBENCH) move -algo all -node-ids A,B -weights 1,2 -join C,1 $(FLEETARGS) > $(OUT)/reweight.csv.tmp
+	$(CHBENCH) move -algo all -from 10 -join-n 2 -join-weight 2 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
+	$(CHBENCH) move -algo all -node-ids 10.0.1.1:11211,10.0.1.2:11211,10.0.1.3:11211,10.0.1.4:11211,10.0.1.5:11211 -leave 10.0.1.3:11211 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
+	$(CHBENCH) move -algo ring,rendezvous,bounded -from 500 -reweight-frac 0.05,0.5,0.95 -reweight-to 127 -vnodes 10 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
+	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
+	mv -f $(OUT)/reweight.csv.tmp $(OUT)/reweight.csv
+	$(CHBENCH) replication -algo all -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) $(call save,replication.csv)
+	$(CHBENCH) replication -algo all -from 10 -op remove-random -replicas 3 -keys $(FLEET_KEYS) $(KEYARGS)
+
+## traffic: request load under Zipf popularity, the three forms of bounded loads against eps, the hash sweep on sequential keys.
+# Each sweep runs once: load writes load.csv and load.txt (benchfmt)
+# together with -format csv,bench -o PREFIX, as the analyses do.
+TRAFFICARGS = -sets $(SETS) -seed $(SEED) -commit $(COMMIT)
+traffic: build
+	mkdir -p $(OUT)
+	$(CHBENCH) load -algo all -nodes $(LOAD_NODES) -keys $(LOAD_KEYS) -requests $(LOAD_REQUESTS) -zipf $(ZIPF) $(TRAFFICARGS) -format csv,bench -o $(OUT)/load
+	$(CHBENCH) bounded -nodes $(BOUNDED_NODES) -keys $(BOUNDED_KEYS) -requests $(BOUNDED_REQUESTS) -zipf $(BOUNDED_ZIPF) -eps $(BOUNDED_EPS) $(TRAFFICARGS) -format csv -o $(OUT)/boundedloads
+	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys-kind sequential -keys $(SPREAD_KEYS) $(TRAFFICARGS) -format csv -o $(OUT)/hashes-sequential
 
 ## reference: the field's published values reproduced with tolerances and PASS/FAIL; fails on any FAIL.
 reference: build

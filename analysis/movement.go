@@ -18,7 +18,7 @@ import (
 type MoveCount struct {
 	Keys       int64 // keys in the set
 	Moves      int64 // owner changes summed over the steps (a key can move at several steps)
-	Collateral int64 // moves whose old and new owner are both members before and after that step
+	Collateral int64 // moves no ideal placement makes: from a node whose weight share did not shrink, or to one whose share did not grow (see ShareChanges)
 	Net        int64 // keys whose final owner differs from their first owner
 }
 
@@ -35,11 +35,11 @@ func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]Mo
 
 // chainIDs maps the node indexes of a chain of placements to global node
 // numbers (gids[t][i], in order of first appearance along the chain by ID)
-// and marks, per step t, the nodes that are members of chain[t] and
-// chain[t+1] (stable[t][g]).
+// and marks, per step t, whose weight share shrinks or grows
+// (needed[t][g], see ShareChanges).
 type chainIDs struct {
 	gids   [][]int32
-	stable [][]bool
+	needed [][]uint8
 }
 
 func newChainIDs(chain []algorithms.Placer) chainIDs {
@@ -57,18 +57,10 @@ func newChainIDs(chain []algorithms.Placer) chainIDs {
 			gids[t][i] = g
 		}
 	}
-	stable := make([][]bool, len(chain)-1)
-	for t := range stable {
-		in := make([]bool, len(ids))
-		for _, g := range gids[t] {
-			in[g] = true
-		}
-		stable[t] = make([]bool, len(ids))
-		for _, g := range gids[t+1] {
-			stable[t][g] = in[g]
-		}
-	}
-	return chainIDs{gids, stable}
+	// needed[t][g]: ShareShrinks when node g's weight share shrinks at
+	// step t+1 (a move from it can be necessary), ShareGrows when it grows
+	// (a move to it can be); see ShareChanges.
+	return chainIDs{gids, ShareChanges(chain, gids, len(ids))}
 }
 
 // CountMovesPerSet is CountMoves with one chain of placements per key set
@@ -97,7 +89,7 @@ func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Placer, workers i
 	err := src.Each(workers, func(w, set int, keys []string) {
 		c := &counts[w][set]
 		chain, m := forSet(chains, set), forSet(maps, set)
-		gids, stable := m.gids, m.stable
+		gids, needed := m.gids, m.needed
 		var moves, coll, net int64
 		for _, k := range keys {
 			p := chain[0]
@@ -108,7 +100,7 @@ func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Placer, workers i
 				o := gids[t][p.LocateHash(p.HashKey(k))]
 				if o != prev {
 					moves++
-					if stable[t-1][prev] && stable[t-1][o] {
+					if needed[t-1][prev] != ShareShrinks || needed[t-1][o] != ShareGrows {
 						coll++
 					}
 					prev = o
@@ -152,8 +144,11 @@ type MoveSample = schema.MoveSample
 // as a fraction of the keys (for a one-step scenario, the moved fraction;
 // for shrink and churn, the total, which can exceed 1). Ideal is the sum of
 // the steps' [IdealFraction]s, MovedOverIdeal = Moved.Mean / Ideal.
-// Collateral counts the moves between two nodes that were members both
-// before and after the step. Net is the fraction of keys whose last owner
+// Collateral counts the moves no ideal placement makes (see
+// [ShareChanges]): from a node whose weight share did not shrink or to one
+// whose share did not grow; for joins and leaves of equal-weight nodes,
+// exactly the moves between two nodes that were members both before and
+// after the step. Net is the fraction of keys whose last owner
 // differs from their first: for restore, the keys not back on their
 // original owner. Estimates are means over the key sets with 95% intervals
 // (see [MeanCI]).
@@ -234,6 +229,13 @@ func checkChain(o Options, sc Scenario, layouts int) error {
 		for _, id := range st.Leave {
 			size -= cur[id]
 			delete(cur, id)
+		}
+		for _, n := range st.Reweight { // in place; unknown IDs are Memberships' error
+			if old, ok := cur[n.ID]; ok {
+				c := perNode(n.Weight)
+				cur[n.ID] = c
+				size += c - old
+			}
 		}
 		for _, n := range st.Join {
 			c := perNode(n.Weight)

@@ -11,10 +11,16 @@
 // compared by node ID, and every membership change is the previous
 // placement's Rebalance, so stateful algorithms move from their own state.
 //
-// Results ([MoveResult], [SpreadResult]) carry their configuration; they
-// print as aligned tables here ([WriteMoveTable], [WriteSpreadTable]) and
-// become rows of the results schema ([MoveRows], [SpreadRows]), which
-// package schema writes as CSV, JSON and the Go benchmark format.
+// Request load ([Load]) weighs keys by a Zipf popularity law ([Zipf]) or a
+// request log, and [SweepBoundedLoads] measures the three forms of
+// consistent hashing with bounded loads (partition, key, request level).
+//
+// Results ([MoveResult], [SpreadResult], [LoadResult], [BoundedResult])
+// carry their configuration; they print as aligned tables here
+// ([WriteMoveTable], [WriteSpreadTable], [WriteLoadTable],
+// [WriteBoundedTable]) and become rows of the results schema ([MoveRows],
+// [SpreadRows], [LoadRows], [BoundedRows]), which package schema writes as
+// CSV, JSON and the Go benchmark format.
 package analysis
 
 import (
@@ -36,6 +42,7 @@ type Options struct {
 	Sets    int            // number of independent key sets S (>= 1)
 	Seed    uint64         // seed of the key generator and of random scenario choices
 	KeyFile string         // if set, keys are read from this file (see KeyFile) instead of generated
+	KeyKind keyset.KeyKind // shape of generated keys (see keyset.KeyKind); "" = keyset.KindRandom
 	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0), at most MaxWorkers. Results do not depend on it.
 	Commit  string         // the caller's source revision, copied into results
 	// Placement is PlacementPerSet (each key set on its own layout, for
@@ -64,12 +71,17 @@ type Options struct {
 }
 
 // Source returns the key source the options describe: keyset.NewFile(KeyFile,
-// Sets) when KeyFile is set, else keyset.NewGenerator(Keys, Sets, Seed).
+// Sets) when KeyFile is set, else keyset.NewGenerator(Keys, Sets, Seed)
+// generating keys of kind KeyKind (an unknown kind is an error).
 func (o Options) Source() (keyset.Source, error) {
 	if o.KeyFile != "" {
 		return keyset.NewFile(o.KeyFile, o.Sets)
 	}
-	return keyset.NewGenerator(o.Keys, o.Sets, o.Seed)
+	g, err := keyset.NewGenerator(o.Keys, o.Sets, o.Seed)
+	if err != nil || o.KeyKind == "" {
+		return g, err
+	}
+	return g.WithKind(o.KeyKind)
 }
 
 // RunConfig is the configuration a result was produced with, as the
@@ -136,6 +148,9 @@ func (o Options) prepare() (keyset.Source, RunConfig, error) {
 		rc.Keys, rc.KeyFile = s.Keys(), s.Path()
 	case *keyset.Generator:
 		rc.Keys = s.Keys()
+		if s.Kind() != keyset.KindRandom {
+			rc.KeyKind = string(s.Kind())
+		}
 	default:
 		return nil, RunConfig{}, fmt.Errorf("unexpected key source %T", src)
 	}

@@ -29,16 +29,18 @@ func Ops() []string {
 // ChurnSteps is the number of membership changes in the churn scenario.
 const ChurnSteps = 20
 
-// Step is one membership change: the nodes with IDs Leave leave, then the
-// nodes Join join, appended after the survivors (as [algorithms.Join] does).
-// With Rejoin set, a joining node that was a member before goes back to
-// the position in the list it held when it left (clamped to the end), so
-// order-dependent algorithms (modulo, jump, slots) see the node return
-// rather than a different fleet.
+// Step is one membership change: the nodes with IDs Leave leave, the
+// members named in Reweight take their new weights in place (see
+// [ApplyReweight]), then the nodes Join join, appended after the survivors
+// (as [algorithms.Join] does). With Rejoin set, a joining node that was a
+// member before goes back to the position in the list it held when it left
+// (clamped to the end), so order-dependent algorithms (modulo, jump,
+// slots) see the node return rather than a different fleet.
 type Step struct {
-	Leave  []string
-	Join   []algorithms.Node
-	Rejoin bool
+	Leave    []string
+	Join     []algorithms.Node
+	Reweight []algorithms.Node // ID of a member and its new weight
+	Rejoin   bool
 }
 
 // Scenario is a membership history as data: the Initial membership and the
@@ -85,6 +87,9 @@ func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
 			if leave[id] {
 				return nil, fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
 			}
+		}
+		if err := ApplyReweight(next, st.Reweight); err != nil {
+			return nil, fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
 		}
 		for _, n := range st.Join {
 			if j, ok := lastPos[n.ID]; ok && st.Rejoin {

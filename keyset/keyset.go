@@ -2,7 +2,9 @@
 // sets from it ([Generator], or a [File] of real keys), and the lookup
 // benchmarks and the algorithm tests take their in-memory keys from
 // [Keys], so every part of the suite places the same kind of key
-// ("user:" and 16 hexadecimal digits) drawn the same way.
+// ("user:" and 16 hexadecimal digits) drawn the same way. Generated keys
+// can take other shapes ([KeyKind]: sequential, UUIDv4, URL paths,
+// numeric IDs) through [Generator.WithKind].
 //
 // A [Source] streams S key sets chunk by chunk ([ChunkKeys] keys at a
 // time) to a pool of workers without storing them; key i of set s depends
@@ -71,6 +73,7 @@ func Workers(w int) int {
 type Generator struct {
 	keys, sets int
 	seed       uint64
+	kind       KeyKind // "" or KindRandom: the keys above; others: see WithKind
 }
 
 // NewGenerator returns a generator of sets sets of keys keys each from seed.
@@ -153,6 +156,13 @@ func (g *Generator) fill(arena []byte, ends []int, s, c int) ([]byte, []int) {
 		return arena, ends
 	}
 	r := rand.NewPCG(algorithms.Mix64(g.seed), algorithms.Mix64(uint64(s)<<40|uint64(c)))
+	if g.kind != "" && g.kind != KindRandom {
+		for j := range n {
+			arena = g.appendKindKey(arena, g.kind, s, c*ChunkKeys+j, r)
+			ends = append(ends, len(arena))
+		}
+		return arena, ends
+	}
 	var x [8]byte
 	for range n {
 		binary.BigEndian.PutUint64(x[:], r.Uint64())
@@ -354,3 +364,20 @@ func (f *File) Each(workers int, fn func(worker, set int, keys []string)) error 
 	wg.Wait()
 	return err
 }
+
+// SetKeys appends all keys of set s (0 <= s < Sets()), in generation
+// order, to dst and returns it: the same keys, in the same order, as Chunk
+// for c = 0, 1, ... It is for callers that need a whole set in memory,
+// such as a request stream whose Zipf rank i is key i.
+func (g *Generator) SetKeys(dst []string, s int) []string {
+	for c := range g.chunksPerSet() {
+		dst = g.Chunk(dst, s, c)
+	}
+	return dst
+}
+
+// Scan calls fn with every key of the file in line order (blank lines
+// skipped), stopping at the first error fn returns. The key string is only
+// valid during the call; copy it to keep it. It returns the file errors
+// that NewFile describes, naming the path.
+func (f *File) Scan(fn func(key string) error) error { return f.scan(fn) }

@@ -31,7 +31,8 @@ const (
 )
 
 // RenderAll reads the result files in dir (lookup.txt, movement.csv,
-// scenarios.csv, spread.csv, vnodes.csv, hashes.csv, weights.csv), writes every plot they support to dir/plots/ as
+// scenarios.csv, spread.csv, vnodes.csv, hashes.csv, weights.csv,
+// storm-timeline.csv, reweight.csv, replication.csv), writes every plot they support to dir/plots/ as
 // a PNG (1200x800 pixels) and an SVG, and returns the paths written, in a
 // fixed order. Each file is replaced atomically (temporary file + rename),
 // so a failed run never leaves a partial file or destroys an older plot.
@@ -50,7 +51,22 @@ const (
 //   - spread-hashes: peak-to-mean per hash function grouped by algorithm,
 //     from hashes.csv;
 //   - weights: each node's share of keys per algorithm against its weight
-//     share, from weights.csv.
+//     share, from weights.csv;
+//   - storm: database reads/s against seconds after a cache fleet's
+//     resize, per algorithm, with the steady load, from storm-timeline.csv;
+//   - fleet-changes, reweight, reweight-collateral: moved fraction against
+//     the ideal, and collateral moves, of named and weighted fleet changes
+//     and reweights, from reweight.csv;
+//   - replication-<op>-n<from>, replication-lost-<op>-n<from>: key-replica
+//     pairs moved per replication factor against the ideal, and keys
+//     losing every replica (removals), from replication.csv.
+//   - load-peak-to-mean: peak-to-mean request load against the Zipf
+//     exponent per placement, with the hot-key floor, from load.csv;
+//   - bounded-<metric>-s<zipf>: max load / cap, away fraction, moved
+//     fraction on join and leave, moves per capacity against eps for the
+//     forms of bounded loads, from boundedloads.csv;
+//   - spread-hashes-sequential: spread-hashes on sequential keys, from
+//     hashes-sequential.csv.
 //
 // Every plot has a caption under its title saying where its numbers came
 // from (keys, sets, hash, seed and build from the CSV columns; goos,
@@ -145,6 +161,26 @@ func RenderAll(dir string) ([]string, error) {
 		}
 		errs = appendErr(errs, wrapFile(p, err))
 	}
+	if p, ok := optional(StormTimelineFile); ok {
+		rows, err := ReadStormTimeline(p)
+		if err == nil {
+			var f *figure
+			if f, err = stormFigure(rows); f != nil {
+				figs = append(figs, f)
+			}
+		}
+		errs = appendErr(errs, wrapFile(p, err))
+	}
+	for _, in := range []struct {
+		file string
+		figs func(string) ([]*figure, error)
+	}{{ReweightFile, reweightFigures}, {ReplicationFile, replicationFigures}} {
+		if p, ok := optional(in.file); ok {
+			fs, err := in.figs(p)
+			figs = append(figs, fs...)
+			errs = appendErr(errs, wrapFile(p, err))
+		}
+	}
 	if p, ok := optional(WeightsFile); ok {
 		rows, err := ReadWeights(p)
 		if err == nil {
@@ -155,6 +191,9 @@ func RenderAll(dir string) ([]string, error) {
 		}
 		errs = appendErr(errs, wrapFile(p, err))
 	}
+
+	tf, terrs := trafficFigures(dir) // load.csv, boundedloads.csv, hashes-sequential.csv (optional)
+	figs, errs = append(figs, tf...), append(errs, terrs...)
 
 	var written []string
 	if len(figs) > 0 {

@@ -227,7 +227,7 @@ func drawBars(f *figure, bc barChart) error {
 	xOf := func(b Bar) float64 { return float64(b.Group) - groupWidth/2 + (float64(b.Series)+0.5)*bw }
 
 	var charts []*plotter.BarChart
-	legendDone := make([]bool, len(bc.labels))
+	legendBar := make([]*plotter.BarChart, len(bc.labels)) // first bar of each series, for its legend entry
 	ymin, ymax := math.Inf(1), math.Inf(-1)
 	var marks, exact, layoutMeans, theory plotter.XYs
 	var ci, bands ciPoints
@@ -242,9 +242,8 @@ func drawBars(f *figure, bc barChart) error {
 		c.LineStyle.Width = 0
 		f.p.Add(c)
 		charts = append(charts, c)
-		if !legendDone[b.Series] {
-			f.legend.Add(bc.labels[b.Series], c)
-			legendDone[b.Series] = true
+		if legendBar[b.Series] == nil {
+			legendBar[b.Series] = c
 		}
 		if b.Value.CI {
 			ci = append(ci, Point{X: xOf(b), Y: b.Value.Y, Lo: b.Value.Lo, Hi: b.Value.Hi, CI: true})
@@ -270,6 +269,13 @@ func drawBars(f *figure, bc barChart) error {
 		if b.HasTheory {
 			theory = append(theory, plotter.XY{X: side, Y: b.Theory})
 			ymin, ymax = min(ymin, b.Theory), max(ymax, b.Theory)
+		}
+	}
+	// Legend entries in series order, even when a series is missing
+	// from the first groups.
+	for i, c := range legendBar {
+		if c != nil {
+			f.legend.Add(bc.labels[i], c)
 		}
 	}
 	if len(ci) > 0 {
@@ -356,7 +362,10 @@ func drawBars(f *figure, bc barChart) error {
 	// so the exact-value rings and CI caps there are drawn whole.
 	pad := math.Max(0.04*(ymax-ymin), 0.01)
 	f.p.Y.Min, f.p.Y.Max = ymin-pad, ymax+pad
-	if bc.fromZero || f.p.Y.Min < 0 {
+	switch {
+	case bc.fromZero && ymin >= 0:
+		f.p.Y.Min = 0 // no padding below 0 for data that cannot be negative
+	case bc.fromZero || f.p.Y.Min < 0:
 		f.p.Y.Min = math.Min(0, f.p.Y.Min)
 	}
 	f.p.Y.Tick.Marker = linTicks{}

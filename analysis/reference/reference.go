@@ -843,15 +843,17 @@ func boundedCheck(steps []analysis.BoundedStep, eps float64, m, nodes int) Row {
 	}
 }
 
-// cacheExample derives the cache example from the measured moved fraction:
-// a key that moved misses, so the new hit ratio is old hit
+// cacheExample derives the cache example from the measured moved fraction
+// with the miss-storm model right after the change ([analysis.StormModel]
+// at t = 0): a key that moved misses, so the new hit ratio is old hit
 // ratio · (1 - moved); the database sees reads · (1 - hit ratio). Our
 // intervals follow from the moved fraction's; a published "about" figure
 // passes if it lies within half its rounding step of our interval.
 func cacheExample(c published.Cache, moved analysis.Estimate) []Row {
-	hit := func(m float64) float64 { return c.OldHit * (1 - m) }
-	db := func(m float64) float64 { return c.Reads * (1 - hit(m)) }
-	old := c.Reads * (1 - c.OldHit)
+	sm := analysis.StormModel{Reads: c.Reads, HitRatio: c.OldHit, WorkingSet: 1} // t = 0: the working set plays no part
+	hit := func(m float64) float64 { return sm.HitAt(m, 0) }
+	db := func(m float64) float64 { return sm.DBReadsAt(m, 0) }
+	old := sm.SteadyDBReads()
 	row := func(q string, pub, step float64, f func(float64) float64, fmtV func(float64) string) Row {
 		mid, a, b := f(moved.Mean), f(moved.Lo), f(moved.Hi)
 		lo, hi := min(a, b), max(a, b)

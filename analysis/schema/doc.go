@@ -1,10 +1,12 @@
 // Package schema is the one definition of chbench's result files: the row
-// types ([Move], [Spread], [Share], [Config]), their column names
-// ([MoveColumns], [SpreadColumns], [ShareColumns] and the Col* constants),
+// types ([Move], [Spread], [Share], [Load], [Bounded], [Config]), their
+// column names ([MoveColumns], [SpreadColumns], [ShareColumns],
+// [LoadColumns], [BoundedColumns] and the Col* constants),
 // the writers for CSV, JSON and the Go benchmark format, and the reader
 // ([Table]) that plots and other consumers use, so writer and readers
 // cannot drift apart. The analysis package fills the rows
-// (analysis.MoveRows, analysis.SpreadRows); cmd/chbench writes them; the
+// (analysis.MoveRows, analysis.SpreadRows, analysis.LoadRows,
+// analysis.BoundedRows); cmd/chbench writes them; the
 // plots package reads them back. [WriteFile] writes any results file
 // atomically.
 //
@@ -17,10 +19,12 @@
 // object) and "samples" (the per-key-set values); for spread, "shares"
 // (one [Share] per node); an absent value is null. In JSON, eps,
 // partitions, table_size, probes, capacity, key_file, key_kind, go_version
-// and commit live only in "config". The
-// benchmark format (golang.org/x/perf/benchfmt, for benchstat) has one line
-// per key set; see [WriteMoveBench] and [WriteSpreadBench] for the names,
-// units and configuration lines.
+// and commit live only in "config" (except eps in bounded-loads objects,
+// where it is what the rows vary). The benchmark format
+// (golang.org/x/perf/benchfmt, for benchstat) has one line per key set or
+// request stream; see [WriteMoveBench], [WriteSpreadBench],
+// [WriteLoadBench] and [WriteBoundedBench] for the names, units and
+// configuration lines.
 //
 // # Run configuration (every file)
 //
@@ -38,8 +42,12 @@
 //     and AnchorHash's and DxHash's bucket capacity (0 = twice the initial
 //     nodes, at least 16); read only by the algorithms that use them
 //     (catalog.Info.UsesTableSize, UsesProbes, UsesCapacity).
-//   - key_kind (JSON config and benchfmt only, absent for the default
-//     "random"): the shape of generated keys (keyset.KeyKinds).
+//   - key_kind: the shape of generated keys (keyset.KeyKinds: random,
+//     sequential, uuid, url, numeric), empty (absent) for the default
+//     "random", so default runs write the bytes they always wrote. A column
+//     of the load and bounded-loads CSV; for move and spread it is recorded
+//     in the JSON "config" and as the benchfmt configuration line
+//     "keykind" only.
 //   - keys: keys per key set for generated keys; with a key file, the keys
 //     in the file (each set holds floor or ceil of keys/sets).
 //   - sets: independent key sets; every mean and interval is over them.
@@ -75,8 +83,11 @@
 //     1/(n+1) for one join, summed over the steps. An uneven placement can
 //     move less, e.g. when a leaving node happened to own less than 1/n.
 //   - moved_over_ideal: moved_frac / ideal_frac (1 = ideal).
-//   - collateral_frac (+ _lo, _hi): moves between two nodes present both
-//     before and after a step.
+//   - collateral_frac (+ _lo, _hi): moves no ideal placement makes: from a
+//     node whose weight share did not shrink, or to a node whose share did
+//     not grow. For joins and leaves of equal-weight nodes these are
+//     exactly the moves between two nodes present both before and after
+//     the step; for a reweight, also moves between nodes reweighted alike.
 //   - net_moved_frac (+ _lo, _hi): keys whose last owner differs from their
 //     first; for restore, the keys not back on their original owner.
 //   - steps: membership changes in the scenario.
@@ -125,4 +136,73 @@
 // _hi: the measured fraction of keys), share_error = share -
 // weight_share, exact_share (empty without exact shares). JSON spread
 // objects carry the same fields in "shares".
+//
+// # Request load (load): [LoadColumns]
+//
+// One row per placement and popularity law. Intervals are over the
+// request streams (sets: each its own key set and its own draws).
+//
+//   - algo: the placement: a catalog algorithm, with the catalog's
+//     bounded named bounded-partition, or bounded-key, bounded-request (the
+//     three forms of bounded loads, see below).
+//   - nodes: nodes in the membership.
+//   - zipf: the exponent s of key popularity (key of rank i requested with
+//     probability (i+1)^-s / H(N, s); 0 = uniform); empty (null) for a
+//     request log.
+//   - keys: N, the keys each stream's Zipf law spans (rank i = key i of the
+//     stream's key set); for a request log, the lines of the log.
+//   - requests: R, requests per stream (for a request log, all lines).
+//   - peak_to_mean, cv (+ _lo, _hi): peak-to-mean ratio and coefficient of
+//     variation of the per-node request counts, normalised by weight share.
+//   - max_share (+ _lo, _hi): the busiest node's fraction of requests.
+//   - hot_share (+ _lo, _hi): the hottest key's fraction of requests
+//     (1/H(N, s) in every stream for a Zipf law).
+//   - floor: the hot-key floor max(1, hot_share * W / w_max): no placement
+//     of whole keys can bring peak_to_mean below it.
+//   - hot_key_node: the node serving most of the hottest key's requests in
+//     stream 0; hot_is_busiest: the fraction of streams in which that node
+//     is the busiest.
+//   - away_frac (+ _lo, _hi): fraction of requests served away from their
+//     first-choice node (0 for placements without a bound).
+//   - max_load_over_cap: the largest load / capacity seen, <= 1 (partitions
+//     for bounded-partition, keys for bounded-key, requests in flight for
+//     bounded-request); empty (null) for placements without a capacity.
+//   - in_flight: K, the requests in flight of bounded-request's service
+//     model (K in flight, completing in arrival order); 0 for the others.
+//   - JSON samples: peak_to_mean, cv, max_share, hot_share, away_frac,
+//     hot_key_node, hot_is_busiest per stream.
+//
+// # Bounded loads (bounded): [BoundedColumns]
+//
+// One row per variant, eps and Zipf exponent: the plain ring (algo ring,
+// no bound) and the three forms of consistent hashing with bounded loads
+// (Mirrokni, Thorup, Zadimoghaddam 2018) at load factor c = 1 + eps:
+// bounded-partition (the catalog's bounded: fixed partitions per node
+// capped at ceil(c P w_i/W)), bounded-key (keys in rank order each take
+// the first node clockwise with fewer than ceil(c m w_i/W) keys) and
+// bounded-request (each request takes the first node clockwise with fewer
+// than ceil(c (T+1) w_i/W) requests in flight, T in flight before it).
+// nodes, zipf, keys, requests and in_flight as for request load.
+//
+//   - max_load_over_cap: the largest load / capacity over every stream and
+//     membership (before, after the join, after the leave; for
+//     bounded-request at every request), <= 1; empty (null) for ring.
+//   - away_frac, peak_to_mean (+ _lo, _hi): as for request load.
+//   - moved_join_frac (+ _lo, _hi): the moved fraction when node n joins:
+//     of keys for ring, bounded-partition and bounded-key (owners compared
+//     by ID), of requests for bounded-request (the same stream replayed on
+//     both memberships); ideal_join_frac: the joining node's weight share
+//     1/(W+1) (it has weight 1; 1/(n+1) for equal weights).
+//   - moved_leave_frac (+ _lo, _hi): the same when a seeded random node
+//     leaves (a different one per stream); ideal_leave_frac: the leaving
+//     node's weight share, mean over streams.
+//   - moves_per_cap_join, moves_per_cap_leave (+ _lo, _hi): moved units
+//     (partitions for bounded-partition, keys for bounded-key) per node
+//     capacity C = ceil(c m/n) before the change; empty (null) for ring and
+//     bounded-request.
+//   - bound_1_over_eps2: 1/eps^2, the shape of the paper's O(C/eps^2)
+//     bound on expected moves per node update (its constant is not given).
+//   - JSON samples: max_load_over_cap, away_frac, peak_to_mean,
+//     moved_join_frac, moved_leave_frac, ideal_leave_frac,
+//     moves_per_cap_join, moves_per_cap_leave per stream.
 package schema

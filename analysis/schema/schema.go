@@ -237,10 +237,11 @@ type Config struct {
 	Sets    int    `json:"sets"`
 	Seed    uint64 `json:"seed"`
 	KeyFile string `json:"key_file,omitempty"`
+	KeyKind string `json:"key_kind,omitempty"` // generated key shape (keyset.KeyKinds); "" for the default "random"
 	// Placement is the placement mode: "per-set" (each key set of an
-	// algorithm with a random layout, ring or bounded, on its own layout,
-	// so means and intervals cover layouts and keys) or "fixed" (one
-	// layout, the given node IDs, for every set: this exact fleet).
+	// algorithm with a random layout on its own layout, so means and
+	// intervals cover layouts and keys) or "fixed" (one layout, the given
+	// node IDs, for every set: this exact fleet).
 	Placement string `json:"placement"`
 	GoVersion string `json:"go_version"`
 	Commit    string `json:"commit"`
@@ -405,8 +406,8 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // benchConfig returns the file configuration lines of a result: hash,
-// vnodes, eps, partitions, keys, sets, go and commit, plus keyfile when
-// set. The scenario lives in the benchmark name and the seed nowhere, so
+// vnodes, eps, partitions, table-size, probes, capacity, keys, sets, go
+// and commit, plus keyfile and keykind when set. The scenario lives in the benchmark name and the seed nowhere, so
 // that two runs of one configuration on different seeds land in one
 // benchstat table, while results of different algorithm settings (a vnodes
 // sweep) never merge into one row.
@@ -416,6 +417,9 @@ func benchConfig(c Config) []benchfmt.Config {
 		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}, {"placement", c.Placement}}
 	if c.KeyFile != "" {
 		kv = append(kv, [2]string{"keyfile", c.KeyFile})
+	}
+	if c.KeyKind != "" {
+		kv = append(kv, [2]string{"keykind", c.KeyKind})
 	}
 	kv = append(kv, [2]string{"go", c.GoVersion}, [2]string{"commit", c.Commit})
 	out := make([]benchfmt.Config, len(kv))

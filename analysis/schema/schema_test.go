@@ -20,10 +20,10 @@ func jsonNames(t reflect.Type) []string {
 // The JSON objects carry the CSV column names: the row types' JSON names
 // are the columns, in the same order, plus config, shares and samples
 // (JSON keeps eps, partitions, table_size, probes, capacity, key_file,
-// go_version and commit only in
-// config).
+// key_kind, go_version and commit only in config; eps is a sweep
+// dimension of the bounded-loads rows and stays there too).
 func TestJSONNamesAreColumns(t *testing.T) {
-	configOnly := []string{ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit, ColTableSize, ColProbes, ColCapacity}
+	configOnly := []string{ColEps, ColPartitions, ColKeyFile, ColKeyKind, ColGoVersion, ColCommit, ColTableSize, ColProbes, ColCapacity}
 	for _, c := range []struct {
 		row   any
 		cols  []string
@@ -31,10 +31,12 @@ func TestJSONNamesAreColumns(t *testing.T) {
 	}{
 		{Move{}, MoveColumns, []string{"config", "samples"}},
 		{Spread{}, SpreadColumns, []string{"config", "shares", "samples"}},
+		{Load{}, LoadColumns, []string{"config", "samples"}},
+		{Bounded{}, BoundedColumns, []string{"config", "samples"}},
 	} {
 		var want []string
 		for _, col := range c.cols {
-			if !slices.Contains(configOnly, col) {
+			if !slices.Contains(configOnly, col) || (col == ColEps && slices.Equal(c.cols, BoundedColumns)) {
 				want = append(want, col)
 			}
 		}
@@ -44,6 +46,14 @@ func TestJSONNamesAreColumns(t *testing.T) {
 		}
 	}
 	for _, col := range jsonNames(reflect.TypeOf(Config{})) {
+		// key_kind is recorded in JSON and benchfmt only for move and
+		// spread (see the package documentation), and is a load column.
+		if col == ColKeyKind {
+			if !slices.Contains(LoadColumns, col) || slices.Contains(MoveColumns, col) {
+				t.Errorf("key_kind: want a load column only")
+			}
+			continue
+		}
 		if !slices.Contains(MoveColumns, col) || !slices.Contains(SpreadColumns, col) {
 			t.Errorf("config field %q is not a column of both files", col)
 		}

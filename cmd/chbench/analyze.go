@@ -14,6 +14,7 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/keyset"
 )
 
 // analysisFlags are the flags move and spread share beyond placementFlags.
@@ -29,6 +30,7 @@ type analysisFlags struct {
 	workers int
 	commit  string
 	hashes  string // raw -hash, possibly a list
+	kind    string // raw -keys-kind
 	vnodesL string // raw -vnodes, possibly a list
 	place   string // -placement
 }
@@ -45,6 +47,7 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&a.keys, "keys", 100000, "keys per generated key set (ignored with -keyfile)")
 	fs.IntVar(&a.sets, "sets", 5, "independent key sets; means and 95% intervals are over sets (>= 2 for an interval)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
+	fs.StringVar(&a.kind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames()+" (ignored with -keyfile)")
 	fs.StringVar(&a.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets)")
 	fs.StringVar(&a.format, "format", "table", "output format(s), comma-separated: table, csv, json or bench (Go benchmark format for benchstat); several need -o")
 	fs.StringVar(&a.out, "o", "", "write each format to `PREFIX`.csv, .json, .txt (bench) or .table, through a temporary file and a rename, instead of to standard output")
@@ -119,9 +122,13 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if !slices.Contains(analysis.PlacementModes(), a.place) {
 		return analysis.Options{}, sw, fmt.Errorf("placement %q: want %s", a.place, strings.Join(analysis.PlacementModes(), " or "))
 	}
+	kind, err := keyset.ParseKeyKind(a.kind)
+	if err != nil {
+		return analysis.Options{}, sw, err
+	}
 	o := analysis.Options{
 		Algo: algos[0], Config: cfg, Keys: a.keys, Sets: a.sets, Seed: a.seed,
-		KeyFile: a.keyFile, Workers: a.workers, Commit: commit, Placement: a.place,
+		KeyFile: a.keyFile, Workers: a.workers, Commit: commit, KeyKind: kind, Placement: a.place,
 	}
 	return o, sw, nil
 }
@@ -218,10 +225,17 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(analysis.Ops(), ", ")+" (default add)")
 	minMoves := fs.Int("min-moves", 1000, "generated keys: raise the keys per set to ceil(min-moves / ideal fraction) so every key set expects at least this many moved keys; 0 = exactly -keys")
 	maxKeys := fs.Int("max-keys", 2_000_000, "with -min-moves: at most this many keys per set; scenarios that would need more are left out (listed on stderr)")
+	var ff fleetFlags
+	ff.register(fs)
+	fs.String("replicas", "", "replication factor(s) R: measure replica sets instead (same as chbench replication)")
 	var resize *analysis.Scenario // set by -to
+	var set map[string]bool
 	o, sw, err := func() (analysis.Options, analysis.Sweep, error) {
-		set, o, sw, err := a.parse(fs, args)
-		if err != nil {
+		var o analysis.Options
+		var sw analysis.Sweep
+		var err error
+		set, o, sw, err = a.parse(fs, args)
+		if err != nil || set["replicas"] || ff.used(set) {
 			return o, sw, err
 		}
 		if *from == "" {
@@ -261,6 +275,12 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badUsage(err)
 	}
+	if set["replicas"] {
+		return runReplication(args, stdout, stderr)
+	}
+	if ff.used(set) {
+		return runFleetMove(&a, &ff, *from, set, stdout, stderr)
+	}
 	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
 		return err
 	}
@@ -293,6 +313,12 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if len(results) == 0 {
 		return fmt.Errorf("no scenario could reach -min-moves %d within -max-keys %d", *minMoves, *maxKeys)
 	}
+	return writeMoves(&a, stdout, results)
+}
+
+// writeMoves writes movement results in each format of a (to standard
+// output, or to a.out's files).
+func writeMoves(a *analysisFlags, stdout io.Writer, results []*analysis.MoveResult) error {
 	rows := analysis.MoveRows(results)
 	return writeOutputs(stdout, a.out, a.formats, func(format string, w io.Writer) error {
 		switch format {

@@ -27,7 +27,8 @@ import (
 // cmd/benchstat/main_test.go.
 //
 // What varies by machine is controlled or normalised explicitly:
-//   - the source revision: every move and spread case passes -commit golden
+//   - the source revision: every move, spread, load and bounded case passes
+//     -commit golden
 //     (otherwise the binary's VCS revision, or "unknown", is written);
 //   - the Go version (go_version in CSV and JSON, "go:" in bench format)
 //     comes from runtime.Version() and cannot be set by a flag: normalise
@@ -90,6 +91,15 @@ func goldenCases() []goldenCase {
 		{"spread-shares-csv", []string{"spread", "-algo", "ring,rendezvous,slots,bounded", "-nodes", "4", "-weights", "1,1,2,4", "-keys", "3000", "-sets", "2", "-commit", "golden", "-format", "csv", "-shares"}},
 		{"spread-keyfile-table", []string{"spread", "-algo", six, "-node-ids", "alpha,beta,gamma", "-keyfile", "testdata/keys.txt", "-sets", "2", "-commit", "golden"}},
 		{"spread-keyfile-json", []string{"spread", "-algo", "jump", "-nodes", "3", "-keyfile", "testdata/keys.txt", "-sets", "2", "-commit", "golden", "-format", "json"}},
+		{"spread-sequential-bench", []string{"spread", "-algo", "ring,jump", "-nodes", "3", "-keys-kind", "sequential", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "bench"}},
+
+		{"load-table", []string{"load", "-algo", "ring,jump,bounded-partition,bounded-key,bounded-request", "-nodes", "5", "-keys", "500", "-requests", "3000", "-sets", "2", "-zipf", "0,1.1", "-commit", "golden"}},
+		{"load-csv", []string{"load", "-algo", "ring,slots,bounded-request", "-nodes", "4", "-keys", "300", "-requests", "2000", "-sets", "2", "-zipf", "0.99", "-keys-kind", "uuid", "-commit", "golden", "-format", "csv"}},
+		{"load-log-bench", []string{"load", "-algo", "modulo,bounded", "-nodes", "3", "-requestlog", "testdata/keys.txt", "-sets", "2", "-commit", "golden", "-format", "bench"}},
+		{"load-zipf-bad", []string{"load", "-zipf", "0,-1", "-commit", "golden"}},
+		{"bounded-table", []string{"bounded", "-nodes", "5", "-keys", "500", "-requests", "2000", "-sets", "2", "-eps", "0.25,1", "-zipf", "0,0.99", "-commit", "golden"}},
+		{"bounded-json", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-commit", "golden", "-format", "json"}},
+		{"bounded-bench", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-zipf", "1.2", "-commit", "golden", "-format", "bench"}},
 	}
 	for _, a := range strings.Split(six, ",") {
 		cases = append(cases, goldenCase{"locate-" + a, keys("locate", "-algo", a, "-nodes", "5")})
@@ -97,8 +107,8 @@ func goldenCases() []goldenCase {
 	return cases
 }
 
-// goVersionCases write the Go version (CSV, JSON and bench output of move
-// and spread); normalise must find it there, or the placeholder would
+// goVersionCases write the Go version (CSV, JSON and bench output of move,
+// spread, load and bounded); normalise must find it there, or the placeholder would
 // silently stop standing for anything.
 func goVersionCases(name string) bool {
 	for _, f := range []string{"-csv", "-json", "-bench"} {

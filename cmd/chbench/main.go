@@ -5,6 +5,10 @@
 //	chbench slot KEY...                                 Redis Cluster hash slot of each key
 //	chbench move -algo A[,B...] -from N -to M [flags]   moved fraction on a resize
 //	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
+//	chbench replication -replicas R -from N -op OP [flags] replica sets on a change
+//	chbench storm -from N -to M [-reads Q] [-hit H]      cache miss storm of a resize
+//	chbench load [-nodes N] [-zipf s,...] [flags]       per-node request load under Zipf popularity
+//	chbench bounded [-nodes N] [-eps e,...] [flags]     bounded loads: partition, key and request forms
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
 //	chbench algorithms [-format markdown]               the catalog's facts per algorithm
@@ -20,10 +24,10 @@
 //
 // With "chbench ... > file" it is the shell that truncates file, before
 // chbench starts, so a failed or interrupted run leaves it empty or
-// partial. move and spread take -o PREFIX instead: each -format (several
-// may be given, comma-separated, so that one sweep is computed once) goes
-// to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or PREFIX.table, written
-// through a temporary name and a rename. chbench plot writes its own files
+// partial. move, spread, load and bounded take -o PREFIX instead: each
+// -format (several may be given, comma-separated, so that one sweep is
+// computed once) goes to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or
+// PREFIX.table, written through a temporary name and a rename. chbench plot writes its own files
 // the same way.
 package main
 
@@ -79,7 +83,12 @@ var commands = map[string]command{
 	"move":   {"measure the fraction of keys that move on a resize", runMove},
 	"spread": {"measure how evenly keys spread over nodes", runSpread},
 	"plot":   {"draw the plots from a results directory", runPlot},
+	"storm":  {"derive a cache fleet's miss storm on a resize from the moved fraction", runStorm},
 
+	"replication": {"measure replica-set movement and replica load at replication factor R", runReplication},
+
+	"load":       {"measure per-node request load under Zipf popularity or a request log", runLoad},
+	"bounded":    {"measure the three forms of bounded loads (partition, key, request) against eps", runBounded},
 	"algorithms": {"list the algorithms and the catalog's facts about each", runAlgorithms},
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},

@@ -1,0 +1,362 @@
+package analysis
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/ring"
+	"github.com/chbench/chbench/keyset"
+)
+
+// TestKeyCaps checks capacities computed by hand: ceil(c*m*w_i/W), never
+// above m, every cap >= 1 and the total >= m.
+func TestKeyCaps(t *testing.T) {
+	cases := []struct {
+		name    string
+		weights []float64
+		m       int
+		eps     float64
+		want    []int
+	}{
+		// 1.25*10*1/101 = 0.124 -> 1; 1.25*10*100/101 = 12.38 -> 13, but a
+		// node cannot hold more than the 10 partitions there are.
+		{"weights 1,100, 10 partitions, c=1.25", []float64{1, 100}, 10, 0.25, []int{1, 10}},
+		// 1.25*4/3 = 1.67 -> 2 each: 6 >= 4.
+		{"three equal nodes, four units, c=1.25", []float64{1, 1, 1}, 4, 0.25, []int{2, 2, 2}},
+		// c*m/n an integer: exactly c*m/n, no rounding up (1.25*40/5 = 10).
+		{"five equal nodes, 40 keys, c=1.25", []float64{1, 1, 1, 1, 1}, 40, 0.25, []int{10, 10, 10, 10, 10}},
+		// One unit over many nodes: every cap is 1.
+		{"one unit, 7 nodes", []float64{1, 1, 1, 1, 1, 1, 1}, 1, 0.05, []int{1, 1, 1, 1, 1, 1, 1}},
+		// 2*100*w/10: 20, 20, 40, 120 -> capped at 100.
+		{"weights 1,1,2,6, c=2", []float64{1, 1, 2, 6}, 100, 1, []int{20, 20, 40, 100}},
+	}
+	for _, c := range cases {
+		nodes, err := WeightedNodes(c.weights)
+		if err != nil {
+			t.Fatal(err)
+		}
+		caps, err := KeyCaps(nodes, c.m, c.eps)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if !slices.Equal(caps, c.want) {
+			t.Errorf("%s: caps %v, want %v", c.name, caps, c.want)
+		}
+		sum := 0
+		for i, x := range caps {
+			if x < 1 {
+				t.Errorf("%s: node %d cap %d < 1", c.name, i, x)
+			}
+			sum += x
+		}
+		if sum < c.m {
+			t.Errorf("%s: total capacity %d < load %d", c.name, sum, c.m)
+		}
+	}
+	nodes, _ := algorithms.DefaultNodes(3)
+	for _, eps := range []float64{0, -0.1, math.NaN(), math.Inf(1), 1e-17} {
+		if _, err := KeyCaps(nodes, 4, eps); err == nil {
+			t.Errorf("eps %v accepted", eps)
+		}
+	}
+	if _, err := KeyCaps(nodes, 0, 0.25); err == nil {
+		t.Error("0 units accepted")
+	}
+}
+
+// churn returns a seeded sequence of memberships: start nodes of weight in
+// [1, 4], then steps joins and leaves (never below 2 nodes).
+func churn(start, steps int, seed uint64) [][]algorithms.Node {
+	r := rand.New(rand.NewPCG(seed, 7))
+	var cur []algorithms.Node
+	next := 0
+	add := func() {
+		cur = append(cur, algorithms.Node{ID: algorithms.NodeID(next), Weight: float64(1 + r.IntN(4))})
+		next++
+	}
+	for range start {
+		add()
+	}
+	out := [][]algorithms.Node{slices.Clone(cur)}
+	for range steps {
+		if len(cur) > 2 && r.IntN(2) == 0 {
+			i := r.IntN(len(cur))
+			cur = slices.Delete(cur, i, i+1)
+		} else {
+			add()
+		}
+		out = append(out, slices.Clone(cur))
+	}
+	return out
+}
+
+// TestBoundedNeverOverCap walks a long seeded join/leave sequence with
+// weighted nodes and checks, at every step and for every node, load <=
+// capacity for the key-level form (recomputed per membership) and the
+// partition form (rebalanced from its previous state), and for the
+// request-level form every node's in-flight count against the cap at
+// every request.
+func TestBoundedNeverOverCap(t *testing.T) {
+	steps := 200
+	if testing.Short() {
+		steps = 40
+	}
+	h := algorithms.MustHash("xxhash")
+	g, _ := keyset.NewGenerator(3000, 1, 11)
+	keys := streamKeys(g, 0)
+	hashes := make([]uint64, len(keys))
+	for i, k := range keys {
+		hashes[i] = h.Sum(k)
+	}
+	z, _ := NewZipf(len(keys), 1.1)
+	reqs := zipfRequests(z, 3000, 11, 0)
+	for _, eps := range []float64{0.05, 0.25, 1} {
+		seq := churn(8, steps, 3)
+		part, err := bounded.New(seq[0], 20, eps, 1024, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step, nodes := range seq {
+			if step > 0 {
+				p, err := part.Rebalance(nodes)
+				if err != nil {
+					t.Fatalf("eps %v step %d: %v", eps, step, err)
+				}
+				part = p.(*bounded.Bounded)
+			}
+			for i := range nodes {
+				if part.Load(i) > part.Cap(i) {
+					t.Fatalf("partition form, eps %v step %d: node %s holds %d > cap %d", eps, step, nodes[i].ID, part.Load(i), part.Cap(i))
+				}
+			}
+			r, err := ring.New(nodes, 20, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kp, err := PlaceKeysBounded(r, hashes, eps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := 0
+			for i, l := range kp.Loads {
+				if l > kp.Caps[i] {
+					t.Fatalf("key form, eps %v step %d: node %s holds %d > cap %d", eps, step, nodes[i].ID, l, kp.Caps[i])
+				}
+				sum += l
+			}
+			if sum != len(hashes) || kp.MaxLoadOverCap() > 1 {
+				t.Fatalf("key form, eps %v step %d: %d keys placed of %d, max load/cap %v", eps, step, sum, len(hashes), kp.MaxLoadOverCap())
+			}
+			if step%25 != 0 { // the request form checks every node at every request: sample the steps
+				continue
+			}
+			rb, err := NewRequestBalancer(r, eps, 4*len(nodes))
+			if err != nil {
+				t.Fatal(err)
+			}
+			total := algorithms.TotalWeight(nodes)
+			for j, q := range reqs {
+				rb.Serve(hashes[q])
+				inFlight := min(j+1, 4*len(nodes))
+				for i, nd := range nodes {
+					if c := bounded.Capacity(eps, inFlight, nd.Weight, total); rb.InFlight(i) > c {
+						t.Fatalf("request form, eps %v step %d request %d: node %s has %d in flight > cap %d", eps, step, j, nd.ID, rb.InFlight(i), c)
+					}
+				}
+			}
+			if m := rb.MaxLoadOverCap(); m > 1 || m <= 0 {
+				t.Fatalf("request form: max load/cap %v", m)
+			}
+		}
+	}
+}
+
+// TestRequestLevelAwayExact checks the request-level fraction served away
+// from the first choice against its exact value in a case theory solves:
+// K = 2 requests in flight on n = 10 equal nodes at c = 1.25, so every cap
+// is ceil(1.25*2/10) = 1 and only the node serving the previous request
+// is full when a request arrives. With requests for uniformly random keys
+// the serving node is then a Markov chain: from state j a request whose
+// first choice is i != j goes to i, and one whose first choice is j goes to
+// alt(key), the first node clockwise from the key that is not j. Its
+// stationary distribution pi gives the away fraction sum_j pi_j q_j, q_j
+// the fraction of keys whose first choice is j. The measured fraction over
+// R requests must be within 5 standard errors (binomial, doubled for the
+// chain's correlation).
+func TestRequestLevelAwayExact(t *testing.T) {
+	const n, m, R = 10, 20000, 1_000_000
+	nodes, _ := algorithms.DefaultNodes(n)
+	h := algorithms.MustHash("xxhash")
+	r, err := ring.New(nodes, 4, h) // few vnodes: uneven shares, far from the naive 1/n
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := keyset.NewGenerator(m, 1, 5)
+	keys := streamKeys(g, 0)
+	hashes := make([]uint64, m)
+	first := make([]int, m)
+	alt := make([]int, m)
+	q := make([]float64, n)
+	for k, key := range keys {
+		hashes[k] = h.Sum(key)
+		i := r.Search(hashes[k])
+		first[k] = r.At(i).Owner
+		for r.At(i).Owner == first[k] {
+			i = (i + 1) % r.Len()
+		}
+		alt[k] = r.At(i).Owner
+		q[first[k]] += 1.0 / m
+	}
+	// Transition matrix P[j][i] and its stationary distribution by power
+	// iteration (the chain is irreducible and aperiodic: P[j][i] > 0 for i != j).
+	P := make([][]float64, n)
+	for j := range P {
+		P[j] = make([]float64, n)
+		for k := range keys {
+			if first[k] != j {
+				P[j][first[k]] += 1.0 / m
+			} else {
+				P[j][alt[k]] += 1.0 / m
+			}
+		}
+	}
+	pi := make([]float64, n)
+	for i := range pi {
+		pi[i] = 1.0 / n
+	}
+	for range 1000 {
+		next := make([]float64, n)
+		for j := range P {
+			for i := range P[j] {
+				next[i] += pi[j] * P[j][i]
+			}
+		}
+		pi = next
+	}
+	want := 0.0
+	for j := range pi {
+		want += pi[j] * q[j]
+	}
+	z, _ := NewZipf(m, 0)
+	reqs := zipfRequests(z, R, 5, 0)
+	_, away, _, ratio, err := replay(r, 0.25, 2, hashes, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tol := 5 * 2 * math.Sqrt(want*(1-want)/R)
+	t.Logf("away %.5f, exact %.5f ± %.5f (1/n = %.3f)", away, want, tol, 1.0/n)
+	if math.Abs(away-want) > tol {
+		t.Errorf("away fraction %.5f, exact %.5f ± %.5f", away, want, tol)
+	}
+	if ratio != 1 {
+		t.Errorf("max load/cap %v, want 1 (every cap is 1)", ratio)
+	}
+	// K = 1: every node is empty when a request arrives, nothing goes away.
+	if _, away, _, _, _ := replay(r, 0.25, 1, hashes, reqs); away != 0 {
+		t.Errorf("K = 1: away %v, want 0", away)
+	}
+}
+
+// TestRequestLevelBounds checks the request-level form with uniform keys
+// against bounds that hold for any stream. Every request stays in flight
+// for exactly K arrivals (FIFO), and a node never has more than its cap C
+// in flight, so over R requests it serves at most R*C/K + K (Little's
+// law): peak-to-mean request load <= n*C/K + n*K/R, which is about c. And
+// requests whose first choice is node i beyond what i can serve must go
+// elsewhere: away >= sum_i max(0, f_i - C/K - K/R), f_i the fraction of
+// requests whose first choice is i. When K <= C the bound never binds, so
+// nothing goes away; and more room never sends more away.
+func TestRequestLevelBounds(t *testing.T) {
+	const n, m, R = 10, 20000, 100_000
+	nodes, _ := algorithms.DefaultNodes(n)
+	h := algorithms.MustHash("xxhash")
+	r, _ := ring.New(nodes, 4, h) // few vnodes: uneven first choices, so the lower bound binds
+	g, _ := keyset.NewGenerator(m, 1, 9)
+	keys := streamKeys(g, 0)
+	hashes := make([]uint64, m)
+	for k, key := range keys {
+		hashes[k] = h.Sum(key)
+	}
+	z, _ := NewZipf(m, 0)
+	reqs := zipfRequests(z, R, 9, 0)
+	f := make([]float64, n)
+	for _, x := range reqs {
+		f[r.LocateHash(hashes[x])] += 1.0 / R
+	}
+	K := 32 * n
+	prev := 1.0
+	for _, eps := range DefaultEpsGrid() {
+		_, away, bal, ratio, err := replay(r, eps, K, hashes, reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		C := float64(bounded.Capacity(eps, K, 1, n))
+		if limit := n*C/float64(K) + n*float64(K)/R; bal.PeakToMean > limit {
+			t.Errorf("eps %v: peak-to-mean %.4f > n*C/K + n*K/R = %.4f", eps, bal.PeakToMean, limit)
+		}
+		lower := 0.0
+		for _, fi := range f {
+			lower += max(0, fi-C/float64(K)-float64(K)/R)
+		}
+		if away < lower {
+			t.Errorf("eps %v: away %.4f below the %.4f that cannot fit", eps, away, lower)
+		}
+		if away > prev {
+			t.Errorf("eps %v: away %.4f above %.4f at the smaller eps", eps, away, prev)
+		}
+		if ratio > 1 {
+			t.Errorf("eps %v: max load/cap %v > 1", eps, ratio)
+		}
+		prev = away
+		t.Logf("eps %v: away %.4f (>= %.4f), peak-to-mean %.4f (<= %.4f)", eps, away, lower, bal.PeakToMean, n*C/float64(K)+n*float64(K)/R)
+	}
+	// c*K/n >= K: every cap is K, nothing is ever away.
+	if _, away, _, _, _ := replay(r, 9, K, hashes, reqs); away != 0 {
+		t.Errorf("c = n: away %v, want 0", away)
+	}
+}
+
+// TestKeyLevelAway checks the key-level form's fraction of keys away from
+// their first choice against what counting allows: node i takes at most
+// its cap C_i of the f_i keys whose first choice it is, so at least sum_i
+// max(0, f_i - C_i) keys are away; and a key is away only if its first
+// choice was full, so at most the keys whose first choice ends full.
+func TestKeyLevelAway(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(10)
+	h := algorithms.MustHash("xxhash")
+	r, _ := ring.New(nodes, 4, h)
+	g, _ := keyset.NewGenerator(20000, 1, 4)
+	keys := streamKeys(g, 0)
+	hashes := make([]uint64, len(keys))
+	for k, key := range keys {
+		hashes[k] = h.Sum(key)
+	}
+	for _, eps := range DefaultEpsGrid() {
+		kp, err := PlaceKeysBounded(r, hashes, eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		firsts := make([]int, len(nodes))
+		away := 0
+		for k := range hashes {
+			firsts[kp.First[k]]++
+			if kp.First[k] != kp.Owner[k] {
+				away++
+			}
+		}
+		lower, upper := 0, 0
+		for i, fi := range firsts {
+			lower += max(0, fi-kp.Caps[i])
+			if kp.Loads[i] == kp.Caps[i] {
+				upper += fi
+			}
+		}
+		if away < lower || away > upper {
+			t.Errorf("eps %v: %d keys away, want %d..%d", eps, away, lower, upper)
+		}
+	}
+}

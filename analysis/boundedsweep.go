@@ -1,0 +1,465 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/ring"
+	"github.com/chbench/chbench/keyset"
+)
+
+// BoundedSample is one stream's measurement of one bounded-load form.
+type BoundedSample struct {
+	MaxLoadOverCap float64  `json:"-"` // NaN for ring; a nil max_load_over_cap in the schema rows (BoundedRows)
+	Away           float64  `json:"away_frac"`
+	PeakToMean     float64  `json:"peak_to_mean"`
+	MovedJoin      float64  `json:"moved_join_frac"`
+	MovedLeave     float64  `json:"moved_leave_frac"`
+	IdealLeave     float64  `json:"ideal_leave_frac"`
+	MovesCapJoin   *float64 `json:"moves_per_cap_join"`
+	MovesCapLeave  *float64 `json:"moves_per_cap_leave"`
+}
+
+// BoundedResult is one form of bounded loads (or the plain ring it
+// starts from, Variant "ring") at one eps and one popularity law, over
+// the streams of [BoundedLoads]:
+//   - MaxLoadOverCap: the largest load / capacity over every stream and
+//     every placement measured (before, after the join, after the leave;
+//     for bounded-request over every request): <= 1 exactly; NaN for ring;
+//   - Away: fraction of requests served away from their first-choice node;
+//   - PeakToMean: peak-to-mean request load on the n nodes;
+//   - MovedJoin, MovedLeave: moved fraction when node n joins, and when one
+//     seeded random node leaves (a different one per stream): of keys for
+//     ring, bounded-partition and bounded-key (owners compared by ID), of
+//     requests for bounded-request (the same stream replayed on both
+//     memberships); IdealJoin = 1/(W+1) for total weight W (1/(n+1) for
+//     equal weights; the joining node has weight 1) and IdealLeave = the leaving
+//     node's weight share, the least any placement moves;
+//   - MovesPerCapJoin, MovesPerCapLeave: moved units (partitions for
+//     bounded-partition, keys for bounded-key) divided by one node's
+//     capacity C = ceil(c*m/n) before the change: the paper bounds the
+//     expected moves of a node update by O(C/eps^2) (and of a key update
+//     by O(1/eps^2)), so this ratio against Bound = 1/eps^2 shows how far
+//     below the bound's shape the measured moves stay; nil for the others.
+type BoundedResult struct {
+	Config           RunConfig
+	Variant          string
+	Nodes            int
+	Zipf             float64
+	Requests         int
+	InFlight         int
+	MaxLoadOverCap   float64
+	Away             Estimate
+	PeakToMean       Estimate
+	MovedJoin        Estimate
+	MovedLeave       Estimate
+	IdealJoin        float64
+	IdealLeave       Estimate
+	MovesPerCapJoin  *Estimate
+	MovesPerCapLeave *Estimate
+	Bound            float64
+	Samples          []BoundedSample
+}
+
+// BoundedVariants returns the variants SweepBoundedLoads reports, in order:
+// the plain ring first (no bound), then the three forms of bounded loads.
+func BoundedVariants() []string {
+	return []string{"ring", VariantPartition, VariantKey, VariantRequest}
+}
+
+// DefaultEpsGrid returns the eps values of the bounded-loads sweep:
+// 0.05, 0.1, 0.25, 0.5, 1.
+func DefaultEpsGrid() []float64 { return []float64{0.05, 0.1, 0.25, 0.5, 1} }
+
+// leaverRand returns the generator that picks the node leaving in
+// stream s.
+func leaverRand(seed uint64, s int) *rand.Rand {
+	const leaveSalt = 0x6c65617665 // "leave"
+	return rand.New(rand.NewPCG(algorithms.Mix64(seed^leaveSalt), algorithms.Mix64(uint64(s))))
+}
+
+// ownerIDs maps owner indexes into nodes to IDs, for comparing two
+// placements by ID.
+func ownerIDs(owner []int32, nodes []algorithms.Node) []string {
+	ids := make([]string, len(owner))
+	for k, o := range owner {
+		ids[k] = nodes[o].ID
+	}
+	return ids
+}
+
+func movedFrac(a, b []string) (moved int, frac float64) {
+	for k := range a {
+		if a[k] != b[k] {
+			moved++
+		}
+	}
+	return moved, float64(moved) / float64(len(a))
+}
+
+// SweepBoundedLoads measures the three forms of bounded loads, and the plain
+// ring, on nodes for every eps in epsList and every Zipf exponent of o
+// (o.RequestLog is not supported here), over o.Sets streams: keys and
+// requests as in [Load], the ring with o.Config's hash and vnodes, the
+// partition form with o.Config.PartitionsFor(n) partitions. Results come in the order
+// exponents, eps, variants. It returns an error naming a bad eps or
+// option.
+func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node) ([]*BoundedResult, error) {
+	if o.RequestLog != "" {
+		return nil, fmt.Errorf("request log %q: the bounded-loads sweep draws its requests from a Zipf law; use load for a log", o.RequestLog)
+	}
+	rc, err := o.validate()
+	if err != nil {
+		return nil, err
+	}
+	if err := algorithms.ValidateNodes(nodes); err != nil {
+		return nil, err
+	}
+	if len(epsList) == 0 {
+		return nil, fmt.Errorf("no eps given")
+	}
+	for _, e := range epsList {
+		if err := checkEps(e); err != nil {
+			return nil, err
+		}
+	}
+	src, err := o.Options.Source()
+	if err != nil {
+		return nil, err
+	}
+	gen := src.(*keyset.Generator)
+	h := algorithms.MustHash(o.Config.Hash)
+	n := len(nodes)
+	joined := append(append([]algorithms.Node(nil), nodes...), algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
+	if algorithms.IndexOf(nodes, joined[n].ID) >= 0 {
+		return nil, fmt.Errorf("node ID %q is taken: the joining node needs a fresh ID", joined[n].ID)
+	}
+	total := algorithms.TotalWeight(nodes)
+	k := o.inFlightFor(n)
+	variants := BoundedVariants()
+	// samples[z][e][v] over streams
+	samples := make([][][][]BoundedSample, len(o.Zipfs))
+	laws := make([]*Zipf, len(o.Zipfs))
+	for z, s := range o.Zipfs {
+		if laws[z], err = NewZipf(o.Keys, s); err != nil {
+			return nil, err
+		}
+		samples[z] = make([][][]BoundedSample, len(epsList))
+		for e := range epsList {
+			samples[z][e] = make([][]BoundedSample, len(variants))
+		}
+	}
+	r0, err := ring.New(nodes, o.Config.VNodes, h)
+	if err != nil {
+		return nil, err
+	}
+	rJoin, err := ring.New(joined, o.Config.VNodes, h)
+	if err != nil {
+		return nil, err
+	}
+	for s := range o.Sets {
+		keys := streamKeys(gen, s)
+		hashes := make([]uint64, len(keys))
+		for i, key := range keys {
+			hashes[i] = h.Sum(key)
+		}
+		leaver := leaverRand(o.Seed, s).IntN(n)
+		left := append(append([]algorithms.Node(nil), nodes[:leaver]...), nodes[leaver+1:]...)
+		idealLeave := nodes[leaver].Weight / total
+		var rLeave *ring.Ring
+		if len(left) > 0 {
+			if rLeave, err = ring.New(left, o.Config.VNodes, h); err != nil {
+				return nil, err
+			}
+		}
+		ringOwners := func(r *ring.Ring) []string {
+			ids := make([]string, len(hashes))
+			for i, x := range hashes {
+				ids[i] = r.Nodes()[r.LocateHash(x)].ID
+			}
+			return ids
+		}
+		ring0 := ringOwners(r0)
+		ringJoin := ringOwners(rJoin)
+		var ringLeave []string
+		if rLeave != nil {
+			ringLeave = ringOwners(rLeave)
+		}
+		for z, law := range laws {
+			reqs := zipfRequests(law, o.Requests, o.Seed, s)
+			// Request load of a key-level owner table.
+			p2m := func(owner []string, nodes []algorithms.Node) (float64, error) {
+				idx := map[string]int{}
+				for i, nd := range nodes {
+					idx[nd.ID] = i
+				}
+				counts := make([]float64, len(nodes))
+				for _, q := range reqs {
+					counts[idx[owner[q]]]++
+				}
+				for i := range counts {
+					counts[i] /= float64(len(reqs))
+				}
+				b, err := BalanceOf(counts, nodes)
+				return b.PeakToMean, err
+			}
+			for e, eps := range epsList {
+				for v, variant := range variants {
+					var smp BoundedSample
+					smp.IdealLeave = idealLeave
+					switch variant {
+					case "ring":
+						smp.MaxLoadOverCap = math.NaN()
+						_, smp.MovedJoin = movedFrac(ring0, ringJoin)
+						if ringLeave != nil {
+							_, smp.MovedLeave = movedFrac(ring0, ringLeave)
+						}
+						if smp.PeakToMean, err = p2m(ring0, nodes); err != nil {
+							return nil, err
+						}
+					case VariantPartition:
+						if smp, err = measurePartition(nodes, joined, left, o, eps, h, hashes, reqs, idealLeave); err != nil {
+							return nil, err
+						}
+					case VariantKey:
+						if smp, err = measureKeyLevel(r0, rJoin, rLeave, eps, hashes, reqs, idealLeave); err != nil {
+							return nil, err
+						}
+					case VariantRequest:
+						if smp, err = measureRequestLevel(r0, rJoin, rLeave, eps, k, hashes, reqs, idealLeave); err != nil {
+							return nil, err
+						}
+					}
+					samples[z][e][v] = append(samples[z][e][v], smp)
+				}
+			}
+		}
+	}
+	var out []*BoundedResult
+	for z, zs := range o.Zipfs {
+		for e, eps := range epsList {
+			for v, variant := range variants {
+				ss := samples[z][e][v]
+				r := &BoundedResult{Config: rc, Variant: variant, Nodes: n, Zipf: zs, Requests: o.Requests,
+					IdealJoin: 1 / (total + 1), Bound: 1 / (eps * eps), Samples: ss}
+				r.Config.Algo, r.Config.Eps, r.Config.GoVersion = variant, eps, runtime.Version()
+				if variant == VariantRequest {
+					r.InFlight = k
+				}
+				var away, p2m, mj, ml, il, cj, cl []float64
+				r.MaxLoadOverCap = math.Inf(-1)
+				for _, x := range ss {
+					away, p2m, mj, ml, il = append(away, x.Away), append(p2m, x.PeakToMean), append(mj, x.MovedJoin), append(ml, x.MovedLeave), append(il, x.IdealLeave)
+					if x.MovesCapJoin != nil {
+						cj, cl = append(cj, *x.MovesCapJoin), append(cl, *x.MovesCapLeave)
+					}
+					if math.IsNaN(x.MaxLoadOverCap) {
+						r.MaxLoadOverCap = math.NaN()
+					} else if !math.IsNaN(r.MaxLoadOverCap) {
+						r.MaxLoadOverCap = max(r.MaxLoadOverCap, x.MaxLoadOverCap)
+					}
+				}
+				r.Away, r.PeakToMean, r.MovedJoin, r.MovedLeave, r.IdealLeave = mustCI(away), mustCI(p2m), mustCI(mj), mustCI(ml), mustCI(il)
+				if len(cj) > 0 {
+					a, b := mustCI(cj), mustCI(cl)
+					r.MovesPerCapJoin, r.MovesPerCapLeave = &a, &b
+				}
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
+}
+
+// requestBalance returns the Balance of the requests reqs (key indexes)
+// over nodes when key k is served by owner[k].
+func requestBalance(owner []int32, nodes []algorithms.Node, reqs []int32) (Balance, error) {
+	counts := make([]float64, len(nodes))
+	for _, q := range reqs {
+		counts[owner[q]]++
+	}
+	for i := range counts {
+		counts[i] /= float64(len(reqs))
+	}
+	return BalanceOf(counts, nodes)
+}
+
+// awayFrac returns the fraction of reqs whose key's owner is not its first
+// choice.
+func awayFrac(owner, first []int32, reqs []int32) float64 {
+	away := 0
+	for _, q := range reqs {
+		if owner[q] != first[q] {
+			away++
+		}
+	}
+	return float64(away) / float64(len(reqs))
+}
+
+// measurePartition measures the catalog's partition form: built fresh on
+// nodes, then rebalanced (its own rule) for the join and the leave.
+func measurePartition(nodes, joined, left []algorithms.Node, o LoadOptions, eps float64, h algorithms.Hash, hashes []uint64, reqs []int32, idealLeave float64) (BoundedSample, error) {
+	b, err := bounded.New(nodes, o.Config.VNodes, eps, o.Config.PartitionsFor(len(nodes)), h)
+	if err != nil {
+		return BoundedSample{}, err
+	}
+	r := b.Ring()
+	owner := make([]int32, len(hashes))
+	first := make([]int32, len(hashes))
+	firstOf := make([]int32, b.Partitions())
+	for q := range firstOf {
+		firstOf[q] = int32(r.At(r.Search(b.PartitionPos(q))).Owner)
+	}
+	for i, x := range hashes {
+		owner[i] = int32(b.LocateHash(x))
+		first[i] = firstOf[b.Partition(x)]
+	}
+	ratio := func(b *bounded.Bounded) float64 {
+		m := 0.0
+		for i := range b.Nodes() {
+			m = max(m, float64(b.Load(i))/float64(b.Cap(i)))
+		}
+		return m
+	}
+	bal, err := requestBalance(owner, b.Nodes(), reqs)
+	if err != nil {
+		return BoundedSample{}, err
+	}
+	smp := BoundedSample{MaxLoadOverCap: ratio(b), Away: awayFrac(owner, first, reqs), PeakToMean: bal.PeakToMean, IdealLeave: idealLeave}
+	capUnits := float64(bounded.Capacity(eps, b.Partitions(), 1, float64(len(nodes))))
+	keysOf := func(p *bounded.Bounded) []string {
+		ids := make([]string, len(hashes))
+		for i, x := range hashes {
+			ids[i] = p.Nodes()[p.LocateHash(x)].ID
+		}
+		return ids
+	}
+	partsOf := func(p *bounded.Bounded) []string {
+		ids := make([]string, p.Partitions())
+		for q := range ids {
+			ids[q] = p.Nodes()[p.Owner(q)].ID
+		}
+		return ids
+	}
+	k0, p0 := keysOf(b), partsOf(b)
+	var cj, cl float64
+	pj, err := b.Rebalance(joined)
+	if err != nil {
+		return BoundedSample{}, err
+	}
+	bj := pj.(*bounded.Bounded)
+	smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, ratio(bj))
+	_, smp.MovedJoin = movedFrac(k0, keysOf(bj))
+	mp, _ := movedFrac(p0, partsOf(bj))
+	cj = float64(mp) / capUnits
+	if len(left) > 0 {
+		pl, err := b.Rebalance(left)
+		if err != nil {
+			return BoundedSample{}, err
+		}
+		bl := pl.(*bounded.Bounded)
+		smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, ratio(bl))
+		_, smp.MovedLeave = movedFrac(k0, keysOf(bl))
+		mp, _ := movedFrac(p0, partsOf(bl))
+		cl = float64(mp) / capUnits
+	}
+	smp.MovesCapJoin, smp.MovesCapLeave = &cj, &cl
+	return smp, nil
+}
+
+// measureKeyLevel measures the paper's key-level form: the assignment is
+// recomputed (same key order) on the joined and the left rings.
+func measureKeyLevel(r0, rJoin, rLeave *ring.Ring, eps float64, hashes []uint64, reqs []int32, idealLeave float64) (BoundedSample, error) {
+	kp, err := PlaceKeysBounded(r0, hashes, eps)
+	if err != nil {
+		return BoundedSample{}, err
+	}
+	bal, err := requestBalance(kp.Owner, r0.Nodes(), reqs)
+	if err != nil {
+		return BoundedSample{}, err
+	}
+	smp := BoundedSample{MaxLoadOverCap: kp.MaxLoadOverCap(), Away: awayFrac(kp.Owner, kp.First, reqs), PeakToMean: bal.PeakToMean, IdealLeave: idealLeave}
+	capUnits := float64(kp.Caps[0])
+	for _, c := range kp.Caps {
+		capUnits = max(capUnits, float64(c))
+	}
+	k0 := ownerIDs(kp.Owner, r0.Nodes())
+	kj, err := PlaceKeysBounded(rJoin, hashes, eps)
+	if err != nil {
+		return BoundedSample{}, err
+	}
+	smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, kj.MaxLoadOverCap())
+	mj, fj := movedFrac(k0, ownerIDs(kj.Owner, rJoin.Nodes()))
+	smp.MovedJoin = fj
+	cj, cl := float64(mj)/capUnits, 0.0
+	if rLeave != nil {
+		kl, err := PlaceKeysBounded(rLeave, hashes, eps)
+		if err != nil {
+			return BoundedSample{}, err
+		}
+		smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, kl.MaxLoadOverCap())
+		ml, fl := movedFrac(k0, ownerIDs(kl.Owner, rLeave.Nodes()))
+		smp.MovedLeave, cl = fl, float64(ml)/capUnits
+	}
+	smp.MovesCapJoin, smp.MovesCapLeave = &cj, &cl
+	return smp, nil
+}
+
+// replay serves reqs with a fresh RequestBalancer on r and returns the
+// serving node ID of every request, the away fraction, the request
+// balance and the largest load / cap.
+func replay(r *ring.Ring, eps float64, k int, hashes []uint64, reqs []int32) ([]string, float64, Balance, float64, error) {
+	b, err := NewRequestBalancer(r, eps, k)
+	if err != nil {
+		return nil, 0, Balance{}, 0, err
+	}
+	points := make([]int32, len(hashes))
+	for k, x := range hashes {
+		points[k] = int32(r.Search(x))
+	}
+	ids := make([]string, len(reqs))
+	counts := make([]float64, len(r.Nodes()))
+	away := 0
+	for i, q := range reqs {
+		o, f := b.ServeFrom(int(points[q]))
+		if o != f {
+			away++
+		}
+		counts[o]++
+		ids[i] = r.Nodes()[o].ID
+	}
+	for i := range counts {
+		counts[i] /= float64(len(reqs))
+	}
+	bal, err := BalanceOf(counts, r.Nodes())
+	return ids, float64(away) / float64(len(reqs)), bal, b.MaxLoadOverCap(), err
+}
+
+// measureRequestLevel measures the request-level form: the same requests
+// replayed on each membership.
+func measureRequestLevel(r0, rJoin, rLeave *ring.Ring, eps float64, k int, hashes []uint64, reqs []int32, idealLeave float64) (BoundedSample, error) {
+	ids0, away, bal, m0, err := replay(r0, eps, k, hashes, reqs)
+	if err != nil {
+		return BoundedSample{}, err
+	}
+	smp := BoundedSample{MaxLoadOverCap: m0, Away: away, PeakToMean: bal.PeakToMean, IdealLeave: idealLeave}
+	idsJ, _, _, mj, err := replay(rJoin, eps, k, hashes, reqs)
+	if err != nil {
+		return BoundedSample{}, err
+	}
+	smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, mj)
+	_, smp.MovedJoin = movedFrac(ids0, idsJ)
+	if rLeave != nil {
+		idsL, _, _, ml, err := replay(rLeave, eps, k, hashes, reqs)
+		if err != nil {
+			return BoundedSample{}, err
+		}
+		smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, ml)
+		_, smp.MovedLeave = movedFrac(ids0, idsL)
+	}
+	return smp, nil
+}

@@ -1,0 +1,307 @@
+package analysis
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chbench/chbench/algorithms"
+)
+
+// This file holds real fleets: memberships with named nodes and weights
+// read from a file or flags, named membership changes (joins, leaves,
+// reweights), and changes of a seeded fraction of the fleet.
+
+// ParseNodeWeight parses "id" or "id,weight" (weight 1 when absent). It
+// returns an error naming s for an empty ID or a weight that is not a
+// finite number > 0.
+func ParseNodeWeight(s string) (algorithms.Node, error) {
+	id, ws, hasW := strings.Cut(s, ",")
+	n := algorithms.Node{ID: strings.TrimSpace(id), Weight: 1}
+	if n.ID == "" {
+		return n, fmt.Errorf("node %q: empty node ID", s)
+	}
+	if hasW {
+		w, err := strconv.ParseFloat(strings.TrimSpace(ws), 64)
+		if err != nil {
+			return n, fmt.Errorf("node %q: weight %q is not a number", s, ws)
+		}
+		if err := algorithms.ValidateWeight(w); err != nil {
+			return n, fmt.Errorf("node %q: %w", s, err)
+		}
+		n.Weight = w
+	}
+	return n, nil
+}
+
+// ParseReweight parses "id=weight", a member's new weight. It returns an
+// error naming s when the "=" is missing, the ID is empty or the weight is
+// not a finite number > 0.
+func ParseReweight(s string) (algorithms.Node, error) {
+	id, ws, ok := strings.Cut(s, "=")
+	if !ok {
+		return algorithms.Node{}, fmt.Errorf("reweight %q: want id=weight", s)
+	}
+	n := algorithms.Node{ID: strings.TrimSpace(id)}
+	if n.ID == "" {
+		return n, fmt.Errorf("reweight %q: empty node ID", s)
+	}
+	w, err := strconv.ParseFloat(strings.TrimSpace(ws), 64)
+	if err != nil {
+		return n, fmt.Errorf("reweight %q: weight %q is not a number", s, ws)
+	}
+	if err := algorithms.ValidateWeight(w); err != nil {
+		return n, fmt.Errorf("reweight %q: %w", s, err)
+	}
+	n.Weight = w
+	return n, nil
+}
+
+// ParseMembership reads a membership file from r (named name in errors):
+// one node a line, "id" or "id,weight" (weight 1 when absent); blank lines
+// and lines starting with "#" are skipped; a trailing "\r" is removed. It
+// returns an error naming the line for a bad entry, and the membership
+// errors of [algorithms.ValidateNodes] (no nodes, duplicate IDs, ...).
+func ParseMembership(r io.Reader, name string) ([]algorithms.Node, error) {
+	sc := bufio.NewScanner(r)
+	var nodes []algorithms.Node
+	for line := 1; sc.Scan(); line++ {
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		if len(nodes) == algorithms.MaxNodes {
+			return nil, fmt.Errorf("%s:%d: more than %d nodes", name, line, algorithms.MaxNodes)
+		}
+		n, err := ParseNodeWeight(t)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		nodes = append(nodes, n)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := algorithms.ValidateNodes(nodes); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return nodes, nil
+}
+
+// ReadMembership is ParseMembership on the file at path.
+func ReadMembership(path string) ([]algorithms.Node, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseMembership(f, path)
+}
+
+// ApplyReweight sets, in place, the weight of each member of nodes named
+// in rw to rw's weight. It returns an error naming an ID that is not a
+// member or is named twice, or a weight that is not a finite number > 0.
+func ApplyReweight(nodes []algorithms.Node, rw []algorithms.Node) error {
+	if len(rw) == 0 {
+		return nil
+	}
+	at := make(map[string]int, len(nodes))
+	for i, n := range nodes {
+		at[n.ID] = i
+	}
+	done := make(map[string]bool, len(rw))
+	for _, r := range rw {
+		i, ok := at[r.ID]
+		if !ok {
+			return fmt.Errorf("reweighted node %q is not a member", r.ID)
+		}
+		if done[r.ID] {
+			return fmt.Errorf("node %q is reweighted twice in one step", r.ID)
+		}
+		done[r.ID] = true
+		if err := algorithms.ValidateWeight(r.Weight); err != nil {
+			return fmt.Errorf("reweighted node %q: %w", r.ID, err)
+		}
+		nodes[i].Weight = r.Weight
+	}
+	return nil
+}
+
+// ChangeOp names a one-step change by what it does: "join", "leave",
+// "reweight", or several joined by "+" in that order ("leave+reweight").
+func ChangeOp(st Step) string {
+	var parts []string
+	if len(st.Join) > 0 {
+		parts = append(parts, "join")
+	}
+	if len(st.Leave) > 0 {
+		parts = append(parts, "leave")
+	}
+	if len(st.Reweight) > 0 {
+		parts = append(parts, "reweight")
+	}
+	return strings.Join(parts, "+")
+}
+
+// Change returns the one-step scenario applying st to initial, named by
+// [ChangeOp] unless op is given. It returns the error of
+// [Scenario.Memberships] naming the bad step (unknown leaving or
+// reweighted ID, joining ID already present, a change of nothing).
+func Change(op string, initial []algorithms.Node, st Step) (Scenario, error) {
+	if op == "" {
+		op = ChangeOp(st)
+	}
+	if op == "" {
+		return Scenario{}, fmt.Errorf("no membership change: give nodes that join, leave or change weight")
+	}
+	sc := Scenario{Op: op, Initial: slices.Clone(initial), Steps: []Step{st}}
+	_, err := sc.Memberships()
+	return sc, err
+}
+
+// pickFraction returns round(frac*n) distinct indexes of 0..n-1 (at least
+// 1), chosen by a seeded shuffle (math/rand/v2 PCG seeded with (seed, 1)),
+// in increasing order. It returns an error naming frac when it is not in
+// (0, 1].
+func pickFraction(n int, frac float64, seed uint64) ([]int, error) {
+	if math.IsNaN(frac) || frac <= 0 || frac > 1 {
+		return nil, fmt.Errorf("fraction %v: need 0 < fraction <= 1", frac)
+	}
+	k := max(1, int(math.Round(frac*float64(n))))
+	rng := rand.New(rand.NewPCG(seed, 1))
+	idx := rng.Perm(n)[:k]
+	slices.Sort(idx)
+	return idx, nil
+}
+
+// ReweightFraction returns the "reweight" scenario: a seeded random
+// fraction frac of the members of initial (round(frac*n), at least one)
+// change their weight to w, in place. Its op records the fraction and the
+// weights, e.g. "reweight-5%-1-to-127" (the old weight appears when all
+// members share it). It returns an error naming frac or w when out of
+// range, or when the change moves nothing (every chosen node already has
+// weight w, or all nodes are reweighted to one common weight).
+func ReweightFraction(initial []algorithms.Node, frac, w float64, seed uint64) (Scenario, error) {
+	if err := algorithms.ValidateNodes(initial); err != nil {
+		return Scenario{}, err
+	}
+	if err := algorithms.ValidateWeight(w); err != nil {
+		return Scenario{}, fmt.Errorf("new %w", err)
+	}
+	idx, err := pickFraction(len(initial), frac, seed)
+	if err != nil {
+		return Scenario{}, fmt.Errorf("reweight %w", err)
+	}
+	var st Step
+	for _, i := range idx {
+		st.Reweight = append(st.Reweight, algorithms.Node{ID: initial[i].ID, Weight: w})
+	}
+	op := "reweight-" + strconv.FormatFloat(100*frac, 'f', -1, 64) + "%-"
+	if algorithms.Uniform(initial) {
+		op += strconv.FormatFloat(initial[0].Weight, 'f', -1, 64) + "-"
+	}
+	op += "to-" + strconv.FormatFloat(w, 'f', -1, 64)
+	return Change(op, initial, st)
+}
+
+// LeaveFraction returns the one-step scenario in which a seeded random
+// fraction frac of the members of initial (round(frac*n), at least one)
+// leave at once, op "leave-<percent>%". It returns an error naming frac
+// when out of range or when no node would remain.
+func LeaveFraction(initial []algorithms.Node, frac float64, seed uint64) (Scenario, error) {
+	if err := algorithms.ValidateNodes(initial); err != nil {
+		return Scenario{}, err
+	}
+	idx, err := pickFraction(len(initial), frac, seed)
+	if err != nil {
+		return Scenario{}, fmt.Errorf("leave %w", err)
+	}
+	if len(idx) == len(initial) {
+		return Scenario{}, fmt.Errorf("leave fraction %v: no node would remain of %d", frac, len(initial))
+	}
+	var st Step
+	for _, i := range idx {
+		st.Leave = append(st.Leave, initial[i].ID)
+	}
+	return Change("leave-"+strconv.FormatFloat(100*frac, 'f', -1, 64)+"%", initial, st)
+}
+
+// JoinCount returns the one-step scenario in which k new nodes of weight w
+// join initial at once, named node-i for the smallest indexes i >= len(initial)
+// not already taken, op "join-<k>". It returns an error naming k or w when
+// k < 1 or w is not a finite number > 0.
+func JoinCount(initial []algorithms.Node, k int, w float64) (Scenario, error) {
+	if k < 1 || k > algorithms.MaxNodes {
+		return Scenario{}, fmt.Errorf("join count %d: need 1 to %d nodes", k, algorithms.MaxNodes)
+	}
+	if err := algorithms.ValidateWeight(w); err != nil {
+		return Scenario{}, fmt.Errorf("joining node %w", err)
+	}
+	taken := make(map[string]bool, len(initial))
+	for _, n := range initial {
+		taken[n.ID] = true
+	}
+	var st Step
+	for i := len(initial); len(st.Join) < k; i++ {
+		if id := algorithms.NodeID(i); !taken[id] {
+			st.Join = append(st.Join, algorithms.Node{ID: id, Weight: w})
+		}
+	}
+	return Change("join-"+strconv.Itoa(k), initial, st)
+}
+
+// How a node's weight share changes at one step of a chain of placements
+// (see ShareChanges).
+const (
+	ShareSame    uint8 = 0 // same share before and after (or absent from both)
+	ShareShrinks uint8 = 1 // smaller share after; a departing node's share shrinks to 0
+	ShareGrows   uint8 = 2 // larger share after; a joining node's share grows from 0
+)
+
+// ShareChanges returns, for each step t (chain[t] -> chain[t+1]) and each
+// global node number g, whether g's weight share w_g/W shrinks, grows or
+// stays the same (relative tolerance 1e-12). gids[t][i] is the global
+// number of chain[t].Nodes()[i], and n the count of global numbers.
+//
+// An ideal placement (one that moves only [IdealFraction]) moves keys only
+// from nodes whose share shrinks to nodes whose share grows, so a move from
+// a node whose share did not shrink, or to one whose share did not grow, is
+// collateral. For a join every old node's share shrinks (moves between two
+// old nodes are collateral); for a leave every survivor's grows; for a
+// reweight of a fraction of the nodes to one weight, the reweighted nodes'
+// shares all move the same way, so moves between two of them are
+// collateral too.
+func ShareChanges(chain []algorithms.Placer, gids [][]int32, n int) [][]uint8 {
+	out := make([][]uint8, len(chain)-1)
+	share := func(t int) []float64 {
+		s := make([]float64, n)
+		nodes := chain[t].Nodes()
+		w := algorithms.TotalWeight(nodes)
+		for i, g := range gids[t] {
+			s[g] = nodes[i].Weight / w
+		}
+		return s
+	}
+	before := share(0)
+	for t := range out {
+		after := share(t + 1)
+		out[t] = make([]uint8, n)
+		for g := range n {
+			d := after[g] - before[g]
+			switch {
+			case d > 1e-12*math.Max(after[g], before[g]):
+				out[t][g] = ShareGrows
+			case -d > 1e-12*math.Max(after[g], before[g]):
+				out[t][g] = ShareShrinks
+			}
+		}
+		before = after
+	}
+	return out
+}

@@ -1,0 +1,498 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/ring"
+	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/keyset"
+)
+
+// LoadOptions configures a request-load analysis. The embedded Options
+// give the algorithm settings (Config), the keys per stream (Keys = N, the
+// keys the popularity law spans), the number of independent request
+// streams (Sets), the seed and the key kind; Options.KeyFile and Workers
+// are not used.
+type LoadOptions struct {
+	Options
+	// Requests is the number of requests R per stream (>= 1), drawn from
+	// the Zipf law; ignored with RequestLog.
+	Requests int
+	// Zipfs are the popularity exponents s >= 0 to run (0 = uniform); the
+	// same keys and placements serve every exponent. Ignored with
+	// RequestLog.
+	Zipfs []float64
+	// RequestLog, if set, is a file with one request per line (the line is
+	// the key, blank lines skipped, as [KeyFile]); line i goes to stream i
+	// mod Sets. It replaces the generated keys and the Zipf draws.
+	RequestLog string
+	// InFlight is K, the requests in flight of the request-level service
+	// model ([RequestBalancer]); 0 means DefaultInFlightPerNode per node.
+	InFlight int
+}
+
+// LoadSample is the request load measured on one stream (the results
+// schema's per-stream row).
+type LoadSample = schema.LoadSample
+
+// LoadResult is the request load of one placement under one popularity
+// law, over Sets independent request streams.
+//
+// Placement is the catalog algorithm name, except that the partition form
+// of bounded loads is "bounded-partition", and the two forms without a
+// catalog entry are [VariantKey] and [VariantRequest]. PeakToMean, CV and
+// MaxShare are the per-stream request-load statistics ([Balance] of the
+// per-node request counts) as means with 95% intervals; Floor is the
+// hot-key floor ([HotKeyFloor]) of the mean hottest-key share; HotNode is
+// the node that served most of the hottest key's requests in stream 0 and
+// HotIsBusiest the fraction of streams in which that node was the busiest.
+// Away is the fraction of requests served away from their first-choice
+// node (0 for placements without a bound, which have only one choice);
+// MaxLoadOverCap (bounded forms only) the largest load / capacity seen,
+// which must be <= 1: partitions for bounded-partition, keys for
+// bounded-key, in-flight requests for bounded-request.
+type LoadResult struct {
+	Config         RunConfig
+	Placement      string
+	Nodes          int
+	Zipf           float64 // NaN with a request log
+	Requests       int     // per stream (for a request log: all lines)
+	InFlight       int     // K of bounded-request, 0 for the others
+	PeakToMean     Estimate
+	CV             Estimate
+	MaxShare       Estimate
+	HotShare       Estimate
+	Floor          float64
+	HotNode        string
+	HotIsBusiest   float64
+	Away           Estimate
+	MaxLoadOverCap *float64
+	Samples        []LoadSample
+}
+
+// PlacementNames returns the placements Load accepts: the catalog
+// algorithms, then VariantKey and VariantRequest.
+func PlacementNames() []string { return append(catalog.Names(), VariantKey, VariantRequest) }
+
+// placementLabel returns the name a load result carries for algorithm or
+// variant name: the catalog's partition form of bounded loads (the one
+// algorithm that reads eps and partitions) is labelled bounded-partition.
+func placementLabel(name string) string {
+	if in, err := catalog.Describe(name); err == nil && in.UsesEps && in.UsesPartitions {
+		return VariantPartition
+	}
+	return name
+}
+
+// requestStream is one stream: its distinct keys (rank order for a Zipf
+// law, first appearance for a log), the key index of every request, the
+// hottest key and its share of the requests.
+type requestStream struct {
+	keys     []string
+	reqs     []int32
+	hot      int
+	hotShare float64
+}
+
+// streamKeys returns the keys of set s of g, in generation order.
+func streamKeys(g *keyset.Generator, s int) []string {
+	return g.SetKeys(make([]string, 0, g.Keys()), s)
+}
+
+// zipfRequests draws r ranks of z with the generator of stream s.
+func zipfRequests(z *Zipf, r int, seed uint64, s int) []int32 {
+	rnd := RequestRand(seed, s)
+	reqs := make([]int32, r)
+	for i := range reqs {
+		reqs[i] = int32(z.Sample(rnd))
+	}
+	return reqs
+}
+
+// readRequestLog splits the lines of path into sets streams (line i to
+// stream i mod sets) and indexes each stream's distinct keys in order of
+// first appearance. Memory is one int32 per request plus the distinct
+// keys. It returns the keyset.File errors, and an error when a stream would
+// hold more than 2^31-1 distinct keys.
+func readRequestLog(path string, sets int) ([]requestStream, int, error) {
+	f, err := keyset.NewFile(path, sets)
+	if err != nil {
+		return nil, 0, err
+	}
+	streams := make([]requestStream, sets)
+	index := make([]map[string]int32, sets)
+	for s := range index {
+		index[s] = map[string]int32{}
+	}
+	i := 0
+	err = f.Scan(func(key string) error {
+		s := i % sets
+		i++
+		st := &streams[s]
+		k, ok := index[s][key]
+		if !ok {
+			if len(st.keys) == math.MaxInt32 {
+				return fmt.Errorf("request log %q: more than %d distinct keys in one stream", path, math.MaxInt32)
+			}
+			k = int32(len(st.keys))
+			key = string([]byte(key)) // Scan's key is only valid during the call
+			st.keys = append(st.keys, key)
+			index[s][key] = k
+		}
+		st.reqs = append(st.reqs, k)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	for s := range streams {
+		st := &streams[s]
+		counts := make([]int, len(st.keys))
+		for _, k := range st.reqs {
+			counts[k]++
+		}
+		st.hot = 0
+		for k, c := range counts {
+			if c > counts[st.hot] {
+				st.hot = k
+			}
+		}
+		st.hotShare = float64(counts[st.hot]) / float64(len(st.reqs))
+	}
+	return streams, f.Keys(), nil
+}
+
+// loadPlacement is one placement prepared for a stream: the owner and the
+// first choice of every key (nil First: the owner is the only choice), or
+// for bounded-request a balancer replaying the requests in order.
+type loadPlacement struct {
+	label     string
+	nodes     []algorithms.Node // in the placer's index order
+	owner     []int32
+	first     []int32
+	maxRatio  *float64
+	balancer  func() (*RequestBalancer, error)
+	keyPoints []int32 // bounded-request: every key's first ring point (ring.Search of its hash)
+}
+
+// partitioned is what the partition form of bounded loads exposes for its
+// first choice and its bound (implemented by *bounded.Bounded).
+type partitioned interface {
+	Ring() *ring.Ring
+	Partition(h uint64) int
+	PartitionPos(p int) uint64
+	Owner(p int) int
+	Load(i int) int
+	Cap(i int) int
+	Partitions() int
+}
+
+// preparePlacement builds placement name on nodes for the keys of one
+// stream (catalog placers come prebuilt in placers).
+func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys []string, placers map[string]algorithms.Placer) (*loadPlacement, error) {
+	lp := &loadPlacement{label: placementLabel(name)}
+	switch name {
+	case VariantKey, VariantRequest:
+		r, err := ring.New(nodes, o.Config.VNodes, algorithms.MustHash(o.Config.Hash))
+		if err != nil {
+			return nil, err
+		}
+		lp.nodes = r.Nodes()
+		hashes := make([]uint64, len(keys))
+		for k, key := range keys {
+			hashes[k] = r.HashKey(key)
+		}
+		if name == VariantKey {
+			kp, err := PlaceKeysBounded(r, hashes, o.Config.Eps)
+			if err != nil {
+				return nil, err
+			}
+			lp.owner, lp.first = kp.Owner, kp.First
+			m := kp.MaxLoadOverCap()
+			lp.maxRatio = &m
+			return lp, nil
+		}
+		k := o.inFlightFor(len(nodes))
+		lp.keyPoints = make([]int32, len(hashes))
+		for i, x := range hashes {
+			lp.keyPoints[i] = int32(r.Search(x))
+		}
+		lp.balancer = func() (*RequestBalancer, error) { return NewRequestBalancer(r, o.Config.Eps, k) }
+		return lp, nil
+	}
+	p := placers[name]
+	lp.nodes = p.Nodes()
+	lp.owner = make([]int32, len(keys))
+	for k, key := range keys {
+		lp.owner[k] = int32(p.LocateHash(p.HashKey(key)))
+	}
+	if b, ok := p.(partitioned); ok {
+		r := b.Ring()
+		firstOf := make([]int32, b.Partitions())
+		for q := range firstOf {
+			firstOf[q] = int32(r.At(r.Search(b.PartitionPos(q))).Owner)
+		}
+		lp.first = make([]int32, len(keys))
+		for k, key := range keys {
+			lp.first[k] = firstOf[b.Partition(p.HashKey(key))]
+		}
+		m := 0.0
+		for i := range lp.nodes {
+			m = max(m, float64(b.Load(i))/float64(b.Cap(i)))
+		}
+		lp.maxRatio = &m
+	}
+	return lp, nil
+}
+
+// measure serves the requests of st with lp and returns the sample.
+func (lp *loadPlacement) measure(st *requestStream) (LoadSample, *float64, error) {
+	n := len(lp.nodes)
+	counts := make([]int64, n)
+	hotCounts := make([]int64, n)
+	away := 0
+	var maxRatio *float64
+	if lp.balancer != nil {
+		b, err := lp.balancer()
+		if err != nil {
+			return LoadSample{}, nil, err
+		}
+		for _, k := range st.reqs {
+			o, f := b.ServeFrom(int(lp.keyPoints[k]))
+			counts[o]++
+			if o != f {
+				away++
+			}
+			if int(k) == st.hot {
+				hotCounts[o]++
+			}
+		}
+		m := b.MaxLoadOverCap()
+		maxRatio = &m
+	} else {
+		for _, k := range st.reqs {
+			o := lp.owner[k]
+			counts[o]++
+			if lp.first != nil && lp.first[k] != o {
+				away++
+			}
+		}
+		hotCounts[lp.owner[st.hot]] = 1
+		maxRatio = lp.maxRatio
+	}
+	total := float64(len(st.reqs))
+	shares := make([]float64, n)
+	for i, c := range counts {
+		shares[i] = float64(c) / total
+	}
+	bal, err := BalanceOf(shares, lp.nodes)
+	if err != nil {
+		return LoadSample{}, nil, err
+	}
+	hot := argmax(hotCounts)
+	return LoadSample{
+		PeakToMean: bal.PeakToMean, CV: bal.CV, MaxShare: bal.MaxShare, HotShare: st.hotShare,
+		Away: float64(away) / total, HotNode: lp.nodes[hot].ID, HotBusiest: hot == argmax(counts),
+	}, maxRatio, nil
+}
+
+// argmax returns the first index of the largest value.
+func argmax(xs []int64) int {
+	best := 0
+	for i, x := range xs {
+		if x > xs[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// inFlightFor returns K for n nodes: o.InFlight, or DefaultInFlightPerNode per node.
+func (o LoadOptions) inFlightFor(n int) int {
+	if o.InFlight > 0 {
+		return o.InFlight
+	}
+	return DefaultInFlightPerNode * n
+}
+
+// validate checks o and returns its run configuration.
+func (o LoadOptions) validate() (RunConfig, error) {
+	if err := o.Config.Validate(); err != nil {
+		return RunConfig{}, err
+	}
+	if o.Sets < 1 || o.Sets > keyset.MaxSets {
+		return RunConfig{}, fmt.Errorf("sets %d: need 1 to %d request streams", o.Sets, keyset.MaxSets)
+	}
+	if o.InFlight < 0 {
+		return RunConfig{}, fmt.Errorf("in-flight requests %d: need >= 1, or 0 for %d per node", o.InFlight, DefaultInFlightPerNode)
+	}
+	h, _ := algorithms.LookupHash(o.Config.Hash)
+	rc := RunConfig{Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps, Partitions: o.Config.Partitions,
+		TableSize: o.Config.TableSize, Probes: o.Config.Probes, Capacity: o.Config.Capacity,
+		Keys: o.Keys, Sets: o.Sets, Seed: o.Seed, GoVersion: runtime.Version(), Commit: o.Commit}
+	if o.RequestLog != "" {
+		rc.KeyFile = o.RequestLog
+		return rc, nil
+	}
+	if o.Requests < 1 {
+		return RunConfig{}, fmt.Errorf("requests %d: need at least 1 request per stream", o.Requests)
+	}
+	if o.Requests > math.MaxInt32 {
+		return RunConfig{}, fmt.Errorf("requests %d: at most %d per stream", o.Requests, math.MaxInt32)
+	}
+	if o.Keys < 1 || o.Keys > MaxZipfKeys {
+		return RunConfig{}, fmt.Errorf("keys %d: the Zipf law needs 1 to %d keys", o.Keys, MaxZipfKeys)
+	}
+	if len(o.Zipfs) == 0 {
+		return RunConfig{}, fmt.Errorf("no Zipf exponent given")
+	}
+	for _, s := range o.Zipfs {
+		if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+			return RunConfig{}, fmt.Errorf("zipf exponent %v: must be a finite number >= 0 (0 = uniform)", s)
+		}
+	}
+	if o.KeyKind != "" {
+		if _, err := keyset.ParseKeyKind(string(o.KeyKind)); err != nil {
+			return RunConfig{}, err
+		}
+		if o.KeyKind != keyset.KindRandom {
+			rc.KeyKind = string(o.KeyKind)
+		}
+	}
+	return rc, nil
+}
+
+// Load measures the request load of every placement in names (catalog
+// algorithms, [VariantKey], [VariantRequest]) on nodes, for every Zipf
+// exponent of o (or the request log), over o.Sets independent streams.
+// Stream s uses key set s of the generator (rank i is key i, so ranks are
+// unrelated to hashes) and R requests drawn from the exact Zipf law with
+// [RequestRand](seed, s); every placement serves the same requests.
+// Results come in the order exponents, then names. It returns an error
+// naming a bad value, an unknown name or a membership an algorithm
+// rejects.
+func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult, error) {
+	rc, err := o.validate()
+	if err != nil {
+		return nil, err
+	}
+	if err := algorithms.ValidateNodes(nodes); err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no placements given")
+	}
+	placers := map[string]algorithms.Placer{}
+	for _, name := range names {
+		if !slices.Contains(PlacementNames(), name) {
+			return nil, fmt.Errorf("unknown placement %q (known: %v)", name, PlacementNames())
+		}
+		if name == VariantKey || name == VariantRequest {
+			continue
+		}
+		p, err := catalog.New(name, nodes, o.Config)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		placers[name] = p
+	}
+	var logStreams []requestStream
+	exps := o.Zipfs
+	var laws []*Zipf
+	var gen *keyset.Generator
+	if o.RequestLog != "" {
+		var lines int
+		if logStreams, lines, err = readRequestLog(o.RequestLog, o.Sets); err != nil {
+			return nil, err
+		}
+		rc.Keys = lines
+		exps = []float64{math.NaN()}
+	} else {
+		src, err := o.Options.Source()
+		if err != nil {
+			return nil, err
+		}
+		gen = src.(*keyset.Generator)
+		for _, s := range exps {
+			z, err := NewZipf(o.Keys, s)
+			if err != nil {
+				return nil, err
+			}
+			laws = append(laws, z)
+		}
+	}
+	samples := make([][][]LoadSample, len(exps)) // [exp][name][stream]
+	ratios := make([][]*float64, len(exps))      // [exp][name], max over streams
+	for e := range samples {
+		samples[e] = make([][]LoadSample, len(names))
+		ratios[e] = make([]*float64, len(names))
+	}
+	for s := range o.Sets {
+		var keys []string
+		if gen != nil {
+			keys = streamKeys(gen, s)
+		} else {
+			keys = logStreams[s].keys
+		}
+		lps := make([]*loadPlacement, len(names))
+		for j, name := range names {
+			if lps[j], err = preparePlacement(name, nodes, o, keys, placers); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		for e := range exps {
+			var st requestStream
+			if gen != nil {
+				st = requestStream{keys: keys, reqs: zipfRequests(laws[e], o.Requests, o.Seed, s), hot: 0, hotShare: laws[e].HotShare()}
+			} else {
+				st = logStreams[s]
+			}
+			for j, lp := range lps {
+				smp, ratio, err := lp.measure(&st)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", names[j], err)
+				}
+				samples[e][j] = append(samples[e][j], smp)
+				if ratio != nil && (ratios[e][j] == nil || *ratio > *ratios[e][j]) {
+					r := *ratio
+					ratios[e][j] = &r
+				}
+			}
+		}
+	}
+	var out []*LoadResult
+	for e, s := range exps {
+		for j, name := range names {
+			ss := samples[e][j]
+			r := &LoadResult{Config: rc, Placement: placementLabel(name), Nodes: len(nodes), Zipf: s,
+				Requests: o.Requests, MaxLoadOverCap: ratios[e][j], Samples: ss, HotNode: ss[0].HotNode}
+			r.Config.Algo = r.Placement
+			if o.RequestLog != "" {
+				r.Requests = rc.Keys
+			}
+			if name == VariantRequest {
+				r.InFlight = o.inFlightFor(len(nodes))
+			}
+			var p2m, cv, maxs, hots, away []float64
+			busiest := 0
+			for _, x := range ss {
+				p2m, cv, maxs, hots, away = append(p2m, x.PeakToMean), append(cv, x.CV), append(maxs, x.MaxShare), append(hots, x.HotShare), append(away, x.Away)
+				if x.HotBusiest {
+					busiest++
+				}
+			}
+			r.PeakToMean, r.CV, r.MaxShare, r.HotShare, r.Away = mustCI(p2m), mustCI(cv), mustCI(maxs), mustCI(hots), mustCI(away)
+			r.HotIsBusiest = float64(busiest) / float64(len(ss))
+			if r.Floor, err = HotKeyFloor(r.HotShare.Mean, nodes); err != nil {
+				return nil, err
+			}
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}

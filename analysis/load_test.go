@@ -1,0 +1,271 @@
+package analysis
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis/schema"
+)
+
+func loadOpts(keys, requests, sets int, zipfs ...float64) LoadOptions {
+	return LoadOptions{Options: Options{Config: catalog.DefaultConfig(), Keys: keys, Sets: sets, Seed: 20260101}, Requests: requests, Zipfs: zipfs}
+}
+
+// TestLoadHotKeyFloor: under Zipf s = 1.2 over 10,000 keys the hottest key
+// carries 1/H(10^4, 1.2) = 19.2% of requests, so on 50 nodes no placement
+// of whole keys can have peak-to-mean below 50 * 0.192 = 9.6; the
+// measured values sit at or above it (less 5 binomial standard errors of
+// the hot key's count), while bounded-request stays under its Little's-law
+// limit n*C/K + n*K/R (see TestRequestLevelBounds).
+func TestLoadHotKeyFloor(t *testing.T) {
+	const n, keys, R = 50, 10000, 100_000
+	nodes, _ := algorithms.DefaultNodes(n)
+	rs, err := Load(loadOpts(keys, R, 2, 1.2), PlacementNames(), nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := HarmonicNumber(keys, 1.2)
+	floor := n / h
+	se := n * math.Sqrt((1/h)*(1-1/h)/R)
+	if len(rs) != len(PlacementNames()) {
+		t.Fatalf("%d results, want %d", len(rs), len(PlacementNames()))
+	}
+	for _, r := range rs {
+		if math.Abs(r.Floor-floor) > 1e-9 || math.Abs(r.HotShare.Mean-1/h) > 1e-12 {
+			t.Errorf("%s: floor %v hot share %v, want %v and %v", r.Placement, r.Floor, r.HotShare.Mean, floor, 1/h)
+		}
+		switch r.Placement {
+		case VariantRequest:
+			K := DefaultInFlightPerNode * n
+			C := float64(KeyCaps1(t, n, K, 0.25))
+			if limit := n*C/float64(K) + n*float64(K)/R; r.PeakToMean.Hi > limit {
+				t.Errorf("bounded-request: peak-to-mean %v above %v", r.PeakToMean, limit)
+			}
+			if r.InFlight != K || r.MaxLoadOverCap == nil || *r.MaxLoadOverCap > 1 {
+				t.Errorf("bounded-request: in flight %d, max load/cap %v", r.InFlight, r.MaxLoadOverCap)
+			}
+		default:
+			for _, s := range r.Samples {
+				if s.PeakToMean < floor-5*se {
+					t.Errorf("%s: peak-to-mean %.3f below the hot-key floor %.3f", r.Placement, s.PeakToMean, floor)
+				}
+				if !s.HotBusiest {
+					t.Errorf("%s: the hot key's node is not the busiest at s = 1.2", r.Placement)
+				}
+			}
+			if r.Away.Mean != 0 && r.MaxLoadOverCap == nil {
+				t.Errorf("%s: no bound, yet %v away", r.Placement, r.Away)
+			}
+		}
+	}
+	// The catalog's bounded (partition form) is the one result labelled
+	// bounded-partition, and no result carries the ambiguous "bounded".
+	var labels []string
+	for _, r := range rs {
+		labels = append(labels, r.Placement)
+	}
+	if i := slices.Index(catalog.Names(), "bounded"); i < 0 || labels[i] != VariantPartition ||
+		slices.Contains(labels, "bounded") || len(slices.Compact(slices.Sorted(slices.Values(labels)))) != len(labels) {
+		t.Errorf("placement labels %v: want the catalog's bounded as %q, every label distinct", labels, VariantPartition)
+	}
+}
+
+func KeyCaps1(t *testing.T, n, m int, eps float64) int {
+	nodes, _ := algorithms.DefaultNodes(n)
+	caps, err := KeyCaps(nodes, m, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return caps[0]
+}
+
+// TestLoadRequestLog runs a log with a known hottest key: "a" 6 times,
+// "b" 3, "c" 1, one stream, on one node and on modulo.
+func TestLoadRequestLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "log.txt")
+	os.WriteFile(path, []byte("a\nb\na\n\nc\na\nb\na\na\nb\r\na\n"), 0o644)
+	o := loadOpts(1, 1, 1)
+	o.RequestLog = path
+	nodes, _ := algorithms.DefaultNodes(3)
+	rs, err := Load(o, []string{"modulo", VariantKey}, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	if r.HotShare.Mean != 0.6 || r.Requests != 10 || !math.IsNaN(r.Zipf) {
+		t.Errorf("hot share %v, requests %d, zipf %v; want 0.6, 10, NaN", r.HotShare.Mean, r.Requests, r.Zipf)
+	}
+	if math.Abs(r.Floor-1.8) > 1e-12 { // 3 nodes x 0.6
+		t.Errorf("floor %v, want 1.8", r.Floor)
+	}
+	p, _ := catalog.New("modulo", nodes, o.Config)
+	if want := p.Locate("a"); r.HotNode != want {
+		t.Errorf("hot key node %s, want %s (modulo owner of \"a\")", r.HotNode, want)
+	}
+	if r.MaxShare.Mean < 0.6 {
+		t.Errorf("busiest node serves %v < the hot key's 0.6", r.MaxShare.Mean)
+	}
+	o.RequestLog = filepath.Join(t.TempDir(), "missing.txt")
+	if _, err := Load(o, []string{"modulo"}, nodes); err == nil || !strings.Contains(err.Error(), "missing.txt") {
+		t.Errorf("missing log: %v", err)
+	}
+}
+
+func TestLoadWriters(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(5)
+	rs, err := Load(loadOpts(500, 2000, 2, 0, 0.99), []string{"ring", "bounded", VariantRequest}, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := LoadRows(rs)
+	var buf bytes.Buffer
+	if err := schema.WriteLoadCSV(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil || len(recs) != 1+len(rs) {
+		t.Fatalf("csv: %d records, %v", len(recs), err)
+	}
+	if recs[2][0] != VariantPartition || recs[1][4] != "0" || recs[4][4] != "0.99" {
+		t.Errorf("csv rows: %v / %v", recs[1][:5], recs[4][:5])
+	}
+	buf.Reset()
+	if err := schema.WriteLoadJSON(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	var js []map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &js); err != nil || len(js) != len(rs) {
+		t.Fatalf("json: %v", err)
+	}
+	configOnly := []string{schema.ColEps, schema.ColPartitions, schema.ColKeyKind, schema.ColKeyFile, schema.ColGoVersion,
+		schema.ColCommit, schema.ColTableSize, schema.ColProbes, schema.ColCapacity}
+	for _, col := range schema.LoadColumns {
+		if _, ok := js[0][col]; !ok && !slices.Contains(configOnly, col) {
+			t.Errorf("json lacks CSV column %q", col)
+		}
+	}
+	back, err := schema.ReadLoadJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil || !reflect.DeepEqual(back, rows) {
+		t.Errorf("JSON does not read back: %v", err)
+	}
+	buf.Reset()
+	if err := schema.WriteLoadBench(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	br := benchfmt.NewReader(&buf, "load.txt")
+	n := 0
+	for br.Scan() {
+		if res, ok := br.Result().(*benchfmt.Result); ok {
+			n++
+			if !strings.HasPrefix(string(res.Name), "Load/algo=") {
+				t.Errorf("bench name %s", res.Name)
+			}
+		}
+	}
+	if n != 2*len(rs) { // one line per stream
+		t.Errorf("%d bench results, want %d", n, 2*len(rs))
+	}
+	buf.Reset()
+	if err := WriteLoadTable(&buf, rs); err != nil || !strings.Contains(buf.String(), "bounded-partition") {
+		t.Errorf("table: %v\n%s", err, buf.String())
+	}
+}
+
+func TestLoadBadInput(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(5)
+	for name, o := range map[string]LoadOptions{
+		"requests 0":  loadOpts(100, 0, 1, 1),
+		"zipf -1":     loadOpts(100, 100, 1, -1),
+		"zipf NaN":    loadOpts(100, 100, 1, math.NaN()),
+		"no exponent": loadOpts(100, 100, 1),
+		"keys 0":      loadOpts(0, 100, 1, 1),
+		"sets 0":      loadOpts(100, 100, 0, 1),
+	} {
+		if _, err := Load(o, []string{"ring"}, nodes); err == nil {
+			t.Errorf("%s accepted", name)
+		}
+	}
+	if _, err := Load(loadOpts(100, 100, 1, 1), []string{"bounded-everything"}, nodes); err == nil || !strings.Contains(err.Error(), "bounded-everything") {
+		t.Errorf("unknown placement: %v", err)
+	}
+	o := loadOpts(100, 100, 1, 1)
+	o.InFlight = -1
+	if _, err := Load(o, []string{VariantRequest}, nodes); err == nil {
+		t.Error("in flight -1 accepted")
+	}
+}
+
+// TestBoundedSweep runs the eps sweep small and checks its invariants:
+// max load / cap <= 1 for the three forms, ring's moved fractions do not
+// depend on eps, and the key-level form's moves per capacity stay far
+// below 1/eps^2.
+func TestBoundedSweep(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(10)
+	rs, err := SweepBoundedLoads(loadOpts(5000, 20000, 2, 0), DefaultEpsGrid(), nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != len(DefaultEpsGrid())*len(BoundedVariants()) {
+		t.Fatalf("%d results", len(rs))
+	}
+	for _, r := range rs {
+		if r.Variant == "ring" {
+			if !math.IsNaN(r.MaxLoadOverCap) || r.MovedJoin != rs[0].MovedJoin {
+				t.Errorf("ring at eps %v: max load/cap %v, moved %v vs %v", r.Config.Eps, r.MaxLoadOverCap, r.MovedJoin, rs[0].MovedJoin)
+			}
+			continue
+		}
+		if !(r.MaxLoadOverCap <= 1) {
+			t.Errorf("%s eps %v: max load/cap %v", r.Variant, r.Config.Eps, r.MaxLoadOverCap)
+		}
+		if r.MovesPerCapJoin != nil && r.MovesPerCapJoin.Mean > r.Bound {
+			t.Errorf("%s eps %v: %v moves per capacity > 1/eps^2 = %v", r.Variant, r.Config.Eps, r.MovesPerCapJoin.Mean, r.Bound)
+		}
+		if math.Abs(r.IdealJoin-1.0/11) > 1e-15 || math.Abs(r.IdealLeave.Mean-0.1) > 1e-15 {
+			t.Errorf("ideal fractions %v, %v", r.IdealJoin, r.IdealLeave)
+		}
+	}
+	rows := BoundedRows(rs)
+	var buf bytes.Buffer
+	if err := schema.WriteBoundedCSV(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil || len(recs) != 1+len(rs) || len(recs[1]) != len(schema.BoundedColumns) {
+		t.Fatalf("csv: %v", err)
+	}
+	if i := slices.Index(schema.BoundedColumns, schema.ColMaxLoadOverCap); recs[1][0] != "ring" || recs[1][i] != "" || recs[2][i] == "" {
+		t.Errorf("max_load_over_cap cells %q (ring) and %q (%s): want empty and a number", recs[1][i], recs[2][i], recs[2][0])
+	}
+	buf.Reset()
+	if err := schema.WriteBoundedJSON(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	back, err := schema.ReadBoundedJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil || !reflect.DeepEqual(back, rows) {
+		t.Errorf("JSON does not read back: %v", err)
+	}
+	for _, w := range []func() error{
+		func() error { return schema.WriteBoundedBench(&buf, rows) },
+		func() error { return WriteBoundedTable(&buf, rs) },
+	} {
+		if err := w(); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := SweepBoundedLoads(loadOpts(100, 100, 1, 0), []float64{0.25, 0}, nodes); err == nil {
+		t.Error("eps 0 accepted")
+	}
+}

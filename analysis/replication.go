@@ -1,0 +1,280 @@
+package analysis
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/keyset"
+)
+
+// This file measures replication: each key stored on R distinct nodes
+// (replication factor R), placed by each algorithm's replica scheme
+// ([algorithms.Replicas]). Not to be confused with replicas.go, whose
+// "replicates" are independent placements for the reference checks.
+
+// MaxReplicationFactor is the largest replication factor the analysis
+// accepts.
+const MaxReplicationFactor = 5
+
+// ReplicaCount holds the counts of one key set for a replication analysis.
+type ReplicaCount struct {
+	Keys    int64   // keys in the set
+	Pairs   int64   // key-replica pairs of the first placement: sum over keys of its replica count
+	Moved   int64   // pairs of the first placement whose node holds no replica of the key in the last
+	AllLost int64   // keys none of whose first-placement replicas holds a replica in the last
+	Load    []int64 // replicas per node of the first placement, indexed like its Nodes()
+	Sets    int     // distinct replica sets (as sets of nodes) among the keys, first placement
+}
+
+// CountReplicas streams src through the first and the last placement of
+// chain and counts, per key set, the replicas (R per key, fewer only when
+// fewer nodes exist) that move between them, the keys that lose every
+// replica, each node's replica load and the distinct replica sets in the
+// first placement. hashBits is the width of the key hashes (for
+// [algorithms.SaltedReplicas]). Nodes are matched by ID. It returns an
+// error for R outside 1..MaxReplicationFactor, a chain of fewer than two
+// placements, or a failing source. The counts do not depend on workers.
+func CountReplicas(src keyset.Source, chain []algorithms.Placer, r, hashBits, workers int) ([]ReplicaCount, error) {
+	if r < 1 || r > MaxReplicationFactor {
+		return nil, fmt.Errorf("replicas %d: the replication factor must be 1 to %d", r, MaxReplicationFactor)
+	}
+	if len(chain) < 2 {
+		return nil, fmt.Errorf("replication needs at least two placements, got %d", len(chain))
+	}
+	first, last := chain[0], chain[len(chain)-1]
+	n0 := len(first.Nodes())
+	// Global numbers: first's nodes 0..n0-1, then last's newcomers.
+	ids := make(map[string]int32, n0)
+	for i, nd := range first.Nodes() {
+		ids[nd.ID] = int32(i)
+	}
+	lastG := make([]int32, len(last.Nodes()))
+	for i, nd := range last.Nodes() {
+		g, ok := ids[nd.ID]
+		if !ok {
+			g = int32(len(ids))
+			ids[nd.ID] = g
+		}
+		lastG[i] = g
+	}
+	sets := src.Sets()
+	workers = keyset.Workers(workers)
+	counts := make([][]ReplicaCount, workers)
+	seen := make([][]map[uint64]struct{}, workers)
+	for w := range counts {
+		counts[w] = make([]ReplicaCount, sets)
+		seen[w] = make([]map[uint64]struct{}, sets)
+		for s := range sets {
+			counts[w][s].Load = make([]int64, n0)
+			seen[w][s] = map[uint64]struct{}{}
+		}
+	}
+	err := src.Each(workers, func(w, set int, keys []string) {
+		c := &counts[w][set]
+		fp := seen[w][set]
+		var a, b [MaxReplicationFactor]int
+		for _, k := range keys {
+			ra := algorithms.Replicas(first, first.HashKey(k), hashBits, a[:r])
+			rb := algorithms.Replicas(last, last.HashKey(k), hashBits, b[:r])
+			for i, x := range rb {
+				rb[i] = int(lastG[x])
+			}
+			kept := 0
+			for _, x := range ra {
+				c.Load[x]++
+				if slices.Contains(rb, x) {
+					kept++
+				}
+			}
+			c.Pairs += int64(len(ra))
+			c.Moved += int64(len(ra) - kept)
+			if kept == 0 {
+				c.AllLost++
+			}
+			fp[setFingerprint(ra)] = struct{}{}
+		}
+		c.Keys += int64(len(keys))
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ReplicaCount, sets)
+	for s := range sets {
+		out[s].Load = make([]int64, n0)
+		union := map[uint64]struct{}{}
+		for w := range counts {
+			c := counts[w][s]
+			out[s].Keys += c.Keys
+			out[s].Pairs += c.Pairs
+			out[s].Moved += c.Moved
+			out[s].AllLost += c.AllLost
+			for i, l := range c.Load {
+				out[s].Load[i] += l
+			}
+			for f := range seen[w][s] {
+				union[f] = struct{}{}
+			}
+		}
+		out[s].Sets = len(union)
+		if out[s].Keys == 0 {
+			return nil, fmt.Errorf("key set %d is empty", s)
+		}
+	}
+	return out, nil
+}
+
+// setFingerprint returns a 64-bit fingerprint of the set of node numbers
+// xs (order-free; at most MaxReplicationFactor entries): the sorted
+// numbers chained through the splitmix64 finalizer. Distinct sets collide
+// with probability about 2^-64 per pair.
+func setFingerprint(xs []int) uint64 {
+	var s [MaxReplicationFactor]int
+	n := copy(s[:], xs)
+	slices.Sort(s[:n])
+	f := uint64(n)
+	for _, x := range s[:n] {
+		f = algorithms.Mix64(f ^ uint64(x)*algorithms.ReplicaSalt)
+	}
+	return f
+}
+
+// ReplicationSample holds the values measured on one key set.
+type ReplicationSample = schema.ReplicationSample
+
+// ReplicationResult is the replication of one algorithm at replication
+// factor R through one scenario, between its first and its last
+// placement.
+//
+// PairsMoved is the fraction of the key-replica pairs of the first
+// placement whose node no longer holds a replica of the key in the last
+// (copies that must be made elsewhere); AllLost the fraction of keys none
+// of whose replicas survives (data loss for a cache, a full re-fetch for a
+// store). Ideal is the scenario's ideal fraction (the minimum moved
+// fraction of single owners; with even replica loads the minimum for pairs
+// too). LoadPeakToMean and LoadCV describe the replicas per node of the
+// first placement (peak-to-mean of share over weight share; coefficient of
+// variation of the loads), and DistinctSets the distinct replica sets among
+// a key set's keys (at most C(n, R), and at most the keys). Estimates are
+// means over key sets with 95% intervals.
+type ReplicationResult struct {
+	Config         RunConfig
+	Replicas       int
+	Op             string
+	From, To       int
+	PairsMoved     Estimate
+	AllLost        Estimate
+	Ideal          float64
+	LoadPeakToMean Estimate
+	LoadCV         Estimate
+	DistinctSets   Estimate
+	MaxSets        float64 // C(n, R) of the first membership (R capped at n)
+	Samples        []ReplicationSample
+}
+
+// binomial returns C(n, k) as a float64.
+func binomial(n, k int) float64 {
+	k = min(k, n-k)
+	c := 1.0
+	for i := 1; i <= k; i++ {
+		c = c * float64(n-k+i) / float64(i)
+	}
+	return math.Round(c)
+}
+
+// Replication runs scenario sc for the algorithm and keys of o at
+// replication factor r and returns its ReplicationResult. It returns the
+// errors of Movement (invalid options, scenario or membership) and an
+// error for r outside 1..MaxReplicationFactor or more than MaxCounters
+// counters (key sets x nodes x workers, plus distinct-set tracking of up
+// to every key of every set).
+func Replication(o Options, sc Scenario, r int) (*ReplicationResult, error) {
+	if r < 1 || r > MaxReplicationFactor {
+		return nil, fmt.Errorf("replicas %d: the replication factor must be 1 to %d", r, MaxReplicationFactor)
+	}
+	src, rc, err := o.prepare()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCounters(o.Workers, src.Sets(), len(sc.Initial)+4, 1, fmt.Sprintf("%d nodes", len(sc.Initial))); err != nil {
+		return nil, err
+	}
+	if k, err := o.RunKeys(); err == nil && k > MaxCounters/4 {
+		return nil, fmt.Errorf("%d keys: replication tracks distinct replica sets of at most %d keys", k, MaxCounters/4)
+	}
+	ms, err := sc.Memberships()
+	if err != nil {
+		return nil, err
+	}
+	chain, err := Placements(o, sc)
+	if err != nil {
+		return nil, err
+	}
+	bits := algorithms.MustHash(o.Config.Hash).Bits()
+	counts, err := CountReplicas(src, chain, r, bits, o.Workers)
+	if err != nil {
+		return nil, err
+	}
+	first := ms[0]
+	res := &ReplicationResult{Config: rc, Replicas: r, Op: sc.Op, From: len(first), To: len(ms[len(ms)-1]),
+		Ideal: IdealFraction(first, ms[len(ms)-1]), MaxSets: binomial(len(first), min(r, len(first)))}
+	var moved, lost, ptm, cv, distinct []float64
+	nodes := chain[0].Nodes()
+	for _, c := range counts {
+		shares := make([]float64, len(c.Load))
+		for i, l := range c.Load {
+			shares[i] = float64(l) / float64(c.Pairs)
+		}
+		b, err := BalanceOf(shares, nodes)
+		if err != nil {
+			return nil, err
+		}
+		s := ReplicationSample{PairsMoved: float64(c.Moved) / float64(c.Pairs), AllLost: float64(c.AllLost) / float64(c.Keys),
+			LoadPeakToMean: b.PeakToMean, LoadCV: b.CV, DistinctSets: c.Sets}
+		res.Samples = append(res.Samples, s)
+		moved, lost = append(moved, s.PairsMoved), append(lost, s.AllLost)
+		ptm, cv, distinct = append(ptm, s.LoadPeakToMean), append(cv, s.LoadCV), append(distinct, float64(s.DistinctSets))
+	}
+	res.PairsMoved, res.AllLost = mustCI(moved), mustCI(lost)
+	res.LoadPeakToMean, res.LoadCV, res.DistinctSets = mustCI(ptm), mustCI(cv), mustCI(distinct)
+	return res, nil
+}
+
+// ReplicationRows returns the results schema rows of rs, in order.
+func ReplicationRows(rs []*ReplicationResult) []schema.Replication {
+	out := make([]schema.Replication, 0, len(rs))
+	for _, r := range rs {
+		c := r.Config
+		out = append(out, schema.Replication{
+			Algo: c.Algo, Hash: c.Hash, VNodes: c.VNodes, Replicas: r.Replicas, Op: r.Op, From: r.From, To: r.To,
+			Keys: c.Keys, Sets: c.Sets, Seed: c.Seed,
+			PairsMovedFrac: r.PairsMoved.Mean, PairsMovedFracLo: r.PairsMoved.Lo, PairsMovedFracHi: r.PairsMoved.Hi,
+			AllLostFrac: r.AllLost.Mean, AllLostFracLo: r.AllLost.Lo, AllLostFracHi: r.AllLost.Hi,
+			IdealFrac:      r.Ideal,
+			LoadPeakToMean: r.LoadPeakToMean.Mean, LoadPeakToMeanLo: r.LoadPeakToMean.Lo, LoadPeakToMeanHi: r.LoadPeakToMean.Hi,
+			LoadCV: r.LoadCV.Mean, LoadCVLo: r.LoadCV.Lo, LoadCVHi: r.LoadCV.Hi,
+			DistinctSets: r.DistinctSets.Mean, DistinctSetsLo: r.DistinctSets.Lo, DistinctSetsHi: r.DistinctSets.Hi,
+			MaxSets: r.MaxSets, Config: c, Samples: r.Samples,
+		})
+	}
+	return out
+}
+
+// WriteReplicationTable writes rs as an aligned text table for terminals:
+// fractions in percent, 95% intervals in brackets.
+func WriteReplicationTable(w io.Writer, rs []*ReplicationResult) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "algo\tR\top\tfrom\tto\treplicas moved [95% CI]\tideal\tkeys losing all replicas [95% CI]\treplica load peak/mean [95% CI]\tload cv\tdistinct sets (of C(n,R))")
+	labels := tableLabels(rs, func(r *ReplicationResult) (RunConfig, string) { return r.Config, "" })
+	for i, r := range rs {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s (of %s)\n", labels[i], r.Replicas, r.Op, r.From, r.To,
+			ci(r.PairsMoved, pct), pct(r.Ideal), ci(r.AllLost, pct), ci(r.LoadPeakToMean, f4), f4(r.LoadCV.Mean),
+			strconv.FormatFloat(r.DistinctSets.Mean, 'f', 0, 64), num(r.MaxSets))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/analysis/schema"
+)
+
+// The weighted join of the issue, named nodes and weights on the command
+// line: ring and rendezvous move no key between A and B.
+func TestMoveWeightedJoinCLI(t *testing.T) {
+	out, _, err := runCLI(t, "move", "-algo", "ring,rendezvous", "-node-ids", "A,B", "-weights", "1,2", "-join", "C,1", "-keys", "5000", "-sets", "2", "-format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := schema.ParseTable(strings.NewReader(out), "out.csv", schema.MoveColumns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range tab.Len() {
+		if tab.Str(i, schema.ColOp) != "join" || tab.Str(i, schema.ColCollateralFrac) != "0" || tab.Str(i, schema.ColFrom) != "2" || tab.Str(i, schema.ColTo) != "3" {
+			t.Errorf("row %d: op %s from %s to %s collateral %s, want join 2 -> 3 with 0", i, tab.Str(i, schema.ColOp), tab.Str(i, schema.ColFrom), tab.Str(i, schema.ColTo), tab.Str(i, schema.ColCollateralFrac))
+		}
+	}
+}
+
+func TestMoveFleetFlags(t *testing.T) {
+	dir := t.TempDir()
+	members := filepath.Join(dir, "fleet.txt")
+	os.WriteFile(members, []byte("# three caches\n10.0.1.7:11211,2\n10.0.1.8:11211\n10.0.1.9:11211\n"), 0o644)
+	out, stderr, err := runCLI(t, "move", "-members", members, "-leave", "10.0.1.8:11211", "-reweight", "10.0.1.9:11211=2", "-keys", "2000", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "leave+reweight") || !strings.Contains(stderr, "skipping modulo, jump") {
+		t.Errorf("stdout:\n%s\nstderr:\n%s", out, stderr)
+	}
+	out, _, err = runCLI(t, "move", "-algo", "rendezvous", "-from", "20", "-weight", "25", "-reweight-frac", "0.05,0.5", "-reweight-to", "75", "-leave-frac", "0.1", "-join-n", "2", "-keys", "2000", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{"reweight-5%-25-to-75", "reweight-50%-25-to-75", "leave-10%", "join-2"} {
+		if !strings.Contains(out, op) {
+			t.Errorf("output lacks %s:\n%s", op, out)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-from", "4", "-leave", "nobody"}, `"nobody" is not a member`},
+		{[]string{"-from", "4", "-reweight", "node-1"}, "want id=weight"},
+		{[]string{"-from", "4", "-reweight", "node-1=0"}, "weight 0"},
+		{[]string{"-from", "4", "-join", "node-1"}, `duplicate node ID "node-1"`},
+		{[]string{"-from", "4", "-reweight-frac", "0.5"}, "go together"},
+		{[]string{"-from", "4", "-weight", "2"}, "no membership change"},
+		{[]string{"-from", "4", "-join", "x", "-to", "5"}, "-to cannot be combined"},
+		{[]string{"-members", members, "-node-ids", "a,b", "-join", "x"}, "not both"},
+		{[]string{"-members", filepath.Join(dir, "missing.txt"), "-join", "x"}, "missing.txt"},
+		{[]string{"-algo", "jump", "-node-ids", "a,b", "-weights", "1,2", "-join", "c"}, "weights are not supported"},
+	} {
+		_, _, err := runCLI(t, append([]string{"move", "-keys", "10", "-sets", "1"}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: err = %v, want %q", c.args, err, c.want)
+		}
+	}
+}

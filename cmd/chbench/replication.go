@@ -1,0 +1,131 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/schema"
+)
+
+// runReplication measures replica-set movement, replica load and distinct
+// replica sets at replication factor R for each algorithm.
+func runReplication(args []string, stdout, stderr io.Writer) (err error) {
+	usage := true // errors before the work starts are usage errors (exit status 2)
+	defer func() {
+		if usage {
+			err = badUsage(err)
+		}
+	}()
+	var a analysisFlags
+	fs := newFlagSet("replication", "-algo A[,B...] -replicas R[,R...] -from N[,N...] [-to M | -op OP[,OP...] | fleet flags] [flags]", stderr)
+	a.register(fs)
+	replicas := fs.String("replicas", "3", fmt.Sprintf("replication factor(s) R, 1..%d: distinct nodes per key; a comma-separated list sweeps", analysis.MaxReplicationFactor))
+	from := fs.String("from", "", "node count(s) before the change: N, a comma-separated list, or grid")
+	to := fs.Int("to", 0, "node count after the change (one -from only)")
+	ops := fs.String("op", "", "scenario(s) instead of -to: "+strings.Join(analysis.Ops(), ", ")+" (default add); multi-step scenarios compare the first and last placement")
+	var ff fleetFlags
+	ff.register(fs)
+	set, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if a.out != "" || strings.Contains(a.format, ",") {
+		return fmt.Errorf("-format %q -o %q: this command writes one format, to standard output", a.format, a.out)
+	}
+	if a.format == "bench" {
+		return fmt.Errorf("format bench: replication writes table, csv or json")
+	}
+	rs, err := parseInts("replicas", *replicas, 1)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if r > analysis.MaxReplicationFactor {
+			return fmt.Errorf("replicas %d: the replication factor must be 1 to %d", r, analysis.MaxReplicationFactor)
+		}
+	}
+	o, sw, err := a.options()
+	if err != nil {
+		return err
+	}
+	var scs []analysis.Scenario
+	switch {
+	case ff.used(set):
+		if set["to"] || *ops != "" {
+			return fmt.Errorf("-to and -op cannot be combined with -join, -leave, -reweight, -reweight-frac, -leave-frac, -join-n or an explicit membership")
+		}
+		if scs, err = ff.scenarios(*from, set, o.Seed); err != nil {
+			return err
+		}
+	case *from == "":
+		return fmt.Errorf("-from is required (or -node-ids, -weights, -members)")
+	case set["to"]:
+		if *ops != "" {
+			return fmt.Errorf("-to %d and -op %q: give one or the other", *to, *ops)
+		}
+		ns, err := parseNodeList("from", *from)
+		if err != nil {
+			return err
+		}
+		if len(ns) != 1 {
+			return fmt.Errorf("-to %d needs a single -from, got %q", *to, *from)
+		}
+		sc, err := analysis.Resize(ns[0], *to)
+		if err != nil {
+			return err
+		}
+		scs = []analysis.Scenario{sc}
+	default:
+		ns, err := parseNodeList("from", *from)
+		if err != nil {
+			return err
+		}
+		opList := []string{analysis.OpAdd}
+		if *ops != "" {
+			if opList, err = parseOps(*ops); err != nil {
+				return err
+			}
+		}
+		for _, n := range ns {
+			for _, op := range opList {
+				sc, err := analysis.NewScenario(op, n, o.Seed)
+				if err != nil {
+					return err
+				}
+				scs = append(scs, sc)
+			}
+		}
+	}
+	usage = false
+	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs)*len(rs))) // stderr terminals only
+	defer bar.stop()
+	var results []*analysis.ReplicationResult
+	err = sw.EachConfig(o, func(o analysis.Options) error {
+		for _, sc := range scs {
+			for _, r := range rs {
+				res, err := analysis.Replication(o, sc, r)
+				if err != nil {
+					return fmt.Errorf("%s from %d nodes, R=%d: %w", sc.Op, len(sc.Initial), r, err)
+				}
+				results = append(results, res)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	bar.stop()
+	switch a.format {
+	case "csv":
+		return schema.WriteReplicationCSV(stdout, analysis.ReplicationRows(results))
+	case "json":
+		return schema.WriteReplicationJSON(stdout, analysis.ReplicationRows(results))
+	}
+	return analysis.WriteReplicationTable(stdout, results)
+}

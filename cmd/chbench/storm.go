@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/schema"
+)
+
+// runStorm derives the cache miss storm of a resize from the measured
+// moved fraction of every algorithm (see analysis.StormModel).
+func runStorm(args []string, stdout, stderr io.Writer) (err error) {
+	usage := true // errors before the work starts are usage errors (exit status 2)
+	defer func() {
+		if usage {
+			err = badUsage(err)
+		}
+	}()
+	var a analysisFlags
+	fs := newFlagSet("storm", "-algo A[,B...] -from N (-to M | -leave ID | -join ID[,W] | ...) [-reads Q] [-hit H] [-working-set K] [flags]", stderr)
+	a.register(fs)
+	def := analysis.DefaultStormModel()
+	from := fs.Int("from", 4, "cache nodes before the change")
+	to := fs.Int("to", 5, "cache nodes after the change (node-N... join, or the last nodes leave)")
+	reads := fs.Float64("reads", def.Reads, "reads per second reaching the cache fleet, Q > 0")
+	hit := fs.Float64("hit", def.HitRatio, "steady hit ratio before the change, 0 <= h < 1")
+	ws := fs.Int("working-set", def.WorkingSet, "distinct keys the fleet serves, K >= 1 (refill time constant K/Q; the moved fraction is measured on -keys x -sets sample keys)")
+	timeline := fs.Bool("timeline", false, "with -format csv: the warm-up curve, one row per algorithm and time point, instead of one row per algorithm")
+	points := fs.Int("points", 120, "timeline: time steps from 0 to -span time constants")
+	span := fs.Float64("span", 6, "timeline: time covered, in time constants K/Q (> 0)")
+	var ff fleetFlags
+	ff.register(fs)
+	set, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if a.out != "" || strings.Contains(a.format, ",") {
+		return fmt.Errorf("-format %q -o %q: this command writes one format, to standard output", a.format, a.out)
+	}
+	if *timeline && a.format != "csv" {
+		return fmt.Errorf("-timeline needs -format csv, got -format %s", a.format)
+	}
+	if a.format == "bench" {
+		return fmt.Errorf("format bench: storm writes table, csv or json")
+	}
+	m := analysis.StormModel{Reads: *reads, HitRatio: *hit, WorkingSet: *ws}
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	ts, err := analysis.StormTimes(m, *points, *span)
+	if err != nil {
+		return err
+	}
+	o, sw, err := a.options()
+	if err != nil {
+		return err
+	}
+	var scs []analysis.Scenario
+	if ff.used(set) {
+		// A named or seeded change of one membership.
+		if set["to"] {
+			return fmt.Errorf("-to cannot be combined with -join, -leave, -reweight, -reweight-frac, -leave-frac, -join-n or an explicit membership")
+		}
+		fromArg := ""
+		if set["from"] || (ff.members == "" && ff.nodeIDs == "" && ff.weights == "") {
+			fromArg = strconv.Itoa(*from)
+		}
+		if scs, err = ff.scenarios(fromArg, set, o.Seed); err != nil {
+			return err
+		}
+		skipUnweighted(&a, &o, &sw, scs, stderr)
+	} else {
+		sc, err := analysis.Resize(*from, *to)
+		if err != nil {
+			return err
+		}
+		scs = []analysis.Scenario{sc}
+	}
+	usage = false
+	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs))) // stderr terminals only
+	defer bar.stop()
+	var results []*analysis.StormResult
+	err = sw.EachConfig(o, func(o analysis.Options) error {
+		for _, sc := range scs {
+			r, err := analysis.Storm(o, sc, m)
+			if err != nil {
+				return fmt.Errorf("%s from %d nodes: %w", sc.Op, len(sc.Initial), err)
+			}
+			results = append(results, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	bar.stop()
+	switch {
+	case a.format == "csv" && *timeline:
+		return schema.WriteStormTimelineCSV(stdout, analysis.StormTimelineRows(results, ts))
+	case a.format == "csv":
+		return schema.WriteStormCSV(stdout, analysis.StormRows(results))
+	case a.format == "json":
+		return schema.WriteStormJSON(stdout, analysis.StormRows(results))
+	}
+	return analysis.WriteStormTable(stdout, results)
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// The default storm is the field's headline: modulo 4 -> 5 at 50,000
+// reads/s and 95% hit leaves about 19% hits and 16x the database load.
+func TestStormDefaults(t *testing.T) {
+	out, _, err := runCLI(t, "storm", "-algo", "modulo,ring", "-keys", "20000", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"50,000 reads/s at 95.00% hit ratio", "steady database load 2,500 reads/s", "modulo  add  4     5", "ideal add 4 -> 5"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	var line string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "modulo") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "  16.") || !strings.Contains(line, "  19.") && !strings.Contains(line, "  18.") {
+		t.Errorf("modulo row %q: want ~19%% hit and ~16x", line)
+	}
+	csv, _, err := runCLI(t, "storm", "-algo", "ring", "-keys", "1000", "-sets", "2", "-format", "csv", "-timeline", "-points", "4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(csv, "\n"); n != 1+5 {
+		t.Errorf("timeline with 4 steps: %d lines, want 6:\n%s", n, csv)
+	}
+}
+
+func TestStormBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-hit", "1"}, "hit ratio 1"},
+		{[]string{"-reads", "-5"}, "reads -5"},
+		{[]string{"-working-set", "0"}, "working set 0"},
+		{[]string{"-from", "4", "-to", "4"}, "from 4 to 4"},
+		{[]string{"-timeline"}, "-timeline needs -format csv"},
+		{[]string{"-format", "bench"}, "format bench"},
+		{[]string{"-span", "0", "-format", "csv", "-timeline"}, "span 0"},
+	} {
+		_, _, err := runCLI(t, append([]string{"storm", "-keys", "10", "-sets", "1"}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: err = %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+// A named node of a named fleet leaves at peak.
+func TestStormNamedLeave(t *testing.T) {
+	out, _, err := runCLI(t, "storm", "-algo", "modulo,rendezvous", "-node-ids", "a:11211,b:11211,c:11211,d:11211,e:11211", "-leave", "c:11211", "-keys", "5000", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "rendezvous  leave  5     4") || !strings.Contains(out, "ideal leave 5 -> 4") {
+		t.Errorf("output:\n%s", out)
+	}
+	if _, _, err := runCLI(t, "storm", "-from", "4", "-to", "6", "-leave", "node-1"); err == nil || !strings.Contains(err.Error(), "-to cannot be combined") {
+		t.Errorf("-to with -leave: err = %v", err)
+	}
+}

@@ -1,0 +1,246 @@
+package plots
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/chbench/chbench/analysis/schema"
+)
+
+// StormTimelineFile is the optional input of the storm plot: the database
+// load after a cache fleet's resize, one row per algorithm and time point
+// (chbench storm -format csv -timeline).
+const StormTimelineFile = "storm-timeline.csv"
+
+// StormPointRow is one row of storm-timeline.csv.
+type StormPointRow struct {
+	Algo, Hash, VNodes string
+	Line               int
+	From, To           float64 // cache nodes before and after the change
+	DB                 Point   // X: seconds after the change; Y: database reads/s with its 95% CI
+	DBSteady           float64 // database reads/s before the change
+	Reads, SteadyHit   float64 // reads/s reaching the cache, hit ratio before the change
+	WorkingSet         float64
+	Info               runInfo
+}
+
+var stormColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, schema.ColFrom, schema.ColTo,
+	schema.ColTimeS, schema.ColDBReads, schema.ColDBSteady, schema.ColReads, schema.ColSteadyHitRatio, schema.ColWorkingSet}
+
+// ReadStormTimeline reads storm-timeline.csv at path. Columns are found by
+// header name; db_reads_lo/_hi may be empty. A missing column, a cell that
+// is not a finite number, a node count that is not a whole number >= 1, a
+// negative time or load, or a steady load <= 0 is an error naming the file,
+// line, column and value.
+func ReadStormTimeline(path string) ([]StormPointRow, error) {
+	t, err := schema.ReadTable(path, stormColumns)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]StormPointRow, t.Len())
+	for i := range t.Len() {
+		r := StormPointRow{Algo: t.Str(i, schema.ColAlgo), Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Line: t.Line(i), Info: info(t, i)}
+		if r.From, err = t.Count(i, schema.ColFrom); err != nil {
+			return nil, err
+		}
+		if r.To, err = t.Count(i, schema.ColTo); err != nil {
+			return nil, err
+		}
+		nonNeg := func(name string) (float64, error) {
+			v, err := t.Num(i, name)
+			if err == nil && v < 0 {
+				err = t.Errorf(i, name, "%q is negative", t.Str(i, name))
+			}
+			return v, err
+		}
+		if r.DB.X, err = nonNeg(schema.ColTimeS); err != nil {
+			return nil, err
+		}
+		x := r.DB.X
+		if r.DB, err = interval(t, i, schema.ColDBReads); err != nil {
+			return nil, err
+		}
+		r.DB.X = x
+		if r.DB.Lo < 0 {
+			return nil, t.Errorf(i, schema.ColDBReads, "interval reaches %v < 0", r.DB.Lo)
+		}
+		for _, c := range []struct {
+			name string
+			dst  *float64
+		}{{schema.ColDBSteady, &r.DBSteady}, {schema.ColReads, &r.Reads}, {schema.ColWorkingSet, &r.WorkingSet}} {
+			if *c.dst, err = t.Num(i, c.name); err != nil {
+				return nil, err
+			}
+			if *c.dst <= 0 {
+				return nil, t.Errorf(i, c.name, "%q must be > 0", t.Str(i, c.name))
+			}
+		}
+		if r.SteadyHit, err = fraction(t, i, schema.ColSteadyHitRatio); err != nil {
+			return nil, err
+		}
+		rows[i] = r
+	}
+	return rows, nil
+}
+
+// StormSeries groups timeline rows into one series of database reads/s
+// against seconds per algorithm (and configuration), in catalog order and
+// increasing time, and returns the steady database load. Rows of more than
+// one membership change or fleet (from, to, reads, hit ratio, working set),
+// or two rows for one series and time, are an error.
+func StormSeries(rows []StormPointRow) (series []Series, steady float64, err error) {
+	if len(rows) == 0 {
+		return nil, 0, nil
+	}
+	r0 := rows[0]
+	pts := map[seriesKey][]Point{}
+	seen := map[seriesKey]map[float64]int{}
+	var keys []seriesKey
+	for _, r := range rows {
+		if r.From != r0.From || r.To != r0.To || r.Reads != r0.Reads || r.SteadyHit != r0.SteadyHit || r.WorkingSet != r0.WorkingSet || r.DBSteady != r0.DBSteady {
+			return nil, 0, fmt.Errorf("storm timeline: lines %d and %d describe different fleets or changes (one plot per fleet and change)", r0.Line, r.Line)
+		}
+		k := seriesKey{r.Algo, r.Hash, r.VNodes, ""}
+		if seen[k] == nil {
+			seen[k] = map[float64]int{}
+			keys = append(keys, k)
+		}
+		if l, dup := seen[k][r.DB.X]; dup {
+			return nil, 0, fmt.Errorf("storm timeline: lines %d and %d both give algo=%s hash=%s vnodes=%s time_s=%v", l, r.Line, r.Algo, r.Hash, r.VNodes, r.DB.X)
+		}
+		seen[k][r.DB.X] = r.Line
+		pts[k] = append(pts[k], r.DB)
+	}
+	sortKeys(keys)
+	for _, k := range keys {
+		ps := pts[k]
+		slices.SortFunc(ps, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+		series = append(series, Series{Algo: k.algo, Label: seriesLabel(k, keys), Points: ps})
+	}
+	return series, r0.DBSteady, nil
+}
+
+// stormTicks labels a linear load axis with the reads/s and, in
+// parentheses, their multiple of the steady load.
+type stormTicks struct{ steady float64 }
+
+func (s stormTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := linTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label == "" {
+			continue
+		}
+		ticks[i].Label = thousands(strconv.FormatFloat(t.Value, 'f', -1, 64)) + " (" + multiple(t.Value/s.steady) + ")"
+		if t.Value == 0 {
+			ticks[i].Label = "0"
+		}
+	}
+	return ticks
+}
+
+// multiple formats a multiple of the steady load with one decimal, none
+// when it is whole: "16x", "4.8x".
+func multiple(m float64) string {
+	return strconv.FormatFloat(math.Round(10*m)/10, 'f', -1, 64) + "x"
+}
+
+// stormMarkers is the number of markers drawn along each curve (the lines
+// carry every time point; markers tell the algorithms apart).
+const stormMarkers = 12
+
+// stormFigure draws the database load against time for every algorithm
+// after the fleet's resize, with the steady load as a dashed line.
+func stormFigure(rows []StormPointRow) (*figure, error) {
+	series, steady, err := StormSeries(rows)
+	if err != nil || len(series) == 0 {
+		return nil, err
+	}
+	r0 := rows[0]
+	infos := make([]runInfo, len(rows))
+	for i, r := range rows {
+		infos[i] = r.Info
+	}
+	change := fmt.Sprintf("grows from %v to %v nodes", r0.From, r0.To)
+	if r0.To < r0.From {
+		change = fmt.Sprintf("shrinks from %v to %v nodes", r0.From, r0.To)
+	}
+	f := newFigure("storm", "Database load after the cache fleet "+change, "seconds after the change", "database reads per second (multiple of steady state)")
+	tau := r0.WorkingSet / r0.Reads
+	f.caption = []string{
+		fmt.Sprintf("%s reads/s at %s%% hit ratio, %s keys read uniformly (refill time constant K/Q = %s s); a moved key misses once, then hits as before",
+			thousands(strconv.FormatFloat(r0.Reads, 'f', -1, 64)), strconv.FormatFloat(100*r0.SteadyHit, 'f', -1, 64),
+			thousands(strconv.FormatFloat(r0.WorkingSet, 'f', -1, 64)), strconv.FormatFloat(tau, 'g', 4, 64)),
+		"moved fractions measured on " + runCaption(infos),
+	}
+	f.p.Y.Tick.Marker = stormTicks{steady: steady}
+	f.p.Y.Min = 0
+	for _, s := range series {
+		// The legend gives the peak, which the crowded curves hide.
+		s.Label += " (" + multiple(s.Points[0].Y/steady) + " at " + strconv.FormatFloat(s.Points[0].X, 'f', -1, 64) + " s)"
+		if err := addTimeSeries(f, s, AlgoStyle(s.Algo)); err != nil {
+			return nil, err
+		}
+	}
+	xs := allXs(series)
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	if err := referenceLine(f, "steady state "+thousands(strconv.FormatFloat(math.Round(steady), 'f', -1, 64))+" reads/s", plotter.XYs{{X: lo, Y: steady}, {X: hi, Y: steady}}); err != nil {
+		return nil, err
+	}
+	padAxes(f)
+	f.p.X.Min = lo
+	f.p.X.Tick.Marker = linTicks{}
+	return f, nil
+}
+
+// addTimeSeries draws s as a line through every point, with markers and
+// 95% CI bars at stormMarkers evenly spaced points only, in the style of
+// its algorithm; a series that coincides with an earlier one gets larger
+// hollow markers, offset along the curve, so both stay visible.
+func addTimeSeries(f *figure, s Series, st Style) error {
+	xys := plotterXYs(s.Points)
+	line, err := plotter.NewLine(xys)
+	if err != nil {
+		return fmt.Errorf("series %s: %w", s.Label, err)
+	}
+	line.Color = st.Color
+	line.Width = vg.Points(2)
+	line.Dashes = st.Dashes
+	step := max(1, len(s.Points)/stormMarkers)
+	// Each series starts its markers at a different phase so coinciding
+	// curves do not stack their markers on one spot.
+	phase := (len(f.drawn) * step / 5) % step
+	var marked []Point
+	for i := phase; i < len(s.Points); i += step {
+		marked = append(marked, s.Points[i])
+	}
+	points, err := plotter.NewScatter(plotterXYs(marked))
+	if err != nil {
+		return fmt.Errorf("series %s: %w", s.Label, err)
+	}
+	points.Color = st.Color
+	points.Shape = st.Glyph
+	points.Radius = vg.Points(5)
+	if f.overlaps(xys) {
+		points.Radius = vg.Points(8)
+		points.Shape = hollow(points.Shape)
+		line.Width = vg.Points(1.2)
+	}
+	f.drawn = append(f.drawn, xys)
+	f.p.Add(line, points)
+	bars, err := errorBars(marked, st.Color)
+	if err != nil {
+		return fmt.Errorf("series %s: %w", s.Label, err)
+	}
+	if bars != nil {
+		f.p.Add(bars)
+	}
+	f.legend.Add(s.Label, line, points)
+	return nil
+}

@@ -1,0 +1,80 @@
+package plots
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const stormCSV = `algo,hash,vnodes,op,from,to,keys,sets,seed,time_s,hit_ratio,hit_ratio_lo,hit_ratio_hi,db_reads,db_reads_lo,db_reads_hi,db_steady,reads,steady_hit_ratio,working_set
+ring,xxhash,160,add,4,5,1000,2,1,20,0.9,0.9,0.9,5000,4900,5100,2500,50000,0.95,1000000
+modulo,xxhash,160,add,4,5,1000,2,1,0,0.19,0.18,0.2,40500,40000,41000,2500,50000,0.95,1000000
+modulo,xxhash,160,add,4,5,1000,2,1,20,0.8,0.8,0.8,16479,16400,16500,2500,50000,0.95,1000000
+ring,xxhash,160,add,4,5,1000,2,1,0,0.76,0.75,0.77,12000,11900,12100,2500,50000,0.95,1000000
+`
+
+func writeStorm(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, StormTimelineFile), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestStormSeriesAndRender(t *testing.T) {
+	dir := writeStorm(t, stormCSV)
+	rows, err := ReadStormTimeline(filepath.Join(dir, StormTimelineFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	series, steady, err := StormSeries(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if steady != 2500 || len(series) != 2 || series[0].Algo != "modulo" || series[1].Algo != "ring" {
+		t.Fatalf("steady %v, series %+v: want 2500 and modulo, ring in catalog order", steady, series)
+	}
+	if p := series[1].Points; p[0].X != 0 || p[0].Y != 12000 || p[0].Lo != 11900 || p[1].X != 20 {
+		t.Errorf("ring points %+v, want sorted by time with CI", p)
+	}
+	files, err := RenderAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	if !slices.Equal(names, []string{"storm.png", "storm.svg"}) {
+		t.Errorf("files %v", names)
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, OutDir, "storm.svg"))
+	for _, want := range []string{"Database load after the cache fleet grows from 4 to 5 nodes", "steady state 2,500 reads/s", "modulo (16.2x at 0 s)", "ring (4.8x at 0 s)", "40,000 (16x)"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("storm.svg lacks %q", want)
+		}
+	}
+}
+
+func TestStormBadInput(t *testing.T) {
+	cases := map[string]string{
+		"two fleets":     strings.Replace(stormCSV, "0,0.19,0.18,0.2,40500,40000,41000,2500,50000", "0,0.19,0.18,0.2,40500,40000,41000,2500,60000", 1),
+		"duplicate time": strings.Replace(stormCSV, "ring,xxhash,160,add,4,5,1000,2,1,20,", "ring,xxhash,160,add,4,5,1000,2,1,0,", 1),
+		"negative time":  strings.Replace(stormCSV, ",1,20,0.9", ",1,-20,0.9", 1),
+		"zero steady":    strings.Replace(stormCSV, "5100,2500,", "5100,0,", 1),
+		"hit above 1":    strings.Replace(stormCSV, "50000,0.95,1000000\nmodulo", "50000,1.5,1000000\nmodulo", 1),
+	}
+	for name, body := range cases {
+		dir := writeStorm(t, body)
+		rows, err := ReadStormTimeline(filepath.Join(dir, StormTimelineFile))
+		if err == nil {
+			_, _, err = StormSeries(rows)
+		}
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
