@@ -40,12 +40,17 @@ VNODES_GRID    ?= 1,10,50,100,200,500,1000
 HASHES         ?= fnv1a32,fnv1a64,murmur3,murmur3-64,xxhash
 REFFLAGS       ?= -full
 # Cache miss storm: STORM_FROM -> STORM_TO nodes, STORM_READS reads/s at
-# STORM_HIT hit ratio over STORM_WS distinct keys.
+# STORM_HIT hit ratio over STORM_WS distinct keys, read uniformly and (the
+# storm-zipf files) with Zipf popularity STORM_ZIPF, whose long tail
+# refills slowly, so its timeline covers STORM_ZIPF_SPAN time constants (in
+# 480 steps, to resolve the fast refill of the hot keys).
 STORM_FROM  ?= 4
 STORM_TO    ?= 5
 STORM_READS ?= 50000
 STORM_HIT   ?= 0.95
 STORM_WS    ?= 1000000
+STORM_ZIPF  ?= 0.99
+STORM_ZIPF_SPAN ?= 24
 # Real fleets (reweight.csv): keys per set for the 500-node reweights
 # (rendezvous scores all 500 nodes per key).
 FLEET_KEYS  ?= 20000
@@ -80,7 +85,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots publish clean
+.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots report compare publish clean
 
 ## all: the default target: build.
 all: build
@@ -96,7 +101,7 @@ build:
 ## bench: the main job, about 10 minutes on 2 cores.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots OUT=$(STAGE)
+	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots report OUT=$(STAGE)
 	$(MAKE) --no-print-directory publish
 	@echo; $(BENCHSTAT) -filter '.name:Lookup /from:key .unit:sec/op' -col /algo -row /nodes $(RESULTS)/lookup.txt
 	@echo; cat $(RESULTS)/targets.txt
@@ -147,14 +152,17 @@ analyses: build
 	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS) $(MOVEARGS)
 	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS)
 
-## storm: the cache miss storm of a resize for every algorithm, from the moved fraction measured on the same keys.
+## storm: the cache miss storm of a resize for every algorithm, from the moved fraction measured on the same keys (uniform and Zipf reads).
 STORMARGS = -from $(STORM_FROM) -to $(STORM_TO) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) -keys $(KEYS) $(KEYARGS)
 storm: build
 	mkdir -p $(OUT)
 	$(CHBENCH) storm -algo all $(STORMARGS) -format csv $(call save,storm.csv)
 	$(CHBENCH) storm -algo all $(STORMARGS) -format csv -timeline $(call save,storm-timeline.csv)
 	$(CHBENCH) storm -algo all $(STORMARGS) $(call save,storm.txt)
-	cat $(OUT)/storm.txt
+	$(CHBENCH) storm -algo all $(STORMARGS) -zipf $(STORM_ZIPF) -format csv $(call save,storm-zipf.csv)
+	$(CHBENCH) storm -algo all $(STORMARGS) -zipf $(STORM_ZIPF) -format csv -timeline -span $(STORM_ZIPF_SPAN) -points 480 $(call save,storm-zipf-timeline.csv)
+	$(CHBENCH) storm -algo all $(STORMARGS) -zipf $(STORM_ZIPF) $(call save,storm-zipf.txt)
+	cat $(OUT)/storm.txt $(OUT)/storm-zipf.txt
 
 ## fleets: replication (R = 1, 2, 3, 5) and named, weighted fleets (weighted joins, a named leave, reweights).
 # replication.csv: R = 1, 2, 3, 5 on 10 and 100 nodes, a join and a random
@@ -196,6 +204,24 @@ reference: build
 ## plots: draw the plots of the results in OUT (PNG and SVG in OUT/plots).
 plots: build
 	$(CHBENCH) plot -dir $(OUT)
+
+## report: write OUT/REPORT.md, the design-review report of the results (PROFILE=file: your fleet, see README).
+report: build
+	$(CHBENCH) report -dir $(OUT) $(if $(PROFILE),-profile $(PROFILE))
+
+## compare: benchstat tables and the report's headline numbers of two result sets (OLD=dir NEW=dir).
+# First the headline numbers of the two reports that differ (read with the
+# same PROFILE), then benchstat on each benchfmt file both runs have
+# (commit and Go version ignored, so two commits line up).
+COMPARE_FILES = lookup.txt movement.txt spread.txt load.txt peers.txt
+compare: build
+	@if [ -z "$(OLD)" ] || [ -z "$(NEW)" ]; then echo "usage: make compare OLD=dir NEW=dir [PROFILE=file]" >&2; exit 2; fi
+	@$(CHBENCH) report -dir $(NEW) -compare $(OLD) $(if $(PROFILE),-profile $(PROFILE))
+	@for f in $(COMPARE_FILES); do \
+		echo; if [ -f "$(OLD)/$$f" ] && [ -f "$(NEW)/$$f" ]; then \
+			echo "## benchstat $$f"; $(BENCHSTAT) -ignore commit,go_version old=$(OLD)/$$f new=$(NEW)/$$f || exit 1; \
+		else echo "## $$f: not in both runs"; fi; \
+	done
 
 ## publish: move a finished staging run into RESULTS (used by bench).
 publish:

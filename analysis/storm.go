@@ -14,14 +14,16 @@ import (
 // StormModel describes the cache fleet of a miss-storm analysis ([Storm]):
 // a look-aside cache (read-through on a miss, as memcached in front of a
 // database is used) serving Reads reads per second at a steady hit ratio
-// HitRatio, over a working set of WorkingSet distinct keys.
+// HitRatio, over a working set of WorkingSet distinct keys whose
+// popularity follows a Zipf law of exponent Zipf (0 = uniform).
 //
-// The warm-up model (uniform popularity; stated here once, used by every
-// storm result):
+// The warm-up model (stated here once, used by every storm result):
 //
-//   - Reads form a Poisson process of rate Q = Reads; each read names one of
-//     the K = WorkingSet keys uniformly at random, so each key is read at
-//     rate Q/K.
+//   - Reads form a Poisson process of rate Q = Reads; each read names key i
+//     of the K = WorkingSet keys with probability p_i: the Zipf law of
+//     [Zipf], p_i = (i+1)^-s / H(K, s) for rank i = 0..K-1 (rank 0 the
+//     hottest), so key i is read at rate Q p_i. At s = 0 every p_i = 1/K
+//     (uniform popularity).
 //
 //   - Before the change every read hits with probability h = HitRatio (the
 //     steady misses — expiry, eviction, first reads — have nothing to do with
@@ -29,42 +31,59 @@ import (
 //
 //   - At t = 0 the membership changes and a fraction f of the keys get a new
 //     owner (f is the measured moved fraction; a key of a departed node has
-//     a new owner too). The new owner does not hold the key, so a moved key
-//     misses on its first read after the change; that miss reads the
-//     database and fills the new owner, after which the key is back to the
-//     steady hit ratio h. Unmoved keys are unaffected.
+//     a new owner too). Which keys move is independent of their popularity:
+//     placement hashes the key's name, not its rank, so each key moves with
+//     probability f whatever p_i is (this assumption holds for hash
+//     placement; a placer that put hot keys on purpose would break it). The
+//     new owner does not hold the key, so a moved key misses on its first
+//     read after the change; that miss reads the database and fills the
+//     new owner, after which the key is back to the steady hit ratio h.
+//     Unmoved keys are unaffected.
 //
-//   - A moved key has not been read yet at time t with probability
-//     exp(-Q t / K), so the hit ratio and the database load are
+//   - A moved key i has not been read yet at time t with probability
+//     exp(-Q p_i t), so the database load and the hit ratio are
 //
-//     hit(t) = h (1 - f exp(-t/tau)),   tau = K/Q seconds,
-//     db(t)  = Q (1 - hit(t)) = Q (1-h) + Q h f exp(-t/tau),
+//     db(t)  = Q (1-h) + Q h f S(t),   S(t) = sum_i p_i exp(-Q p_i t),
+//     hit(t) = 1 - db(t)/Q = h (1 - f S(t)).
 //
-//     the database load jumps from its steady Q (1-h) to Q (1 - h (1-f)) at
-//     t = 0 (a multiple (1 - h(1-f)) / (1-h) of the steady state) and decays
-//     back with time constant tau; the extra database reads until the cache
-//     has refilled total h f K.
+//     S(0) = 1: the database load jumps from its steady Q (1-h) to
+//     Q (1 - h (1-f)) at t = 0 (a multiple (1 - h(1-f)) / (1-h) of the
+//     steady state) whatever the popularity. The extra database reads by
+//     time T are h f sum_i (1 - exp(-Q p_i T)), which tends to h f K as
+//     T grows (every moved key is eventually read once).
 //
+//   - Uniform popularity (s = 0): S(t) = exp(-t/tau) with tau = K/Q, so
+//     hit(t) = h (1 - f exp(-t/tau)) and the excess load decays as one
+//     exponential. With s > 0 it is a mixture of exponentials: the hot
+//     keys refill within a few of their own read intervals 1/(Q p_i), the
+//     long tail of rarely read keys slowly, so the load falls faster than
+//     the uniform curve at first and slower later.
+//
+// At s = 0 the methods use the closed forms; at s > 0 they sum the K terms
+// exactly (the probabilities are computed once per K and s and shared).
 // The moved fraction is measured on the analysed key sets, a sample of the
-// working set (placement does not depend on popularity, so with uniform
-// popularity f of the sample estimates f of the working set; K sets only the
-// time scale). The model ignores capacity: the new owners are assumed to
-// have room for the keys they gain.
+// working set (placement does not depend on popularity, so f of the sample
+// estimates f of the working set; K and s set only the time course). The
+// model ignores capacity: the new owners are assumed to have room for the
+// keys they gain.
 type StormModel struct {
 	Reads      float64 // Q: reads per second reaching the cache fleet, > 0
 	HitRatio   float64 // h: steady hit ratio before the change, 0 <= h < 1
 	WorkingSet int     // K: distinct keys the fleet serves, >= 1 (sets the refill time scale)
+	Zipf       float64 // s: Zipf exponent of the key popularity, >= 0 (0 = uniform); K <= MaxZipfKeys when s > 0
 }
 
 // DefaultStormModel returns the field's headline fleet (REFERENCES.md): 50,000
-// reads/s at a 95% hit ratio, over a working set of 1,000,000 keys.
+// reads/s at a 95% hit ratio, over a working set of 1,000,000 keys read
+// uniformly.
 func DefaultStormModel() StormModel {
 	return StormModel{Reads: 50000, HitRatio: 0.95, WorkingSet: 1000000}
 }
 
 // Validate returns an error naming the first bad field: Reads not finite
 // and > 0, HitRatio outside [0, 1) (at h = 1 the steady database load is 0
-// and its multiple undefined), WorkingSet < 1.
+// and its multiple undefined), WorkingSet < 1, Zipf negative or not finite,
+// or WorkingSet > MaxZipfKeys with Zipf > 0.
 func (m StormModel) Validate() error {
 	if math.IsNaN(m.Reads) || math.IsInf(m.Reads, 0) || m.Reads <= 0 {
 		return fmt.Errorf("reads %v: need a finite number of reads per second > 0", m.Reads)
@@ -75,12 +94,19 @@ func (m StormModel) Validate() error {
 	if m.WorkingSet < 1 {
 		return fmt.Errorf("working set %d: need at least 1 key", m.WorkingSet)
 	}
+	if math.IsNaN(m.Zipf) || math.IsInf(m.Zipf, 0) || m.Zipf < 0 {
+		return fmt.Errorf("zipf exponent %v: need a finite number >= 0 (0 = uniform)", m.Zipf)
+	}
+	if m.Zipf > 0 && m.WorkingSet > MaxZipfKeys {
+		return fmt.Errorf("working set %d: a Zipf popularity spans at most %d keys", m.WorkingSet, MaxZipfKeys)
+	}
 	return nil
 }
 
 // TimeConstant returns tau = K/Q in seconds: the mean time between two
-// reads of one key, and the time in which the excess database load falls
-// by a factor e.
+// reads of one key, and under uniform popularity the time in which the
+// excess database load falls by a factor e (with s > 0 the decay is not
+// one exponential; tau remains the mean read interval of a key).
 func (m StormModel) TimeConstant() float64 { return float64(m.WorkingSet) / m.Reads }
 
 // SteadyDBReads returns the database reads per second before the change,
@@ -88,30 +114,69 @@ func (m StormModel) TimeConstant() float64 { return float64(m.WorkingSet) / m.Re
 func (m StormModel) SteadyDBReads() float64 { return m.Reads * (1 - m.HitRatio) }
 
 // HitAt returns the hit ratio (0..1) t >= 0 seconds after a change that
-// moved the fraction f (0..1) of the keys: h (1 - f exp(-t/tau)).
+// moved the fraction f (0..1) of the keys: h (1 - f S(t)), which is
+// h (1 - f exp(-t/tau)) under uniform popularity.
 func (m StormModel) HitAt(f, t float64) float64 {
-	return m.HitRatio * (1 - f*math.Exp(-t/m.TimeConstant()))
+	if m.Zipf == 0 {
+		return m.HitRatio * (1 - f*math.Exp(-t/m.TimeConstant()))
+	}
+	return m.HitRatio * (1 - f*m.popularity().unread(t))
 }
 
 // DBReadsAt returns the database reads per second t >= 0 seconds after a
 // change that moved the fraction f of the keys: Q (1 - HitAt(f, t)).
 func (m StormModel) DBReadsAt(f, t float64) float64 { return m.Reads * (1 - m.HitAt(f, t)) }
 
+// MeanHitBetween returns the mean hit ratio over the window from t0 to t1
+// seconds after a change that moved the fraction f of the keys (0 <= t0 <=
+// t1): the integral of HitAt over the window divided by its length,
+// h (1 - f sum_i (exp(-Q p_i t0) - exp(-Q p_i t1)) / (Q (t1 - t0))), which
+// is h (1 - f tau (exp(-t0/tau) - exp(-t1/tau)) / (t1 - t0)) under uniform
+// popularity; HitAt(f, t0) when t1 = t0. A live measurement that counts
+// hits over a window estimates this, not the hit ratio at one instant.
+func (m StormModel) MeanHitBetween(f, t0, t1 float64) float64 {
+	if t1 <= t0 {
+		return m.HitAt(f, t0)
+	}
+	if m.Zipf == 0 {
+		tau := m.TimeConstant()
+		return m.HitRatio * (1 - f*tau*(math.Exp(-t0/tau)-math.Exp(-t1/tau))/(t1-t0))
+	}
+	return m.HitRatio * (1 - f*m.popularity().firstReads(t0, t1)/(m.Reads*(t1-t0)))
+}
+
 // ExtraDBReads returns the database reads the change adds until the cache
-// has refilled, h f K (the integral of the excess load Q h f exp(-t/tau)).
+// has refilled, h f K (the integral of the excess load Q h f S(t) over all
+// t >= 0; every moved key is read once, whatever the popularity).
 func (m StormModel) ExtraDBReads(f float64) float64 {
 	return m.HitRatio * f * float64(m.WorkingSet)
 }
 
+// ExtraDBReadsBy returns the database reads the change adds in its first
+// T >= 0 seconds, h f sum_i (1 - exp(-Q p_i T)) (h f K (1 - exp(-T/tau))
+// under uniform popularity); it tends to ExtraDBReads(f) as T grows.
+func (m StormModel) ExtraDBReadsBy(f, T float64) float64 {
+	if m.Zipf == 0 {
+		return m.HitRatio * f * float64(m.WorkingSet) * -math.Expm1(-T/m.TimeConstant())
+	}
+	return m.HitRatio * f * m.popularity().firstReads(0, T)
+}
+
 // RecoveryTime returns the seconds after the change until the database load
-// is back within factor x (> 1) of its steady state: tau ln(h f / ((x-1)(1-h))),
-// or 0 when it never exceeds x times the steady load.
+// is back within factor x (> 1) of its steady state, the t with
+// h f S(t) = (x-1)(1-h): tau ln(h f / ((x-1)(1-h))) under uniform
+// popularity, the root of the sum (found by Newton's method on ln S, which
+// is convex) with s > 0; 0 when the load never exceeds x times the steady
+// load.
 func (m StormModel) RecoveryTime(f, x float64) float64 {
 	excess := m.HitRatio * f / ((x - 1) * (1 - m.HitRatio))
 	if excess <= 1 {
 		return 0
 	}
-	return m.TimeConstant() * math.Log(excess)
+	if m.Zipf == 0 {
+		return m.TimeConstant() * math.Log(excess)
+	}
+	return m.popularity().solve(1 / excess)
 }
 
 // StormRecoveryFactor is the multiple of the steady database load at which
@@ -209,7 +274,7 @@ func StormRows(rs []*StormResult) []schema.Storm {
 		out = append(out, schema.Storm{
 			Algo: c.Algo, Hash: c.Hash, VNodes: c.VNodes, Op: r.Op, From: r.From, To: r.To,
 			Keys: c.Keys, Sets: c.Sets, Seed: c.Seed,
-			Reads: r.Model.Reads, HitRatio: r.Model.HitRatio, WorkingSet: r.Model.WorkingSet,
+			Reads: r.Model.Reads, HitRatio: r.Model.HitRatio, WorkingSet: r.Model.WorkingSet, Zipf: r.Model.Zipf,
 			MovedFrac: r.Moved.Mean, MovedFracLo: r.Moved.Lo, MovedFracHi: r.Moved.Hi, IdealFrac: r.Ideal,
 			HitAfter: r.HitAfter.Mean, HitAfterLo: r.HitAfter.Lo, HitAfterHi: r.HitAfter.Hi,
 			DBReads: r.DBReads.Mean, DBReadsLo: r.DBReads.Lo, DBReadsHi: r.DBReads.Hi,
@@ -236,7 +301,7 @@ func StormTimelineRows(rs []*StormResult, ts []float64) []schema.StormPoint {
 				Keys: c.Keys, Sets: c.Sets, Seed: c.Seed, TimeS: t,
 				HitRatio: m.HitAt(r.Moved.Mean, t), HitRatioLo: m.HitAt(r.Moved.Hi, t), HitRatioHi: m.HitAt(r.Moved.Lo, t),
 				DBReads: m.DBReadsAt(r.Moved.Mean, t), DBReadsLo: m.DBReadsAt(r.Moved.Lo, t), DBReadsHi: m.DBReadsAt(r.Moved.Hi, t),
-				DBSteady: r.DBSteady, Reads: m.Reads, SteadyHitRatio: m.HitRatio, WorkingSet: m.WorkingSet,
+				DBSteady: r.DBSteady, Reads: m.Reads, SteadyHitRatio: m.HitRatio, WorkingSet: m.WorkingSet, Zipf: m.Zipf,
 				Config: c,
 			})
 		}
@@ -251,8 +316,12 @@ func StormTimelineRows(rs []*StormResult, ts []float64) []schema.StormPoint {
 func WriteStormTable(w io.Writer, rs []*StormResult) error {
 	if len(rs) > 0 {
 		m := rs[0].Model
-		fmt.Fprintf(w, "cache fleet: %s reads/s at %s hit ratio, working set %s keys (tau = K/Q = %s s); steady database load %s reads/s\n",
-			num(m.Reads), pct(m.HitRatio), num(float64(m.WorkingSet)), strconv.FormatFloat(m.TimeConstant(), 'g', 4, 64), num(m.SteadyDBReads()))
+		pop := ""
+		if m.Zipf > 0 {
+			pop = ", Zipf popularity s = " + strconv.FormatFloat(m.Zipf, 'g', -1, 64)
+		}
+		fmt.Fprintf(w, "cache fleet: %s reads/s at %s hit ratio, working set %s keys%s (tau = K/Q = %s s); steady database load %s reads/s\n",
+			num(m.Reads), pct(m.HitRatio), num(float64(m.WorkingSet)), pop, strconv.FormatFloat(m.TimeConstant(), 'g', 4, 64), num(m.SteadyDBReads()))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "algo\top\tfrom\tto\tmoved [95%% CI]\thit ratio after\tdb reads/s [95%% CI]\tx steady [95%% CI]\textra db reads\tseconds to <%gx steady\n", StormRecoveryFactor)

@@ -132,3 +132,25 @@ func TestStormBadInput(t *testing.T) {
 		t.Error("infinite span: no error")
 	}
 }
+
+// The window mean by hand: over the first time constant (0..20 s) of the
+// headline fleet with 80% moved, 0.95 (1 - 0.8 (1 - 1/e)); it also equals
+// a midpoint-rule integral of HitAt, and an empty window is HitAt itself.
+func TestStormMeanHitBetween(t *testing.T) {
+	m := DefaultStormModel()
+	if got, want := m.MeanHitBetween(0.8, 0, 20), 0.95*(1-0.8*(1-1/math.E)); !near(got, want, 1e-12) {
+		t.Errorf("mean hit over 0..tau = %v, want %v", got, want)
+	}
+	const n = 100000
+	t0, t1 := 7.0, 31.0
+	var sum float64
+	for i := range n {
+		sum += m.HitAt(0.3, t0+(float64(i)+0.5)*(t1-t0)/n)
+	}
+	if got, want := m.MeanHitBetween(0.3, t0, t1), sum/n; !near(got, want, 1e-9) {
+		t.Errorf("mean hit over %v..%v = %v, midpoint rule %v", t0, t1, got, want)
+	}
+	if got, want := m.MeanHitBetween(0.3, 5, 5), m.HitAt(0.3, 5); got != want {
+		t.Errorf("empty window: %v, want HitAt %v", got, want)
+	}
+}

@@ -16,6 +16,11 @@
 //     configuration, the keys that route elsewhere are exactly those
 //     chbench's ketama moves.
 //
+// Beyond the checks, [RunStorm] measures a cache miss storm live (chbench
+// storm -live): a cache-aside client replays reads against one memcached
+// per node before and after a membership change, counting hits per
+// window.
+//
 // Everything is started by the code that needs it, on 127.0.0.1 and ports
 // chosen free at start, with bounded waits, and stopped again (the whole
 // process group) when the caller is done, also on failure. Addresses other

@@ -191,3 +191,42 @@ func (c *Memcache) FlushAll() error {
 		return err
 	})
 }
+
+// DeleteAll deletes every key (pipelined delete commands, up to 2,000 in
+// flight), as an expiry would remove it; a key the server does not hold
+// is no error. Keys must be ValidKey.
+func (c *Memcache) DeleteAll(keys []string) error {
+	for _, k := range keys {
+		if !ValidKey(k) {
+			return fmt.Errorf("live: memcache key %q: empty, longer than 250 bytes, or with whitespace", k)
+		}
+	}
+	for i := 0; i < len(keys); i += setBatch {
+		batch := keys[i:min(i+setBatch, len(keys))]
+		err := c.pipeline(func(w *bufio.Writer) error {
+			for _, k := range batch {
+				w.WriteString("delete ")
+				w.WriteString(k)
+				if _, err := w.WriteString("\r\n"); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, func() error {
+			for _, k := range batch {
+				line, err := readLine(c.r)
+				if err != nil {
+					return fmt.Errorf("delete %q: %w", k, err)
+				}
+				if line != "DELETED" && line != "NOT_FOUND" {
+					return fmt.Errorf("delete %q: %s", k, line)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -63,10 +63,24 @@ func benchTitle(s BenchSet) (title, yLabel string) {
 }
 
 // benchFigure draws one BenchSet: value vs nodes, log x, log y when every
-// value is > 0. The file is named after the benchmark in lower case, then
-// the unit unless it is ns/op, then the variant: build-retained-bytes-per-node,
-// lookup-from-key.
+// value is > 0, one panel per algorithm family when there are more than
+// panelThreshold algorithms. The file is named after the benchmark in
+// lower case, then the unit unless it is ns/op, then the variant:
+// build-retained-bytes-per-node, lookup-from-key.
 func benchFigure(s BenchSet) (*figure, error) {
+	f, err := benchPanel(s)
+	if err != nil {
+		return nil, err
+	}
+	return familyPanels(f, s.Series, func(ss []Series) (*figure, error) {
+		sub := s
+		sub.Series = ss
+		return benchPanel(sub)
+	})
+}
+
+// benchPanel draws every series of s on one set of axes.
+func benchPanel(s BenchSet) (*figure, error) {
 	name := strings.ToLower(s.Name)
 	if s.Unit != "ns/op" {
 		name += "-" + fileSafe(s.Unit)

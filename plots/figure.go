@@ -38,6 +38,28 @@ type figure struct {
 	legend  plot.Legend
 	prepare func(dataArea draw.Canvas)
 	drawn   []plotter.XYs // line series already added, to spot exact overlaps
+
+	// panels, when set, are drawn in a grid under the title and caption
+	// instead of p and legend (small multiples, see familyPanels).
+	panels        []*figure
+	width, height vg.Length // image size; 0 = figWidth, figHeight
+	legendW       vg.Length // legend strip; 0 = legendWidth
+}
+
+// legendStrip returns the width of the strip the legend is drawn in.
+func (f *figure) legendStrip() vg.Length {
+	if f.legendW > 0 {
+		return f.legendW
+	}
+	return legendWidth
+}
+
+// size returns the image size of f.
+func (f *figure) size() (w, h vg.Length) {
+	if f.width > 0 && f.height > 0 {
+		return f.width, f.height
+	}
+	return figWidth, figHeight
 }
 
 // newFigure returns a figure with the title and axis labels set and fonts
@@ -115,20 +137,13 @@ func (f *figure) headerHeight() vg.Length {
 // top-aligned with the data area.
 func (f *figure) draw(c draw.Canvas) {
 	hh := f.headerHeight()
-	pc := draw.Crop(c, 0, -legendWidth, 0, -hh)
-	x := (pc.Min.X + pc.Max.X) / 2
-	y := c.Max.Y - headerTop
-	if f.title != "" {
-		st := fitWidth(f.titleStyle(), f.title, pc.Max.X-pc.Min.X)
-		c.FillText(st, vg.Point{X: x, Y: y}, f.title)
-		y -= f.titleStyle().Height(f.title)
+	if len(f.panels) > 0 {
+		f.drawHeader(c, c)
+		f.drawPanels(draw.Crop(c, 0, 0, 0, -hh))
+		return
 	}
-	for _, l := range f.caption {
-		st := fitWidth(f.captionStyle(), l, pc.Max.X-pc.Min.X)
-		y -= headerGap
-		c.FillText(st, vg.Point{X: x, Y: y}, l)
-		y -= st.Height(l)
-	}
+	pc := draw.Crop(c, 0, -f.legendStrip(), 0, -hh)
+	f.drawHeader(c, pc)
 	// The y label is drawn here, not by gonum: gonum reserves space for it
 	// as if it were centred on the arithmetic mean of the axis range, which
 	// on a log axis lies near the top, and leaves a wide empty band above
@@ -150,18 +165,37 @@ func (f *figure) draw(c draw.Canvas) {
 		f.prepare(f.p.DataCanvas(pc))
 	}
 	f.p.Draw(pc)
-	lc := draw.Crop(c, c.Max.X-c.Min.X-legendWidth+vg.Points(10), 0, 0, -hh)
+	lc := draw.Crop(c, c.Max.X-c.Min.X-f.legendStrip()+vg.Points(10), 0, 0, -hh)
 	f.legend.Draw(lc)
+}
+
+// drawHeader draws the title and caption lines at the top of c, centred
+// over (and at most as wide as) the plot canvas pc.
+func (f *figure) drawHeader(c, pc draw.Canvas) {
+	x := (pc.Min.X + pc.Max.X) / 2
+	y := c.Max.Y - headerTop
+	if f.title != "" {
+		st := fitWidth(f.titleStyle(), f.title, pc.Max.X-pc.Min.X)
+		c.FillText(st, vg.Point{X: x, Y: y}, f.title)
+		y -= f.titleStyle().Height(f.title)
+	}
+	for _, l := range f.caption {
+		st := fitWidth(f.captionStyle(), l, pc.Max.X-pc.Min.X)
+		y -= headerGap
+		c.FillText(st, vg.Point{X: x, Y: y}, l)
+		y -= st.Height(l)
+	}
 }
 
 // writeTo renders the figure in format "png" or "svg" to w.
 func (f *figure) writeTo(w io.Writer, format string) error {
 	var cw vg.CanvasWriterTo
+	width, height := f.size()
 	switch format {
 	case "png":
-		cw = vgimg.PngCanvas{Canvas: vgimg.New(figWidth, figHeight)}
+		cw = vgimg.PngCanvas{Canvas: vgimg.New(width, height)}
 	case "svg":
-		cw = vgsvg.New(figWidth, figHeight)
+		cw = vgsvg.New(width, height)
 	default:
 		return fmt.Errorf("image format %q: want png or svg", format)
 	}

@@ -292,35 +292,45 @@ func movementFigures(all []MovementRow) ([]*figure, error) {
 			xLabel = "nodes at the start, n (log)"
 			yLabel = "keys moved, summed over the steps (fraction of all keys; can exceed 1)"
 		}
-		f := newFigure("movement-"+op, "Keys moved: "+opTitle(op), xLabel, yLabel)
-		f.caption = captionLines(caption...)
-		if err := logX(f, "movement from", allXs(series)); err != nil {
-			return nil, err
-		}
-		ys := allYs(series)
-		for _, p := range ideal {
-			ys = append(ys, p.Y)
-		}
-		if useLogIfPositive(&f.p.Y, ys) {
-			f.p.Y.Label.Text = strings.TrimSuffix(yLabel, ")") + ", log)"
-		}
-		for _, s := range series {
-			if err := addSeries(f, s, AlgoStyle(s.Algo)); err != nil {
+		moved := func(series []Series) (*figure, error) {
+			f := newFigure("movement-"+op, "Keys moved: "+opTitle(op), xLabel, yLabel)
+			f.caption = captionLines(caption...)
+			if err := logX(f, "movement from", allXs(series)); err != nil {
 				return nil, err
 			}
+			ys := allYs(series)
+			for _, p := range ideal {
+				ys = append(ys, p.Y)
+			}
+			if useLogIfPositive(&f.p.Y, ys) {
+				f.p.Y.Label.Text = strings.TrimSuffix(yLabel, ")") + ", log)"
+			}
+			for _, s := range series {
+				if err := addSeries(f, s, AlgoStyle(s.Algo)); err != nil {
+					return nil, err
+				}
+			}
+			xys := make(plotter.XYs, len(ideal))
+			for i, p := range ideal {
+				xys[i] = plotter.XY{X: p.X, Y: p.Y}
+			}
+			label := "ideal (minimum for even shares)"
+			if op == "add" {
+				label = "ideal 1/(n+1)"
+			}
+			if err := referenceLine(f, label, xys); err != nil {
+				return nil, err
+			}
+			padAxes(f)
+			return f, nil
 		}
-		xys := make(plotter.XYs, len(ideal))
-		for i, p := range ideal {
-			xys[i] = plotter.XY{X: p.X, Y: p.Y}
-		}
-		label := "ideal (minimum for even shares)"
-		if op == "add" {
-			label = "ideal 1/(n+1)"
-		}
-		if err := referenceLine(f, label, xys); err != nil {
+		f, err := moved(series)
+		if err != nil {
 			return nil, err
 		}
-		padAxes(f)
+		if f, err = familyPanels(f, series, moved); err != nil {
+			return nil, err
+		}
 		figs = append(figs, f)
 
 		ratios, _, err := MovedSeries(rows, op, true)
@@ -337,30 +347,40 @@ func movementFigures(all []MovementRow) ([]*figure, error) {
 		if len(ratios) == 0 {
 			continue
 		}
-		g := newFigure("movement-ratio-"+op, "Moved / ideal fraction: "+opTitle(op), xLabel, "moved fraction / ideal fraction (1 = ideal)")
-		g.caption = captionLines(caption...)
-		if omitted {
-			g.caption = append(g.caption, "modulo omitted: its ratio grows like n, see movement-"+op)
-		}
-		if err := logX(g, "movement from", allXs(ratios)); err != nil {
-			return nil, err
-		}
-		// A log axis shows "twice the ideal" and "half the ideal" equally
-		// far from 1; intervals reaching 0 are cut at the bottom.
-		if logYClipped(g, ratios) {
-			g.p.Y.Label.Text = "moved fraction / ideal fraction (1 = ideal, log)"
-		}
-		for _, s := range ratios {
-			if err := addSeries(g, s, AlgoStyle(s.Algo)); err != nil {
+		ratio := func(ratios []Series) (*figure, error) {
+			g := newFigure("movement-ratio-"+op, "Moved / ideal fraction: "+opTitle(op), xLabel, "moved fraction / ideal fraction (1 = ideal)")
+			g.caption = captionLines(caption...)
+			if omitted {
+				g.caption = append(g.caption, "modulo omitted: its ratio grows like n, see movement-"+op)
+			}
+			if err := logX(g, "movement from", allXs(ratios)); err != nil {
 				return nil, err
 			}
+			// A log axis shows "twice the ideal" and "half the ideal" equally
+			// far from 1; intervals reaching 0 are cut at the bottom.
+			if logYClipped(g, ratios) {
+				g.p.Y.Label.Text = "moved fraction / ideal fraction (1 = ideal, log)"
+			}
+			for _, s := range ratios {
+				if err := addSeries(g, s, AlgoStyle(s.Algo)); err != nil {
+					return nil, err
+				}
+			}
+			xs := allXs(ratios)
+			lo, hi := slices.Min(xs), slices.Max(xs)
+			if err := referenceLine(g, "ideal (ratio 1)", plotter.XYs{{X: lo, Y: 1}, {X: hi, Y: 1}}); err != nil {
+				return nil, err
+			}
+			padAxes(g)
+			return g, nil
 		}
-		xs := allXs(ratios)
-		lo, hi := slices.Min(xs), slices.Max(xs)
-		if err := referenceLine(g, "ideal (ratio 1)", plotter.XYs{{X: lo, Y: 1}, {X: hi, Y: 1}}); err != nil {
+		g, err := ratio(ratios)
+		if err != nil {
 			return nil, err
 		}
-		padAxes(g)
+		if g, err = familyPanels(g, ratios, ratio); err != nil {
+			return nil, err
+		}
 		figs = append(figs, g)
 	}
 	return figs, nil

@@ -32,8 +32,9 @@ const (
 
 // RenderAll reads the result files in dir (lookup.txt, movement.csv,
 // scenarios.csv, spread.csv, vnodes.csv, hashes.csv, weights.csv,
-// storm-timeline.csv, reweight.csv, replication.csv), writes every plot they support to dir/plots/ as
-// a PNG (1200x800 pixels) and an SVG, and returns the paths written, in a
+// storm-timeline.csv, storm-zipf-timeline.csv, reweight.csv, replication.csv), writes every plot they support to dir/plots/ as
+// a PNG (1200x800 pixels; line plots of more than 8 algorithms are small
+// multiples, one panel per catalog family, at 1600x1200) and an SVG, and returns the paths written, in a
 // fixed order. Each file is replaced atomically (temporary file + rename),
 // so a failed run never leaves a partial file or destroys an older plot.
 //
@@ -54,6 +55,8 @@ const (
 //     share, from weights.csv;
 //   - storm: database reads/s against seconds after a cache fleet's
 //     resize, per algorithm, with the steady load, from storm-timeline.csv;
+//   - storm-zipf: the same with Zipf key popularity, from
+//     storm-zipf-timeline.csv;
 //   - fleet-changes, reweight, reweight-collateral: moved fraction against
 //     the ideal, and collateral moves, of named and weighted fleet changes
 //     and reweights, from reweight.csv;
@@ -161,15 +164,17 @@ func RenderAll(dir string) ([]string, error) {
 		}
 		errs = appendErr(errs, wrapFile(p, err))
 	}
-	if p, ok := optional(StormTimelineFile); ok {
-		rows, err := ReadStormTimeline(p)
-		if err == nil {
-			var f *figure
-			if f, err = stormFigure(rows); f != nil {
-				figs = append(figs, f)
+	for _, in := range []struct{ file, name string }{{StormTimelineFile, "storm"}, {StormZipfTimelineFile, "storm-zipf"}} {
+		if p, ok := optional(in.file); ok {
+			rows, err := ReadStormTimeline(p)
+			if err == nil {
+				var f *figure
+				if f, err = stormFigure(rows, in.name); f != nil {
+					figs = append(figs, f)
+				}
 			}
+			errs = appendErr(errs, wrapFile(p, err))
 		}
-		errs = appendErr(errs, wrapFile(p, err))
 	}
 	for _, in := range []struct {
 		file string

@@ -19,6 +19,11 @@ import (
 // (chbench storm -format csv -timeline).
 const StormTimelineFile = "storm-timeline.csv"
 
+// StormZipfTimelineFile is the optional input of the storm-zipf plot: the
+// same fleet and change with Zipf key popularity (chbench storm -zipf s
+// -format csv -timeline).
+const StormZipfTimelineFile = "storm-zipf-timeline.csv"
+
 // StormPointRow is one row of storm-timeline.csv.
 type StormPointRow struct {
 	Algo, Hash, VNodes string
@@ -28,6 +33,7 @@ type StormPointRow struct {
 	DBSteady           float64 // database reads/s before the change
 	Reads, SteadyHit   float64 // reads/s reaching the cache, hit ratio before the change
 	WorkingSet         float64
+	Zipf               float64 // Zipf exponent of the key popularity; 0 (or no zipf column) = uniform
 	Info               runInfo
 }
 
@@ -35,7 +41,8 @@ var stormColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, sc
 	schema.ColTimeS, schema.ColDBReads, schema.ColDBSteady, schema.ColReads, schema.ColSteadyHitRatio, schema.ColWorkingSet}
 
 // ReadStormTimeline reads storm-timeline.csv at path. Columns are found by
-// header name; db_reads_lo/_hi may be empty. A missing column, a cell that
+// header name; db_reads_lo/_hi may be empty, and zipf may be absent
+// (files written before it existed: uniform). A missing column, a cell that
 // is not a finite number, a node count that is not a whole number >= 1, a
 // negative time or load, or a steady load <= 0 is an error naming the file,
 // line, column and value.
@@ -85,6 +92,11 @@ func ReadStormTimeline(path string) ([]StormPointRow, error) {
 		if r.SteadyHit, err = fraction(t, i, schema.ColSteadyHitRatio); err != nil {
 			return nil, err
 		}
+		if t.Str(i, schema.ColZipf) != "" {
+			if r.Zipf, err = nonNeg(schema.ColZipf); err != nil {
+				return nil, err
+			}
+		}
 		rows[i] = r
 	}
 	return rows, nil
@@ -93,7 +105,8 @@ func ReadStormTimeline(path string) ([]StormPointRow, error) {
 // StormSeries groups timeline rows into one series of database reads/s
 // against seconds per algorithm (and configuration), in catalog order and
 // increasing time, and returns the steady database load. Rows of more than
-// one membership change or fleet (from, to, reads, hit ratio, working set),
+// one membership change or fleet (from, to, reads, hit ratio, working set,
+// Zipf exponent),
 // or two rows for one series and time, are an error.
 func StormSeries(rows []StormPointRow) (series []Series, steady float64, err error) {
 	if len(rows) == 0 {
@@ -104,7 +117,7 @@ func StormSeries(rows []StormPointRow) (series []Series, steady float64, err err
 	seen := map[seriesKey]map[float64]int{}
 	var keys []seriesKey
 	for _, r := range rows {
-		if r.From != r0.From || r.To != r0.To || r.Reads != r0.Reads || r.SteadyHit != r0.SteadyHit || r.WorkingSet != r0.WorkingSet || r.DBSteady != r0.DBSteady {
+		if r.From != r0.From || r.To != r0.To || r.Reads != r0.Reads || r.SteadyHit != r0.SteadyHit || r.WorkingSet != r0.WorkingSet || r.DBSteady != r0.DBSteady || r.Zipf != r0.Zipf {
 			return nil, 0, fmt.Errorf("storm timeline: lines %d and %d describe different fleets or changes (one plot per fleet and change)", r0.Line, r.Line)
 		}
 		k := seriesKey{r.Algo, r.Hash, r.VNodes, ""}
@@ -156,8 +169,9 @@ func multiple(m float64) string {
 const stormMarkers = 12
 
 // stormFigure draws the database load against time for every algorithm
-// after the fleet's resize, with the steady load as a dashed line.
-func stormFigure(rows []StormPointRow) (*figure, error) {
+// after the fleet's resize, with the steady load as a dashed line, as the
+// plot called name.
+func stormFigure(rows []StormPointRow, name string) (*figure, error) {
 	series, steady, err := StormSeries(rows)
 	if err != nil || len(series) == 0 {
 		return nil, err
@@ -171,32 +185,51 @@ func stormFigure(rows []StormPointRow) (*figure, error) {
 	if r0.To < r0.From {
 		change = fmt.Sprintf("shrinks from %v to %v nodes", r0.From, r0.To)
 	}
-	f := newFigure("storm", "Database load after the cache fleet "+change, "seconds after the change", "database reads per second (multiple of steady state)")
+	title := "Database load after the cache fleet " + change
 	tau := r0.WorkingSet / r0.Reads
-	f.caption = []string{
-		fmt.Sprintf("%s reads/s at %s%% hit ratio, %s keys read uniformly (refill time constant K/Q = %s s); a moved key misses once, then hits as before",
-			thousands(strconv.FormatFloat(r0.Reads, 'f', -1, 64)), strconv.FormatFloat(100*r0.SteadyHit, 'f', -1, 64),
-			thousands(strconv.FormatFloat(r0.WorkingSet, 'f', -1, 64)), strconv.FormatFloat(tau, 'g', 4, 64)),
-		"moved fractions measured on " + runCaption(infos),
+	pop := fmt.Sprintf(" read uniformly (refill time constant K/Q = %s s)", strconv.FormatFloat(tau, 'g', 4, 64))
+	var zipfLine []string
+	if r0.Zipf > 0 {
+		z := strconv.FormatFloat(r0.Zipf, 'f', -1, 64)
+		title += ", Zipf " + z + " popularity"
+		pop = ""
+		zipfLine = []string{fmt.Sprintf("keys read with Zipf popularity s = %s: hot keys refill first, the long tail last (a key's mean read interval K/Q = %s s)", z, strconv.FormatFloat(tau, 'g', 4, 64))}
 	}
-	f.p.Y.Tick.Marker = stormTicks{steady: steady}
-	f.p.Y.Min = 0
-	for _, s := range series {
-		// The legend gives the peak, which the crowded curves hide.
-		s.Label += " (" + multiple(s.Points[0].Y/steady) + " at " + strconv.FormatFloat(s.Points[0].X, 'f', -1, 64) + " s)"
-		if err := addTimeSeries(f, s, AlgoStyle(s.Algo)); err != nil {
+	// One panel per algorithm family when there are many: the curves of
+	// most algorithms coincide, and the legend carries each peak.
+	build := func(series []Series) (*figure, error) {
+		f := newFigure(name, title, "seconds after the change", "database reads per second (multiple of steady state)")
+		f.caption = append(append([]string{
+			fmt.Sprintf("%s reads/s at %s%% hit ratio, %s keys%s; a moved key misses once, then hits as before",
+				thousands(strconv.FormatFloat(r0.Reads, 'f', -1, 64)), strconv.FormatFloat(100*r0.SteadyHit, 'f', -1, 64),
+				thousands(strconv.FormatFloat(r0.WorkingSet, 'f', -1, 64)), pop)},
+			zipfLine...),
+			"moved fractions measured on "+runCaption(infos),
+		)
+		f.p.Y.Tick.Marker = stormTicks{steady: steady}
+		f.p.Y.Min = 0
+		for _, s := range series {
+			// The legend gives the peak, which the crowded curves hide.
+			s.Label += " (" + multiple(s.Points[0].Y/steady) + " at " + strconv.FormatFloat(s.Points[0].X, 'f', -1, 64) + " s)"
+			if err := addTimeSeries(f, s, AlgoStyle(s.Algo)); err != nil {
+				return nil, err
+			}
+		}
+		xs := allXs(series)
+		lo, hi := slices.Min(xs), slices.Max(xs)
+		if err := referenceLine(f, "steady state "+thousands(strconv.FormatFloat(math.Round(steady), 'f', -1, 64))+" reads/s", plotter.XYs{{X: lo, Y: steady}, {X: hi, Y: steady}}); err != nil {
 			return nil, err
 		}
+		padAxes(f)
+		f.p.X.Min = lo
+		f.p.X.Tick.Marker = linTicks{}
+		return f, nil
 	}
-	xs := allXs(series)
-	lo, hi := slices.Min(xs), slices.Max(xs)
-	if err := referenceLine(f, "steady state "+thousands(strconv.FormatFloat(math.Round(steady), 'f', -1, 64))+" reads/s", plotter.XYs{{X: lo, Y: steady}, {X: hi, Y: steady}}); err != nil {
+	f, err := build(series)
+	if err != nil {
 		return nil, err
 	}
-	padAxes(f)
-	f.p.X.Min = lo
-	f.p.X.Tick.Marker = linTicks{}
-	return f, nil
+	return familyPanels(f, series, build)
 }
 
 // addTimeSeries draws s as a line through every point, with markers and

@@ -78,3 +78,39 @@ func TestStormBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The Zipf timeline (zipf column) draws storm-zipf with the popularity in
+// its title and caption; a file mixing two exponents is two fleets.
+func TestStormZipfRender(t *testing.T) {
+	body := strings.ReplaceAll(stormCSV, ",working_set\n", ",working_set,zipf\n")
+	body = strings.ReplaceAll(body, ",1000000\n", ",1000000,0.99\n")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, StormZipfTimelineFile), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, err := RenderAll(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	if !slices.Equal(names, []string{"storm-zipf.png", "storm-zipf.svg"}) {
+		t.Errorf("files %v", names)
+	}
+	svg, _ := os.ReadFile(filepath.Join(dir, OutDir, "storm-zipf.svg"))
+	for _, want := range []string{"grows from 4 to 5 nodes, Zipf 0.99 popularity", "keys read with Zipf popularity s = 0.99", "modulo (16.2x at 0 s)"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("storm-zipf.svg lacks %q", want)
+		}
+	}
+	mixed := strings.Replace(body, ",1000000,0.99\nmodulo", ",1000000,0.5\nmodulo", 1)
+	rows, err := ReadStormTimeline(writeStorm(t, mixed) + "/" + StormTimelineFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := StormSeries(rows); err == nil {
+		t.Error("two Zipf exponents in one timeline: no error")
+	}
+}

@@ -36,6 +36,8 @@
 //     outputs differ between implementations; the bucket bookkeeping (A, W,
 //     L, K and the removed stack, initially a-1 ... n with n on top) is the
 //     same as the authors'.
+//   - Replicas: no scheme in the paper; chbench uses
+//     [algorithms.SaltedReplicas].
 //   - Reference outputs: neither the paper, the authors' code (its tests
 //     check balance and consistency statistically) nor the SUPSI Java suite
 //     publishes key-to-bucket vectors; the tests check the bucket
@@ -49,6 +51,7 @@ import (
 	"slices"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/internal/assignment"
 )
 
 // Name is the registry name of the algorithm.
@@ -144,21 +147,7 @@ var _ algorithms.Placer = (*Anchor)(nil)
 // ValidateCapacity checks an anchor size for n nodes: n <= a <=
 // MaxCapacity. The error names a and n.
 func ValidateCapacity(a, n int) error {
-	if a < n || a > MaxCapacity {
-		return fmt.Errorf("capacity %d for %d nodes: need %d <= capacity <= %d", a, n, n, MaxCapacity)
-	}
-	return nil
-}
-
-func validate(nodes []algorithms.Node) error {
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return fmt.Errorf("anchor: %w", err)
-	}
-	if !algorithms.Uniform(nodes) {
-		return fmt.Errorf("anchor: weights are not supported (node %q has weight %v, node %q %v)",
-			nodes[0].ID, nodes[0].Weight, nodes[len(nodes)-1].ID, nodes[len(nodes)-1].Weight)
-	}
-	return nil
+	return assignment.ValidateCapacity(a, n, MaxCapacity)
 }
 
 // New returns the AnchorHash placement of nodes on an anchor of a buckets
@@ -167,30 +156,15 @@ func validate(nodes []algorithms.Node) error {
 // [algorithms.ValidateNodes]), unequal weights, or a outside
 // len(nodes)..MaxCapacity.
 func New(nodes []algorithms.Node, a int, h algorithms.Hash) (*Anchor, error) {
-	if err := validate(nodes); err != nil {
+	if err := assignment.Validate(Name, nodes); err != nil {
 		return nil, err
 	}
 	if err := ValidateCapacity(a, len(nodes)); err != nil {
 		return nil, fmt.Errorf("anchor: %w", err)
 	}
-	p := &Anchor{nodes: slices.Clone(nodes), hash: h, e: newEngine(a, len(nodes))}
-	p.bucket = make([]uint32, len(nodes))
-	for i := range p.bucket {
-		p.bucket[i] = uint32(i)
-	}
-	p.index()
+	p := &Anchor{nodes: slices.Clone(nodes), hash: h, e: newEngine(a, len(nodes)), bucket: assignment.Identity[uint32](len(nodes))}
+	p.owner = assignment.Owners(p.bucket, len(p.e.A))
 	return p, nil
-}
-
-// index fills owner from bucket.
-func (p *Anchor) index() {
-	p.owner = make([]int32, len(p.e.A))
-	for b := range p.owner {
-		p.owner[b] = -1
-	}
-	for i, b := range p.bucket {
-		p.owner[b] = int32(i)
-	}
 }
 
 // Algorithm returns "anchor".
@@ -223,33 +197,14 @@ func (p *Anchor) Locate(key string) string { return p.nodes[p.LocateHash(p.hash.
 // of nodes. It returns an error for an invalid membership, unequal weights,
 // or more nodes than the capacity; the receiver is unchanged.
 func (p *Anchor) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
-	if err := validate(nodes); err != nil {
+	if err := assignment.Validate(Name, nodes); err != nil {
 		return nil, err
 	}
 	if len(nodes) > len(p.e.A) {
 		return nil, fmt.Errorf("anchor: %d nodes exceed the capacity of %d buckets (capacity is fixed when the placement is built)", len(nodes), len(p.e.A))
 	}
-	held := make(map[string]uint32, len(p.nodes))
-	for i, nd := range p.nodes {
-		held[nd.ID] = p.bucket[i]
-	}
-	staying := make(map[string]bool, len(nodes))
-	for _, nd := range nodes {
-		staying[nd.ID] = true
-	}
-	next := &Anchor{nodes: slices.Clone(nodes), hash: p.hash, e: p.e.clone(), bucket: make([]uint32, len(nodes))}
-	for i, nd := range p.nodes {
-		if !staying[nd.ID] {
-			next.e.remove(p.bucket[i])
-		}
-	}
-	for i, nd := range nodes {
-		if b, ok := held[nd.ID]; ok {
-			next.bucket[i] = b
-		} else {
-			next.bucket[i] = next.e.add()
-		}
-	}
-	next.index()
+	next := &Anchor{nodes: slices.Clone(nodes), hash: p.hash, e: p.e.clone()}
+	next.bucket = assignment.Reassign(p.nodes, p.bucket, nodes, next.e.remove, next.e.add)
+	next.owner = assignment.Owners(next.bucket, len(next.e.A))
 	return next, nil
 }

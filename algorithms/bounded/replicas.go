@@ -1,9 +1,8 @@
 package bounded
 
 import (
-	"slices"
-
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/internal/preference"
 )
 
 var _ algorithms.Replicator = (*Bounded)(nil)
@@ -16,21 +15,5 @@ var _ algorithms.Replicator = (*Bounded)(nil)
 // assignment, so replica loads are bounded the same way. At most one pass
 // over the P partitions.
 func (b *Bounded) Replicas(h uint64, dst []int) []int {
-	want := min(len(dst), len(b.nodes), algorithms.MaxReplicas)
-	out := dst[:0]
-	if want == 0 {
-		return out
-	}
-	p := b.Partition(h)
-	for range len(b.assign) {
-		if o := int(b.assign[p]); !slices.Contains(out, o) {
-			if out = append(out, o); len(out) == want {
-				break
-			}
-		}
-		if p++; p == len(b.assign) {
-			p = 0
-		}
-	}
-	return out
+	return preference.List(b.assign, b.Partition(h), len(b.nodes), dst)
 }

@@ -36,6 +36,11 @@
 //     pseudo-random generator with the key and doubles its array when it
 //     grows, and the SUPSI Java suite seeds java.util.Random with the key
 //     hash. Any generator gives the same guarantees; the outputs differ.
+//   - Replicas: no general scheme in the paper; chbench uses
+//     [algorithms.SaltedReplicas]. (Version 1 of the paper, 2021, proposed
+//     an "Asymmetric Replica Strategy" tied to doubling the array on
+//     scale-up, which this package does not do; version 2, 2023, drops it
+//     from its abstract. Not implemented here.)
 //   - Reference outputs: neither the paper nor the SUPSI suite publishes
 //     key-to-bucket vectors; the tests check the consistency and balance
 //     properties the paper proves.
@@ -47,6 +52,7 @@ import (
 	"slices"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/internal/assignment"
 )
 
 // Name is the registry name of the algorithm.
@@ -77,21 +83,7 @@ var _ algorithms.Placer = (*Dx)(nil)
 // ValidateCapacity checks an array size for n nodes: n <= a <= MaxCapacity.
 // The error names a and n.
 func ValidateCapacity(a, n int) error {
-	if a < n || a > MaxCapacity {
-		return fmt.Errorf("capacity %d for %d nodes: need %d <= capacity <= %d", a, n, n, MaxCapacity)
-	}
-	return nil
-}
-
-func validate(nodes []algorithms.Node) error {
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return fmt.Errorf("dx: %w", err)
-	}
-	if !algorithms.Uniform(nodes) {
-		return fmt.Errorf("dx: weights are not supported (node %q has weight %v, node %q %v)",
-			nodes[0].ID, nodes[0].Weight, nodes[len(nodes)-1].ID, nodes[len(nodes)-1].Weight)
-	}
-	return nil
+	return assignment.ValidateCapacity(a, n, MaxCapacity)
 }
 
 // New returns the DxHash placement of nodes on an array of a buckets under
@@ -100,28 +92,15 @@ func validate(nodes []algorithms.Node) error {
 // [algorithms.ValidateNodes]), unequal weights, or a outside
 // len(nodes)..MaxCapacity.
 func New(nodes []algorithms.Node, a int, h algorithms.Hash) (*Dx, error) {
-	if err := validate(nodes); err != nil {
+	if err := assignment.Validate(Name, nodes); err != nil {
 		return nil, err
 	}
 	if err := ValidateCapacity(a, len(nodes)); err != nil {
 		return nil, fmt.Errorf("dx: %w", err)
 	}
-	p := &Dx{nodes: slices.Clone(nodes), hash: h, a: uint64(a), fresh: len(nodes), bucket: make([]int32, len(nodes))}
-	for i := range p.bucket {
-		p.bucket[i] = int32(i)
-	}
-	p.index()
+	p := &Dx{nodes: slices.Clone(nodes), hash: h, a: uint64(a), fresh: len(nodes), bucket: assignment.Identity[int32](len(nodes))}
+	p.owner = assignment.Owners(p.bucket, a)
 	return p, nil
-}
-
-func (p *Dx) index() {
-	p.owner = make([]int32, p.a)
-	for b := range p.owner {
-		p.owner[b] = -1
-	}
-	for i, b := range p.bucket {
-		p.owner[b] = int32(i)
-	}
 }
 
 // Algorithm returns "dx".
@@ -180,39 +159,30 @@ func (p *Dx) Locate(key string) string { return p.nodes[p.LocateHash(p.hash.Sum(
 // error for an invalid membership, unequal weights, or more nodes than the
 // capacity; the receiver is unchanged.
 func (p *Dx) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
-	if err := validate(nodes); err != nil {
+	if err := assignment.Validate(Name, nodes); err != nil {
 		return nil, err
 	}
 	if uint64(len(nodes)) > p.a {
 		return nil, fmt.Errorf("dx: %d nodes exceed the capacity of %d buckets (capacity is fixed when the placement is built)", len(nodes), p.a)
 	}
-	held := make(map[string]int32, len(p.nodes))
-	for i, nd := range p.nodes {
-		held[nd.ID] = p.bucket[i]
-	}
-	staying := make(map[string]bool, len(nodes))
-	for _, nd := range nodes {
-		staying[nd.ID] = true
-	}
-	next := &Dx{nodes: slices.Clone(nodes), hash: p.hash, a: p.a, fresh: p.fresh,
-		removed: slices.Clone(p.removed), bucket: make([]int32, len(nodes))}
-	for i, nd := range p.nodes {
-		if !staying[nd.ID] {
-			next.removed = append(next.removed, p.bucket[i])
-		}
-	}
-	for i, nd := range nodes {
-		switch b, ok := held[nd.ID]; {
-		case ok:
-			next.bucket[i] = b
-		case len(next.removed) > 0:
-			next.bucket[i] = next.removed[len(next.removed)-1]
-			next.removed = next.removed[:len(next.removed)-1]
-		default:
-			next.bucket[i] = int32(next.fresh)
-			next.fresh++
-		}
-	}
-	next.index()
+	next := &Dx{nodes: slices.Clone(nodes), hash: p.hash, a: p.a, fresh: p.fresh, removed: slices.Clone(p.removed)}
+	next.bucket = assignment.Reassign(p.nodes, p.bucket, nodes, next.remove, next.add)
+	next.owner = assignment.Owners(next.bucket, int(next.a))
 	return next, nil
+}
+
+// remove makes bucket b inactive and pushes it on the removed stack.
+func (p *Dx) remove(b int32) { p.removed = append(p.removed, b) }
+
+// add takes the most recently removed bucket, or the lowest never-used one
+// when the removed stack is empty, and returns it.
+func (p *Dx) add() int32 {
+	if n := len(p.removed); n > 0 {
+		b := p.removed[n-1]
+		p.removed = p.removed[:n-1]
+		return b
+	}
+	b := int32(p.fresh)
+	p.fresh++
+	return b
 }

@@ -1,7 +1,6 @@
 package jump
 
 import (
-	"math"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -11,15 +10,7 @@ import (
 
 func mustNew(t *testing.T, n int) *Jump {
 	t.Helper()
-	nodes, err := algorithms.DefaultNodes(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := New(nodes, algorithms.MustHash("xxhash"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return j
+	return placertest.Build(t, n, New)
 }
 
 // Reference outputs of Lamping & Veach's jump hash (published.All: the
@@ -46,53 +37,19 @@ func TestReferenceVectors(t *testing.T) {
 // Growing n -> n+1 moves exactly the keys that land on bucket n; the moved
 // fraction is Binomial(K, 1/(n+1))/K, bounded here at 5 standard errors.
 func TestJoinMovesOnlyToNewBucket(t *testing.T) {
-	keys := placertest.Keys(50000, 1)
-	for _, n := range []int{1, 3, 9, 99} {
-		before := mustNew(t, n)
-		after, err := algorithms.Join(before, algorithms.Node{ID: "new", Weight: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := placertest.CheckJoin(t, before, after, keys, "new")
-		p := 1 / float64(n+1)
-		if se := math.Sqrt(p * (1 - p) / float64(len(keys))); math.Abs(got-p) > 5*se {
-			t.Errorf("n=%d: moved %.4f, want %.4f +- %.4f", n, got, p, 5*se)
-		}
-	}
+	placertest.CheckGrowth(t, func(n int) algorithms.Placer { return mustNew(t, n) },
+		placertest.Keys(50000, 1), []int{1, 3, 9, 99})
 }
 
 func TestRemoveLastMovesOnlyItsKeys(t *testing.T) {
-	keys := placertest.Keys(20000, 2)
 	before := mustNew(t, 10)
-	after, err := algorithms.Leave(before, "node-9")
-	if err != nil {
-		t.Fatal(err)
-	}
-	placertest.CheckLeave(t, before, after, keys, "node-9")
+	placertest.CheckLeave(t, before, placertest.Leave(t, before, "node-9"), placertest.Keys(20000, 2), "node-9")
 }
 
 // Swap-last: removing a middle node moves its keys to the former last node,
 // and the former last bucket's keys spread over the others.
 func TestRemoveMiddleSwapLast(t *testing.T) {
-	keys := placertest.Keys(20000, 3)
-	before := mustNew(t, 10)
-	after, err := algorithms.Leave(before, "node-3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	nodes := after.Nodes()
-	if len(nodes) != 9 || nodes[3].ID != "node-9" {
-		t.Fatalf("bucket order after removing node-3: %v, want node-9 in bucket 3", nodes)
-	}
-	for _, k := range keys {
-		a, b := before.Locate(k), after.Locate(k)
-		switch {
-		case a == "node-3" && b != "node-9":
-			t.Fatalf("key %q of node-3 went to %q, want node-9", k, b)
-		case a != "node-3" && a != "node-9" && a != b:
-			t.Fatalf("key %q moved from %q to %q", k, a, b)
-		}
-	}
+	placertest.CheckSwapLast(t, mustNew(t, 10), placertest.Keys(20000, 3), "node-3")
 }
 
 func TestRebalanceFillsHolesAndAppends(t *testing.T) {

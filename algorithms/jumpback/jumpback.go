@@ -82,15 +82,9 @@ func (j *JumpBack) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error)
 }
 
 // SplitMix64 (Steele, Lea & Flood 2014): the state advances by the golden
-// gamma and each output is the state through a 64-bit finalizer.
+// gamma and each output is the state through its 64-bit finalizer,
+// [algorithms.Mix64].
 const splitMixGamma = 0x9e3779b97f4a7c15
-
-func splitMix(state uint64) uint64 {
-	z := state
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
 
 // bucket returns the JumpBackHash bucket (0..n-1) of key hash h; n must be
 // in 1..MaxBuckets.
@@ -109,7 +103,7 @@ func bucket(h uint64, n uint32) uint32 {
 		return 0
 	}
 	state := h + splitMixGamma
-	r0 := splitMix(state)
+	r0 := algorithms.Mix64(state)
 	// Bit i of x: does range [2^i, 2^(i+1)) hold a jump position? Only the
 	// ranges that start below n matter.
 	x := uint32(r0^r0>>32) & (0xFFFFFFFF >> bits.LeadingZeros32(n-1))
@@ -125,7 +119,7 @@ func bucket(h uint64, n uint32) uint32 {
 		mask := lo<<1 - 1
 		for {
 			state += splitMixGamma
-			r1 := splitMix(state)
+			r1 := algorithms.Mix64(state)
 			if b = uint32(r1) & mask; b < lo {
 				break
 			} else if b < n {

@@ -2,7 +2,6 @@ package jumpback
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -11,15 +10,7 @@ import (
 
 func mustNew(t *testing.T, n int) *JumpBack {
 	t.Helper()
-	nodes, err := algorithms.DefaultNodes(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := New(nodes, algorithms.MustHash("xxhash"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return j
+	return placertest.Build(t, n, New)
 }
 
 // The example of hash4j's ConsistentHashingDemo.demoJumpBackHash: three key
@@ -46,15 +37,8 @@ func TestHash4jDemo(t *testing.T) {
 // Outputs of hash4j itself, bucket counts 1..2^31-1 (testdata/hash4j.txt
 // says how they were produced).
 func TestHash4jVectors(t *testing.T) {
-	vs := placertest.ReadVectors(t, "testdata/hash4j.txt")
-	for _, v := range vs {
-		if got := bucket(v.Hash, uint32(v.N)); uint64(got) != v.Bucket {
-			t.Errorf("hash %#x, %d buckets: %d, hash4j %d", v.Hash, v.N, got, v.Bucket)
-		}
-	}
-	if len(vs) < 100 {
-		t.Fatalf("only %d vectors", len(vs))
-	}
+	placertest.CheckVectors(t, "testdata/hash4j.txt", "hash4j", 100,
+		func(h, n uint64) uint64 { return uint64(bucket(h, uint32(n))) })
 }
 
 func bucketInt(h uint64, n int) int { return int(bucket(h, uint32(n))) }
@@ -97,43 +81,18 @@ func TestJumpLaw(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
-	a, b := mustNew(t, 37), mustNew(t, 37)
-	for _, k := range placertest.Keys(5000, 5) {
-		if a.Locate(k) != b.Locate(k) {
-			t.Fatalf("key %q: %q then %q", k, a.Locate(k), b.Locate(k))
-		}
-	}
+	placertest.CheckDeterministic(t, func() algorithms.Placer { return mustNew(t, 37) }, placertest.Keys(5000, 5))
 }
 
 func TestRemoveLastMovesOnlyItsKeys(t *testing.T) {
 	before := mustNew(t, 10)
-	after, err := algorithms.Leave(before, "node-9")
-	if err != nil {
-		t.Fatal(err)
-	}
-	placertest.CheckLeave(t, before, after, placertest.Keys(20000, 6), "node-9")
+	placertest.CheckLeave(t, before, placertest.Leave(t, before, "node-9"), placertest.Keys(20000, 6), "node-9")
 }
 
 // Swap-last: the leaving node's keys go to the former last node; only the
 // former last bucket's keys move between survivors.
 func TestRemoveMiddleSwapLast(t *testing.T) {
-	before := mustNew(t, 10)
-	after, err := algorithms.Leave(before, "node-3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if nodes := after.Nodes(); len(nodes) != 9 || nodes[3].ID != "node-9" {
-		t.Fatalf("bucket order after removing node-3: %v, want node-9 in bucket 3", nodes)
-	}
-	for _, k := range placertest.Keys(20000, 7) {
-		a, b := before.Locate(k), after.Locate(k)
-		switch {
-		case a == "node-3" && b != "node-9":
-			t.Fatalf("key %q of node-3 went to %q, want node-9", k, b)
-		case a != "node-3" && a != "node-9" && a != b:
-			t.Fatalf("key %q moved from %q to %q", k, a, b)
-		}
-	}
+	placertest.CheckSwapLast(t, mustNew(t, 10), placertest.Keys(20000, 7), "node-3")
 }
 
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
@@ -143,14 +102,5 @@ func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
-	h := algorithms.MustHash("xxhash")
-	if _, err := New(nil, h); err == nil {
-		t.Error("empty membership accepted")
-	}
-	if _, err := New([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, h); err == nil || !strings.Contains(err.Error(), "jumpback") {
-		t.Errorf("unequal weights: err = %v", err)
-	}
-	if _, err := mustNew(t, 3).Rebalance([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}); err == nil {
-		t.Error("duplicate IDs accepted")
-	}
+	placertest.CheckEqualWeightErrors(t, New, "jumpback")
 }

@@ -45,6 +45,11 @@
 //     joining server takes keys only for itself. With unequal weights every
 //     server's count is relative to the total weight, so a join or leave can
 //     add or drop points of servers that stay, and move keys between them.
+//   - Replicas: twemproxy has none, and libmemcached copies to the next
+//     servers of its server list, not of the continuum; [Ketama.Replicas]
+//     walks the continuum clockwise to the next distinct servers (Dynamo's
+//     preference list, as the ring package does), which at equal weights
+//     only adds a joining server to the sets it enters.
 //   - Weights: proportional, as above; twemproxy takes integer weights, and
 //     this package reproduces it exactly for integer weights below 2^24.
 //     A server whose share gives floor(t) = 0 is an error here (twemproxy

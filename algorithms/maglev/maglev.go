@@ -35,6 +35,14 @@
 //   - Hash: the node permutation (offset, skip) comes from two splitmix64
 //     mixes of the configured hash of the node ID, where the paper uses two
 //     independent hash functions; keys use the configured hash.
+//   - Replicas: the paper defines none; [Maglev.Replicas] takes the owners
+//     of the key's entry and the following entries in table order, skipping
+//     nodes already chosen (deployments probe adjacent entries when the
+//     key's backend is down, e.g. praxis-proxy's Maglev strategy). A
+//     rebuild also reassigns entries between staying nodes, so a join or
+//     leave changes some sets between staying nodes too, while the moved
+//     fraction of key-replica pairs stays near the single-owner moved
+//     fraction.
 //   - Reference outputs: the paper publishes no table or key vectors, and
 //     the implementations it has inspired (the SUPSI Java suite among them)
 //     hash with their own functions; the tests check the paper's filling

@@ -13,15 +13,7 @@ import (
 
 func mustNew(t testing.TB, n, m int) *Maglev {
 	t.Helper()
-	nodes, err := algorithms.DefaultNodes(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := New(nodes, m, algorithms.MustHash("xxhash"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return placertest.Build(t, n, func(nodes []algorithms.Node, h algorithms.Hash) (*Maglev, error) { return New(nodes, m, h) })
 }
 
 // The paper's worked example (Eisenbud et al. 2016, Table 1, p. 6): three

@@ -33,6 +33,8 @@
 //     mix of h + (b+1) * 0x9E3779B97F4A7C15, reduced by multiply-shift to
 //     the replacer's range. The paper's code hashes the key again with the
 //     bucket as seed.
+//   - Replicas: no scheme in the paper; chbench uses
+//     [algorithms.SaltedReplicas].
 //   - Reference outputs: with no removals MementoHash is jump hash, so the
 //     tests match the published jump vectors; the bucket bookkeeping matches
 //     the SUPSI Java suite's removal and restore cases (their test removes
@@ -41,13 +43,13 @@
 package memento
 
 import (
-	"fmt"
 	"math/bits"
 	"slices"
 
 	gojump "github.com/dgryski/go-jump"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/internal/assignment"
 )
 
 // Name is the registry name of the algorithm.
@@ -148,41 +150,17 @@ type Memento struct {
 
 var _ algorithms.Placer = (*Memento)(nil)
 
-func validate(nodes []algorithms.Node) error {
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return fmt.Errorf("memento: %w", err)
-	}
-	if !algorithms.Uniform(nodes) {
-		return fmt.Errorf("memento: weights are not supported (node %q has weight %v, node %q %v)",
-			nodes[0].ID, nodes[0].Weight, nodes[len(nodes)-1].ID, nodes[len(nodes)-1].Weight)
-	}
-	return nil
-}
-
 // New returns the MementoHash placement of nodes under hash h: node i holds
 // bucket i and nothing is removed, so keys land as jump hash puts them. It
 // returns an error for an invalid membership (see
 // [algorithms.ValidateNodes]) or unequal weights.
 func New(nodes []algorithms.Node, h algorithms.Hash) (*Memento, error) {
-	if err := validate(nodes); err != nil {
+	if err := assignment.Validate(Name, nodes); err != nil {
 		return nil, err
 	}
-	p := &Memento{nodes: slices.Clone(nodes), hash: h, e: newEngine(len(nodes)), bucket: make([]int32, len(nodes))}
-	for i := range p.bucket {
-		p.bucket[i] = int32(i)
-	}
-	p.index()
+	p := &Memento{nodes: slices.Clone(nodes), hash: h, e: newEngine(len(nodes)), bucket: assignment.Identity[int32](len(nodes))}
+	p.owner = assignment.Owners(p.bucket, p.e.size)
 	return p, nil
-}
-
-func (p *Memento) index() {
-	p.owner = make([]int32, p.e.size)
-	for b := range p.owner {
-		p.owner[b] = -1
-	}
-	for i, b := range p.bucket {
-		p.owner[b] = int32(i)
-	}
 }
 
 // Algorithm returns "memento".
@@ -215,30 +193,13 @@ func (p *Memento) Locate(key string) string { return p.nodes[p.LocateHash(p.hash
 // the order of nodes. It returns an error for an invalid membership or
 // unequal weights; the receiver is unchanged.
 func (p *Memento) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
-	if err := validate(nodes); err != nil {
+	if err := assignment.Validate(Name, nodes); err != nil {
 		return nil, err
 	}
-	held := make(map[string]int32, len(p.nodes))
-	for i, nd := range p.nodes {
-		held[nd.ID] = p.bucket[i]
-	}
-	staying := make(map[string]bool, len(nodes))
-	for _, nd := range nodes {
-		staying[nd.ID] = true
-	}
-	next := &Memento{nodes: slices.Clone(nodes), hash: p.hash, e: p.e.clone(), bucket: make([]int32, len(nodes))}
-	for i, nd := range p.nodes {
-		if !staying[nd.ID] {
-			next.e.remove(int(p.bucket[i]))
-		}
-	}
-	for i, nd := range nodes {
-		if b, ok := held[nd.ID]; ok {
-			next.bucket[i] = b
-		} else {
-			next.bucket[i] = int32(next.e.add())
-		}
-	}
-	next.index()
+	next := &Memento{nodes: slices.Clone(nodes), hash: p.hash, e: p.e.clone()}
+	next.bucket = assignment.Reassign(p.nodes, p.bucket, nodes,
+		func(b int32) { next.e.remove(int(b)) },
+		func() int32 { return int32(next.e.add()) })
+	next.owner = assignment.Owners(next.bucket, next.e.size)
 	return next, nil
 }

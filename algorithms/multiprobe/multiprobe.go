@@ -26,6 +26,11 @@
 //     h + (i+1) * 0x9E3779B97F4A7C15 (the paper uses k seeded hashes of the
 //     key; mixing one key hash keeps the key hashed once and gives 64-bit
 //     positions even for 32-bit hashes).
+//   - Replicas: the paper places one copy; [MultiProbe.Replicas] extends
+//     its closest-point rule to the R nodes whose points lie closest after
+//     any probe. A node's distance ignores the other nodes, so, as with
+//     rendezvous hashing, a join only adds the new node to the sets it
+//     enters and a leave only replaces the leaving node.
 //   - Reference outputs: the paper publishes none (its evaluation is
 //     statistical); the tests check the balance it promises.
 package multiprobe

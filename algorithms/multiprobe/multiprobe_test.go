@@ -16,15 +16,7 @@ import (
 
 func mustNew(t *testing.T, n, k int) *MultiProbe {
 	t.Helper()
-	nodes, err := algorithms.DefaultNodes(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := New(nodes, k, algorithms.MustHash("xxhash"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return placertest.Build(t, n, func(nodes []algorithms.Node, h algorithms.Hash) (*MultiProbe, error) { return New(nodes, k, h) })
 }
 
 // ExactShares is what lookups do: over 4*10^5 uniform key hashes each node's

@@ -1,7 +1,11 @@
 // Package placertest holds property checks shared by the placement
 // algorithms' tests: consistency on join and leave, allocation-free
-// lookups, concurrent lookups, and order independence. It is imported only
-// by _test files.
+// lookups, concurrent lookups, and order independence (this file); the
+// range hashes' reference vectors, monotonicity, growth, balance and
+// swap-last removal (rangehash.go); removal of any node, restores, balance
+// after removals and fixed capacities (removal.go). Each package's test
+// calls them with its own constructor, keys, seeds and sizes. It is
+// imported only by _test files.
 package placertest
 
 import (
@@ -18,6 +22,32 @@ import (
 func Keys(k int, seed uint64) []string {
 	keys, _ := keyset.Keys(k, seed)
 	return keys
+}
+
+// Build returns the placer that build makes of n nodes
+// (algorithms.DefaultNodes(n)) under the xxhash key hash, failing t on an
+// error; build is typically a package's New.
+func Build[P any](t testing.TB, n int, build func([]algorithms.Node, algorithms.Hash) (P, error)) P {
+	t.Helper()
+	nodes, err := algorithms.DefaultNodes(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := build(nodes, algorithms.MustHash("xxhash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Leave returns algorithms.Leave(p, ids...), failing t on an error.
+func Leave(t testing.TB, p algorithms.Placer, ids ...string) algorithms.Placer {
+	t.Helper()
+	q, err := algorithms.Leave(p, ids...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }
 
 // CheckJoin asserts that every key whose owner differs between before and

@@ -185,3 +185,78 @@ func JumpLaw(maxN int) (mean, variance, k4 float64) {
 	}
 	return mean, variance, k4
 }
+
+// CheckVectors reads the reference outputs in the file at path (see
+// [ReadVectors]) and asserts that bucket(hash, N) is each one's bucket and
+// that the file holds at least min of them; source names the reference
+// implementation in the failure messages.
+func CheckVectors(t *testing.T, path, source string, min int, bucket func(h, n uint64) uint64) {
+	t.Helper()
+	vs := ReadVectors(t, path)
+	for _, v := range vs {
+		if got := bucket(v.Hash, v.N); got != v.Bucket {
+			t.Errorf("hash %#x, %d buckets: %d, %s %d", v.Hash, v.N, got, source, v.Bucket)
+		}
+	}
+	if len(vs) < min {
+		t.Fatalf("%s: only %d vectors, want at least %d", path, len(vs), min)
+	}
+}
+
+// CheckDeterministic asserts that two placers built by build from the same
+// input give every key the same owner.
+func CheckDeterministic(t *testing.T, build func() algorithms.Placer, keys []string) {
+	t.Helper()
+	a, b := build(), build()
+	for _, k := range keys {
+		if a.Locate(k) != b.Locate(k) {
+			t.Fatalf("%s: key %q: %q then %q", a.Algorithm(), k, a.Locate(k), b.Locate(k))
+		}
+	}
+}
+
+// CheckSwapLast asserts the swap-last removal of the range hashes (see
+// [algorithms.SwapLast]) when node id leaves p: the former last node takes
+// the leaving node's index (its bucket), every key of the leaving node goes
+// to it, and only the former last node's keys move between survivors.
+func CheckSwapLast(t *testing.T, p algorithms.Placer, keys []string, id string) {
+	t.Helper()
+	before := p.Nodes()
+	i := algorithms.IndexOf(before, id)
+	if i < 0 {
+		t.Fatalf("%s: node %q is not a member", p.Algorithm(), id)
+	}
+	last := before[len(before)-1].ID
+	after := Leave(t, p, id)
+	if nodes := after.Nodes(); len(nodes) != len(before)-1 || (i < len(nodes) && nodes[i].ID != last) {
+		t.Fatalf("%s: bucket order after removing %s: %v, want %s in bucket %d", p.Algorithm(), id, nodes, last, i)
+	}
+	for _, k := range keys {
+		a, b := p.Locate(k), after.Locate(k)
+		switch {
+		case a == id && b != last:
+			t.Fatalf("%s: key %q of %s went to %q, want %s", p.Algorithm(), k, id, b, last)
+		case a != id && a != last && a != b:
+			t.Fatalf("%s: key %q moved from %q to %q", p.Algorithm(), k, a, b)
+		}
+	}
+}
+
+// CheckEqualWeightErrors asserts the errors of a placer that takes equal
+// weights only, built by build (a package's New): an empty membership is
+// an error wrapping [algorithms.ErrNoNodes], unequal weights an error
+// containing want (the algorithm's name, or the nodes it names), and a
+// Rebalance to a membership with a duplicate ID an error.
+func CheckEqualWeightErrors[P algorithms.Placer](t *testing.T, build func([]algorithms.Node, algorithms.Hash) (P, error), want string) {
+	t.Helper()
+	h := algorithms.MustHash("xxhash")
+	if _, err := build(nil, h); !errors.Is(err, algorithms.ErrNoNodes) {
+		t.Errorf("empty membership: err = %v, want %v", err, algorithms.ErrNoNodes)
+	}
+	if _, err := build([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}}, h); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("unequal weights: err = %v, want one naming %q", err, want)
+	}
+	if _, err := Build(t, 3, build).Rebalance([]algorithms.Node{{ID: "a", Weight: 1}, {ID: "a", Weight: 1}}); err == nil {
+		t.Error("duplicate IDs accepted")
+	}
+}

@@ -105,16 +105,10 @@ func (p *PowerCH) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) 
 }
 
 // SplitMix64 (Steele, Lea & Flood 2014): golden-gamma increments, each
-// output the state through a 64-bit finalizer. Both auxiliary hashes draw
-// from it, from different starting states, so that f's position and g's
-// jumps are independent.
+// output the state through its 64-bit finalizer, [algorithms.Mix64]. Both
+// auxiliary hashes draw from it, from different starting states, so that
+// f's position and g's jumps are independent.
 const splitMixGamma = 0x9e3779b97f4a7c15
-
-func splitMix(z uint64) uint64 {
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
 
 // levelSalt separates f's hash of (key, range) from g's stream.
 const levelSalt = 0x6a09e667f3bcc909
@@ -128,7 +122,7 @@ func f(h uint64, mask int32) int32 {
 		return 0
 	}
 	top := uint32(1) << (bits.Len32(k) - 1)
-	r := splitMix(h ^ levelSalt*uint64(top))
+	r := algorithms.Mix64(h ^ levelSalt*uint64(top))
 	return int32(top + uint32(r)&(top-1))
 }
 
@@ -141,7 +135,7 @@ func g(h uint64, n, from int32) int32 {
 	cand := from
 	for {
 		state += splitMixGamma
-		u := float64(splitMix(state)>>11+1) / (1 << 53)
+		u := float64(algorithms.Mix64(state)>>11+1) / (1 << 53)
 		next := float64(cand+1) / u
 		if next >= float64(n) {
 			return cand

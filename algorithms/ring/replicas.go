@@ -1,9 +1,8 @@
 package ring
 
 import (
-	"slices"
-
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/internal/preference"
 )
 
 var _ algorithms.Replicator = (*Ring)(nil)
@@ -17,21 +16,5 @@ var _ algorithms.Replicator = (*Ring)(nil)
 // only by displacing the set's last member. Expected cost: O(R) points for
 // R much smaller than n; at most one lap of the ring.
 func (r *Ring) Replicas(h uint64, dst []int) []int {
-	want := min(len(dst), len(r.nodes), algorithms.MaxReplicas)
-	out := dst[:0]
-	if want == 0 {
-		return out
-	}
-	i := r.Search(h)
-	for range len(r.pos) {
-		if o := int(r.owner[i]); !slices.Contains(out, o) {
-			if out = append(out, o); len(out) == want {
-				break
-			}
-		}
-		if i++; i == len(r.pos) {
-			i = 0
-		}
-	}
-	return out
+	return preference.List(r.owner, r.Search(h), len(r.nodes), dst)
 }

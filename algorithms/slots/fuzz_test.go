@@ -9,25 +9,6 @@ import (
 	"github.com/chbench/chbench/algorithms/slots"
 )
 
-// specCRC16 is CRC-16/XMODEM as the Redis Cluster specification
-// ("Key distribution model", appendix crc16) defines it, computed one bit
-// at a time: polynomial x^16 + x^12 + x^5 + 1 (0x1021), initial value 0,
-// bytes fed most significant bit first, no reflection, no final xor.
-func specCRC16(key []byte) uint16 {
-	var crc uint16
-	for _, b := range key {
-		crc ^= uint16(b) << 8
-		for range 8 {
-			if crc&0x8000 != 0 {
-				crc = crc<<1 ^ 0x1021
-			} else {
-				crc <<= 1
-			}
-		}
-	}
-	return crc
-}
-
 // specKeyHashSlot is the specification's keyHashSlot read literally: find
 // the first '{'; if there is one, find the first '}' after it; if there is
 // one and at least one byte lies between them, hash only those bytes;
@@ -41,7 +22,7 @@ func specKeyHashSlot(key []byte) int {
 		}
 	}
 	if s == -1 {
-		return int(specCRC16(key)) % 16384
+		return int(slots.SpecCRC16(key)) % 16384
 	}
 	e := -1
 	for i := s + 1; i < len(key); i++ {
@@ -51,16 +32,16 @@ func specKeyHashSlot(key []byte) int {
 		}
 	}
 	if e == -1 || e == s+1 {
-		return int(specCRC16(key)) % 16384
+		return int(slots.SpecCRC16(key)) % 16384
 	}
-	return int(specCRC16(key[s+1:e])) % 16384
+	return int(slots.SpecCRC16(key[s+1:e])) % 16384
 }
 
 // The reference implementation agrees with the specification's examples
 // (and chbench's REFERENCES.md vectors) before it is trusted as the oracle.
 func TestSpecReferenceVectors(t *testing.T) {
-	if got := specCRC16([]byte("123456789")); got != 0x31C3 {
-		t.Fatalf("specCRC16(123456789) = %#04x, want 0x31C3", got)
+	if got := slots.SpecCRC16([]byte("123456789")); got != 0x31C3 {
+		t.Fatalf("SpecCRC16(123456789) = %#04x, want 0x31C3", got)
 	}
 	for key, want := range map[string]int{
 		"123456789": 12739, "foo": 12182, "bar": 5061, "hello": 866, "user:1000": 1649, "": 0,
@@ -92,7 +73,7 @@ func FuzzKeySlot(f *testing.F) {
 		if got := slots.KeySlot(string(key)); got != want {
 			t.Fatalf("KeySlot(%q) = %d, the specification gives %d", key, got, want)
 		}
-		if got, want := slots.CRC16(string(key)), specCRC16(key); got != want {
+		if got, want := slots.CRC16(string(key)), slots.SpecCRC16(key); got != want {
 			t.Fatalf("CRC16(%q) = %#04x, bit-by-bit %#04x", key, got, want)
 		}
 		if got := p.HashKey(string(key)); got != uint64(want) {

@@ -1,9 +1,8 @@
 package slots
 
 import (
-	"slices"
-
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/internal/preference"
 )
 
 var _ algorithms.Replicator = (*Slots)(nil)
@@ -15,19 +14,5 @@ var _ algorithms.Replicator = (*Slots)(nil)
 // analogue, so every node's replicas come from the nodes owning the slot
 // ranges after its own. At most one pass over the 16,384 slots.
 func (p *Slots) Replicas(h uint64, dst []int) []int {
-	want := min(len(dst), len(p.nodes), algorithms.MaxReplicas)
-	out := dst[:0]
-	if want == 0 {
-		return out
-	}
-	s := int(h & slotMask)
-	for range NumSlots {
-		if o := int(p.table[s]); !slices.Contains(out, o) {
-			if out = append(out, o); len(out) == want {
-				break
-			}
-		}
-		s = (s + 1) & slotMask
-	}
-	return out
+	return preference.List(p.table[:], int(h&slotMask), len(p.nodes), dst)
 }

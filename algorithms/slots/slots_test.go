@@ -49,12 +49,16 @@ func TestKeySlotVectors(t *testing.T) {
 	}
 }
 
-// crc16Bitwise is the CRC-16/XMODEM definition, one bit at a time, to check
-// the table-driven version against.
-func crc16Bitwise(b []byte) uint16 {
+// SpecCRC16 is CRC-16/XMODEM as the Redis Cluster specification
+// ("Key distribution model", appendix crc16) defines it, computed one bit
+// at a time: polynomial x^16 + x^12 + x^5 + 1 (0x1021), initial value 0,
+// bytes fed most significant bit first, no reflection, no final xor. The
+// table-driven CRC16 is checked against it here and in fuzz_test.go (it is
+// exported for that external test package; test builds only).
+func SpecCRC16(key []byte) uint16 {
 	var crc uint16
-	for _, c := range b {
-		crc ^= uint16(c) << 8
+	for _, b := range key {
+		crc ^= uint16(b) << 8
 		for range 8 {
 			if crc&0x8000 != 0 {
 				crc = crc<<1 ^ 0x1021
@@ -73,7 +77,7 @@ func TestCRC16MatchesBitwise(t *testing.T) {
 		for i := range b {
 			b[i] = byte(rng.Uint32())
 		}
-		if got, want := CRC16(string(b)), crc16Bitwise(b); got != want {
+		if got, want := CRC16(string(b)), SpecCRC16(b); got != want {
 			t.Fatalf("CRC16(%x) = %#04x, bitwise %#04x", b, got, want)
 		}
 	}

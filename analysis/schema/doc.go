@@ -205,4 +205,49 @@
 //   - JSON samples: max_load_over_cap, away_frac, peak_to_mean,
 //     moved_join_frac, moved_leave_frac, ideal_leave_frac,
 //     moves_per_cap_join, moves_per_cap_leave per stream.
+//
+// # Miss storm (storm): [StormColumns], [StormTimelineColumns]
+//
+// One row per algorithm and membership change (storm.csv, the JSON array
+// of [Storm]) or per algorithm and time point (storm-timeline.csv), the
+// moved fraction of the same keys turned into hit ratio and database load
+// by the warm-up model (analysis.StormModel); the constants' comments give
+// each column. zipf is the Zipf exponent s of the key popularity the model
+// assumes (0 = uniform reads): it leaves the values right after the change
+// and the total extra reads h f K unchanged and shapes the decay
+// (db_reads of the timeline, recovery_s): hot keys refill first, the long
+// tail last. A file, and a plot, holds one fleet (reads, hit ratio,
+// working set, zipf); storm-zipf.csv and storm-zipf-timeline.csv are the
+// Zipf run of make storm.
+//
+// # Live miss storm (storm -live): [StormLiveColumns]
+//
+// One row per algorithm and window of reads replayed against real
+// memcached servers on 127.0.0.1 (package live), beside the warm-up model
+// (analysis.StormModel) for the same scenario:
+//
+//   - algo, hash, vnodes, op, from, to, seed: as above; seed also draws the
+//     read sequence. The working set is keyset.Keys(working_set, seed).
+//   - reads, hit_ratio, working_set: the model's Q (reads per second, which
+//     sets the clock: read i happens i/Q seconds after the change), steady
+//     hit ratio h and working set K.
+//   - zipf: the Zipf exponent s of the key popularity: the replayed reads
+//     name key i of the working set with probability (i+1)^-s / H(K, s)
+//     (analysis.Zipf, seeded), and the model sums over the same law; 0 is
+//     uniform.
+//   - moved_frac: the fraction of the working set whose owner changed,
+//     counted on those keys (no interval: one key set).
+//   - live_mem_mb, value_bytes: memcached -m per instance and the size of
+//     every cached value.
+//   - window: -1 for the steady window before the change, then 0, 1, ...;
+//     time_s, time_end_s: its start and end, seconds after the change
+//     (negative before it); window_reads: reads in it; expired_reads: those
+//     whose key the client deleted first, the emulated steady misses.
+//   - hit_live, db_reads_live: the hit ratio the servers served and the
+//     database reads per second (misses / window_reads x reads).
+//   - hit_sim, db_reads_sim: the model's mean over the same window
+//     (analysis.StormModel.MeanHitBetween with moved_frac; before the
+//     change, h and Q (1-h)); db_steady: Q (1-h).
+//   - JSON: the same fields plus "config"; go_version and commit live only
+//     there.
 package schema

@@ -33,6 +33,7 @@ func TestJSONNamesAreColumns(t *testing.T) {
 		{Spread{}, SpreadColumns, []string{"config", "shares", "samples"}},
 		{Load{}, LoadColumns, []string{"config", "samples"}},
 		{Bounded{}, BoundedColumns, []string{"config", "samples"}},
+		{StormLive{}, StormLiveColumns, []string{"config"}},
 	} {
 		var want []string
 		for _, col := range c.cols {

@@ -8,7 +8,8 @@ import (
 // Columns of the miss-storm results (storm.csv and its JSON), beyond the
 // movement columns they share (algo, hash, vnodes, op, from, to, keys,
 // sets, seed, moved_frac[_lo,_hi], ideal_frac, eps, partitions, key_file,
-// go_version, commit):
+// go_version, commit), and zipf (ColZipf): the Zipf exponent s of the key
+// popularity of the warm-up model, 0 for uniform reads:
 const (
 	ColReads          = "reads"            // Q: reads per second reaching the cache fleet
 	ColHitRatio       = "hit_ratio"        // steady hit ratio before the change (storm.csv); in the timeline, the hit ratio at time_s
@@ -29,7 +30,7 @@ const (
 // applied to the ends of the moved fraction's 95% interval).
 var StormColumns = []string{
 	ColAlgo, ColHash, ColVNodes, ColOp, ColFrom, ColTo, ColKeys, ColSets, ColSeed,
-	ColReads, ColHitRatio, ColWorkingSet,
+	ColReads, ColHitRatio, ColWorkingSet, ColZipf,
 	ColMovedFrac, ColMovedFracLo, ColMovedFracHi, ColIdealFrac,
 	ColHitAfter, ColHitAfter + "_lo", ColHitAfter + "_hi",
 	ColDBReads, ColDBReads + "_lo", ColDBReads + "_hi", ColDBSteady,
@@ -45,7 +46,7 @@ var StormTimelineColumns = []string{
 	ColAlgo, ColHash, ColVNodes, ColOp, ColFrom, ColTo, ColKeys, ColSets, ColSeed, ColTimeS,
 	ColHitRatio, ColHitRatio + "_lo", ColHitRatio + "_hi",
 	ColDBReads, ColDBReads + "_lo", ColDBReads + "_hi", ColDBSteady,
-	ColReads, ColSteadyHitRatio, ColWorkingSet,
+	ColReads, ColSteadyHitRatio, ColWorkingSet, ColZipf,
 	ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
 }
 
@@ -64,6 +65,7 @@ type Storm struct {
 	Reads          float64 `json:"reads"`
 	HitRatio       float64 `json:"hit_ratio"`
 	WorkingSet     int     `json:"working_set"`
+	Zipf           float64 `json:"zipf"`
 	MovedFrac      float64 `json:"moved_frac"`
 	MovedFracLo    float64 `json:"moved_frac_lo"`
 	MovedFracHi    float64 `json:"moved_frac_hi"`
@@ -111,6 +113,7 @@ type StormPoint struct {
 	Reads          float64 `json:"reads"`
 	SteadyHitRatio float64 `json:"steady_hit_ratio"`
 	WorkingSet     int     `json:"working_set"`
+	Zipf           float64 `json:"zipf"`
 	Config         Config  `json:"config"`
 }
 
@@ -122,7 +125,7 @@ func WriteStormCSV(w io.Writer, rs []Storm) error {
 		c := r.Config
 		cw.Write(flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), r.Op, itoa(r.From), itoa(r.To), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
-			[]string{ftoa(r.Reads), ftoa(r.HitRatio), itoa(r.WorkingSet)},
+			[]string{ftoa(r.Reads), ftoa(r.HitRatio), itoa(r.WorkingSet), ftoa(r.Zipf)},
 			[]string{ftoa(r.MovedFrac), ftoa(r.MovedFracLo), ftoa(r.MovedFracHi), ftoa(r.IdealFrac)},
 			[]string{ftoa(r.HitAfter), ftoa(r.HitAfterLo), ftoa(r.HitAfterHi)},
 			[]string{ftoa(r.DBReads), ftoa(r.DBReadsLo), ftoa(r.DBReadsHi), ftoa(r.DBSteady)},
@@ -146,7 +149,7 @@ func WriteStormTimelineCSV(w io.Writer, ps []StormPoint) error {
 			[]string{p.Algo, p.Hash, itoa(p.VNodes), p.Op, itoa(p.From), itoa(p.To), itoa(p.Keys), itoa(p.Sets), utoa(p.Seed), ftoa(p.TimeS)},
 			[]string{ftoa(p.HitRatio), ftoa(p.HitRatioLo), ftoa(p.HitRatioHi)},
 			[]string{ftoa(p.DBReads), ftoa(p.DBReadsLo), ftoa(p.DBReadsHi), ftoa(p.DBSteady)},
-			[]string{ftoa(p.Reads), ftoa(p.SteadyHitRatio), itoa(p.WorkingSet)},
+			[]string{ftoa(p.Reads), ftoa(p.SteadyHitRatio), itoa(p.WorkingSet), ftoa(p.Zipf)},
 			[]string{ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
 		))
 	}

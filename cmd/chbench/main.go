@@ -7,9 +7,11 @@
 //	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
 //	chbench replication -replicas R -from N -op OP [flags] replica sets on a change
 //	chbench storm -from N -to M [-reads Q] [-hit H]      cache miss storm of a resize
+//	chbench storm -live -from N -to M                    the same against real memcached on 127.0.0.1
 //	chbench load [-nodes N] [-zipf s,...] [flags]       per-node request load under Zipf popularity
 //	chbench bounded [-nodes N] [-eps e,...] [flags]     bounded loads: partition, key and request forms
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
+//	chbench report -dir results [-profile FILE]         write results/REPORT.md for a design review
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
 //	chbench algorithms [-format markdown]               the catalog's facts per algorithm
 //
@@ -83,6 +85,7 @@ var commands = map[string]command{
 	"move":   {"measure the fraction of keys that move on a resize", runMove},
 	"spread": {"measure how evenly keys spread over nodes", runSpread},
 	"plot":   {"draw the plots from a results directory", runPlot},
+	"report": {"write the design-review report (REPORT.md) of a results directory", runReport},
 	"storm":  {"derive a cache fleet's miss storm on a resize from the moved fraction", runStorm},
 
 	"replication": {"measure replica-set movement and replica load at replication factor R", runReplication},

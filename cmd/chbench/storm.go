@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -20,7 +21,7 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 		}
 	}()
 	var a analysisFlags
-	fs := newFlagSet("storm", "-algo A[,B...] -from N (-to M | -leave ID | -join ID[,W] | ...) [-reads Q] [-hit H] [-working-set K] [flags]", stderr)
+	fs := newFlagSet("storm", "-algo A[,B...] -from N (-to M | -leave ID | -join ID[,W] | ...) [-reads Q] [-hit H] [-working-set K] [-zipf S] [flags]", stderr)
 	a.register(fs)
 	def := analysis.DefaultStormModel()
 	from := fs.Int("from", 4, "cache nodes before the change")
@@ -28,11 +29,14 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 	reads := fs.Float64("reads", def.Reads, "reads per second reaching the cache fleet, Q > 0")
 	hit := fs.Float64("hit", def.HitRatio, "steady hit ratio before the change, 0 <= h < 1")
 	ws := fs.Int("working-set", def.WorkingSet, "distinct keys the fleet serves, K >= 1 (refill time constant K/Q; the moved fraction is measured on -keys x -sets sample keys)")
+	zipf := fs.Float64("zipf", 0, "Zipf exponent s of the key popularity, >= 0: key i of the working set is read with probability (i+1)^-s / H(K, s); 0 = uniform (the warm-up then decays as one exponential)")
 	timeline := fs.Bool("timeline", false, "with -format csv: the warm-up curve, one row per algorithm and time point, instead of one row per algorithm")
 	points := fs.Int("points", 120, "timeline: time steps from 0 to -span time constants")
 	span := fs.Float64("span", 6, "timeline: time covered, in time constants K/Q (> 0)")
 	var ff fleetFlags
 	ff.register(fs)
+	var lf liveFlags
+	lf.register(fs)
 	set, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -49,9 +53,19 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 	if a.format == "bench" {
 		return fmt.Errorf("format bench: storm writes table, csv or json")
 	}
-	m := analysis.StormModel{Reads: *reads, HitRatio: *hit, WorkingSet: *ws}
+	m := analysis.StormModel{Reads: *reads, HitRatio: *hit, WorkingSet: *ws, Zipf: *zipf}
 	if err := m.Validate(); err != nil {
 		return err
+	}
+	if lf.on {
+		if ff.used(set) {
+			return fmt.Errorf("-live runs a -from N -to M resize; it cannot be combined with -join, -leave, -reweight, -node-ids or other fleet flags")
+		}
+		if math.IsNaN(*span) || math.IsInf(*span, 0) || *span <= 0 {
+			return fmt.Errorf("span %v: need a finite number of time constants > 0", *span)
+		}
+		usage = false // runStormLive marks its own usage errors
+		return runStormLive(&a, set, lf, *from, *to, m, *span, stdout, stderr)
 	}
 	ts, err := analysis.StormTimes(m, *points, *span)
 	if err != nil {

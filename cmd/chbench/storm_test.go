@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 // The default storm is the field's headline: modulo 4 -> 5 at 50,000
@@ -47,6 +49,8 @@ func TestStormBadFlags(t *testing.T) {
 		{[]string{"-timeline"}, "-timeline needs -format csv"},
 		{[]string{"-format", "bench"}, "format bench"},
 		{[]string{"-span", "0", "-format", "csv", "-timeline"}, "span 0"},
+		{[]string{"-zipf", "-1"}, "zipf exponent -1"},
+		{[]string{"-zipf", "NaN"}, "zipf exponent NaN"},
 	} {
 		_, _, err := runCLI(t, append([]string{"storm", "-keys", "10", "-sets", "1"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -66,5 +70,49 @@ func TestStormNamedLeave(t *testing.T) {
 	}
 	if _, _, err := runCLI(t, "storm", "-from", "4", "-to", "6", "-leave", "node-1"); err == nil || !strings.Contains(err.Error(), "-to cannot be combined") {
 		t.Errorf("-to with -leave: err = %v", err)
+	}
+}
+
+// storm -zipf: the values at the change and the total extra reads are
+// those of uniform reads (S(0) = 1, every moved key is read once); the
+// recovery takes longer (the long tail refills slowly) and the table and
+// CSV name the exponent.
+func TestStormZipfFlag(t *testing.T) {
+	args := []string{"storm", "-algo", "modulo", "-keys", "2000", "-sets", "2", "-working-set", "20000", "-format", "csv"}
+	uni, _, err := runCLI(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zipf, _, err := runCLI(t, append(args, "-zipf", "0.99")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := schema.ParseTable(strings.NewReader(uni), "storm.csv", schema.StormColumns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := schema.ParseTable(strings.NewReader(zipf), "storm.csv", schema.StormColumns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Str(0, schema.ColZipf) != "0" || z.Str(0, schema.ColZipf) != "0.99" {
+		t.Errorf("zipf columns %q, %q; want 0 and 0.99", u.Str(0, schema.ColZipf), z.Str(0, schema.ColZipf))
+	}
+	for _, col := range []string{schema.ColHitAfter, schema.ColDBReads, schema.ColDBMultiple, schema.ColExtraDBReads} {
+		if u.Str(0, col) != z.Str(0, col) {
+			t.Errorf("%s: uniform %s, Zipf %s; want equal", col, u.Str(0, col), z.Str(0, col))
+		}
+	}
+	ru, _ := u.Num(0, schema.ColRecoveryS)
+	rz, _ := z.Num(0, schema.ColRecoveryS)
+	if !(rz > ru) {
+		t.Errorf("recovery: Zipf %v s, uniform %v s; want the Zipf tail slower", rz, ru)
+	}
+	out, _, err := runCLI(t, "storm", "-algo", "modulo", "-keys", "2000", "-sets", "2", "-working-set", "20000", "-zipf", "0.99")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Zipf popularity s = 0.99") {
+		t.Errorf("table does not name the popularity:\n%s", out)
 	}
 }

@@ -1,0 +1,101 @@
+package plots
+
+import (
+	"github.com/chbench/chbench/algorithms/catalog"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// panelThreshold is the most algorithm lines one panel carries: a line
+// plot with more is drawn as small multiples, one panel per catalog
+// family (catalog.Info.Family), on shared axes.
+const panelThreshold = 8
+
+// Small multiples are drawn at 1600 x 1200 pixels, two panels a row.
+var (
+	panelFigWidth  = vg.Length(1600) * vg.Inch / vgimg.DefaultDPI
+	panelFigHeight = vg.Length(1200) * vg.Inch / vgimg.DefaultDPI
+	panelLegend    = vg.Points(215)
+	panelCols      = 2
+)
+
+// familyTitles names the panels; a family missing here is titled with its
+// catalog name.
+var familyTitles = map[string]string{
+	"classic":  "classic: the original six and ketama",
+	"range":    "range hashes of bucket numbers",
+	"table":    "lookup tables",
+	"stateful": "stateful, fixed capacity",
+}
+
+// familyOf returns the catalog family of algo, or "other" for a name the
+// catalog does not know.
+func familyOf(algo string) string {
+	in, err := catalog.Describe(algo)
+	if err != nil || in.Family == "" {
+		return "other"
+	}
+	return in.Family
+}
+
+// familyPanels returns full unchanged when series has at most
+// panelThreshold lines or only one family; otherwise a figure with full's
+// name, title and caption whose panels are build(the series of one
+// family), one per family in catalog order, each with full's axes (scale,
+// ticks, range and labels) so that panels compare at a glance. build must
+// draw a figure the way full was drawn, from a subset of its series.
+func familyPanels(full *figure, series []Series, build func([]Series) (*figure, error)) (*figure, error) {
+	if len(series) <= panelThreshold {
+		return full, nil
+	}
+	var fams []string
+	groups := map[string][]Series{}
+	for _, s := range series {
+		fam := familyOf(s.Algo)
+		if groups[fam] == nil {
+			fams = append(fams, fam)
+		}
+		groups[fam] = append(groups[fam], s)
+	}
+	if len(fams) < 2 {
+		return full, nil
+	}
+	out := &figure{name: full.name, title: full.title, caption: full.caption, p: full.p,
+		width: panelFigWidth, height: panelFigHeight}
+	for _, fam := range fams {
+		pf, err := build(groups[fam])
+		if err != nil {
+			return nil, err
+		}
+		pf.title, pf.caption = familyTitles[fam], nil
+		if pf.title == "" {
+			pf.title = fam
+		}
+		pf.p.Title.TextStyle.Font.Size = vg.Points(15)
+		pf.p.X.Scale, pf.p.X.Tick.Marker, pf.p.X.Min, pf.p.X.Max = full.p.X.Scale, full.p.X.Tick.Marker, full.p.X.Min, full.p.X.Max
+		pf.p.Y.Scale, pf.p.Y.Tick.Marker, pf.p.Y.Min, pf.p.Y.Max = full.p.Y.Scale, full.p.Y.Tick.Marker, full.p.Y.Min, full.p.Y.Max
+		pf.p.X.Label.Text, pf.p.Y.Label.Text = full.p.X.Label.Text, full.p.Y.Label.Text
+		pf.legendW = panelLegend
+		pf.legend.TextStyle.Font.Size = vg.Points(11.5)
+		pf.legend.ThumbnailWidth = vg.Points(30)
+		out.panels = append(out.panels, pf)
+	}
+	return out, nil
+}
+
+// drawPanels draws f.panels on c in a grid of panelCols columns, row by
+// row, each panel with its own title and legend.
+func (f *figure) drawPanels(c draw.Canvas) {
+	rows := (len(f.panels) + panelCols - 1) / panelCols
+	w := (c.Max.X - c.Min.X) / vg.Length(panelCols)
+	h := (c.Max.Y - c.Min.Y) / vg.Length(rows)
+	gap := vg.Points(8)
+	for i, pf := range f.panels {
+		col, row := i%panelCols, i/panelCols
+		tile := draw.Crop(c,
+			vg.Length(col)*w, -vg.Length(panelCols-1-col)*w,
+			vg.Length(rows-1-row)*h+gap, -vg.Length(row)*h)
+		pf.draw(tile)
+	}
+}

@@ -1,0 +1,71 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Compare writes, as Markdown, the headline numbers (the trade-off table's
+// metric cells) that differ between the reports of two runs, old and new:
+// one line per algorithm and metric whose shown value changed, with the
+// relative change, plus cells present in only one run. It first lists the
+// node counts, replication factor and Zipf exponent each run was read at
+// when they differ, since cells read at different sizes are not
+// comparable. It reports how many cells are unchanged.
+func Compare(w io.Writer, old, new *Data) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Headline numbers: %s -> %s\n\n", old.Dir, new.Dir)
+	if uo, un := usedValues(old), usedValues(new); uo != un {
+		fmt.Fprintf(&b, "Read at different sizes, compare with care:\n- old: %s\n- new: %s\n\n", uo, un)
+	}
+	mo, mn := metricInfos(old), metricInfos(new)
+	rowsOf := func(d *Data) map[string]Row {
+		m := map[string]Row{}
+		for _, r := range d.Rows {
+			m[r.Info.Name] = r
+		}
+		return m
+	}
+	ro, rn := rowsOf(old), rowsOf(new)
+	var names []string // catalog order: new rows, then old-only rows
+	for _, d := range []*Data{new, old} {
+		for _, r := range d.Rows {
+			if !slices.Contains(names, r.Info.Name) {
+				names = append(names, r.Info.Name)
+			}
+		}
+	}
+	b.WriteString("| algorithm | metric | old | new | change |\n|---|---|---|---|---|\n")
+	same, changed := 0, 0
+	for _, name := range names {
+		for m := range numMetrics {
+			o, n := ro[name].Vals[m], rn[name].Vals[m]
+			if !o.OK && !n.OK {
+				continue
+			}
+			os, ns, ch := "not in this run", "not in this run", ""
+			if o.OK {
+				os = mo[m].format(o.V)
+			}
+			if n.OK {
+				ns = mn[m].format(n.V)
+			}
+			if o.OK && n.OK {
+				if os == ns {
+					same++
+					continue
+				}
+				if o.V != 0 {
+					ch = fmt.Sprintf("%+.1f%%", 100*(n.V-o.V)/o.V)
+				}
+			}
+			changed++
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", name, mn[m].head, os, ns, ch)
+		}
+	}
+	fmt.Fprintf(&b, "\n%d cells differ, %d are the same as shown.\n", changed, same)
+	_, err := io.WriteString(w, b.String())
+	return err
+}

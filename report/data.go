@@ -1,0 +1,507 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/plots"
+)
+
+// Result files the report reads from its directory. Every one is
+// optional: what a file would give is "not in this run" without it.
+const (
+	LookupFile      = "lookup.txt"
+	MovementFile    = "movement.csv"
+	SpreadFile      = "spread.csv"
+	LoadFile        = "load.csv"
+	StormFile       = "storm.csv"
+	ReplicationFile = "replication.csv"
+	// ReportFile is the file Write's caller puts the report in.
+	ReportFile = "REPORT.md"
+)
+
+// Metric identifies one headline number of an algorithm (a column of the
+// trade-off table).
+type Metric int
+
+// The headline metrics, in table order.
+const (
+	LookupLo        Metric = iota // ns per lookup from a key, at the working fleet size
+	LookupHi                      // ns per lookup from a key, at the largest fleet size
+	BuildNs                       // ns to build a placement, at the working size
+	RetainedPerNode               // bytes retained per node by a placement, at the working size
+	JoinRatio                     // moved/ideal when one node joins, at the working size
+	LeaveRatio                    // moved/ideal when a random node leaves, at the working size
+	ReplicaMoved                  // key-replica pairs moved on a random leave at R replicas
+	KeyPeak                       // peak-to-mean of keys per node
+	ZipfPeak                      // peak-to-mean of requests per node under Zipf s
+	StormMultiple                 // database reads right after the storm scenario / steady reads
+	numMetrics
+)
+
+// Value is one measured number; OK is false when the run has none.
+type Value struct {
+	V  float64
+	OK bool
+}
+
+// Row is one algorithm's line of the trade-off table.
+type Row struct {
+	Info catalog.Info
+	Vals [numMetrics]Value
+	// KeyPeakLo, KeyPeakHi: the 95% interval of KeyPeak (spread.csv
+	// peak_to_mean_lo, _hi), OK when the file has both.
+	KeyPeakLo, KeyPeakHi Value
+}
+
+// Data is everything the report says, read from one results directory
+// for one profile. Numbers are copied from the files (medians of
+// lookup.txt computed with benchmath through plots.ReadBenchmarks); no
+// algorithm is run.
+type Data struct {
+	Dir     string
+	Profile Profile
+	Rows    []Row    // catalog order, algorithms present in at least one file
+	Missing []string // result files absent from Dir, in the order of the constants above
+
+	// The run.
+	Machine    string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
+	GoVersions []string // go_version cells, in order of first appearance
+	Commits    []string // commit cells
+	Seeds      []string
+	KeySources []string // key_file cells ("" shown as generated keys)
+	Placements []string // placement cells (fidelity runs), if any
+	KeysSets   []string // per file: "movement.csv: 100,000 keys per set x 5 sets" (a range when rows differ)
+	MoveNodes  []float64
+	MoveOps    []string
+	SpreadN    []float64
+
+	// The values the report used (the nearest ones the files have).
+	LookupLoN, LookupHiN, BuildN float64
+	MoveN                        float64 // movement.csv "from" used
+	SpreadNUsed                  float64
+	NoisePeak                    Value // sampling-noise floor of the peak-to-mean at SpreadNUsed
+	LoadN, LoadZipf              float64
+	HotShare, Floor              Value   // load.csv: hottest key's request share and the hot-key floor
+	LoadExtra                    []Named // load.csv rows whose algo is not in the catalog (bounded-loads forms)
+	ReplN                        float64
+	ReplR                        float64
+	ReplIdeal                    Value   // ideal fraction of the replication rows used
+	ReplLost                     []Named // all_lost_frac per algorithm
+	Storm                        string  // storm scenario, e.g. "4 -> 5 nodes (add), 50000 reads/s at hit ratio 0.95 over 1000000 keys"
+}
+
+// Named is a number belonging to an algorithm (or variant) name.
+type Named struct {
+	Name string
+	V    float64
+}
+
+// Load reads the result files in dir for profile p. A file that exists
+// but is malformed is an error naming it; absent files are listed in
+// Data.Missing. It fails when dir has none of the files.
+func Load(dir string, p Profile) (*Data, error) {
+	d := &Data{Dir: dir, Profile: p}
+	rows := make([]Row, len(catalog.Names()))
+	for i, name := range catalog.Names() {
+		rows[i].Info, _ = catalog.Describe(name)
+	}
+	index := func(algo string) int { return slices.Index(catalog.Names(), algo) }
+	set := func(algo string, m Metric, v float64) {
+		if i := index(algo); i >= 0 && !rows[i].Vals[m].OK {
+			rows[i].Vals[m] = Value{v, true}
+		}
+	}
+	exists := func(name string) (string, bool) {
+		path := filepath.Join(dir, name)
+		_, err := os.Stat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			d.Missing = append(d.Missing, name)
+			return path, false
+		}
+		return path, true
+	}
+
+	if path, ok := exists(LookupFile); ok {
+		sets, err := plots.ReadBenchmarks(path)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sets {
+			switch {
+			case s.Name == "Lookup" && s.Variant == "from=key" && s.Unit == "ns/op":
+				d.Machine = s.Caption
+				d.LookupLoN = nearest(seriesXs(s.Series), float64(p.Nodes))
+				d.LookupHiN = nearest(seriesXs(s.Series), float64(p.MaxNodes))
+				for _, sr := range s.Series {
+					if y, ok := at(sr, d.LookupLoN); ok {
+						set(sr.Algo, LookupLo, y)
+					}
+					if y, ok := at(sr, d.LookupHiN); ok {
+						set(sr.Algo, LookupHi, y)
+					}
+				}
+			case s.Name == "Build" && s.Variant == "" && (s.Unit == "ns/op" || s.Unit == "retained-bytes/node"):
+				m := BuildNs
+				if s.Unit != "ns/op" {
+					m = RetainedPerNode
+				}
+				d.BuildN = nearest(seriesXs(s.Series), float64(p.Nodes))
+				for _, sr := range s.Series {
+					if y, ok := at(sr, d.BuildN); ok {
+						set(sr.Algo, m, y)
+					}
+				}
+			}
+		}
+	}
+
+	meta := func(t *schema.Table) {
+		for i := range t.Len() {
+			addOnce(&d.GoVersions, t.Str(i, schema.ColGoVersion))
+			addOnce(&d.Commits, t.Str(i, schema.ColCommit))
+			addOnce(&d.Seeds, t.Str(i, schema.ColSeed))
+			addOnce(&d.Placements, t.Str(i, "placement"))
+			kf := t.Str(i, schema.ColKeyFile)
+			if kf == "" {
+				kf = "generated"
+			}
+			addOnce(&d.KeySources, kf)
+		}
+	}
+
+	if path, ok := exists(MovementFile); ok {
+		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColOp, schema.ColFrom, schema.ColMovedOverIdeal})
+		if err != nil {
+			return nil, err
+		}
+		meta(t)
+		if err := d.keysSets(t, MovementFile); err != nil {
+			return nil, err
+		}
+		for i := range t.Len() {
+			addOnce(&d.MoveOps, t.Str(i, schema.ColOp))
+		}
+		froms, err := column(t, schema.ColFrom, func(i int) bool { return t.Str(i, schema.ColOp) == "add" })
+		if err != nil {
+			return nil, err
+		}
+		all, _ := column(t, schema.ColFrom, func(int) bool { return true })
+		d.MoveNodes = sortedUnique(all)
+		d.MoveN = nearest(froms, float64(p.Nodes))
+		for i := range t.Len() {
+			from, _ := t.Num(i, schema.ColFrom)
+			if from != d.MoveN {
+				continue
+			}
+			m := JoinRatio
+			switch t.Str(i, schema.ColOp) {
+			case "add":
+			case "remove-random":
+				m = LeaveRatio
+			default:
+				continue
+			}
+			v, err := t.Num(i, schema.ColMovedOverIdeal)
+			if err != nil {
+				return nil, err
+			}
+			set(t.Str(i, schema.ColAlgo), m, v)
+		}
+	}
+
+	if path, ok := exists(SpreadFile); ok {
+		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColNodes, schema.ColPeakToMean, schema.ColNoisePeakToMean})
+		if err != nil {
+			return nil, err
+		}
+		meta(t)
+		if err := d.keysSets(t, SpreadFile); err != nil {
+			return nil, err
+		}
+		ns, err := column(t, schema.ColNodes, func(int) bool { return true })
+		if err != nil {
+			return nil, err
+		}
+		d.SpreadN = sortedUnique(ns)
+		d.SpreadNUsed = nearest(ns, float64(p.Nodes))
+		for i := range t.Len() {
+			if n, _ := t.Num(i, schema.ColNodes); n != d.SpreadNUsed {
+				continue
+			}
+			v, err := t.Num(i, schema.ColPeakToMean)
+			if err != nil {
+				return nil, err
+			}
+			algo := t.Str(i, schema.ColAlgo)
+			if j := index(algo); j >= 0 && !rows[j].Vals[KeyPeak].OK {
+				ci, err := t.Interval(i, schema.ColPeakToMean)
+				if err != nil {
+					return nil, err
+				}
+				if ci.CI {
+					rows[j].KeyPeakLo, rows[j].KeyPeakHi = Value{ci.Lo, true}, Value{ci.Hi, true}
+				}
+			}
+			set(algo, KeyPeak, v)
+			if !d.NoisePeak.OK {
+				if v, err := t.Num(i, schema.ColNoisePeakToMean); err == nil {
+					d.NoisePeak = Value{v, true}
+				}
+			}
+		}
+	}
+
+	if path, ok := exists(LoadFile); ok {
+		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColNodes, "zipf", schema.ColPeakToMean})
+		if err != nil {
+			return nil, err
+		}
+		meta(t)
+		ns, err := column(t, schema.ColNodes, func(int) bool { return true })
+		if err != nil {
+			return nil, err
+		}
+		d.LoadN = nearest(ns, float64(p.Nodes))
+		zs, err := column(t, "zipf", func(i int) bool { n, _ := t.Num(i, schema.ColNodes); return n == d.LoadN })
+		if err != nil {
+			return nil, err
+		}
+		d.LoadZipf = nearestLinear(zs, p.Zipf)
+		for i := range t.Len() {
+			n, _ := t.Num(i, schema.ColNodes)
+			z, _ := t.Num(i, "zipf")
+			if n != d.LoadN || z != d.LoadZipf {
+				continue
+			}
+			v, err := t.Num(i, schema.ColPeakToMean)
+			if err != nil {
+				return nil, err
+			}
+			algo := t.Str(i, schema.ColAlgo)
+			if index(algo) >= 0 {
+				set(algo, ZipfPeak, v)
+			} else {
+				d.LoadExtra = append(d.LoadExtra, Named{algo, v})
+			}
+			if h, ok, err := t.OptNum(i, "hot_share"); err == nil && ok && !d.HotShare.OK {
+				d.HotShare = Value{h, true}
+			}
+			if f, ok, err := t.OptNum(i, "floor"); err == nil && ok && !d.Floor.OK {
+				d.Floor = Value{f, true}
+			}
+		}
+	}
+
+	if path, ok := exists(StormFile); ok {
+		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColOp, schema.ColFrom, schema.ColTo, schema.ColDBMultiple})
+		if err != nil {
+			return nil, err
+		}
+		meta(t)
+		// The default scenario is the first row's change; rows of other
+		// changes are left out.
+		first := func(i int) string {
+			return t.Str(i, schema.ColOp) + " " + t.Str(i, schema.ColFrom) + " " + t.Str(i, schema.ColTo)
+		}
+		var v [5]float64
+		for j, c := range []string{schema.ColFrom, schema.ColTo, schema.ColReads, schema.ColHitRatio, schema.ColWorkingSet} {
+			if v[j], err = t.Num(0, c); err != nil {
+				return nil, err
+			}
+		}
+		d.Storm = fmt.Sprintf("from %s to %s nodes, %s reads/s at hit ratio %s over %s keys",
+			count(v[0]), count(v[1]), count(v[2]), strconv.FormatFloat(v[3], 'g', -1, 64), count(v[4]))
+		for i := range t.Len() {
+			if first(i) != first(0) {
+				continue
+			}
+			v, err := t.Num(i, schema.ColDBMultiple)
+			if err != nil {
+				return nil, err
+			}
+			set(t.Str(i, schema.ColAlgo), StormMultiple, v)
+		}
+	}
+
+	if path, ok := exists(ReplicationFile); ok {
+		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColReplicas, schema.ColOp, schema.ColFrom,
+			schema.ColPairsMovedFrac, schema.ColAllLostFrac, schema.ColIdealFrac})
+		if err != nil {
+			return nil, err
+		}
+		meta(t)
+		leave := func(i int) bool { return t.Str(i, schema.ColOp) == "remove-random" }
+		ns, err := column(t, schema.ColFrom, leave)
+		if err != nil {
+			return nil, err
+		}
+		d.ReplN = nearest(ns, float64(p.Nodes))
+		rs, err := column(t, schema.ColReplicas, func(i int) bool { n, _ := t.Num(i, schema.ColFrom); return leave(i) && n == d.ReplN })
+		if err != nil {
+			return nil, err
+		}
+		d.ReplR = nearestLinear(rs, float64(p.Replicas))
+		for i := range t.Len() {
+			n, _ := t.Num(i, schema.ColFrom)
+			r, _ := t.Num(i, schema.ColReplicas)
+			if !leave(i) || n != d.ReplN || r != d.ReplR || index(t.Str(i, schema.ColAlgo)) < 0 {
+				continue
+			}
+			var v [3]float64
+			for j, c := range []string{schema.ColPairsMovedFrac, schema.ColAllLostFrac, schema.ColIdealFrac} {
+				if v[j], err = t.Num(i, c); err != nil {
+					return nil, err
+				}
+			}
+			algo := t.Str(i, schema.ColAlgo)
+			if rows[index(algo)].Vals[ReplicaMoved].OK {
+				continue
+			}
+			set(algo, ReplicaMoved, v[0])
+			d.ReplLost = append(d.ReplLost, Named{algo, v[1]})
+			if !d.ReplIdeal.OK {
+				d.ReplIdeal = Value{v[2], true}
+			}
+		}
+	}
+
+	if len(d.Missing) == 6 {
+		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir,
+			strings.Join([]string{LookupFile, MovementFile, SpreadFile, LoadFile, StormFile, ReplicationFile}, ", "))
+	}
+	for _, r := range rows {
+		if slices.ContainsFunc(r.Vals[:], func(v Value) bool { return v.OK }) {
+			d.Rows = append(d.Rows, r)
+		}
+	}
+	return d, nil
+}
+
+// keysSets adds to d.KeysSets the keys per set and sets of table t (of
+// file), as ranges when its rows differ.
+func (d *Data) keysSets(t *schema.Table, file string) error {
+	keys, err := column(t, schema.ColKeys, func(int) bool { return true })
+	if err != nil {
+		return err
+	}
+	sets, err := column(t, schema.ColSets, func(int) bool { return true })
+	if err != nil {
+		return err
+	}
+	span := func(xs []float64) string {
+		lo, hi := slices.Min(xs), slices.Max(xs)
+		if lo == hi {
+			return count(lo)
+		}
+		return count(lo) + ".." + count(hi)
+	}
+	d.KeysSets = append(d.KeysSets, fmt.Sprintf("%s %s keys per set x %s sets", file, span(keys), span(sets)))
+	return nil
+}
+
+func addOnce(list *[]string, s string) {
+	if s != "" && !slices.Contains(*list, s) {
+		*list = append(*list, s)
+	}
+}
+
+// column returns the numbers of column name in the rows keep accepts.
+func column(t *schema.Table, name string, keep func(int) bool) ([]float64, error) {
+	var out []float64
+	for i := range t.Len() {
+		if !keep(i) {
+			continue
+		}
+		v, err := t.Num(i, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func sortedUnique(xs []float64) []float64 {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func seriesXs(ss []plots.Series) []float64 {
+	var xs []float64
+	for _, s := range ss {
+		for _, p := range s.Points {
+			xs = append(xs, p.X)
+		}
+	}
+	return xs
+}
+
+func at(s plots.Series, x float64) (float64, bool) {
+	for _, p := range s.Points {
+		if p.X == x {
+			return p.Y, true
+		}
+	}
+	return 0, false
+}
+
+// nearest returns the value of xs (all > 0) closest to target on a log
+// scale (ties: the smaller), or 0 when xs is empty.
+func nearest(xs []float64, target float64) float64 {
+	best, dist := 0.0, math.Inf(1)
+	for _, x := range sortedUnique(xs) {
+		if x <= 0 {
+			continue
+		}
+		if d := math.Abs(math.Log(x / target)); d < dist {
+			best, dist = x, d
+		}
+	}
+	return best
+}
+
+// nearestLinear returns the value of xs closest to target (ties: the
+// smaller), or 0 when xs is empty.
+func nearestLinear(xs []float64, target float64) float64 {
+	best, dist := 0.0, math.Inf(1)
+	for _, x := range sortedUnique(xs) {
+		if d := math.Abs(x - target); d < dist {
+			best, dist = x, d
+		}
+	}
+	return best
+}
+
+// count formats a node count or other whole number with thousands
+// separators: 10000 -> "10,000".
+func count(x float64) string {
+	s := strconv.FormatFloat(x, 'f', -1, 64)
+	if x != math.Trunc(x) {
+		return s
+	}
+	return thousands(s)
+}
+
+// thousands puts commas between the groups of three digits of the
+// unsigned integer s: "10000" -> "10,000".
+func thousands(s string) string {
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,434 @@
+package report
+
+import (
+	"bufio"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+)
+
+// testdata/run holds real results, trimmed: lookup.txt, movement.csv,
+// spread.csv, storm.csv and replication.csv from one `make quick
+// RESULTS=/tmp/rq` of this commit's parent (lookup.txt reduced to the
+// Lookup from=key rows at 100 and 10,000 nodes and the Build rows at 100;
+// movement.csv to the add and remove-random rows; replication.csv to the
+// remove-random rows), and load.csv as committed on the traffic branch
+// (chbench load at 100 nodes, Zipf s = 0, 0.8, 0.99, 1.2).
+const runDir = "testdata/run"
+
+func render(t *testing.T, dir string, p Profile) string {
+	t.Helper()
+	d, err := Load(dir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := Write(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// allowed collects every number the report may show: each numeric cell
+// of the CSV files, each sample of lookup.txt and the median of each
+// benchmark cell (computed here by sorting, independently of benchmath),
+// the sample counts and GOMAXPROCS, the profile's values, the rules'
+// thresholds, and the numbers in the catalog's descriptions.
+func allowed(t *testing.T, dir string, p Profile) []float64 {
+	t.Helper()
+	var vals []float64
+	files, _ := filepath.Glob(filepath.Join(dir, "*.csv"))
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(fh).ReadAll()
+		fh.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range recs[1:] {
+			for _, c := range rec {
+				if v, err := strconv.ParseFloat(c, 64); err == nil {
+					vals = append(vals, v)
+				}
+			}
+		}
+	}
+	fh, err := os.Open(filepath.Join(dir, "lookup.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	cells := map[string][]float64{}
+	var order []string
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		name := f[0]
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			procs, _ := strconv.ParseFloat(name[i+1:], 64)
+			vals = append(vals, procs)
+		}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := name + " " + f[i+1]
+			if cells[k] == nil {
+				order = append(order, k)
+			}
+			cells[k] = append(cells[k], v)
+			vals = append(vals, v)
+		}
+	}
+	for _, k := range order {
+		xs := slices.Clone(cells[k])
+		slices.Sort(xs)
+		n := len(xs)
+		vals = append(vals, float64(n), (xs[(n-1)/2]+xs[n/2])/2)
+	}
+	vals = append(vals, float64(p.Nodes), float64(p.MaxNodes), float64(p.Replicas), p.Zipf, NearIdeal)
+	num := regexp.MustCompile(`\d+(?:,\d{3})*(?:\.\d+)?`)
+	for _, name := range catalog.Names() {
+		in, _ := catalog.Describe(name)
+		for _, s := range []string{in.Lookup, in.Memory, in.Removal, in.Weights, in.Source} {
+			for _, m := range num.FindAllString(s, -1) {
+				v, _ := strconv.ParseFloat(strings.ReplaceAll(m, ",", ""), 64)
+				vals = append(vals, v)
+			}
+		}
+	}
+	return vals
+}
+
+var (
+	codeSpan  = regexp.MustCompile("`[^`]*`")
+	plotLink  = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+	kOfN      = regexp.MustCompile(`\b(\d+) of (\d+) algorithms`)
+	numberTok = regexp.MustCompile(`^(\d+(?:,\d{3})*(?:\.\d+)?)(%|x)?$`)
+)
+
+// numbers returns the numeric tokens of a report: words that are a number,
+// optionally followed by % or x, outside code spans and plot links; "k of
+// n algorithms" counts are returned apart.
+func numbers(report string) (toks []string, counts [][2]int) {
+	for _, m := range kOfN.FindAllStringSubmatch(report, -1) {
+		k, _ := strconv.Atoi(m[1])
+		n, _ := strconv.Atoi(m[2])
+		counts = append(counts, [2]int{k, n})
+	}
+	s := kOfN.ReplaceAllString(report, "")
+	s = plotLink.ReplaceAllString(s, "")
+	s = codeSpan.ReplaceAllString(s, "")
+	s = strings.ReplaceAll(s, "..", " ")
+	words := strings.FieldsFunc(s, func(r rune) bool {
+		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '.' || r == ',' || r == '%' || r == '_' || r == '/')
+	})
+	for _, w := range words {
+		w = strings.TrimRight(w, ".,")
+		if numberTok.MatchString(w) {
+			toks = append(toks, w)
+		}
+	}
+	return toks, counts
+}
+
+// explained reports whether tok, shown with its number of decimals, is
+// some v of vals (or 100 v for a percentage).
+func explained(tok string, vals []float64) bool {
+	m := numberTok.FindStringSubmatch(tok)
+	digits := strings.ReplaceAll(m[1], ",", "")
+	dec := 0
+	if i := strings.IndexByte(digits, '.'); i >= 0 {
+		dec = len(digits) - i - 1
+	}
+	scale := 1.0
+	if m[2] == "%" {
+		scale = 100
+	}
+	for _, v := range vals {
+		// A median computed in seconds and shown in ns may differ from
+		// ours in the last bits, which decides a rounding at .5.
+		for _, eps := range []float64{0, 1e-12, -1e-12} {
+			if strconv.FormatFloat(scale*v*(1+eps), 'f', dec, 64) == digits {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Every number of the report is one of the results' numbers (as shown,
+// rounded), and every "k of n algorithms" count is at most n, n at most
+// the catalog size.
+func TestEveryNumberComesFromTheResults(t *testing.T) {
+	for _, p := range []Profile{DefaultProfile(), {Nodes: 10, MaxNodes: 100, Replicas: 2, Zipf: 1.2, Source: "test"}} {
+		rep := render(t, runDir, p)
+		toks, counts := numbers(rep)
+		if len(toks) < 200 {
+			t.Fatalf("profile %+v: only %d numbers found in the report; the tokenizer lost them:\n%s", p, len(toks), rep)
+		}
+		vals := allowed(t, runDir, p)
+		for _, tok := range toks {
+			if !explained(tok, vals) {
+				t.Errorf("profile %+v: %q in the report is in no result file", p, tok)
+			}
+		}
+		if len(counts) < 3 {
+			t.Errorf("profile %+v: %d \"k of n algorithms\" counts, want at least 3", p, len(counts))
+		}
+		for _, c := range counts {
+			if c[0] > c[1] || c[1] > len(catalog.Names()) {
+				t.Errorf("profile %+v: count %d of %d algorithms", p, c[0], c[1])
+			}
+		}
+	}
+}
+
+// The numbers a sentence quotes follow the input: the test's own
+// computation of the storm takeaway from storm.csv, and a change of one
+// cell of storm.csv moves that algorithm to the front of the sentence.
+func TestSentenceFollowsInput(t *testing.T) {
+	p := DefaultProfile()
+	before := render(t, runDir, p)
+	stormLine := func(rep string) string {
+		for l := range strings.SplitSeq(rep, "\n") {
+			if strings.Contains(l, "multiplies database reads by") {
+				return l
+			}
+		}
+		t.Fatalf("no storm takeaway in:\n%s", rep)
+		return ""
+	}
+	// The lowest db_multiple of storm.csv, computed here, leads the sentence.
+	fh, err := os.Open(filepath.Join(runDir, StormFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(fh).ReadAll()
+	fh.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(recs[0], "db_multiple")
+	best, bestV, worst, worstV := "", 1e308, "", -1.0
+	for _, r := range recs[1:] {
+		v, _ := strconv.ParseFloat(r[col], 64)
+		if v < bestV {
+			best, bestV = r[0], v
+		}
+		if v > worstV {
+			worst, worstV = r[0], v
+		}
+	}
+	want := "by `" + best + "` (" + strconv.FormatFloat(bestV, 'f', 2, 64) + "x)"
+	wantEnd := "up to `" + worst + "` (" + strconv.FormatFloat(worstV, 'f', 2, 64) + "x)."
+	if l := stormLine(before); !strings.Contains(l, want) || !strings.HasSuffix(l, wantEnd) {
+		t.Errorf("storm takeaway %q: want it to contain %q and end with %q", l, want, wantEnd)
+	}
+
+	// Make ring's multiple the lowest: the sentence must name it first.
+	dir := t.TempDir()
+	for _, f := range []string{LookupFile, MovementFile, SpreadFile, StormFile, ReplicationFile, LoadFile} {
+		b, err := os.ReadFile(filepath.Join(runDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == StormFile {
+			for _, r := range recs[1:] {
+				if r[0] == "ring" {
+					r[col] = "1.5"
+				}
+			}
+			var sb strings.Builder
+			w := csv.NewWriter(&sb)
+			w.WriteAll(recs)
+			b = []byte(sb.String())
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := render(t, dir, p)
+	if l := stormLine(after); !strings.Contains(l, "by `ring` (1.50x)") {
+		t.Errorf("after setting ring's db_multiple to 1.5, storm takeaway %q does not name ring first at 1.50x", l)
+	}
+	if row := tableRow(t, after, "ring"); !strings.Contains(row, "| 1.50 |") {
+		t.Errorf("ring's table row %q lacks its new storm multiple 1.50", row)
+	}
+	// Everything else is unchanged.
+	if strings.ReplaceAll(before, stormLine(before), "") == strings.ReplaceAll(after, stormLine(after), "") {
+		t.Errorf("only the storm sentence changed; the table should have changed too")
+	}
+}
+
+func tableRow(t *testing.T, rep, algo string) string {
+	t.Helper()
+	for l := range strings.SplitSeq(rep, "\n") {
+		if strings.HasPrefix(l, "| `"+algo+"` |") {
+			return l
+		}
+	}
+	t.Fatalf("no table row for %s", algo)
+	return ""
+}
+
+// Absent files are said to be absent, in the run section and in the
+// sections that need them, and their cells stay blank.
+func TestAbsentFilesAreNotInThisRun(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{MovementFile, SpreadFile} {
+		b, err := os.ReadFile(filepath.Join(runDir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := render(t, dir, DefaultProfile())
+	for _, want := range []string{
+		"**Not in this run**: lookup.txt, load.csv, storm.csv, replication.csv",
+		"Request load under Zipf popularity: not in this run (no load.csv",
+		"Lookup time: not in this run (no lookup.txt).",
+		"Replication: not in this run (no replication.csv).",
+		"Miss storm: not in this run (no storm.csv).",
+		"**Machine**: not in this run",
+		"(plot `plots/lookup-from-key.png`: not in this run)",
+		"ordered by key peak-to-mean (spread.csv; load.csv is not in this run)",
+	} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+	row := tableRow(t, rep, "ring")
+	blank := 0
+	for c := range strings.SplitSeq(strings.Trim(row, "|"), "|") {
+		if strings.TrimSpace(c) == "" {
+			blank++
+		}
+	}
+	if blank != 6 {
+		t.Errorf("ring row %q: %d blank cells, want 6 (one lookup column without lookup.txt, build x2, replication, Zipf, storm)", row, blank)
+	}
+	// A plot that exists is linked, relative to the report.
+	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plots", "spread-peak-to-mean.png"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep := render(t, dir, DefaultProfile()); !strings.Contains(rep, "![spread-peak-to-mean](plots/spread-peak-to-mean.png)") {
+		t.Errorf("no link to the plot that exists:\n%s", rep)
+	}
+	if _, err := Load(t.TempDir(), DefaultProfile()); err == nil {
+		t.Error("Load of an empty directory: no error")
+	}
+}
+
+// The profile picks the rows: at 10 nodes the movement and spread come
+// from the 10-node rows, the lookup from 100 (the nearest of 100 and
+// 10,000), the load from its only node count; and it says so.
+func TestProfilePicksRows(t *testing.T) {
+	p, err := ParseProfile(strings.NewReader("# small fleet\nname = tiny\nnodes = 10..100 # range\nreplicas = 2\nzipf = 1.2\n"), "tiny.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := render(t, runDir, p)
+	for _, want := range []string{
+		"# chbench design review: tiny",
+		"profile `tiny.txt` asks for 10..100 nodes, R = 2, Zipf s = 1.2",
+		"lookup at 100 and 100 nodes, build at 100, movement from 10, spread at 10, request load at 100 nodes and s = 1.2, replication at 10 nodes and R = 2",
+		"join moved/ideal @10", "R=2 random leave: pairs moved @10", "Zipf s=1.2 requests peak/mean @100",
+		"when one node joins 10 nodes",
+	} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(rep, "At 100 nodes: fastest") {
+		t.Error("lookup takeaway repeats the same node count twice")
+	}
+	if strings.Count(rep, "lookup ns @100") != 1 {
+		t.Error("the table has two lookup columns for one node count")
+	}
+}
+
+func TestParseProfileErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"nodes = 0":             `f:1: nodes = "0": want a node count >= 1`,
+		"nodes = 100..10":       `f:1: nodes = "100..10"`,
+		"\nreplicas = 9":        `f:2: replicas = "9": want a replication factor 1..5`,
+		"zipf = NaN":            `f:1: zipf = "NaN": want a finite Zipf exponent`,
+		"zipf = -1":             `f:1: zipf = "-1"`,
+		"vnodes = 3":            `f:1: unknown key "vnodes"`,
+		"nodes 100":             `f:1: "nodes 100": want key = value`,
+		"zipf = 1\nzipf = 1":    `f:2: zipf given twice`,
+		"keyfile =  # nothing":  `f:1: keyfile = "": want a key file path`,
+		"replicas = three":      `f:1: replicas = "three"`,
+		"nodes = 100..x":        `f:1: nodes = "100..x"`,
+		"name = a\nnodes = 1.5": `f:2: nodes = "1.5"`,
+	} {
+		_, err := ParseProfile(strings.NewReader(in), "f")
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseProfile(%q) = %v, want an error containing %q", in, err, want)
+		}
+	}
+	p, err := ParseProfile(strings.NewReader("nodes = 50\nkeyfile = /k.txt\n"), "f")
+	if err != nil || p.Nodes != 50 || p.MaxNodes != 50 || p.KeyFile != "/k.txt" || p.Replicas != 3 || p.Zipf != 0.99 {
+		t.Errorf("ParseProfile: %+v, %v; want nodes 50..50, keyfile /k.txt, defaults otherwise", p, err)
+	}
+}
+
+// A profile key file other than the results' is a warning in the report.
+func TestKeyFileMismatchWarns(t *testing.T) {
+	p := DefaultProfile()
+	p.KeyFile = "/data/keys.txt"
+	rep := render(t, runDir, p)
+	if !strings.Contains(rep, "**Warning**: the profile names key file `/data/keys.txt` but these results were made with generated") {
+		t.Errorf("no key-file warning in:\n%s", rep)
+	}
+}
+
+// Compare lists the cells that differ, and nothing for a run against itself.
+func TestCompare(t *testing.T) {
+	p := DefaultProfile()
+	d, err := Load(runDir, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := Compare(&b, d, d); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\n0 cells differ,") {
+		t.Errorf("a run against itself:\n%s", b.String())
+	}
+	d2, _ := Load(runDir, p)
+	for i := range d2.Rows {
+		if d2.Rows[i].Info.Name == "jump" {
+			d2.Rows[i].Vals[JoinRatio].V *= 2
+		}
+	}
+	b.Reset()
+	if err := Compare(&b, d, d2); err != nil {
+		t.Fatal(err)
+	}
+	want := "| `jump` | join moved/ideal @100 | " + fixed2(d.Rows[3].Vals[JoinRatio].V) + " | " + fixed2(2*d.Rows[3].Vals[JoinRatio].V) + " | +100.0% |"
+	if d.Rows[3].Info.Name != "jump" || !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "\n1 cells differ,") {
+		t.Errorf("compare after doubling jump's join ratio:\n%s\nwant a line %q", b.String(), want)
+	}
+}
