@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -117,17 +118,26 @@ func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
 
 // SweepMove runs Movement for every configuration of s and every scenario
 // op in s.Ops (NewScenario(op, n, o.Seed)) and returns the results in sweep
-// order, ops innermost. It stops at the first error, naming the
-// configuration.
-func SweepMove(o Options, s Sweep) ([]*MoveResult, error) {
-	var out []*MoveResult
-	err := s.each(o, func(c Options, n int) error {
+// order, ops innermost. A scenario that cannot reach o.MinMoves expected
+// moves within o.MaxKeys keys per set is left out and described in
+// skipped (one line per scenario, naming the op, node count and keys
+// needed, whatever the algorithms). It stops at the first other error, naming the configuration.
+func SweepMove(o Options, s Sweep) (out []*MoveResult, skipped []string, err error) {
+	err = s.each(o, func(c Options, n int) error {
 		for _, op := range orOne(s.Ops, OpAdd) {
 			sc, err := NewScenario(op, n, c.Seed)
 			if err != nil {
 				return err
 			}
 			r, err := Movement(c, sc)
+			if errors.Is(err, ErrTooFewMoves) {
+				// The keys needed depend on the scenario only: one line
+				// for every algorithm.
+				if msg := err.Error(); !slices.Contains(skipped, msg) {
+					skipped = append(skipped, msg)
+				}
+				continue
+			}
 			if err != nil {
 				return err
 			}
@@ -135,5 +145,5 @@ func SweepMove(o Options, s Sweep) ([]*MoveResult, error) {
 		}
 		return nil
 	})
-	return out, err
+	return out, skipped, err
 }
