@@ -20,6 +20,15 @@ SPREAD_KEYS ?= 1000000
 SETS      ?= 5
 SEED      ?= 1
 KEYFILE   ?=
+# Ring and bounded layouts: per-set (each key set on its own layout, so
+# intervals cover layouts) or fixed (one exact fleet). DRAWS layouts give
+# the exact spread's mean and 5-95% band. Movement raises its keys per set
+# so every point expects MIN_MOVES moved keys, up to MAX_KEYS per set;
+# points that would need more are left out (listed on stderr).
+PLACEMENT ?= per-set
+DRAWS     ?= 200
+MIN_MOVES ?= 1000
+MAX_KEYS  ?= 2000000
 MOVE_NODES     ?= grid
 MOVE_OPS       ?= add,remove-last,remove-random,restore
 # n -> 2n: slots cannot hold more than 16,384 nodes, so this grid stops below 8,192.
@@ -66,7 +75,8 @@ BENCHSTAT := $(GO) tool benchstat
 # or interrupted run never destroys earlier results.
 STAGE   := $(RESULTS)/.tmp-run
 OUT     ?= $(RESULTS)
-KEYARGS  = -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(if $(KEYFILE),-keyfile $(KEYFILE))
+KEYARGS  = -sets $(SETS) -seed $(SEED) -commit $(COMMIT) -placement $(PLACEMENT) $(if $(KEYFILE),-keyfile $(KEYFILE))
+MOVEARGS = -min-moves $(MIN_MOVES) -max-keys $(MAX_KEYS)
 # save FILE: write stdout to $(OUT)/FILE atomically (temporary file + rename).
 save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # spaolacci/murmur3's Sum32 does pointer arithmetic through uintptr, which
@@ -104,7 +114,7 @@ bench: build
 ## quick: the same pipeline at a small size, under 2 minutes.
 quick:
 	$(MAKE) --no-print-directory bench NOPUBLISH=1 COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
-		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 REFFLAGS= \
+		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS= \
 		FLEET_KEYS=2000 \
 		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000
 	$(MAKE) --no-print-directory publish summary
@@ -140,18 +150,18 @@ peers:
 # then joined under one header.
 analyses: build
 	mkdir -p $(OUT)
-	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) -format csv,bench -o $(OUT)/.movement-grid
-	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) -format csv,bench -o $(OUT)/.movement-many
+	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-grid
+	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-many
 	{ cat $(OUT)/.movement-grid.csv && tail -n +2 $(OUT)/.movement-many.csv; } $(call save,movement.csv)
 	cat $(OUT)/.movement-grid.txt $(OUT)/.movement-many.txt $(call save,movement.txt)
 	rm -f $(OUT)/.movement-grid.* $(OUT)/.movement-many.*
-	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) -keys $(KEYS) $(KEYARGS) -format csv $(call save,scenarios.csv)
-	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -format csv,bench -o $(OUT)/spread
-	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) -keys $(SPREAD_KEYS) $(KEYARGS) -format csv $(call save,vnodes.csv)
-	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys $(SPREAD_KEYS) $(KEYARGS) -format csv $(call save,hashes.csv)
-	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -format csv -shares $(call save,weights.csv)
-	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS)
-	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS)
+	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv $(call save,scenarios.csv)
+	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/spread
+	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,vnodes.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,hashes.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
+	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS) $(MOVEARGS)
+	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS)
 
 ## storm: the cache miss storm of a resize for every algorithm, from the moved fraction measured on the same keys (uniform and Zipf reads).
 STORMARGS = -from $(STORM_FROM) -to $(STORM_TO) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) -keys $(KEYS) $(KEYARGS)

@@ -106,7 +106,7 @@ func movedFrac(a, b []string) (moved int, frac float64) {
 // ring, on nodes for every eps in epsList and every Zipf exponent of o
 // (o.RequestLog is not supported here), over o.Sets streams: keys and
 // requests as in [Load], the ring with o.Config's hash and vnodes, the
-// partition form with o.Config.Partitions. Results come in the order
+// partition form with o.Config.PartitionsFor(n) partitions. Results come in the order
 // exponents, eps, variants. It returns an error naming a bad eps or
 // option.
 func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node) ([]*BoundedResult, error) {
@@ -324,7 +324,7 @@ func awayFrac(owner, first []int32, reqs []int32) float64 {
 // measurePartition measures the catalog's partition form: built fresh on
 // nodes, then rebalanced (its own rule) for the join and the leave.
 func measurePartition(nodes, joined, left []algorithms.Node, o LoadOptions, eps float64, h algorithms.Hash, hashes []uint64, reqs []int32, idealLeave float64) (BoundedSample, error) {
-	b, err := bounded.New(nodes, o.Config.VNodes, eps, o.Config.Partitions, h)
+	b, err := bounded.New(nodes, o.Config.VNodes, eps, o.Config.PartitionsFor(len(nodes)), h)
 	if err != nil {
 		return BoundedSample{}, err
 	}

@@ -28,6 +28,7 @@ func BoundedLoads(o Options, sc Scenario) ([]BoundedStep, error) {
 	if err != nil {
 		return nil, err
 	}
+	P := scenarioConfig(o, sc).Partitions
 	var out []BoundedStep
 	for t, p := range chain {
 		nodes := p.Nodes()
@@ -38,9 +39,9 @@ func BoundedLoads(o Options, sc Scenario) ([]BoundedStep, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s has no exact shares", p.Algorithm())
 		}
-		st := BoundedStep{Nodes: len(nodes), Capacity: bounded.Capacity(o.Config.Eps, o.Config.Partitions, 1, float64(len(nodes)))}
+		st := BoundedStep{Nodes: len(nodes), Capacity: bounded.Capacity(o.Config.Eps, P, 1, float64(len(nodes)))}
 		for _, s := range es.ExactShares() {
-			st.MaxLoad = max(st.MaxLoad, int(math.Round(s*float64(o.Config.Partitions))))
+			st.MaxLoad = max(st.MaxLoad, int(math.Round(s*float64(P))))
 		}
 		out = append(out, st)
 	}

@@ -23,36 +23,62 @@ func TestStreamedChainMatchesHeldChain(t *testing.T) {
 		algo, op string
 		n        int
 	}{{"modulo", OpShrinkLIFO, 300}, {"ring", OpChurn, 40}, {"slots", OpShrinkRandom, 60}, {"jump", OpChurn, 30}, {"bounded", OpRestore, 20}} {
-		sc, err := NewScenario(c.op, c.n, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o := Options{Algo: c.algo, Config: catalog.DefaultConfig(), Keys: 3000, Sets: 2, Seed: 5, Workers: 2}
-		o.Config.VNodes = 8
-		whole, err := Movement(o, sc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// A budget of the largest step's three placements: every window
-		// holds little more than one step.
-		pl, err := planChain(o, sc, 1<<40)
-		if err != nil {
-			t.Fatal(err)
-		}
-		counts := make([]MoveCount, 2)
-		src, _, _ := o.prepare()
-		passes, err := streamChain(o, sc, pl, minWindow(pl), src, counts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if steps := len(sc.Steps); steps > 2 && passes < 2 {
-			t.Errorf("%s %s: %d steps in %d pass with the smallest window", c.algo, c.op, steps, passes)
-		}
-		for s, mc := range counts {
-			k := float64(mc.Keys)
-			got := MoveSample{Moved: float64(mc.Moves) / k, Collateral: float64(mc.Collateral) / k, Net: float64(mc.Net) / k}
-			if got != whole.Samples[s] {
-				t.Errorf("%s %s set %d: streamed %+v, held %+v", c.algo, c.op, s, got, whole.Samples[s])
+		// Per-set placement gives ring and bounded one chain per key set:
+		// those are streamed a group of sets at a time.
+		for _, mode := range PlacementModes() {
+			sc, err := NewScenario(c.op, c.n, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := Options{Algo: c.algo, Config: catalog.DefaultConfig(), Keys: 3000, Sets: 2, Seed: 5, Workers: 2, Placement: mode}
+			o.Config.VNodes = 8
+			whole, err := Movement(o, sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The same counts with every chain held at once.
+			layouts, err := o.layouts(o.Sets)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chains := make([][]algorithms.Placer, layouts)
+			for l := range chains {
+				if chains[l], err = Placements(o, layoutScenario(sc, l)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			src, _, _ := o.prepare()
+			held, err := CountMovesPerSet(src, chains, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A budget of the largest step's three placements of one
+			// layout: every window holds little more than one step of one
+			// layout's chain.
+			pl, err := planChain(o, sc, 1<<40, layouts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := make([]MoveCount, 2)
+			passes, err := streamChains(o, sc, pl, minWindow(pl), src, counts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if steps := len(sc.Steps); steps > 2 && passes < 2 {
+				t.Errorf("%s %s %s: %d steps in %d pass with the smallest window", c.algo, c.op, mode, steps, passes)
+			}
+			if layouts > 1 && passes < layouts {
+				t.Errorf("%s %s %s: %d layouts in %d passes with the smallest window", c.algo, c.op, mode, layouts, passes)
+			}
+			for s, mc := range counts {
+				if mc != held[s] {
+					t.Errorf("%s %s %s set %d: streamed %+v, held %+v", c.algo, c.op, mode, s, mc, held[s])
+				}
+				k := float64(mc.Keys)
+				got := MoveSample{Moved: float64(mc.Moves) / k, Collateral: float64(mc.Collateral) / k, Net: float64(mc.Net) / k}
+				if got != whole.Samples[s] {
+					t.Errorf("%s %s %s set %d: streamed %+v, Movement %+v", c.algo, c.op, mode, s, got, whole.Samples[s])
+				}
 			}
 		}
 	}
@@ -106,7 +132,7 @@ func countKeys(o Options) (Options, *atomic.Int64) {
 // before jump refused the weights.
 func TestSweepsCheckEveryConfigurationFirst(t *testing.T) {
 	o, streamed := countKeys(Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 1000, Sets: 2, Seed: 1})
-	_, err := SweepMove(o, Sweep{Algos: catalog.Names(), Nodes: DefaultNodeGrid(), Ops: []string{OpAddMany}})
+	_, _, err := SweepMove(o, Sweep{Algos: catalog.Names(), Nodes: DefaultNodeGrid(), Ops: []string{OpAddMany}})
 	wantErr(t, "add-many over the grid", err, "slots", "18974 nodes exceed the 16384 hash slots")
 	nodes, err := WeightedNodes([]float64{1, 1, 2, 4})
 	if err != nil {

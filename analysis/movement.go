@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -30,11 +31,28 @@ type MoveCount struct {
 // on workers. It holds the whole chain; [Movement] streams long chains in
 // windows instead.
 func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
-	if len(chain) < 2 {
-		return nil, fmt.Errorf("movement needs at least two placements, got %d", len(chain))
+	return CountMovesPerSet(src, [][]algorithms.Placer{chain}, workers)
+}
+
+// CountMovesPerSet is CountMoves with one chain of placements per key set
+// (chains[s] for set s, all of the same length), or a single chain
+// (len(chains) == 1) for every set: the per-set placement mode, where each
+// key set sees its own layout. It returns an error for a chain of fewer
+// than two placements, a number of chains that is neither 1 nor the number
+// of sets, or a failing source. It holds every chain at once.
+func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Placer, workers int) ([]MoveCount, error) {
+	if len(chains) != 1 && len(chains) != src.Sets() {
+		return nil, fmt.Errorf("%d chains of placements for %d key sets: want 1 or one per set", len(chains), src.Sets())
+	}
+	pcs := make([]passChain, len(chains))
+	for c, chain := range chains {
+		if len(chain) < 2 {
+			return nil, fmt.Errorf("movement needs at least two placements, got %d", len(chain))
+		}
+		pcs[c] = newPassChain(nil, chain)
 	}
 	out := make([]MoveCount, src.Sets())
-	if err := countPass(src, nil, chain, workers, true, true, out); err != nil {
+	if err := countPass(src, pcs, allSets(len(pcs)), workers, true, true, out); err != nil {
 		return nil, err
 	}
 	for s, c := range out {
@@ -45,17 +63,26 @@ func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]Mo
 	return out, nil
 }
 
-// countPass streams src once through window, consecutive placements of a
-// chain, and adds to out, per key set, the moves and collateral moves
-// between them; with net set it also adds the keys whose owner under first
-// (nil: window[0]) differs from their owner under the window's last
-// placement, and with keys set the number of keys.
-func countPass(src keyset.Source, first algorithms.Placer, window []algorithms.Placer, workers int, keys, net bool, out []MoveCount) error {
+// passChain is one chain's part of a pass over the keys: a window of
+// consecutive placements, the chain's first placement when the window
+// does not start with it (for net moves), and the global node numbers of
+// both.
+type passChain struct {
+	first    algorithms.Placer // nil: window[0] is the first placement
+	window   []algorithms.Placer
+	firstIDs []int32   // global numbers of first's (or window[0]'s) nodes
+	gids     [][]int32 // gids[t][i]: global number of window[t]'s node i
+	needed   [][]uint8 // needed[t][g]: see ShareChanges
+}
+
+// newPassChain maps the node indexes of first (may be nil) and window to
+// global node numbers, in order of first appearance by ID, and marks per
+// window step whose weight share shrinks or grows (ShareChanges).
+func newPassChain(first algorithms.Placer, window []algorithms.Placer) passChain {
 	all := window
 	if first != nil {
 		all = append([]algorithms.Placer{first}, window...)
 	}
-	// Global node numbers in order of first appearance.
 	ids := map[string]int32{}
 	gids := make([][]int32, len(all))
 	for t, p := range all {
@@ -70,24 +97,50 @@ func countPass(src keyset.Source, first algorithms.Placer, window []algorithms.P
 			gids[t][i] = g
 		}
 	}
-	firstIDs := gids[0]
+	pc := passChain{first: first, window: window, firstIDs: gids[0]}
 	if first != nil {
 		gids = gids[1:]
 	}
+	pc.gids = gids
 	// needed[t][g]: ShareShrinks when node g's weight share shrinks at
 	// window step t+1 (a move from it can be necessary), ShareGrows when it
 	// grows (a move to it can be); see ShareChanges.
-	needed := ShareChanges(window, gids, len(ids))
+	pc.needed = ShareChanges(window, gids, len(ids))
+	return pc
+}
+
+// allSets returns the chain selector of a pass whose chains serve every
+// key set: the single chain for every set, or chain s for set s.
+func allSets(chains int) func(set int) int {
+	if chains == 1 {
+		return func(int) int { return 0 }
+	}
+	return func(set int) int { return set }
+}
+
+// countPass streams src once and adds to out, for every key set s with
+// chainOf(s) >= 0, the moves and collateral moves between the consecutive
+// placements of chains[chainOf(s)].window; with net set it also adds the
+// keys whose owner under the chain's first placement differs from their
+// owner under the window's last placement, and with keys set the number of
+// keys. Sets with chainOf(s) < 0 are skipped (their keys still stream).
+func countPass(src keyset.Source, chains []passChain, chainOf func(set int) int, workers int, keys, net bool, out []MoveCount) error {
 	sets := src.Sets()
 	workers = keyset.Workers(workers)
 	counts := make([][]MoveCount, workers)
 	for w := range counts {
 		counts[w] = make([]MoveCount, sets)
 	}
-	err := src.Each(workers, func(w, set int, keys []string) {
+	err := src.Each(workers, func(w, set int, ks []string) {
+		ci := chainOf(set)
+		if ci < 0 {
+			return
+		}
+		pc := &chains[ci]
+		window, gids, needed := pc.window, pc.gids, pc.needed
 		c := &counts[w][set]
 		var moves, coll, nt int64
-		for _, k := range keys {
+		for _, k := range ks {
 			p := window[0]
 			start := gids[0][p.LocateHash(p.HashKey(k))]
 			prev := start
@@ -103,15 +156,15 @@ func countPass(src keyset.Source, first algorithms.Placer, window []algorithms.P
 				}
 			}
 			if net {
-				if first != nil {
-					start = firstIDs[first.LocateHash(first.HashKey(k))]
+				if pc.first != nil {
+					start = pc.firstIDs[pc.first.LocateHash(pc.first.HashKey(k))]
 				}
 				if prev != start {
 					nt++
 				}
 			}
 		}
-		c.Keys += int64(len(keys))
+		c.Keys += int64(len(ks))
 		c.Moves += moves
 		c.Collateral += coll
 		c.Net += nt
@@ -151,15 +204,20 @@ type MoveSample = schema.MoveSample
 // (see [MeanCI]).
 type MoveResult struct {
 	Config         RunConfig
+	Label          string // catalog Info.Label: the algorithm, its variant and (when a node other than the last leaves) its leave policy
 	Op             string
 	From, To       int // node counts before the first and after the last step
 	Steps          int
 	Moved          Estimate
 	Ideal          float64
 	MovedOverIdeal float64
-	Collateral     Estimate
-	Net            Estimate
-	Samples        []MoveSample // one per key set, in set order
+	// ExpectedMoves is the moved keys one key set expects: Ideal times its
+	// keys (for a key file, times keys/sets). Below about 1,000 a set's
+	// moved fraction is mostly counting noise.
+	ExpectedMoves float64
+	Collateral    Estimate
+	Net           Estimate
+	Samples       []MoveSample // one per key set, in set order
 }
 
 // MaxChainCost bounds the work of building a movement's chain of
@@ -171,11 +229,32 @@ type MoveResult struct {
 // Memory is bounded separately, by the budget (see [Movement]).
 const MaxChainCost = 1 << 27
 
-// checkChain returns an error naming the scenario when its chain of
-// placements for the algorithm of o would exceed MaxChainCost. It walks the
-// steps with one map of the current members, without building the
-// memberships.
-func checkChain(o Options, sc Scenario) error {
+// maxMembers returns the size of the largest membership of sc, counted
+// without building the memberships (joins minus leaves, step by step).
+func maxMembers(sc Scenario) int {
+	n := len(sc.Initial)
+	best := n
+	for _, st := range sc.Steps {
+		n += len(st.Join) - len(st.Leave)
+		best = max(best, n)
+	}
+	return best
+}
+
+// scenarioConfig returns o.Config with automatic bounded partitions
+// resolved for the largest membership of sc, so that every placement of
+// the chain has the same partitions.
+func scenarioConfig(o Options, sc Scenario) catalog.Config {
+	c := o.Config
+	c.Partitions = c.PartitionsFor(maxMembers(sc))
+	return c
+}
+
+// checkChain returns an error naming the scenario when its chains of
+// placements (layouts of them, one per key set in per-set mode) for the
+// algorithm of o would exceed MaxChainCost. It walks the steps with one
+// map of the current members, without building the memberships.
+func checkChain(o Options, sc Scenario, layouts int) error {
 	perNode := func(w float64) int64 {
 		if !catalog.UsesVNodes(o.Algo) {
 			return 1
@@ -187,7 +266,7 @@ func checkChain(o Options, sc Scenario) error {
 	case slots.Name:
 		fixed = slots.NumSlots
 	case bounded.Name:
-		fixed = int64(o.Config.Partitions)
+		fixed = int64(scenarioConfig(o, sc).Partitions)
 	}
 	cur := make(map[string]int64, len(sc.Initial))
 	var size int64
@@ -218,9 +297,9 @@ func checkChain(o Options, sc Scenario) error {
 			break
 		}
 	}
-	if total > MaxChainCost {
-		return fmt.Errorf("scenario %s from %d nodes: its %d placements would build more than %d nodes, virtual nodes, partitions and slots together (max %d): use fewer nodes, steps or vnodes",
-			sc.Op, len(sc.Initial), len(sc.Steps)+1, total, MaxChainCost)
+	if total *= int64(layouts); total > MaxChainCost {
+		return fmt.Errorf("scenario %s from %d nodes: its %d placements (x %d layouts) would build more than %d nodes, virtual nodes, partitions and slots together (max %d): use fewer nodes, steps, vnodes or key sets, or -placement fixed",
+			sc.Op, len(sc.Initial), len(sc.Steps)+1, layouts, total, MaxChainCost)
 	}
 	return nil
 }
@@ -233,22 +312,31 @@ const passNodeBytes = 72
 // chainPlan is what is known about a scenario's chain of placements before
 // any is built.
 type chainPlan struct {
-	costs    []int64 // bytes of each placement (catalog.Estimate) and its pass tables
-	ideal    float64 // sum of the steps' ideal fractions
-	from, to int     // node counts of the first and last membership
+	cfg          catalog.Config // o.Config with partitions for the largest membership
+	costs        []int64        // bytes of each placement of one layout (catalog.Estimate) and its pass tables
+	ideal        float64        // sum of the steps' ideal fractions
+	from, to     int            // node counts of the first and last membership
+	layouts      int            // chains: one per key set in per-set mode, else 1
+	leavesInside bool           // some step removes a node that is not among the last ones
 }
 
-// planChain walks the memberships of sc (two at a time), checks the chain's
-// work against MaxChainCost and the memberships against the algorithm of o
-// (catalog.Check), and checks that each step's two placements and the first fit in
-// budget bytes at once (the least a streamed chain holds). The errors name
-// the scenario, the step and the bytes.
-func planChain(o Options, sc Scenario, budget int64) (chainPlan, error) {
-	var pl chainPlan
-	if err := checkChain(o, sc); err != nil {
+// planChain walks the memberships of sc (two at a time), checks the
+// chains' work against MaxChainCost and the memberships against the
+// algorithm of o (catalog.Check), and checks that each step's two
+// placements and the first of one layout fit in budget bytes at once (the
+// least a streamed chain holds). layouts is the number of chains
+// ([Options.layouts]): every layout has the same node counts and weights,
+// so one walk plans them all. The errors name the scenario, the step and
+// the bytes.
+func planChain(o Options, sc Scenario, budget int64, layouts int) (chainPlan, error) {
+	pl := chainPlan{cfg: scenarioConfig(o, sc), layouts: layouts}
+	if err := checkChain(o, sc, layouts); err != nil {
 		return pl, err
 	}
+	// Salted layout IDs ("r<s>/ID") are longer by up to this many bytes.
+	salt := int64(len(LayoutID("", max(layouts-1, 0))))
 	var last int
+	var prev []algorithms.Node
 	err := sc.walk(func(t int, m []algorithms.Node, ideal float64) error {
 		var err error
 		// A step that only removes nodes cannot make a membership the
@@ -256,11 +344,11 @@ func planChain(o Options, sc Scenario, budget int64) (chainPlan, error) {
 		// initial membership and those after joins or reweights are
 		// checked in full.
 		if t == 0 || len(sc.Steps[t-1].Join) > 0 || len(sc.Steps[t-1].Reweight) > 0 {
-			err = catalog.Check(o.Algo, m, o.Config)
+			err = catalog.Check(o.Algo, m, pl.cfg)
 		}
 		var c catalog.Cost
 		if err == nil {
-			c, err = catalog.Estimate(o.Algo, m, o.Config)
+			c, err = catalog.Estimate(o.Algo, m, pl.cfg)
 		}
 		if err != nil {
 			if t == 0 {
@@ -268,7 +356,11 @@ func planChain(o Options, sc Scenario, budget int64) (chainPlan, error) {
 			}
 			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, t, err)
 		}
-		pl.costs = append(pl.costs, c.Bytes+int64(len(m))*passNodeBytes)
+		if t > 0 && !pl.leavesInside {
+			pl.leavesInside = leavesInside(prev, sc.Steps[t-1].Leave)
+		}
+		prev = m
+		pl.costs = append(pl.costs, c.Bytes+int64(len(m))*(passNodeBytes+salt))
 		pl.ideal += ideal
 		last = len(m)
 		return nil
@@ -290,15 +382,33 @@ func planChain(o Options, sc Scenario, budget int64) (chainPlan, error) {
 	return pl, nil
 }
 
+// leavesInside reports whether leaving, the IDs a step removes from
+// membership cur, includes a node that is not among the last len(leaving)
+// of the list, which algorithms that can only drop the last bucket (jump)
+// do by a policy.
+func leavesInside(cur []algorithms.Node, leaving []string) bool {
+	if len(leaving) == 0 {
+		return false
+	}
+	tail := newIDSet(leaving)
+	for _, n := range cur[max(0, len(cur)-len(leaving)):] {
+		if !tail.has(n.ID) {
+			return true
+		}
+	}
+	return false
+}
+
 // Placements builds the chain of placements of sc for the algorithm in o:
 // catalog.New on the initial membership, then each step as the previous
-// placement's Rebalance to the next membership. It returns the
+// placement's Rebalance to the next membership. Automatic bounded
+// partitions are sized for the largest membership of sc. It returns the
 // constructor's or Rebalance's error, naming the step, or an error when the
 // chain would exceed MaxChainCost or, since it holds every placement at
 // once, o.Config.Budget().
 func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
 	budget := o.Config.Budget()
-	pl, err := planChain(o, sc, budget)
+	pl, err := planChain(o, sc, budget, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -313,7 +423,7 @@ func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
 	var chain []algorithms.Placer
 	err = sc.walk(func(t int, m []algorithms.Node, _ float64) error {
 		if t == 0 {
-			p, err := catalog.New(o.Algo, m, o.Config)
+			p, err := catalog.New(o.Algo, m, pl.cfg)
 			chain = append(chain, p)
 			return err
 		}
@@ -330,51 +440,100 @@ func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
 	return chain, nil
 }
 
-// streamChain builds the placements of sc one at a time and streams src
-// through them in windows of consecutive placements that fit, with the
-// first placement, in budget bytes (pl.costs): one pass over the keys per
-// window, so a long chain needs several passes but never holds more than
-// the budget. It adds the counts to out.
-// It returns the number of passes.
-func streamChain(o Options, sc Scenario, pl chainPlan, budget int64, src keyset.Source, out []MoveCount) (int, error) {
-	var first algorithms.Placer
-	var window []algorithms.Placer
-	var held int64 // bytes of the window's placements
+// streamChains builds the placements of sc one step at a time and streams
+// src through them in windows of consecutive placements. With one layout
+// the single chain serves every key set. With one layout per key set (the
+// per-set placement mode) the chains of a group of layouts advance
+// together: key set s runs through the chain of LayoutNodes(.., s), and
+// the group is as many layouts as fit the budget at their least window
+// (minWindow each), so a pass covers (sets of the group) x (steps of the
+// window). Each group's window holds, per layout, consecutive placements
+// and the first, in budget / group size bytes (pl.costs); one pass over the
+// keys per window and group (sets outside the group are skipped), so
+// memory stays within the budget however many sets and steps. It adds the
+// counts to out and returns the number of passes.
+func streamChains(o Options, sc Scenario, pl chainPlan, budget int64, src keyset.Source, out []MoveCount) (int, error) {
+	mw := minWindow(pl)
+	group := 1
+	if mw > 0 {
+		group = int(min(int64(pl.layouts), max(1, budget/mw)))
+	}
+	passes := 0
+	for l0 := 0; l0 < pl.layouts; l0 += group {
+		l1 := min(l0+group, pl.layouts)
+		chainOf := allSets(1)
+		if pl.layouts > 1 {
+			chainOf = func(s int) int {
+				if s >= l0 && s < l1 {
+					return s - l0
+				}
+				return -1
+			}
+		}
+		n, err := streamGroup(o, sc, pl, l0, l1, budget/int64(l1-l0), src, chainOf, out)
+		passes += n
+		if err != nil {
+			return passes, err
+		}
+	}
+	return passes, nil
+}
+
+// streamGroup streams the chains of layouts l0..l1-1 of sc in windows
+// whose placements of each layout fit, with its first placement, in
+// perLayout bytes (see streamChains). It returns the number of passes.
+func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int64, src keyset.Source, chainOf func(int) int, out []MoveCount) (int, error) {
+	k := l1 - l0
+	first := make([]algorithms.Placer, k)
+	windows := make([][]algorithms.Placer, k)
+	var held int64 // bytes of one layout's window placements
 	passes := 0
 	flush := func(last bool) error {
-		var f algorithms.Placer
-		if passes > 0 { // window[0] is no longer the first placement
-			f = first
+		pcs := make([]passChain, k)
+		for i := range pcs {
+			var f algorithms.Placer
+			if passes > 0 { // windows[i][0] is no longer the first placement
+				f = first[i]
+			}
+			pcs[i] = newPassChain(f, windows[i])
 		}
-		err := countPass(src, f, window, o.Workers, passes == 0, last, out)
+		err := countPass(src, pcs, chainOf, o.Workers, passes == 0, last, out)
 		passes++
 		return err
 	}
 	err := sc.walk(func(t int, m []algorithms.Node, _ float64) error {
 		if t == 0 {
-			p, err := catalog.New(o.Algo, m, o.Config)
-			if err != nil {
-				return err
+			for i := range k {
+				p, err := catalog.New(o.Algo, LayoutNodes(m, l0+i), pl.cfg)
+				if err != nil {
+					return err
+				}
+				first[i], windows[i] = p, []algorithms.Placer{p}
 			}
-			first, window, held = p, []algorithms.Placer{p}, pl.costs[0]
+			held = pl.costs[0]
 			return nil
 		}
 		extra := int64(0)
 		if passes > 0 {
 			extra = pl.costs[0]
 		}
-		if len(window) >= 2 && extra+held+pl.costs[t] > budget {
+		if len(windows[0]) >= 2 && extra+held+pl.costs[t] > perLayout {
 			if err := flush(false); err != nil {
 				return err
 			}
-			window = []algorithms.Placer{window[len(window)-1]}
+			for i := range windows {
+				windows[i] = []algorithms.Placer{windows[i][len(windows[i])-1]}
+			}
 			held = pl.costs[t-1]
 		}
-		p, err := window[len(window)-1].Rebalance(m)
-		if err != nil {
-			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, t, err)
+		for i := range k {
+			w := windows[i]
+			p, err := w[len(w)-1].Rebalance(LayoutNodes(m, l0+i))
+			if err != nil {
+				return fmt.Errorf("scenario %s: step %d: %w", sc.Op, t, err)
+			}
+			windows[i] = append(w, p)
 		}
-		window = append(window, p)
 		held += pl.costs[t]
 		return nil
 	})
@@ -385,8 +544,8 @@ func streamChain(o Options, sc Scenario, pl chainPlan, budget int64, src keyset.
 }
 
 // minWindow returns the bytes of the largest step's two placements and
-// the first: the least a window must hold (planChain checked that it fits
-// in the budget).
+// the first, of one layout: the least a window must hold (planChain
+// checked that it fits in the budget).
 func minWindow(pl chainPlan) int64 {
 	var m int64
 	for t := 1; t < len(pl.costs); t++ {
@@ -411,55 +570,108 @@ func moveCounters(o Options, sets int) (int64, error) {
 	return cb, nil
 }
 
+// ErrTooFewMoves is wrapped by Movement's error when Options.MinMoves
+// expected moves per key set would need more than Options.MaxKeys keys.
+var ErrTooFewMoves = errors.New("too few expected moves")
+
+// MovementKeys returns the keys per set Movement uses for a scenario whose
+// ideal fractions sum to ideal: o.Keys, raised to ceil(o.MinMoves/ideal)
+// when o.MinMoves > 0 and keys are generated. It returns an error wrapping
+// ErrTooFewMoves when that exceeds o.MaxKeys.
+func MovementKeys(o Options, ideal float64) (int, error) {
+	if o.MinMoves <= 0 || o.KeyFile != "" {
+		return o.Keys, nil
+	}
+	// The ideal fraction is a float sum (0.19999999999999996 for 4 -> 5):
+	// a relative slack of 1e-12 keeps ceil from adding a key for it.
+	need := math.Ceil(float64(o.MinMoves) / ideal * (1 - 1e-12))
+	if need <= float64(o.Keys) {
+		return o.Keys, nil
+	}
+	if o.MaxKeys > 0 && need > float64(o.MaxKeys) {
+		return 0, fmt.Errorf("%w: %d expected moved keys per key set at ideal fraction %.3g need %.0f keys per set (max %d)", ErrTooFewMoves, o.MinMoves, ideal, need, o.MaxKeys)
+	}
+	return int(need), nil
+}
+
+// planMovement is the checks Movement and CheckMovement share: the
+// counters, the chains' plan within what the counters leave of the budget,
+// and the keys per set (MovementKeys). It returns the plan, the bytes left
+// for placements and the keys per set.
+func planMovement(o Options, sc Scenario, sets int) (chainPlan, int64, int, error) {
+	cb, err := moveCounters(o, sets)
+	if err != nil {
+		return chainPlan{}, 0, 0, err
+	}
+	layouts, err := o.layouts(sets)
+	if err != nil {
+		return chainPlan{}, 0, 0, err
+	}
+	left := o.Config.Budget() - cb
+	pl, err := planChain(o, sc, left, layouts)
+	if err != nil {
+		return pl, 0, 0, err
+	}
+	keys, err := MovementKeys(o, pl.ideal)
+	if err != nil {
+		return pl, 0, 0, fmt.Errorf("scenario %s from %d nodes: %w", sc.Op, len(sc.Initial), err)
+	}
+	return pl, left, keys, nil
+}
+
 // CheckMovement returns the error Movement(o, sc) would return before
 // streaming its first key, apart from the key source's (see
 // Options.Source, checked once per run by callers): an unknown algorithm,
-// a bad config, too many workers, counters or a step over the memory
-// budget, a chain over MaxChainCost, an invalid scenario or a membership
-// the algorithm rejects. It builds no placement of a ring or bounded
-// loads. Sweeps call it for every configuration before running any.
+// a bad config or placement mode, too many workers, counters or a step over
+// the memory budget, a chain over MaxChainCost, an invalid scenario, a
+// membership the algorithm rejects, or (wrapping ErrTooFewMoves) too many
+// keys needed. It builds no placement of a ring or bounded loads. Sweeps
+// call it for every configuration before running any.
 func CheckMovement(o Options, sc Scenario) error {
 	if err := o.checkConfig(); err != nil {
 		return err
 	}
-	cb, err := moveCounters(o, o.Sets)
-	if err != nil {
-		return err
-	}
-	_, err = planChain(o, sc, o.Config.Budget()-cb)
+	_, _, _, err := planMovement(o, sc, o.Sets)
 	return err
 }
 
 // Movement runs scenario sc for the algorithm and keys of o and returns its
-// MoveResult. The chain of placements is streamed: placements are built one
-// at a time, each the previous one's Rebalance, and keys pass through
-// windows of consecutive placements that fit in the memory budget
-// (o.Config.Budget(), less the counters), so memory stays within the budget
-// however long the scenario; a chain that fits is one pass over the keys.
-// It returns an error for invalid options (unknown algorithm, bad config,
-// keys < 1, sets < 1, unreadable key file, workers > MaxWorkers), counters
-// over the budget, an invalid scenario, a chain over MaxChainCost, a step
-// whose placements do not fit in the budget, or a membership the algorithm
-// rejects; every one of these before the first key is streamed, except a
-// Rebalance error.
+// MoveResult. In per-set placement mode an algorithm with a random layout
+// runs key set s through the chain of LayoutNodes(.., s) (every ID of the
+// scenario salted alike). With o.MinMoves set, the keys per set are
+// MovementKeys. The chains are streamed: placements are built one step at
+// a time, each the previous one's Rebalance, and keys pass through windows
+// of (key sets x consecutive steps) that fit in the memory budget
+// (o.Config.Budget(), less the counters; see streamChains), so memory
+// stays within the budget however long the scenario and however many
+// per-set chains; a run that fits is one pass over the keys.
+// It returns an error for invalid options (unknown algorithm, bad config
+// or placement mode, keys < 1, sets < 1, unreadable key file, workers >
+// MaxWorkers), counters over the budget, an invalid scenario, a chain over
+// MaxChainCost, a step whose placements do not fit in the budget, a
+// membership the algorithm rejects, or (wrapping ErrTooFewMoves) too many
+// keys needed; every one of these before the first key is streamed,
+// except a Rebalance error.
 func Movement(o Options, sc Scenario) (*MoveResult, error) {
 	src, rc, err := o.prepare()
 	if err != nil {
 		return nil, err
 	}
-	budget := o.Config.Budget()
-	cb, err := moveCounters(o, src.Sets())
+	pl, left, keys, err := planMovement(o, sc, src.Sets())
 	if err != nil {
 		return nil, err
 	}
-	pl, err := planChain(o, sc, budget-cb)
-	if err != nil {
-		return nil, err
+	if keys != o.Keys { // scaled for MinMoves: generated keys only
+		o.Keys = keys
+		if src, rc, err = o.prepare(); err != nil {
+			return nil, err
+		}
 	}
+	rc.Partitions = usedPartitions(o.Algo, pl.cfg.Partitions)
 	counts := make([]MoveCount, src.Sets())
 	// Windows fill half of what is left, so that the garbage of the previous
 	// window, not yet collected, still fits in the budget.
-	if _, err := streamChain(o, sc, pl, max((budget-cb)/2, minWindow(pl)), src, counts); err != nil {
+	if _, err := streamChains(o, sc, pl, max(left/2, minWindow(pl)), src, counts); err != nil {
 		return nil, err
 	}
 	for s, c := range counts {
@@ -467,7 +679,8 @@ func Movement(o Options, sc Scenario) (*MoveResult, error) {
 			return nil, fmt.Errorf("key set %d is empty", s)
 		}
 	}
-	r := &MoveResult{Config: rc, Op: sc.Op, From: pl.from, To: pl.to, Steps: len(sc.Steps), Ideal: pl.ideal}
+	info, _ := catalog.Describe(o.Algo) // checked by prepare
+	r := &MoveResult{Config: rc, Label: info.Label(pl.leavesInside), Op: sc.Op, From: pl.from, To: pl.to, Steps: len(sc.Steps), Ideal: pl.ideal}
 	moved := make([]float64, len(counts))
 	coll := make([]float64, len(counts))
 	net := make([]float64, len(counts))
@@ -482,5 +695,9 @@ func Movement(o Options, sc Scenario) (*MoveResult, error) {
 		return nil, ci.err
 	}
 	r.MovedOverIdeal = r.Moved.Mean / r.Ideal // walk guarantees Ideal > 0
+	r.ExpectedMoves = r.Ideal * float64(rc.Keys)
+	if o.KeyFile != "" {
+		r.ExpectedMoves = r.Ideal * float64(rc.Keys) / float64(rc.Sets)
+	}
 	return r, nil
 }

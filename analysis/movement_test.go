@@ -2,13 +2,17 @@ package analysis
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/stat"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -156,15 +160,19 @@ func mustNodes(t *testing.T, n int) []algorithms.Node {
 }
 
 // TestRestore: for algorithms whose owners depend only on the member set
-// (ring, rendezvous), a node that leaves and comes back gets exactly its
-// keys back, so the net moved fraction is exactly 0 while the total is two
-// moves per key of the node.
+// (ring, rendezvous) or on the ordered list (modulo), a node that leaves
+// and comes back to its old place gets exactly its keys back, so the net
+// moved fraction is exactly 0 while the total is two moves per key of the
+// node.
 func TestRestore(t *testing.T) {
-	sc, err := NewScenario(OpRestore, 8, 3)
+	sc, err := NewScenario(OpRestore, 8, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, algo := range []string{"ring", "rendezvous"} {
+	if sc.Steps[0].Leave[0] == "node-7" {
+		t.Fatal("seed 1 removes the last node, where appending and restoring agree: pick a seed that removes an inner one")
+	}
+	for _, algo := range []string{"ring", "rendezvous", "modulo"} {
 		r, err := Movement(opts(algo, 5000, 2), sc)
 		if err != nil {
 			t.Fatal(err)
@@ -177,6 +185,150 @@ func TestRestore(t *testing.T) {
 				t.Errorf("%s restore: a set moved no key", algo)
 			}
 		}
+	}
+}
+
+// TestRestoreReturnsToItsPlace: the restored membership is the initial one
+// (same position, ID and weight), for a node in the middle of a weighted
+// list; and a restore that appends the node instead (the broken variant,
+// Rejoin unset) leaves modulo with about 1 - 1/n of its keys on other
+// nodes, so TestRestore's net-0 check has the power to catch it.
+func TestRestoreReturnsToItsPlace(t *testing.T) {
+	initial := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}, {ID: "c", Weight: 3}, {ID: "d", Weight: 1}}
+	sc := Scenario{Op: OpRestore, Initial: initial, Steps: []Step{{Leave: []string{"b"}}, {Join: []algorithms.Node{initial[1]}, Rejoin: true}}}
+	ms, err := sc.Memberships()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ms[2], initial) {
+		t.Errorf("restored membership %v, want %v", ms[2], initial)
+	}
+	// NewScenario's restore must return the node to its place too.
+	for seed := range uint64(20) {
+		sc, err := NewScenario(OpRestore, 7, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms, err := sc.Memberships()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(ms[2], ms[0]) {
+			t.Fatalf("seed %d: restore ends at %v, want %v", seed, ms[2], ms[0])
+		}
+	}
+	eight, _ := algorithms.DefaultNodes(8)
+	broken := Scenario{Op: OpRestore, Initial: eight, Steps: []Step{{Leave: []string{"node-2"}}, {Join: []algorithms.Node{eight[2]}}}} // appended: a different fleet
+	r, err := Movement(opts("modulo", 5000, 2), broken)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Net.Mean < 0.5 {
+		t.Errorf("modulo restore appended at the end: net moved %.3f, want most keys (the broken variant must fail TestRestore)", r.Net.Mean)
+	}
+}
+
+// TestMovementKeysScale: with MinMoves, the keys per set rise to
+// ceil(MinMoves/ideal), so that ExpectedMoves >= MinMoves; beyond MaxKeys
+// the scenario is refused with ErrTooFewMoves, and SweepMove leaves it
+// out and says so.
+func TestMovementKeysScale(t *testing.T) {
+	o := opts("modulo", 1000, 2)
+	o.MinMoves, o.MaxKeys = 1000, 60_000
+	sc, err := Resize(50, 51)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Movement(o, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Config.Keys != 51_000 || r.ExpectedMoves < 1000 {
+		t.Errorf("50 -> 51 with 1,000 expected moves: %d keys per set, %v expected moves; want 51,000 and >= 1,000", r.Config.Keys, r.ExpectedMoves)
+	}
+	sc, _ = Resize(100, 101)
+	if _, err := Movement(o, sc); !errors.Is(err, ErrTooFewMoves) {
+		t.Errorf("100 -> 101 needs 101,000 keys > max 60,000: error %v, want ErrTooFewMoves", err)
+	}
+	rs, skipped, err := SweepMove(o, Sweep{Nodes: []int{10, 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || rs[0].From != 10 || len(skipped) != 1 || !strings.Contains(skipped[0], "101000 keys per set") {
+		t.Errorf("sweep 10, 100: %d results, skipped %q; want n=10 kept and n=100 left out", len(rs), skipped)
+	}
+	o.MinMoves = 0 // off: exactly Keys
+	if r, err = Movement(o, sc); err != nil || r.Config.Keys != 1000 {
+		t.Errorf("MinMoves 0: keys %d, error %v; want 1,000", r.Config.Keys, err)
+	}
+}
+
+// TestPlacementPerSet: in the per-set mode a ring's key sets see
+// independent layouts, so with one virtual node per node the per-set
+// spread varies from ring to ring (cv of a node's share about
+// sqrt((n-1)/(n+1)) = 0.9 at n = 10) far more than key sampling moves it
+// in the fixed mode (cv sqrt((n-1)/K) = 0.02 at K = 20,000); set 0 is the
+// same ring and keys in both modes. Rendezvous, whose layout is not
+// random, is identical in both modes.
+func TestPlacementPerSet(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(10)
+	run := func(algo, mode string) *SpreadResult {
+		o := opts(algo, 20000, 8)
+		o.Config.VNodes = 1
+		o.Placement = mode
+		r, err := Spread(o, nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Config.Placement != mode {
+			t.Errorf("%s %s: result says placement %q", algo, mode, r.Config.Placement)
+		}
+		return r
+	}
+	fixed, per := run("ring", PlacementFixed), run("ring", PlacementPerSet)
+	if fixed.Samples[0] != per.Samples[0] {
+		t.Errorf("set 0: fixed %+v, per-set %+v; want the same ring and keys", fixed.Samples[0], per.Samples[0])
+	}
+	sd := func(r *SpreadResult) float64 {
+		var xs []float64
+		for _, s := range r.Samples {
+			xs = append(xs, s.CV)
+		}
+		return stat.StdDev(xs, nil)
+	}
+	if sd(per) < 5*sd(fixed) {
+		t.Errorf("ring cv over sets: sd %.4f per-set vs %.4f fixed; want layouts to dominate key noise", sd(per), sd(fixed))
+	}
+	if *fixed.Exact != *per.Exact {
+		t.Errorf("exact values (the given node IDs) differ between modes: %+v vs %+v", fixed.Exact, per.Exact)
+	}
+	if a, b := run("rendezvous", PlacementFixed), run("rendezvous", PlacementPerSet); !slices.Equal(a.Samples, b.Samples) {
+		t.Errorf("rendezvous differs between modes")
+	}
+	// Movement: a join on a 1-vnode ring moves the new node's arc, one
+	// draw per layout.
+	sc, _ := Resize(10, 11)
+	moves := func(mode string) []float64 {
+		o := opts("ring", 20000, 8)
+		o.Config.VNodes = 1
+		o.Placement = mode
+		r, err := Movement(o, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var xs []float64
+		for _, s := range r.Samples {
+			xs = append(xs, s.Moved)
+		}
+		return xs
+	}
+	if f, p := stat.StdDev(moves(PlacementFixed), nil), stat.StdDev(moves(PlacementPerSet), nil); p < 5*f {
+		t.Errorf("ring join moved fraction over sets: sd %.4f per-set vs %.4f fixed; want layouts to dominate", p, f)
+	}
+	o := opts("ring", 100, 1)
+	o.Placement = "sometimes"
+	if _, err := Spread(o, nodes); err == nil || !strings.Contains(err.Error(), "sometimes") {
+		t.Errorf("unknown placement mode: error %v", err)
 	}
 }
 

@@ -45,6 +45,24 @@ type Options struct {
 	KeyKind keyset.KeyKind // shape of generated keys (see keyset.KeyKind); "" = keyset.KindRandom
 	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0), at most MaxWorkers. Results do not depend on it.
 	Commit  string         // the caller's source revision, copied into results
+	// Placement is PlacementPerSet (each key set on its own layout, for
+	// algorithms whose layout is random) or PlacementFixed (one layout,
+	// the given node IDs, for every set); "" means PlacementFixed.
+	Placement string
+	// Draws, if > 0, is the number of independent layouts (LayoutNodes(nodes,
+	// r), r = 0..Draws-1) over which Spread summarises the exact
+	// peak-to-mean and cv of an algorithm with a random layout and exact
+	// shares (no keys involved): mean and 5th-95th percentiles.
+	Draws int
+	// MinMoves, if > 0, makes Movement use, for generated keys, at least
+	// ceil(MinMoves / ideal fraction) keys per set (more than Keys when
+	// needed), so that every key set expects at least MinMoves moved keys;
+	// a scenario that would need more than MaxKeys keys per set is refused
+	// with an error wrapping ErrTooFewMoves. Ignored with KeyFile.
+	MinMoves int
+	// MaxKeys bounds the keys per set MinMoves may ask for (> 0 when
+	// MinMoves > 0).
+	MaxKeys int
 	// Progress, if not nil, is called with the number of keys just
 	// processed (a delta, once per chunk of at most keyset.ChunkKeys keys), from
 	// the worker goroutines at once: it must be safe for concurrent use
@@ -70,6 +88,9 @@ func (o Options) Source() (keyset.Source, error) {
 // results schema records it.
 type RunConfig = schema.Config
 
+// MaxDraws bounds Options.Draws.
+const MaxDraws = 100_000
+
 // MaxWorkers bounds Options.Workers: every worker keeps its own counters
 // (per key set, and for a spread per node), so an absurd count would
 // exhaust memory rather than speed anything up. The counters of every
@@ -84,6 +105,12 @@ func (o Options) checkConfig() error {
 	if o.Workers > MaxWorkers {
 		return fmt.Errorf("workers %d: at most %d", o.Workers, MaxWorkers)
 	}
+	if _, err := o.placementMode(); err != nil {
+		return err
+	}
+	if o.Draws < 0 || o.Draws > MaxDraws {
+		return fmt.Errorf("draws %d: give 0 to %d layouts", o.Draws, MaxDraws)
+	}
 	return o.Config.Validate()
 }
 
@@ -92,6 +119,7 @@ func (o Options) prepare() (keyset.Source, RunConfig, error) {
 	if err := o.checkConfig(); err != nil {
 		return nil, RunConfig{}, err
 	}
+	mode, _ := o.placementMode() // checked above
 	src, err := o.Source()
 	if err != nil {
 		return nil, RunConfig{}, err
@@ -100,7 +128,7 @@ func (o Options) prepare() (keyset.Source, RunConfig, error) {
 	rc := RunConfig{
 		Algo: o.Algo, Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps,
 		Partitions: o.Config.Partitions, TableSize: o.Config.TableSize, Probes: o.Config.Probes, Capacity: o.Config.Capacity,
-		Sets: o.Sets, Seed: o.Seed,
+		Sets: o.Sets, Seed: o.Seed, Placement: mode,
 		GoVersion: runtime.Version(), Commit: o.Commit,
 	}
 	switch s := src.(type) {

@@ -105,7 +105,7 @@ func TestSweep(t *testing.T) {
 			t.Errorf("result %d: %s, want %s", i, got, want[i])
 		}
 	}
-	ms, err := SweepMove(o, Sweep{Hashes: []string{"fnv1a32", "fnv1a64"}, Ops: []string{OpAdd, OpRestore}, Nodes: []int{4}})
+	ms, _, err := SweepMove(o, Sweep{Hashes: []string{"fnv1a32", "fnv1a64"}, Ops: []string{OpAdd, OpRestore}, Nodes: []int{4}})
 	if err != nil {
 		t.Fatal(err)
 	}

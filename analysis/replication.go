@@ -285,7 +285,7 @@ func ReplicationRows(rs []*ReplicationResult) []schema.Replication {
 func WriteReplicationTable(w io.Writer, rs []*ReplicationResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "algo\tR\top\tfrom\tto\treplicas moved [95% CI]\tideal\tkeys losing all replicas [95% CI]\treplica load peak/mean [95% CI]\tload cv\tdistinct sets (of C(n,R))")
-	labels := tableLabels(rs, func(r *ReplicationResult) RunConfig { return r.Config })
+	labels := tableLabels(rs, func(r *ReplicationResult) (RunConfig, string) { return r.Config, "" })
 	for i, r := range rs {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s (of %s)\n", labels[i], r.Replicas, r.Op, r.From, r.To,
 			ci(r.PairsMoved, pct), pct(r.Ideal), ci(r.AllLost, pct), ci(r.LoadPeakToMean, f4), f4(r.LoadCV.Mean),

@@ -14,7 +14,7 @@ func MoveRows(rs []*MoveResult) []schema.Move {
 			IdealFrac: r.Ideal, MovedOverIdeal: r.MovedOverIdeal,
 			CollateralFrac: r.Collateral.Mean, CollateralFracLo: r.Collateral.Lo, CollateralFracHi: r.Collateral.Hi,
 			NetMovedFrac: r.Net.Mean, NetMovedFracLo: r.Net.Lo, NetMovedFracHi: r.Net.Hi,
-			Steps: r.Steps, Config: c, Samples: r.Samples,
+			Steps: r.Steps, Placement: c.Placement, Label: r.Label, ExpectedMoves: r.ExpectedMoves, Config: c, Samples: r.Samples,
 		})
 	}
 	return out
@@ -45,7 +45,19 @@ func SpreadRows(rs []*SpreadResult) []schema.Spread {
 			ExactCV:         exactField(r, func(b Balance) float64 { return b.CV }),
 			ExactMinShare:   exactField(r, func(b Balance) float64 { return b.MinShare }),
 			ExactMaxShare:   exactField(r, func(b Balance) float64 { return b.MaxShare }),
-			Config:          c,
+			Placement:       c.Placement, Label: r.Label,
+			TheoryPeakToMean: r.TheoryPeakToMean, TheoryCV: r.TheoryCV,
+			Config: c,
+		}
+		if l := r.Layouts; l != nil {
+			d := l.Draws
+			j.Placements = &d
+			j.PlacementsPeakToMean, j.PlacementsPeakToMeanP5, j.PlacementsPeakToMeanP95 = ptr(l.PeakToMean.Mean), ptr(l.PeakToMean.P5), ptr(l.PeakToMean.P95)
+			j.PlacementsCV, j.PlacementsCVP5, j.PlacementsCVP95 = ptr(l.CV.Mean), ptr(l.CV.P5), ptr(l.CV.P95)
+		}
+		if b := r.Bound; b != nil {
+			j.LoadFactor, j.PartitionLoadOverBound = ptr(b.LoadFactor), ptr(b.PartitionRatio)
+			j.KeyLoadOverBound, j.KeyLoadOverBoundLo, j.KeyLoadOverBoundHi = ptr(b.KeyRatio.Mean), ptr(b.KeyRatio.Lo), ptr(b.KeyRatio.Hi)
 		}
 		for _, s := range r.Shares {
 			j.Shares = append(j.Shares, schema.Share{ID: s.ID, Weight: s.Weight, WeightShare: s.WeightShare, Exact: s.Exact,
@@ -58,3 +70,5 @@ func SpreadRows(rs []*SpreadResult) []schema.Spread {
 	}
 	return out
 }
+
+func ptr(x float64) *float64 { return &x }

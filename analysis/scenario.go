@@ -15,7 +15,7 @@ const (
 	OpAddMany      = "add-many"      // n -> m > n+1 (by default n -> 2n): m-n nodes join at once
 	OpRemoveLast   = "remove-last"   // n -> m < n: the last n-m nodes leave at once (default m = n-1)
 	OpRemoveRandom = "remove-random" // n -> n-1: a seeded random node leaves
-	OpRestore      = "restore"       // n -> n-1 -> n: a seeded random node leaves and comes back
+	OpRestore      = "restore"       // n -> n-1 -> n: a seeded random node leaves and comes back to its old place
 	OpShrinkRandom = "shrink-random" // n -> ceil(n/10), one seeded random node at a time
 	OpShrinkLIFO   = "shrink-lifo"   // n -> ceil(n/10), the newest node first, one at a time
 	OpChurn        = "churn"         // ChurnSteps seeded joins and leaves
@@ -32,11 +32,15 @@ const ChurnSteps = 20
 // Step is one membership change: the nodes with IDs Leave leave, the
 // members named in Reweight take their new weights in place (see
 // [ApplyReweight]), then the nodes Join join, appended after the survivors
-// (as [algorithms.Join] does).
+// (as [algorithms.Join] does). With Rejoin set, a joining node that was a
+// member before goes back to the position in the list it held when it left
+// (clamped to the end), so order-dependent algorithms (modulo, jump,
+// slots) see the node return rather than a different fleet.
 type Step struct {
 	Leave    []string
 	Join     []algorithms.Node
 	Reweight []algorithms.Node // ID of a member and its new weight
+	Rejoin   bool
 }
 
 // Scenario is a membership history as data: the Initial membership and the
@@ -91,6 +95,12 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 	if err := fn(0, cur, 0); err != nil {
 		return err
 	}
+	// The position each departed node held when it left, kept only when a
+	// step puts a node back (Rejoin): a shrink of n nodes needs no map.
+	var lastPos map[string]int
+	if slices.ContainsFunc(sc.Steps, func(st Step) bool { return st.Rejoin }) {
+		lastPos = map[string]int{}
+	}
 	for i, st := range sc.Steps {
 		next := make([]algorithms.Node, 0, len(cur)+len(st.Join))
 		leave := newIDSet(st.Leave) // remove-last can drop ~all of n nodes
@@ -99,8 +109,12 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 				return fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
 			}
 		}
-		for _, n := range cur {
-			if !leave.has(n.ID) {
+		for j, n := range cur {
+			if leave.has(n.ID) {
+				if lastPos != nil {
+					lastPos[n.ID] = j
+				}
+			} else {
 				next = append(next, n)
 			}
 		}
@@ -121,7 +135,13 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 			}
 			ids[n.ID] = true
 		}
-		next = append(next, st.Join...)
+		for _, n := range st.Join {
+			if j, ok := lastPos[n.ID]; ok && st.Rejoin {
+				next = slices.Insert(next, min(j, len(next)), n)
+			} else {
+				next = append(next, n)
+			}
+		}
 		if len(next) == 0 {
 			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, algorithms.ErrNoNodes)
 		}
@@ -291,7 +311,8 @@ func ShrinkTarget(n int) int { return (n + 9) / 10 }
 // node-0 ... node-{n-1}. Random choices (which node leaves, churn joins and
 // leaves) come from math/rand/v2's PCG seeded with (seed, 0), so the same
 // seed gives the same history. New nodes get fresh IDs node-n, node-{n+1},
-// ...; a restored node comes back with its old ID. It returns an error
+// ...; a restored node comes back with its old ID and weight at its old
+// position in the list (Step.Rejoin). It returns an error
 // naming op when it is unknown, or n when the scenario needs more nodes
 // (remove-*, restore: n >= 2; shrink-*: n >= 2 so that there is something
 // to shrink; n >= 1 otherwise), or n > algorithms.MaxNodes.
@@ -330,7 +351,7 @@ func NewScenario(op string, n int, seed uint64) (Scenario, error) {
 		gone := initial[rng.IntN(n)]
 		sc.Steps = []Step{{Leave: []string{gone.ID}}}
 		if op == OpRestore {
-			sc.Steps = append(sc.Steps, Step{Join: []algorithms.Node{gone}})
+			sc.Steps = append(sc.Steps, Step{Join: []algorithms.Node{gone}, Rejoin: true})
 		}
 	case OpShrinkRandom, OpShrinkLIFO:
 		if err := need2(); err != nil {

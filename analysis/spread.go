@@ -1,11 +1,13 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat"
@@ -21,7 +23,24 @@ import (
 // number of keys each node owns, indexed like p.Nodes(): counts[set][node].
 // The counts do not depend on workers.
 func CountOwners(src keyset.Source, p algorithms.Placer, workers int) ([][]int64, error) {
-	n, sets := len(p.Nodes()), src.Sets()
+	return CountOwnersPerSet(src, []algorithms.Placer{p}, workers)
+}
+
+// CountOwnersPerSet is CountOwners with one placer per key set (ps[s] for
+// set s, all with the same number of nodes), or a single placer for every
+// set; counts[set] is indexed like the Nodes() of that set's placer. It
+// returns an error when len(ps) is neither 1 nor the number of sets, or
+// the placers differ in size.
+func CountOwnersPerSet(src keyset.Source, ps []algorithms.Placer, workers int) ([][]int64, error) {
+	n, sets := len(ps[0].Nodes()), src.Sets()
+	if len(ps) != 1 && len(ps) != sets {
+		return nil, fmt.Errorf("%d placers for %d key sets: want 1 or one per set", len(ps), sets)
+	}
+	for _, p := range ps {
+		if len(p.Nodes()) != n {
+			return nil, fmt.Errorf("placers of %d and %d nodes: want one membership size", n, len(p.Nodes()))
+		}
+	}
 	workers = keyset.Workers(workers)
 	per := make([][]int64, workers) // per[w][set*n+node]
 	for w := range per {
@@ -29,6 +48,7 @@ func CountOwners(src keyset.Source, p algorithms.Placer, workers int) ([][]int64
 	}
 	err := src.Each(workers, func(w, set int, keys []string) {
 		c := per[w][set*n : (set+1)*n]
+		p := forSet(ps, set)
 		for _, k := range keys {
 			c[p.LocateHash(p.HashKey(k))]++
 		}
@@ -238,40 +258,93 @@ type NodeShare struct {
 	Weight      float64  `json:"weight"`
 	WeightShare float64  `json:"weight_share"` // w_i/W, the ideal share
 	Share       Estimate `json:"-"`            // fraction of keys, mean over sets with 95% CI
-	Exact       *float64 `json:"exact_share"`  // exact share of the hash space; nil without ExactSharer
+	Exact       *float64 `json:"exact_share"`  // exact share of the hash space on the given node IDs; nil without ExactSharer
 }
 
 // SpreadSample is the Balance measured on one key set.
 type SpreadSample = Balance
 
+// Quantiles summarises a statistic over independent layouts: its mean and
+// its 5th and 95th percentiles (gonum stat.Quantile, empirical).
+type Quantiles struct {
+	Mean, P5, P95 float64
+}
+
+// LayoutSpread is the exact spread (no key sampling) over Draws
+// independent layouts LayoutNodes(nodes, r), r = 0..Draws-1, of an
+// algorithm with a random layout: what a reader's own ring will show.
+type LayoutSpread struct {
+	Draws      int
+	PeakToMean Quantiles
+	CV         Quantiles
+}
+
+// LoadBound is the load bound of consistent hashing with bounded loads
+// (Mirrokni, Thorup, Zadimoghaddam 2018): no node holds more than
+// ceil(c * m * w_i/W) of m balls, c = LoadFactor. chbench's balls are
+// partitions, so the bound holds on partitions by construction
+// (PartitionRatio <= 1); keys follow their partition, and KeyRatio is
+// what the paper's bound on keys would read.
+type LoadBound struct {
+	LoadFactor float64 // c = 1 + eps
+	// KeyRatio is max over nodes of keys_i / ceil(c * K * w_i/W) for the K
+	// keys of a set: mean over sets with 95% CI.
+	KeyRatio Estimate
+	// PartitionRatio is max over nodes of partitions_i / capacity_i, the
+	// largest over the placements of the run.
+	PartitionRatio float64
+}
+
+// capacityPlacer is a placement with a load bound on its partitions (package
+// bounded).
+type capacityPlacer interface {
+	algorithms.Placer
+	Eps() float64
+	Load(i int) int
+	Cap(i int) int
+}
+
 // SpreadResult is the spread of keys over one membership.
 //
 // MinShare, MaxShare, PeakToMean and CV are the per-set [Balance] values,
-// as means over the key sets with 95% intervals. NoisePeakToMean and
-// NoiseCV are the floor a perfect algorithm shows by sampling noise with
-// the same keys per set and nodes ([NoiseFloor]). Exact is the Balance of
-// the placer's exact shares of the hash space, when it implements
-// [algorithms.ExactSharer], else nil.
+// as means over the key sets with 95% intervals; in the per-set placement
+// mode each set is on its own layout, so the intervals cover layouts and
+// keys together. NoisePeakToMean and NoiseCV are the floor a perfect
+// algorithm shows by sampling noise with the same keys per set and nodes
+// ([NoiseFloor]). Exact is the Balance of the exact shares of the
+// placement on the given node IDs (this exact fleet), when the placer
+// implements [algorithms.ExactSharer], else nil. Layouts is the exact
+// spread over Options.Draws independent layouts (nil unless Draws > 0 and
+// the algorithm has a random layout and exact shares). TheoryPeakToMean
+// and TheoryCV are [RingTheory] for algorithms whose shares are arcs of
+// virtual nodes (catalog Info.VNodeArcs) with equal weights, else nil.
+// Bound is set for placements with a load bound (bounded loads).
 type SpreadResult struct {
-	Config          RunConfig
-	Nodes           int
-	MinShare        Estimate
-	MaxShare        Estimate
-	PeakToMean      Estimate
-	CV              Estimate
-	NoisePeakToMean float64
-	NoiseCV         float64
-	NoiseMethod     string // NoiseAnalytic or NoiseSimulated: how NoisePeakToMean was obtained
-
-	Exact   *Balance
-	Shares  []NodeShare // per node, in membership order
-	Samples []Balance   // one per key set
+	Config           RunConfig
+	Label            string // catalog Info.Label: the algorithm and its variant
+	Nodes            int
+	MinShare         Estimate
+	MaxShare         Estimate
+	PeakToMean       Estimate
+	CV               Estimate
+	NoisePeakToMean  float64
+	NoiseCV          float64
+	NoiseMethod      string // NoiseAnalytic or NoiseSimulated: how NoisePeakToMean was obtained
+	Exact            *Balance
+	Layouts          *LayoutSpread
+	TheoryPeakToMean *float64
+	TheoryCV         *float64
+	Bound            *LoadBound
+	Shares           []NodeShare // per node, in membership order
+	Samples          []Balance   // one per key set
 }
 
 // Spread places the keys of o on nodes with the algorithm of o and returns
-// their spread. For a key file the noise floor uses floor(L/S) keys. It
-// returns an error for invalid options or a membership the algorithm
-// rejects.
+// their spread. In per-set placement mode an algorithm with a random
+// layout places key set s on LayoutNodes(nodes, s); shares are reported
+// per node of nodes whatever its salted ID. For a key file the noise floor
+// uses floor(L/S) keys. It returns an error for invalid options or a
+// membership the algorithm rejects.
 func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	src, rc, err := o.prepare()
 	if err != nil {
@@ -280,19 +353,41 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	if err := checkSpreadMemory(o, src.Sets(), nodes); err != nil {
 		return nil, err
 	}
-	p, err := catalog.New(o.Algo, nodes, o.Config)
+	info, _ := catalog.Describe(o.Algo) // checked by prepare
+	layouts, err := o.layouts(src.Sets())
 	if err != nil {
 		return nil, err
 	}
-	counts, err := CountOwners(src, p, o.Workers)
+	cfg := o.Config
+	cfg.Partitions = cfg.PartitionsFor(len(nodes))
+	rc.Partitions = usedPartitions(o.Algo, cfg.Partitions)
+	// Placers index nodes their own way; order[l][i] is the position in
+	// nodes of placer l's node i.
+	ps := make([]algorithms.Placer, layouts)
+	order := make([][]int, layouts)
+	for l := range ps {
+		ln := LayoutNodes(nodes, l)
+		if ps[l], err = catalog.New(o.Algo, ln, cfg); err != nil {
+			return nil, err
+		}
+		index := make(map[string]int, len(ln)) // IndexOf per node would be O(n^2)
+		for i, nd := range ln {
+			index[nd.ID] = i
+		}
+		order[l] = make([]int, len(ln))
+		for i, nd := range ps[l].Nodes() {
+			order[l][i] = index[nd.ID]
+		}
+	}
+	counts, err := CountOwnersPerSet(src, ps, o.Workers)
 	if err != nil {
 		return nil, err
 	}
-	pn := p.Nodes() // the placer's order; report in the order given
-	r := &SpreadResult{Config: rc, Nodes: len(nodes)}
-	perNode := make([][]float64, len(pn))
-	var mins, maxs, p2ms, cvs []float64
+	r := &SpreadResult{Config: rc, Label: info.Label(false), Nodes: len(nodes)}
+	perNode := make([][]float64, len(nodes))
+	var mins, maxs, p2ms, cvs, keyRatios []float64
 	minKeys := int64(math.MaxInt64)
+	w := algorithms.TotalWeight(nodes)
 	for s, c := range counts {
 		var k int64
 		for _, x := range c {
@@ -303,45 +398,76 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		}
 		minKeys = min(minKeys, k)
 		shares := make([]float64, len(c))
+		ord := forSet(order, s)
 		for i, x := range c {
-			shares[i] = float64(x) / float64(k)
+			shares[ord[i]] = float64(x) / float64(k)
+		}
+		for i := range shares {
 			perNode[i] = append(perNode[i], shares[i])
 		}
-		b, err := balanceOf(shares, pn)
+		b, err := balanceOf(shares, nodes)
 		if err != nil {
 			return nil, err
 		}
 		r.Samples = append(r.Samples, b)
 		mins, maxs, p2ms, cvs = append(mins, b.MinShare), append(maxs, b.MaxShare), append(p2ms, b.PeakToMean), append(cvs, b.CV)
+		if cp, ok := forSet(ps, s).(capacityPlacer); ok {
+			c := 1 + cp.Eps()
+			var worst float64
+			for i, x := range counts[s] {
+				worst = max(worst, float64(x)/math.Ceil(c*float64(k)*nodes[ord[i]].Weight/w))
+			}
+			keyRatios = append(keyRatios, worst)
+		}
 	}
 	var ci cis
 	r.MinShare, r.MaxShare = ci.of("min share", mins), ci.of("max share", maxs)
 	r.PeakToMean, r.CV = ci.of("peak-to-mean", p2ms), ci.of("cv", cvs)
+	if len(keyRatios) > 0 {
+		b := &LoadBound{KeyRatio: ci.of("key load over bound", keyRatios)}
+		for _, p := range ps {
+			cp := p.(capacityPlacer)
+			b.LoadFactor = 1 + cp.Eps()
+			for i := range cp.Nodes() {
+				b.PartitionRatio = max(b.PartitionRatio, float64(cp.Load(i))/float64(cp.Cap(i)))
+			}
+		}
+		r.Bound = b
+	}
 	keys := int(minKeys)
 	if o.KeyFile == "" {
 		keys = o.Keys
 	}
-	r.NoiseMethod = NoiseMethod(pn)
-	r.NoisePeakToMean, r.NoiseCV, err = noiseFloorCached(keys, pn, o.Seed)
+	r.NoiseMethod = NoiseMethod(nodes)
+	r.NoisePeakToMean, r.NoiseCV, err = noiseFloorCached(keys, nodes, o.Seed)
 	if err != nil {
 		return nil, err
 	}
-	var exact []float64
-	if es, ok := p.(algorithms.ExactSharer); ok {
-		exact = es.ExactShares()
-		b, err := balanceOf(exact, pn)
+	var exact []float64 // on the given node IDs (layout 0), in the order of nodes
+	if es, ok := ps[0].(algorithms.ExactSharer); ok {
+		exact = make([]float64, len(nodes))
+		for i, x := range es.ExactShares() {
+			exact[order[0][i]] = x
+		}
+		b, err := balanceOf(exact, nodes)
 		if err != nil {
 			return nil, fmt.Errorf("%s exact shares: %w", o.Algo, err)
 		}
 		r.Exact = &b
+		if info.RandomLayout && o.Draws > 0 {
+			if r.Layouts, err = layoutSpread(o, cfg, nodes); err != nil {
+				return nil, err
+			}
+		}
 	}
-	w := algorithms.TotalWeight(nodes)
-	index := make(map[string]int, len(pn)) // placer order by ID; IndexOf per node would be O(n^2)
-	for i, nd := range pn {
-		index[nd.ID] = i
+	if info.VNodeArcs && algorithms.Uniform(nodes) {
+		p, cv, err := RingTheory(len(nodes), cfg.VNodes)
+		if err != nil {
+			return nil, err
+		}
+		r.TheoryPeakToMean, r.TheoryCV = &p, &cv
 	}
-	for _, nd := range nodes {
-		i := index[nd.ID]
+	for i, nd := range nodes {
 		ns := NodeShare{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: ci.of("share of "+nd.ID, perNode[i])}
 		if exact != nil {
 			x := exact[i]
@@ -388,14 +514,76 @@ func checkSpreadMemory(o Options, sets int, nodes []algorithms.Node) error {
 	if err != nil {
 		return err
 	}
+	layouts, err := o.layouts(sets)
+	if err != nil {
+		return err
+	}
 	w, n := keyset.Workers(o.Workers), int64(len(nodes))
+	// Every layout's placement is held with its node order (8 B per node)
+	// while the keys stream; the layout draws ([Options.Draws]) then build
+	// up to one placement per worker at a time beside them.
+	held := int64(layouts)
+	if info, _ := catalog.Describe(o.Algo); info.RandomLayout && o.Draws > 0 {
+		held += int64(min(w, o.Draws))
+	}
 	counters := int64(sets) * n * int64(w+2)
-	total := c.Bytes + 8*counters + n*spreadNodeBytes
+	total := held*c.Bytes + int64(layouts)*8*n + 8*counters + n*spreadNodeBytes
 	if b := o.Config.Budget(); total > b {
-		return fmt.Errorf("%s spread: %d sets x %d nodes x (%d workers + 2) = %d counters x 8 B, plus the placement (%s), need about %s, over the memory budget of %s: use fewer sets, nodes or workers, or raise the budget (-mem)",
-			o.Algo, sets, n, w, counters, catalog.HumanBytes(c.Bytes), catalog.HumanBytes(total), catalog.HumanBytes(b))
+		return fmt.Errorf("%s spread: %d sets x %d nodes x (%d workers + 2) = %d counters x 8 B, plus %d placements of %s (%d layouts, layout draws), need about %s, over the memory budget of %s: use fewer sets, nodes, workers or draws, -placement fixed, or raise the budget (-mem)",
+			o.Algo, sets, n, w, counters, held, catalog.HumanBytes(c.Bytes), layouts, catalog.HumanBytes(total), catalog.HumanBytes(b))
 	}
 	return nil
+}
+
+// layoutSpread builds o.Draws layouts LayoutNodes(nodes, r) of the
+// algorithm of o with cfg, on up to o.Workers goroutines, and summarises
+// the Balance of their exact shares.
+func layoutSpread(o Options, cfg catalog.Config, nodes []algorithms.Node) (*LayoutSpread, error) {
+	p2m := make([]float64, o.Draws)
+	cvs := make([]float64, o.Draws)
+	errs := make([]error, o.Draws)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(keyset.Workers(o.Workers), o.Draws) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				r := int(next.Add(1) - 1)
+				if r >= o.Draws {
+					return
+				}
+				ln := LayoutNodes(nodes, r)
+				p, err := catalog.New(o.Algo, ln, cfg)
+				if err != nil {
+					errs[r] = fmt.Errorf("layout %d: %w", r, err)
+					continue
+				}
+				b, err := BalanceOf(p.(algorithms.ExactSharer).ExactShares(), p.Nodes())
+				if err != nil {
+					errs[r] = fmt.Errorf("layout %d: %w", r, err)
+					continue
+				}
+				p2m[r], cvs[r] = b.PeakToMean, b.CV
+			}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &LayoutSpread{Draws: o.Draws, PeakToMean: quantiles(p2m), CV: quantiles(cvs)}, nil
+}
+
+// quantiles returns the mean and the empirical 5th and 95th percentiles of
+// xs (not empty); xs is sorted in place.
+func quantiles(xs []float64) Quantiles {
+	slices.Sort(xs)
+	return Quantiles{
+		Mean: stat.Mean(xs, nil),
+		P5:   stat.Quantile(0.05, stat.Empirical, xs, nil),
+		P95:  stat.Quantile(0.95, stat.Empirical, xs, nil),
+	}
 }
 
 type noiseKey struct {

@@ -1,13 +1,24 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/chbench/chbench/algorithms"
 )
 
-// TestNoiseFloor: with equal weights noise_cv is sqrt((n-1)/K) exactly.
+// TestNoiseFloor: with equal weights the noise cv is checked against
+// placements simulated here independently of NoiseFloor (K keys dropped
+// on n nodes uniformly with math/rand/v2, R times): K·cv² of one
+// placement is Pearson's X², about chi²(n-1), so with the true noise cv c
+// the sum over R placements of K·cv²·(n-1)/(K·c²) is about chi²(R(n-1));
+// it must lie in the 99.9% range. A formula off by n/(n-1) (sqrt(n/K))
+// fails at n = 10 by 6 standard deviations, at n = 2 by far more.
 // For n = 2 the peak count is K/2 + |X - K/2| with X ~ Binomial(K, 1/2),
 // so by the normal approximation the expected peak-to-mean is
 // 1 + sqrt(2/(pi*K)); the simulated value has Monte Carlo standard error
@@ -19,17 +30,17 @@ func TestNoiseFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cv != math.Sqrt(1.0/k) {
-		t.Errorf("n=2: noise cv %v, want sqrt(1/K) = %v", cv, math.Sqrt(1.0/k))
-	}
+	checkNoiseCV(t, 2, k, cv)
 	want := 1 + math.Sqrt(2/(math.Pi*k))
 	se := (2.0 / k) * (math.Sqrt(k) / 2) * math.Sqrt(1-2/math.Pi) / math.Sqrt(float64(NoiseReplicates(2)))
 	if math.Abs(p2m-want) > 5*se+1.0/k {
 		t.Errorf("n=2: noise peak/mean %v, want %v ± %v", p2m, want, 5*se+1.0/k)
 	}
-	if _, cv, _ := NoiseFloor(k, mustNodes(t, 10), 1); cv != math.Sqrt(9.0/k) {
-		t.Errorf("n=10: noise cv %v, want sqrt(9/K) = %v", cv, math.Sqrt(9.0/k))
+	_, cv10, err := NoiseFloor(k, mustNodes(t, 10), 1)
+	if err != nil {
+		t.Fatal(err)
 	}
+	checkNoiseCV(t, 10, k, cv10)
 	// Weighted: the simulated root-mean-square cv of the normalised loads
 	// l_i = share_i/q_i. With d_i = l_i - 1, Var(d_i) = (1-q_i)/(K q_i)
 	// and Cov(d_i, d_j) = -1/K (multinomial), so the expected population
@@ -55,6 +66,41 @@ func TestNoiseFloor(t *testing.T) {
 	if _, _, err := NoiseFloor(0, nodes, 1); err == nil {
 		t.Error("NoiseFloor(0 keys): no error")
 	}
+}
+
+// checkNoiseCV reports noiseCVErr's error; with it the broken formula
+// sqrt(n/K) must be rejected, so the check has power.
+func checkNoiseCV(t *testing.T, n, k int, c float64) {
+	t.Helper()
+	if err := noiseCVErr(n, k, c); err != nil {
+		t.Error(err)
+	}
+	if noiseCVErr(n, k, math.Sqrt(float64(n)/float64(k))) == nil {
+		t.Errorf("n=%d K=%d: the broken noise cv sqrt(n/K) passes the same check", n, k)
+	}
+}
+
+// noiseCVErr simulates 1,000 placements of k keys on n equal nodes and
+// checks the noise cv c against them (see TestNoiseFloor).
+func noiseCVErr(n, k int, c float64) error {
+	const reps = 1000
+	rng := rand.New(rand.NewPCG(11, 12))
+	counts := make([]float64, n)
+	var sum float64
+	for range reps {
+		clear(counts)
+		for range k {
+			counts[rng.IntN(n)]++
+		}
+		m, sd := stat.PopMeanStdDev(counts, nil)
+		sum += float64(k) * (sd / m) * (sd / m)
+	}
+	x := sum * float64(n-1) / (float64(k) * c * c)
+	chi := distuv.ChiSquared{K: reps * float64(n-1)}
+	if lo, hi := chi.Quantile(0.0005), chi.Quantile(0.9995); x < lo || x > hi {
+		return fmt.Errorf("n=%d K=%d: noise cv %.5f: simulated statistic %.0f outside chi2(%d) 99.9%% range [%.0f, %.0f]", n, k, c, x, reps*(n-1), lo, hi)
+	}
+	return nil
 }
 
 // TestSpreadMatchesNoise: modulo, rendezvous and jump place keys like

@@ -330,7 +330,7 @@ func WriteStormTable(w io.Writer, rs []*StormResult) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "algo\top\tfrom\tto\tmoved [95%% CI]\thit ratio after\tdb reads/s [95%% CI]\tx steady [95%% CI]\textra db reads\tseconds to <%gx steady\n", StormRecoveryFactor)
-	labels := tableLabels(rs, func(r *StormResult) RunConfig { return r.Config })
+	labels := tableLabels(rs, func(r *StormResult) (RunConfig, string) { return r.Config, "" })
 	for i, r := range rs {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Op, r.From, r.To,
 			ci(r.Moved, pct), ci(r.HitAfter, pct), ci(r.DBReads, num), ci(r.DBMultiple, x1), num(r.ExtraReads.Mean),

@@ -195,7 +195,7 @@ func BenchmarkBuild(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					cfg := catalog.DefaultConfig()
+					cfg := Config()
 					b.ReportAllocs()
 					var p algorithms.Placer
 					for b.Loop() {

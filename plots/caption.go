@@ -1,7 +1,9 @@
 package plots
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -12,14 +14,14 @@ import (
 // keys, sets, seed, hash, vnodes, eps, go_version and commit, as written
 // (empty when absent), and the algorithm.
 type runInfo struct {
-	Algo, Keys, Sets, Seed, Hash, VNodes, Eps, GoVersion, Commit string
-	TableSize, Probes, Capacity                                  string
+	Algo, Keys, Sets, Seed, Hash, VNodes, Eps, Placement, GoVersion, Commit string
+	TableSize, Probes, Capacity                                             string
 }
 
 func info(t *schema.Table, i int) runInfo {
 	return runInfo{
 		Algo: t.Str(i, schema.ColAlgo), Keys: t.Str(i, schema.ColKeys), Sets: t.Str(i, schema.ColSets), Seed: t.Str(i, schema.ColSeed),
-		Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Eps: t.Str(i, schema.ColEps),
+		Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Eps: t.Str(i, schema.ColEps), Placement: t.Str(i, schema.ColPlacement),
 		GoVersion: t.Str(i, schema.ColGoVersion), Commit: t.Str(i, schema.ColCommit),
 		TableSize: t.Str(i, schema.ColTableSize), Probes: t.Str(i, schema.ColProbes), Capacity: t.Str(i, schema.ColCapacity),
 	}
@@ -54,6 +56,9 @@ func runCaption(infos []runInfo) string {
 	}
 	var parts []string
 	keys, sets := distinct(func(r runInfo) string { return r.Keys }, all), distinct(func(r runInfo) string { return r.Sets }, all)
+	if keys == "" {
+		keys = keyRange(infos)
+	}
 	switch {
 	case keys != "" && sets != "":
 		parts = append(parts, thousands(keys)+" keys x "+sets+" sets")
@@ -84,6 +89,9 @@ func runCaption(infos []runInfo) string {
 	if c := distinct(func(r runInfo) string { return r.Capacity }, uses(func(i catalog.Info) bool { return i.UsesCapacity })); c != "" && c != "0" {
 		parts = append(parts, "capacity "+c)
 	}
+	if pl := distinct(func(r runInfo) string { return r.Placement }, uses(func(i catalog.Info) bool { return i.RandomLayout })); pl != "" {
+		parts = append(parts, "placement "+pl)
+	}
 	out := strings.Join(parts, ", ")
 	var build []string
 	if g := distinct(func(r runInfo) string { return r.GoVersion }, all); g != "" {
@@ -101,10 +109,30 @@ func runCaption(infos []runInfo) string {
 	return out
 }
 
+// keyRange returns "lo-hi" for the keys column of infos when it holds
+// several whole numbers (keys scaled per grid point), or "".
+func keyRange(infos []runInfo) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, in := range infos {
+		k, err := strconv.ParseFloat(in.Keys, 64)
+		if err != nil {
+			return ""
+		}
+		lo, hi = math.Min(lo, k), math.Max(hi, k)
+	}
+	if lo > hi {
+		return ""
+	}
+	return strconv.FormatFloat(lo, 'f', -1, 64) + "-" + strconv.FormatFloat(hi, 'f', -1, 64)
+}
+
 // thousands puts commas between groups of three digits of a whole number
 // written in s ("100000" -> "100,000"); other text is returned unchanged,
 // and each "/"-separated part is handled on its own.
 func thousands(s string) string {
+	if a, b, ok := strings.Cut(s, "-"); ok && !strings.Contains(s, "/") {
+		return thousands(a) + "-" + thousands(b)
+	}
 	parts := strings.Split(s, "/")
 	for i, p := range parts {
 		if p == "" || strings.Trim(p, "0123456789") != "" {

@@ -23,7 +23,13 @@ type MovementRow struct {
 	MovedOverIdeal         float64 // Moved.Y / IdealFrac
 	HasRatio               bool    // false when moved_over_ideal is empty (ideal 0)
 	Steps                  float64 // membership changes summed in Moved (steps column; 0 if absent)
-	Info                   runInfo // keys, sets, seed, ... for the caption
+	Label                  string  // legend label (label column, e.g. "jump (swap-last)"); "" if absent
+	// ExpectedMoves is the moved keys one key set expects (expected_moves
+	// column, else keys x ideal_frac, per set for a key file); HasExpected
+	// is false when neither can be read.
+	ExpectedMoves float64
+	HasExpected   bool
+	Info          runInfo // keys, sets, seed, ... for the caption
 }
 
 var movementColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, schema.ColOp, schema.ColFrom, schema.ColTo, schema.ColMovedFrac, schema.ColIdealFrac}
@@ -64,10 +70,45 @@ func movementRows(t *schema.Table) ([]MovementRow, error) {
 		if r.Steps, _, err = t.OptNum(i, schema.ColSteps); err != nil {
 			return nil, err
 		}
+		r.Label = t.Str(i, schema.ColLabel)
+		if r.ExpectedMoves, r.HasExpected, err = t.OptNum(i, schema.ColExpectedMoves); err != nil {
+			return nil, err
+		}
+		if !r.HasExpected {
+			keys, okK, _ := t.OptNum(i, schema.ColKeys)
+			sets, okS, _ := t.OptNum(i, schema.ColSets)
+			if okK && t.Str(i, schema.ColKeyFile) != "" {
+				keys, okK = keys/sets, okS && sets >= 1
+			}
+			r.ExpectedMoves, r.HasExpected = keys*r.IdealFrac, okK
+		}
 		r.Info = info(t, i)
 		rows[i] = r
 	}
 	return rows, nil
+}
+
+// MinExpectedMoves is the fewest moved keys per key set a movement point
+// must expect to be drawn: below it a moved fraction is mostly counting
+// noise (1,000 expected moves: a relative standard error of about 3%).
+const MinExpectedMoves = 1000
+
+// enoughMoves splits rows into those expecting at least MinExpectedMoves
+// moved keys per key set (or whose expectation is unknown) and the
+// others, described as "op n=from" once each.
+func enoughMoves(rows []MovementRow) (kept []MovementRow, dropped map[string][]string) {
+	dropped = map[string][]string{}
+	for _, r := range rows {
+		if r.HasExpected && r.ExpectedMoves < MinExpectedMoves*(1-1e-9) { // slack for float sums of the ideal fraction
+			n := strconv.FormatFloat(r.From, 'f', -1, 64)
+			if !slices.Contains(dropped[r.Op], n) {
+				dropped[r.Op] = append(dropped[r.Op], n)
+			}
+			continue
+		}
+		kept = append(kept, r)
+	}
+	return kept, dropped
 }
 
 // movementOps returns the distinct operations of rows, "add" first, then
@@ -85,11 +126,13 @@ func movementOps(rows []MovementRow) []string {
 	return ops
 }
 
-// seriesKey identifies one line: an algorithm and its configuration.
-type seriesKey struct{ algo, hash, vnodes string }
+// seriesKey identifies one line: an algorithm and its configuration, and
+// the label its rows give it ("" when the file has no label column).
+type seriesKey struct{ algo, hash, vnodes, label string }
 
-// seriesLabel is the algorithm name, plus its configuration when the same
-// algorithm appears with several configurations in keys.
+// seriesLabel is the algorithm's label (its name when the rows give
+// none), plus its configuration when the same algorithm appears with
+// several configurations in keys.
 func seriesLabel(k seriesKey, keys []seriesKey) string {
 	n := 0
 	for _, o := range keys {
@@ -97,10 +140,14 @@ func seriesLabel(k seriesKey, keys []seriesKey) string {
 			n++
 		}
 	}
-	if n == 1 {
-		return k.algo
+	name := k.label
+	if name == "" {
+		name = k.algo
 	}
-	return fmt.Sprintf("%s (%s, vnodes=%s)", k.algo, k.hash, k.vnodes)
+	if n == 1 {
+		return name
+	}
+	return fmt.Sprintf("%s (%s, vnodes=%s)", name, k.hash, k.vnodes)
 }
 
 func sortKeys(keys []seriesKey) {
@@ -125,7 +172,7 @@ func MovedSeries(rows []MovementRow, op string, ratio bool) (series []Series, id
 		if r.Op != op {
 			continue
 		}
-		k := seriesKey{r.Algo, r.Hash, r.VNodes}
+		k := seriesKey{r.Algo, r.Hash, r.VNodes, r.Label}
 		if seen[k] == nil {
 			seen[k] = map[float64]int{}
 			keys = append(keys, k)
@@ -214,16 +261,28 @@ const ratioOmitted = "modulo"
 
 // movementFigures builds, for each operation in rows, the moved-fraction
 // plot (with the ideal line) and the moved/ideal plot (without modulo).
-func movementFigures(rows []MovementRow) ([]*figure, error) {
+//
+// Points expecting fewer than MinExpectedMoves moved keys per key set are
+// not drawn; the caption names them, or says that every point reaches it.
+func movementFigures(all []MovementRow) ([]*figure, error) {
 	var figs []*figure
-	for _, op := range movementOps(rows) {
+	rows, dropped := enoughMoves(all)
+	for _, op := range movementOps(all) {
 		var infos []runInfo
 		for _, r := range rows {
 			if r.Op == op {
 				infos = append(infos, r.Info)
 			}
 		}
-		caption := runCaption(infos)
+		if len(infos) == 0 {
+			continue // every point of op below MinExpectedMoves
+		}
+		caption := []string{runCaption(infos)}
+		note := fmt.Sprintf("every point expects >= %s moved keys per key set (keys x ideal fraction)", thousands(strconv.Itoa(MinExpectedMoves)))
+		if d := dropped[op]; len(d) > 0 {
+			note = fmt.Sprintf("not drawn: n = %s (fewer than %s expected moved keys per key set)", strings.Join(d, ", "), thousands(strconv.Itoa(MinExpectedMoves)))
+		}
+		caption = append(caption, note)
 		series, ideal, err := MovedSeries(rows, op, false)
 		if err != nil {
 			return nil, err
@@ -235,7 +294,7 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 		}
 		moved := func(series []Series) (*figure, error) {
 			f := newFigure("movement-"+op, "Keys moved: "+opTitle(op), xLabel, yLabel)
-			f.caption = captionLines(caption)
+			f.caption = captionLines(caption...)
 			if err := logX(f, "movement from", allXs(series)); err != nil {
 				return nil, err
 			}
@@ -290,7 +349,7 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 		}
 		ratio := func(ratios []Series) (*figure, error) {
 			g := newFigure("movement-ratio-"+op, "Moved / ideal fraction: "+opTitle(op), xLabel, "moved fraction / ideal fraction (1 = ideal)")
-			g.caption = captionLines(caption)
+			g.caption = captionLines(caption...)
 			if omitted {
 				g.caption = append(g.caption, "modulo omitted: its ratio grows like n, see movement-"+op)
 			}
@@ -327,10 +386,13 @@ func movementFigures(rows []MovementRow) ([]*figure, error) {
 	return figs, nil
 }
 
-// captionLines returns the caption as lines (none when it is empty).
-func captionLines(c string) []string {
-	if c == "" {
-		return nil
+// captionLines returns the non-empty caption lines of cs.
+func captionLines(cs ...string) []string {
+	var out []string
+	for _, c := range cs {
+		if c != "" {
+			out = append(out, c)
+		}
 	}
-	return []string{c}
+	return out
 }

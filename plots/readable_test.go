@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"path/filepath"
@@ -80,12 +81,52 @@ func TestRatioPlotsOmitModulo(t *testing.T) {
 	if len(add.drawn) != 2 {
 		t.Errorf("%d series drawn, want 2 (ring, jump)", len(add.drawn))
 	}
-	if n := len(add.caption); n != 2 || add.caption[1] != "modulo omitted: its ratio grows like n, see movement-add" {
+	if n := len(add.caption); n != 3 || add.caption[2] != "modulo omitted: its ratio grows like n, see movement-add" {
 		t.Errorf("caption %q, want the modulo note", add.caption)
 	}
 	labels := tickLabels(add.p.Y.Tick.Marker.Ticks(add.p.Y.Min, add.p.Y.Max))
 	if len(labels) < 3 {
 		t.Errorf("ratio axis labels %v, want >= 3", labels)
+	}
+}
+
+// TestMovementNeedsExpectedMoves: no movement plot draws a point that
+// expects fewer than MinExpectedMoves moved keys per key set. In the test
+// data the add at n = 100 has 100,000 keys x ideal 1/101 = 990 expected
+// moves: it is left out of movement-add and its ratio plot, and the
+// caption says so; remove-random at n = 100 (1,000 expected) is drawn,
+// and its caption says every point reaches the threshold.
+func TestMovementNeedsExpectedMoves(t *testing.T) {
+	figs := readMovementFigs(t, MovementFile)
+	for _, f := range figs {
+		for _, xys := range f.drawn {
+			for _, p := range xys {
+				if strings.HasSuffix(f.name, "-add") && p.X == 100 {
+					t.Errorf("%s draws n = 100 (990 expected moves)", f.name)
+				}
+			}
+		}
+		var note string
+		for _, c := range f.caption {
+			if strings.Contains(c, "expect") {
+				note = c
+			}
+		}
+		want := "every point expects >= 1,000"
+		if strings.HasSuffix(f.name, "-add") {
+			want = "not drawn: n = 100 (fewer than 1,000 expected moved keys per key set)"
+		}
+		if !strings.Contains(note, want) {
+			t.Errorf("%s caption %q, want %q", f.name, f.caption, want)
+		}
+	}
+	rows, err := ReadMovement(filepath.Join(okDir, MovementFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, dropped := enoughMoves(rows)
+	if len(kept) != len(rows)-3 || len(dropped["add"]) != 1 {
+		t.Errorf("kept %d of %d rows, dropped %v; want the three adds at n = 100 left out", len(kept), len(rows), dropped)
 	}
 }
 
@@ -301,5 +342,62 @@ func TestRunCaption(t *testing.T) {
 	}
 	if got := thousands("12345/100"); got != "12,345/100" {
 		t.Errorf("thousands = %q", got)
+	}
+}
+
+// TestVNodesLayoutBandAndTheory: a vnodes sweep with layout draws and
+// theory columns draws the band (5th-95th percentile over rings, as a
+// polygon through the percentiles), the mean line, the theory curve and
+// the default ring; percentiles that cross are an error naming the file,
+// line and column.
+func TestVNodesLayoutBandAndTheory(t *testing.T) {
+	const head = "algo,hash,vnodes,nodes,keys,sets,seed,peak_to_mean,peak_to_mean_lo,peak_to_mean_hi,cv,noise_peak_to_mean,exact_peak_to_mean,placement,placements,placements_peak_to_mean,placements_peak_to_mean_p5,placements_peak_to_mean_p95,theory_peak_to_mean\n"
+	csv := head +
+		"ring,xxhash,1,10,1000,5,1,3.1,2.0,4.5,0.9,1.05,2.1,per-set,200,3.0,1.9,4.6,2.93\n" +
+		"ring,xxhash,10,10,1000,5,1,1.6,1.4,1.8,0.3,1.05,1.4,per-set,200,1.55,1.3,1.85,1.54\n" +
+		"ring,xxhash,100,10,1000,5,1,1.2,1.1,1.3,0.1,1.05,1.15,per-set,200,1.16,1.1,1.25,1.16\n"
+	path := filepath.Join(t.TempDir(), VNodesFile)
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := ReadSpread(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	layouts, theory, err := VNodeLayoutSeries(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(layouts) != 1 || len(theory) != 1 {
+		t.Fatalf("layout series %d, theory %d; want 1 each", len(layouts), len(theory))
+	}
+	if p := layouts[0].Points[1]; p.X != 10 || p.Y != 1.55 || p.Lo != 1.3 || p.Hi != 1.85 {
+		t.Errorf("layout point at 10 vnodes %+v, want mean 1.55 in [1.3, 1.85]", p)
+	}
+	if p := theory[0].Points[0]; p.X != 1 || p.Y != 2.93 {
+		t.Errorf("theory at 1 vnode %+v, want 2.93", p)
+	}
+	f, err := vnodesFigure(rows)
+	if err != nil || f == nil {
+		t.Fatalf("figure %v, %v", f, err)
+	}
+	if f.title != "Ring spread vs virtual nodes (n = 10 nodes)" || !strings.Contains(strings.Join(f.caption, " "), "placement per-set") {
+		t.Errorf("title %q caption %q", f.title, f.caption)
+	}
+	var b bytes.Buffer
+	if err := f.writeTo(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"exact over rings: mean, 5-95% band", "theory (Gamma)", "default ring"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("svg lacks legend entry %q", want)
+		}
+	}
+	bad := strings.Replace(csv, ",200,3.0,1.9,4.6,", ",200,3.0,4.7,4.6,", 1)
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadSpread(path); err == nil || !strings.Contains(err.Error(), ":2: column placements_peak_to_mean_p5") {
+		t.Errorf("5th percentile above the 95th: error %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/chbench/chbench/algorithms"
 	"gonum.org/v1/plot/plotter"
@@ -28,7 +29,18 @@ type SpreadRow struct {
 	HasNoise           bool
 	ExactPeakToMean    float64 // peak-to-mean of the exact shares (no sampling), if known
 	HasExact           bool
-	Info               runInfo // keys, sets, seed, ... for the caption
+	Label              string // legend label (label column, e.g. "bounded (partitions)"); "" if absent
+	// Layouts is the exact peak-to-mean over Draws independent layouts:
+	// Y the mean, [Lo, Hi] the 5th-95th percentiles (CI false; the mean
+	// can lie outside them), if known.
+	Layouts    Point
+	Draws      float64
+	HasLayouts bool
+	// TheoryPeakToMean is the expected maximum of n Gamma(k, k) loads for
+	// a ring of k virtual nodes per node, if known.
+	TheoryPeakToMean float64
+	HasTheory        bool
+	Info             runInfo // keys, sets, seed, ... for the caption
 }
 
 var spreadColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, schema.ColNodes, schema.ColPeakToMean, schema.ColCV}
@@ -65,6 +77,32 @@ func spreadRows(t *schema.Table) ([]SpreadRow, error) {
 		if r.ExactPeakToMean, r.HasExact, err = t.OptNum(i, schema.ColExactPeakToMean); err != nil {
 			return nil, err
 		}
+		r.Label = t.Str(i, schema.ColLabel)
+		if r.Draws, r.HasLayouts, err = t.OptNum(i, schema.ColPlacements); err != nil {
+			return nil, err
+		}
+		if r.HasLayouts {
+			var lo, hi float64
+			if r.Layouts.Y, err = t.Num(i, schema.ColPlacementsPeakToMean); err != nil {
+				return nil, err
+			}
+			if lo, err = t.Num(i, schema.ColPlacementsPeakToMeanP5); err != nil {
+				return nil, err
+			}
+			if hi, err = t.Num(i, schema.ColPlacementsPeakToMeanP95); err != nil {
+				return nil, err
+			}
+			// The mean may lie outside [p5, p95] (bounded: 95% of layouts
+			// at the bound exactly, a few below), the percentiles may not
+			// cross.
+			if lo > hi {
+				return nil, t.Errorf(i, schema.ColPlacementsPeakToMeanP5, "%v above the 95th percentile %v", lo, hi)
+			}
+			r.Layouts.Lo, r.Layouts.Hi = lo, hi
+		}
+		if r.TheoryPeakToMean, r.HasTheory, err = t.OptNum(i, schema.ColTheoryPeakToMean); err != nil {
+			return nil, err
+		}
 		r.Info = info(t, i)
 		rows[i] = r
 	}
@@ -80,6 +118,11 @@ type Bar struct {
 	HasNoise      bool
 	Exact         float64
 	HasExact      bool
+	Layouts       Point // mean and 5th-95th percentiles over independent layouts (X unused)
+	Draws         float64
+	HasLayouts    bool
+	Theory        float64
+	HasTheory     bool
 }
 
 // PeakBars groups spread rows for the "peak-to-mean per algorithm" chart:
@@ -90,7 +133,7 @@ func PeakBars(rows []SpreadRow) (groups []float64, labels []string, algos []stri
 	var keys []seriesKey
 	seen := map[seriesKey]map[float64]int{}
 	for _, r := range rows {
-		k := seriesKey{r.Algo, r.Hash, r.VNodes}
+		k := seriesKey{r.Algo, r.Hash, r.VNodes, r.Label}
 		if seen[k] == nil {
 			seen[k] = map[float64]int{}
 			keys = append(keys, k)
@@ -112,9 +155,10 @@ func PeakBars(rows []SpreadRow) (groups []float64, labels []string, algos []stri
 	for _, r := range rows {
 		b := Bar{
 			Group:  slices.Index(groups, r.Nodes),
-			Series: slices.Index(keys, seriesKey{r.Algo, r.Hash, r.VNodes}),
+			Series: slices.Index(keys, seriesKey{r.Algo, r.Hash, r.VNodes, r.Label}),
 			Value:  r.PeakToMean, Noise: r.NoisePeakToMean, HasNoise: r.HasNoise,
 			Exact: r.ExactPeakToMean, HasExact: r.HasExact,
+			Layouts: r.Layouts, Draws: r.Draws, HasLayouts: r.HasLayouts, Theory: r.TheoryPeakToMean, HasTheory: r.HasTheory,
 		}
 		bars = append(bars, b)
 	}
@@ -140,9 +184,18 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 		colors[i] = AlgoStyle(a).Color
 	}
 	f := newFigure("spread-peak-to-mean", "Peak-to-mean ratio per algorithm (1 = perfectly even)", "number of nodes", "peak-to-mean (max/mean keys per node)")
-	f.caption = captionLines(runCaption(spreadInfos(rows)))
+	f.caption = captionLines(runCaption(spreadInfos(rows)), layoutNote(rows))
 	err = drawBars(f, barChart{groups: names, labels: labels, colors: colors, bars: bars, markLabel: "sampling-noise floor"})
 	return f, err
+}
+
+// layoutNote explains the marks beside the bars of algorithms with random
+// layouts, or is "" when no row has layout draws.
+func layoutNote(rows []SpreadRow) string {
+	if !slices.ContainsFunc(rows, func(r SpreadRow) bool { return r.HasLayouts }) {
+		return ""
+	}
+	return "bars: with keys (95% CI); grey: exact over independent layouts (salted IDs), mean and 5-95%; x: theory; rings: exact, default IDs"
 }
 
 func spreadInfos(rows []SpreadRow) []runInfo {
@@ -176,8 +229,9 @@ func drawBars(f *figure, bc barChart) error {
 	var charts []*plotter.BarChart
 	legendBar := make([]*plotter.BarChart, len(bc.labels)) // first bar of each series, for its legend entry
 	ymin, ymax := math.Inf(1), math.Inf(-1)
-	var marks, exact plotter.XYs
-	var ci ciPoints
+	var marks, exact, layoutMeans, theory plotter.XYs
+	var ci, bands ciPoints
+	draws := map[float64]bool{}
 	for _, b := range bc.bars {
 		c, err := plotter.NewBarChart(plotter.Values{b.Value.Y}, 1)
 		if err != nil {
@@ -202,6 +256,19 @@ func drawBars(f *figure, bc barChart) error {
 		if b.HasExact {
 			exact = append(exact, plotter.XY{X: xOf(b), Y: b.Exact})
 			ymin, ymax = min(ymin, b.Exact), max(ymax, b.Exact)
+		}
+		// Layout band and theory sit right of the bar's centre, clear of
+		// its CI bar and exact-value ring.
+		side := xOf(b) + bw*0.27
+		if b.HasLayouts {
+			bands = append(bands, Point{X: side, Y: b.Layouts.Y, Lo: b.Layouts.Lo, Hi: b.Layouts.Hi, CI: true})
+			layoutMeans = append(layoutMeans, plotter.XY{X: side, Y: b.Layouts.Y})
+			ymin, ymax = min(ymin, b.Layouts.Lo), max(ymax, b.Layouts.Hi)
+			draws[b.Draws] = true
+		}
+		if b.HasTheory {
+			theory = append(theory, plotter.XY{X: side, Y: b.Theory})
+			ymin, ymax = min(ymin, b.Theory), max(ymax, b.Theory)
 		}
 	}
 	// Legend entries in series order, even when a series is missing
@@ -248,6 +315,47 @@ func drawBars(f *figure, bc barChart) error {
 		f.legend.Add("exact (no sampling)", s)
 	}
 
+	if len(bands) > 0 {
+		eb, err := plotter.NewYErrorBars(bands)
+		if err != nil {
+			return fmt.Errorf("layout bands: %w", err)
+		}
+		eb.Color = bandColor
+		eb.Width = vg.Points(4)
+		eb.CapWidth = vg.Points(0)
+		f.p.Add(eb)
+		s, err := plotter.NewScatter(layoutMeans)
+		if err != nil {
+			return fmt.Errorf("layout means: %w", err)
+		}
+		s.Shape = draw.PyramidGlyph{}
+		s.Color = bandColor
+		s.Radius = vg.Points(5)
+		f.p.Add(s)
+		label := "layouts: mean, 5-95%"
+		if len(draws) == 1 {
+			for d := range draws {
+				label = fmt.Sprintf("%g layouts: mean, 5-95%%", d)
+			}
+		}
+		thumb, err := plotter.NewLine(plotter.XYs{{}})
+		if err != nil {
+			return err
+		}
+		thumb.Color, thumb.Width = bandColor, vg.Points(4)
+		f.legend.Add(label, thumb, s)
+	}
+	if len(theory) > 0 {
+		s, err := plotter.NewScatter(theory)
+		if err != nil {
+			return fmt.Errorf("theory: %w", err)
+		}
+		s.Shape = thickCross{}
+		s.Color = color.Black
+		s.Radius = vg.Points(6)
+		f.p.Add(s)
+		f.legend.Add("theory (Gamma)", s)
+	}
 	f.p.NominalX(bc.groups...)
 	f.p.X.Min, f.p.X.Max = -0.5, float64(len(bc.groups))-0.5
 	// Room of 4% of the range (at least 0.01) beyond the extreme values,
@@ -335,6 +443,7 @@ func HashBars(rows []SpreadRow) (groups, hashes []string, bars []Bar, err error)
 			Series: slices.Index(hashes, r.Hash),
 			Value:  r.PeakToMean, Noise: r.NoisePeakToMean, HasNoise: r.HasNoise,
 			Exact: r.ExactPeakToMean, HasExact: r.HasExact,
+			Layouts: r.Layouts, Draws: r.Draws, HasLayouts: r.HasLayouts, Theory: r.TheoryPeakToMean, HasTheory: r.HasTheory,
 		})
 	}
 	slices.SortFunc(bars, func(a, b Bar) int { return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Series, b.Series)) })
@@ -375,9 +484,29 @@ func hashesFigure(rows []SpreadRow) (*figure, error) {
 		title += " (n = " + nodes[0] + " nodes)"
 	}
 	f := newFigure("spread-hashes", title, "algorithm", "peak-to-mean (max/mean keys per node)")
-	f.caption = captionLines(runCaption(spreadInfos(rows)))
+	f.caption = captionLines(runCaption(spreadInfos(rows)), layoutNote(rows))
 	err = drawBars(f, barChart{groups: groups, labels: hashes, colors: colors, bars: bars, markLabel: "sampling-noise floor"})
 	return f, err
+}
+
+// bandColor draws what varies over layouts (the 5th-95th percentile band
+// and its mean): a dark grey distinct from black reference marks.
+var bandColor = color.RGBA{R: 90, G: 90, B: 90, A: 255}
+
+// thickCross is an X-shaped glyph drawn with a 2-point line, readable over
+// coloured bars.
+type thickCross struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (thickCross) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(2)})
+	r := sty.Radius * 0.8
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y + r})
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y + r})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y - r})
+	c.Stroke(p)
 }
 
 // hbar is a glyph drawn as a horizontal black bar of width 2*Radius: the
@@ -455,14 +584,81 @@ func VNodeSeries(rows []SpreadRow) (peak, noise, exact []Series, err error) {
 	return peak, noise, exact, nil
 }
 
+// VNodeLayoutSeries extracts, like VNodeSeries, for each node count the
+// ring's exact peak-to-mean over independent layouts against vnodes (Y
+// the mean, Lo and Hi the 5th and 95th percentiles, CI false) and the
+// theory curve; nil where the rows carry none.
+func VNodeLayoutSeries(rows []SpreadRow) (layouts, theory []Series, err error) {
+	by := map[float64]*[2]Series{}
+	var nodes []float64
+	for _, r := range rows {
+		if r.Algo != "ring" || (!r.HasLayouts && !r.HasTheory) {
+			continue
+		}
+		v, perr := strconv.ParseFloat(r.VNodes, 64)
+		if perr != nil || !(v > 0) || math.IsInf(v, 0) {
+			return nil, nil, fmt.Errorf("line %d: vnodes %q: want a number > 0", r.Line, r.VNodes)
+		}
+		s, ok := by[r.Nodes]
+		if !ok {
+			n := strconv.FormatFloat(r.Nodes, 'f', -1, 64)
+			s = &[2]Series{{Algo: "ring", Label: "n = " + n, index: len(nodes)}, {Algo: "ring", Label: "n = " + n, index: len(nodes)}}
+			by[r.Nodes] = s
+			nodes = append(nodes, r.Nodes)
+		}
+		if r.HasLayouts {
+			p := r.Layouts
+			p.X = v
+			s[0].Points = append(s[0].Points, p)
+		}
+		if r.HasTheory {
+			s[1].Points = append(s[1].Points, Point{X: v, Y: r.TheoryPeakToMean, Lo: r.TheoryPeakToMean, Hi: r.TheoryPeakToMean})
+		}
+	}
+	slices.Sort(nodes)
+	byX := func(a, b Point) int { return cmp.Compare(a.X, b.X) }
+	for _, n := range nodes {
+		s := by[n]
+		for i := range s {
+			slices.SortFunc(s[i].Points, byX)
+		}
+		if len(s[0].Points) > 1 {
+			layouts = append(layouts, s[0])
+		}
+		if len(s[1].Points) > 1 {
+			theory = append(theory, s[1])
+		}
+	}
+	return layouts, theory, nil
+}
+
 // vnodesFigure draws ring peak-to-mean against virtual nodes, or returns
-// nil if rows hold no vnodes sweep.
+// nil if rows hold no vnodes sweep: the exact value over independent
+// layouts (mean and 5th-95th percentile band), the theory curve, the
+// measured value with keys (95% CI), the default ring's exact value and
+// the sampling-noise floor.
 func vnodesFigure(rows []SpreadRow) (*figure, error) {
 	peak, noise, exact, err := VNodeSeries(rows)
 	if err != nil || peak == nil {
 		return nil, err
 	}
-	f := newFigure("ring-vnodes", "Ring spread vs virtual nodes", "virtual nodes per node (log)", "peak-to-mean (max/mean keys per node)")
+	layouts, theory, err := VNodeLayoutSeries(rows)
+	if err != nil {
+		return nil, err
+	}
+	title := "Ring spread vs virtual nodes"
+	if len(peak) == 1 {
+		title += " (" + strings.TrimPrefix(peak[0].Label, "ring, ") + " nodes)"
+	}
+	// A peak-to-mean is >= 1 (the largest load is at least the mean), so
+	// a Student-t interval reaching below 1 (few sets, rings that differ
+	// widely) is cut at 1, as intervals of quantities >= 0 are cut at 0.
+	for _, s := range peak {
+		for i := range s.Points {
+			s.Points[i].Lo = math.Max(s.Points[i].Lo, 1)
+		}
+	}
+	f := newFigure("ring-vnodes", title, "virtual nodes per node (log)", "peak-to-mean (max/mean keys per node)")
 	var infos []runInfo
 	for _, r := range rows {
 		if r.Algo == "ring" {
@@ -470,15 +666,67 @@ func vnodesFigure(rows []SpreadRow) (*figure, error) {
 		}
 	}
 	f.caption = captionLines(runCaption(infos))
+	if len(layouts) > 0 {
+		f.caption = append(f.caption, "band: 5th-95th percentile of the exact peak-to-mean over independent rings (node IDs salted); theory: expected max of n Gamma(k, k) loads")
+	}
 	if err := logX(f, "vnodes", allXs(peak)); err != nil {
 		return nil, err
 	}
 	all := append(append(allYs(peak), allYs(noise)...), allYs(exact)...)
+	for _, s := range layouts {
+		for _, p := range s.Points {
+			all = append(all, p.Lo, p.Hi)
+		}
+	}
+	all = append(all, allYs(theory)...)
 	if useLogIfPositive(&f.p.Y, all) {
 		f.p.Y.Label.Text = "peak-to-mean (max/mean keys per node, log)"
 	}
+	multi := len(peak) > 1
+	for _, s := range layouts {
+		poly := make(plotter.XYs, 0, 2*len(s.Points))
+		for _, p := range s.Points {
+			poly = append(poly, plotter.XY{X: p.X, Y: p.Hi})
+		}
+		for i := len(s.Points) - 1; i >= 0; i-- {
+			poly = append(poly, plotter.XY{X: s.Points[i].X, Y: s.Points[i].Lo})
+		}
+		band, err := plotter.NewPolygon(poly)
+		if err != nil {
+			return nil, fmt.Errorf("layout band %s: %w", s.Label, err)
+		}
+		band.Color = color.NRGBA{R: 0, G: 114, B: 178, A: 60}
+		band.LineStyle.Width = 0
+		line, err := plotter.NewLine(plotterXYs(s.Points))
+		if err != nil {
+			return nil, err
+		}
+		line.Color = color.RGBA{R: 0, G: 60, B: 110, A: 255}
+		line.Width = vg.Points(2.5)
+		f.p.Add(band, line)
+		label := "exact over rings: mean, 5-95% band"
+		if multi {
+			label += ", " + s.Label
+		}
+		f.legend.Add(label, band, line)
+	}
+	for _, s := range theory {
+		label := "theory (Gamma)"
+		if multi {
+			label += ", " + s.Label
+		}
+		if err := referenceLine(f, label, plotterXYs(s.Points)); err != nil {
+			return nil, err
+		}
+	}
 	ring := AlgoStyle("ring")
 	for i, s := range peak {
+		switch {
+		case len(peak) == 1 && len(layouts) > 0:
+			s.Label = "measured with keys (95% CI)"
+		case len(layouts) > 0:
+			s.Label = "measured, " + strings.TrimPrefix(s.Label, "ring, ")
+		}
 		st := ring
 		st.Dashes = dashes[i%len(dashes)]
 		st.Glyph = glyphs[i%len(glyphs)]
@@ -499,7 +747,7 @@ func vnodesFigure(rows []SpreadRow) (*figure, error) {
 		}
 		line.Color = color.Black
 		line.Width = vg.Points(1.5)
-		line.Dashes = []vg.Length{vg.Points(6), vg.Points(4)}
+		line.Dashes = []vg.Length{vg.Points(1.5), vg.Points(3)}
 		marks.Color = color.Black
 		marks.Shape = glyphs[s.index%len(glyphs)]
 		marks.Radius = vg.Points(3)
@@ -526,7 +774,7 @@ func vnodesFigure(rows []SpreadRow) (*figure, error) {
 		{
 			label := s.Label
 			if len(exact) == 1 {
-				label = "exact (no sampling)"
+				label = "exact, default ring (node-i IDs)"
 			}
 			f.legend.Add(label, sc)
 		}

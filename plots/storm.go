@@ -120,7 +120,7 @@ func StormSeries(rows []StormPointRow) (series []Series, steady float64, err err
 		if r.From != r0.From || r.To != r0.To || r.Reads != r0.Reads || r.SteadyHit != r0.SteadyHit || r.WorkingSet != r0.WorkingSet || r.DBSteady != r0.DBSteady || r.Zipf != r0.Zipf {
 			return nil, 0, fmt.Errorf("storm timeline: lines %d and %d describe different fleets or changes (one plot per fleet and change)", r0.Line, r.Line)
 		}
-		k := seriesKey{r.Algo, r.Hash, r.VNodes}
+		k := seriesKey{r.Algo, r.Hash, r.VNodes, ""}
 		if seen[k] == nil {
 			seen[k] = map[float64]int{}
 			keys = append(keys, k)

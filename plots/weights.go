@@ -95,7 +95,7 @@ func WeightBars(rows []WeightRow) (groups, labels, algos []string, bars []Bar, e
 	var keys []seriesKey
 	seen := map[seriesKey]map[node]int{}
 	for _, r := range rows {
-		k, n := seriesKey{r.Algo, r.Hash, r.VNodes}, node{r.Nodes, r.ID}
+		k, n := seriesKey{r.Algo, r.Hash, r.VNodes, ""}, node{r.Nodes, r.ID}
 		if seen[k] == nil {
 			seen[k] = map[node]int{}
 			keys = append(keys, k)
@@ -129,7 +129,7 @@ func WeightBars(rows []WeightRow) (groups, labels, algos []string, bars []Bar, e
 	for _, r := range rows {
 		bars = append(bars, Bar{
 			Group:  slices.Index(nodes, node{r.Nodes, r.ID}),
-			Series: slices.Index(keys, seriesKey{r.Algo, r.Hash, r.VNodes}),
+			Series: slices.Index(keys, seriesKey{r.Algo, r.Hash, r.VNodes, ""}),
 			Value:  r.Share, Noise: r.WeightShare, HasNoise: true,
 			Exact: r.ExactShare, HasExact: r.HasExact,
 		})

@@ -31,12 +31,14 @@ import (
 // Config holds the parameters of every algorithm; each uses the fields it
 // needs and ignores the rest.
 type Config struct {
-	Hash       string  // key hash name (algorithms.HashNames); "" = xxhash. Slots always use CRC-16 (Redis Cluster), ketama MD5.
-	VNodes     int     // ring and bounded: virtual nodes per unit of weight (>= 1)
-	Eps        float64 // bounded: load factor c = 1 + Eps (> 0)
-	Partitions int     // bounded: fixed partitions placed with bounded loads (>= 1)
-	TableSize  int     // maglev: lookup table size M, a prime (grown when M < 100 n; see maglev.EffectiveTableSize)
-	Probes     int     // multiprobe: probes per key k (1..multiprobe.MaxProbes)
+	Hash   string  // key hash name (algorithms.HashNames); "" = xxhash. Slots always use CRC-16 (Redis Cluster), ketama MD5.
+	VNodes int     // ring and bounded: virtual nodes per unit of weight (>= 1)
+	Eps    float64 // bounded: load factor c = 1 + Eps (> 0)
+	// Partitions is bounded's number of fixed partitions placed with
+	// bounded loads (>= 1), or 0 for automatic: [Config.PartitionsFor].
+	Partitions int
+	TableSize  int // maglev: lookup table size M, a prime (grown when M < 100 n; see maglev.EffectiveTableSize)
+	Probes     int // multiprobe: probes per key k (1..multiprobe.MaxProbes)
 	// Capacity is the fixed number of buckets a of anchor and dx, at least
 	// the initial number of nodes; 0 means twice the initial number of
 	// nodes, at least MinAutoCapacity. A later membership larger than the
@@ -60,12 +62,30 @@ func (c Config) CapacityFor(n int) int {
 	return max(2*n, MinAutoCapacity)
 }
 
+// PartitionsPerNode is the number of bounded partitions per node that
+// automatic partitioning (Config.Partitions = 0) aims at. With ~16
+// partitions a node (16,384 partitions on 1,000 nodes) a node's load is a
+// count of few large balls and balances worse than the plain ring under
+// it; with ~1,000 the partition granularity adds about 3% to the cv.
+const PartitionsPerNode = 1024
+
 // DefaultConfig returns the defaults: xxhash, 160 virtual nodes, eps 0.25,
-// 16,384 partitions, Maglev table size 65,537, 21 probes, and capacity 0
-// (twice the initial membership).
+// automatic bounded partitions (see [Config.PartitionsFor]), Maglev table
+// size 65,537, 21 probes, and capacity 0 (twice the initial membership).
 func DefaultConfig() Config {
-	return Config{Hash: algorithms.DefaultHash, VNodes: ring.DefaultVNodes, Eps: bounded.DefaultEps, Partitions: bounded.DefaultPartitions,
+	return Config{Hash: algorithms.DefaultHash, VNodes: ring.DefaultVNodes, Eps: bounded.DefaultEps,
 		TableSize: maglev.DefaultTableSize, Probes: multiprobe.DefaultProbes}
+}
+
+// PartitionsFor returns the number of bounded partitions used for
+// memberships of up to n nodes: c.Partitions when it is set (> 0), else
+// PartitionsPerNode * n, at least bounded.DefaultPartitions (16,384) and at
+// most bounded.MaxPartitions.
+func (c Config) PartitionsFor(n int) int {
+	if c.Partitions > 0 {
+		return c.Partitions
+	}
+	return min(bounded.MaxPartitions, max(bounded.DefaultPartitions, PartitionsPerNode*max(n, 1)))
 }
 
 // Validate checks every field, whichever algorithm will use it, and names
@@ -80,8 +100,8 @@ func (c Config) Validate() error {
 	if math.IsNaN(c.Eps) || math.IsInf(c.Eps, 0) || c.Eps <= 0 {
 		return fmt.Errorf("eps %v: the load factor c = 1 + eps needs a finite eps > 0", c.Eps)
 	}
-	if c.Partitions < 1 {
-		return fmt.Errorf("partitions %d: need at least 1 partition", c.Partitions)
+	if c.Partitions < 0 {
+		return fmt.Errorf("partitions %d: need at least 1 partition, or 0 for automatic (%d per node)", c.Partitions, PartitionsPerNode)
 	}
 	if err := maglev.ValidateTableSize(c.TableSize); err != nil {
 		return err
@@ -130,6 +150,24 @@ type Info struct {
 	JoinMinimal bool
 	// LeaveMinimal: when ANY node leaves, only that node's keys move.
 	LeaveMinimal bool
+	// RandomLayout: the placement of a membership is one random draw
+	// (points hashed from node IDs): another set of node IDs is another,
+	// independent layout with its own uneven shares. Analyses then vary
+	// the layout with the keys (see analysis.PlacementPerSet).
+	RandomLayout bool
+	// VNodeArcs: with equal weights a node's share is the total length of
+	// the ring arcs ending at its V virtual nodes, so its normalised load
+	// n*share follows Beta(V, (n-1)V)*n, about Gamma(V, V): the theory
+	// curve of peak-to-mean and cv against V (analysis.RingTheory).
+	VNodeArcs bool
+	// Variant names the form of the algorithm chbench implements when the
+	// bare name would mislead, e.g. "partitions" for bounded loads placed
+	// on partitions rather than on keys; "" otherwise. See [Info.Label].
+	Variant string
+	// LeavePolicy names how a node other than the last leaves when the
+	// algorithm has no native removal ("swap-last" for jump); "" when any
+	// node can leave. See [Info.Label].
+	LeavePolicy string
 
 	// build constructs the placement; cfg is validated and h is cfg.Hash.
 	build func(nodes []algorithms.Node, cfg Config, h algorithms.Hash) (algorithms.Placer, error)
@@ -154,7 +192,7 @@ var infos = []Info{
 		}},
 	{Name: ring.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "28-44 B per virtual node", Removal: "any",
 		Weights: "vnode count = round(V*w)", Source: "Karger et al. 1997", UsesVNodes: true, UsesHash: true, Weighted: true,
-		JoinMinimal: true, LeaveMinimal: true,
+		JoinMinimal: true, LeaveMinimal: true, RandomLayout: true, VNodeArcs: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(ring.New(n, c.VNodes, h))
 		},
@@ -174,7 +212,7 @@ var infos = []Info{
 		}},
 	{Name: jump.Name, Family: "classic", Lookup: "O(ln n)", Memory: "O(n)", Removal: "last only; others by swap-last",
 		Weights: "no", Source: "Lamping & Veach 2014", UsesHash: true, Ordered: true,
-		JoinMinimal: true,
+		JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(jump.New(n, h))
 		},
@@ -202,29 +240,31 @@ var infos = []Info{
 	{Name: bounded.Name, Family: "classic", Lookup: "O(1) (partition table)", Memory: "partition table + ring", Removal: "any",
 		Weights: "capacity ceil(c*m*w/W)", Source: "Mirrokni, Thorup, Zadimoghaddam 2018",
 		UsesVNodes: true, UsesHash: true, UsesEps: true, UsesPartitions: true, Weighted: true, Stateful: true,
-		LeaveMinimal: true,
+		LeaveMinimal: true, RandomLayout: true, Variant: "partitions",
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
-			return placer(bounded.New(n, c.VNodes, c.Eps, c.Partitions, h))
+			return placer(bounded.New(n, c.VNodes, c.Eps, c.PartitionsFor(len(n)), h))
 		},
 		cost: func(n []algorithms.Node, c Config) (Cost, error) {
 			r, err := ringCost(n, c.VNodes)
 			if err != nil {
 				return Cost{}, fmt.Errorf("bounded: %w", err)
 			}
-			p := int64(c.Partitions) * boundedPartitionBytes
+			parts := c.PartitionsFor(len(n))
+			p := int64(parts) * boundedPartitionBytes
 			return Cost{Bytes: r.Bytes + p + int64(len(n))*boundedNodeBytes,
 				How: fmt.Sprintf("%s + %d partitions x %d B + %d nodes x %d B for loads and capacities",
-					r.How, c.Partitions, boundedPartitionBytes, len(n), boundedNodeBytes)}, nil
+					r.How, parts, boundedPartitionBytes, len(n), boundedNodeBytes)}, nil
 		},
 		check: func(n []algorithms.Node, c Config) error {
 			if 1+c.Eps == 1 {
 				return fmt.Errorf("bounded: eps %v: too small, 1 + eps rounds to 1 in float64", c.Eps)
 			}
-			if c.Partitions > bounded.MaxPartitions {
-				return fmt.Errorf("bounded: partitions %d: need 1 to %d partitions", c.Partitions, bounded.MaxPartitions)
+			parts := c.PartitionsFor(len(n))
+			if parts > bounded.MaxPartitions {
+				return fmt.Errorf("bounded: partitions %d: need 1 to %d partitions", parts, bounded.MaxPartitions)
 			}
-			if len(n) > c.Partitions {
-				return fmt.Errorf("bounded: %d nodes exceed the %d partitions", len(n), c.Partitions)
+			if len(n) > parts {
+				return fmt.Errorf("bounded: %d nodes exceed the %d partitions", len(n), parts)
 			}
 			if _, err := ringCost(n, c.VNodes); err != nil {
 				return fmt.Errorf("bounded: %w", err)
@@ -237,14 +277,14 @@ var infos = []Info{
 	// the total weight), so the two promises are not made.
 	{Name: ketama.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "16-24 B per point, 160 points per server",
 		Removal: "any", Weights: "4*floor(40*n*w/W) points", Source: "libketama 2007; twemproxy nc_ketama.c",
-		Weighted: true,
+		Weighted: true, RandomLayout: true,
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
 			return placer(ketama.New(n))
 		},
 		cost: func(n []algorithms.Node, _ Config) (Cost, error) { return ketamaCost(n), nil }},
 	{Name: jumpback.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
 		Removal: "last only; others by swap-last", Weights: "no", Source: "Ertl 2024 (arXiv 2403.18682)",
-		UsesHash: true, Ordered: true, JoinMinimal: true,
+		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(jumpback.New(n, h))
 		},
@@ -253,7 +293,7 @@ var infos = []Info{
 		}},
 	{Name: fliphash.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
 		Removal: "last only; others by swap-last", Weights: "no", Source: "Masson & Lee 2024 (arXiv 2402.17549)",
-		UsesHash: true, Ordered: true, JoinMinimal: true,
+		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(fliphash.New(n, h))
 		},
@@ -262,7 +302,7 @@ var infos = []Info{
 		}},
 	{Name: powerch.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
 		Removal: "last only; others by swap-last", Weights: "no", Source: "Leu 2023 (arXiv 2307.12448)",
-		UsesHash: true, Ordered: true, JoinMinimal: true,
+		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(powerch.New(n, h))
 		},
@@ -271,7 +311,7 @@ var infos = []Info{
 		}},
 	{Name: binomial.Name, Family: "range", Lookup: "O(1)", Memory: "O(n) (bucket order)",
 		Removal: "last only; others by swap-last", Weights: "no", Source: "Coluzzi et al. 2024 (arXiv 2406.19836)",
-		UsesHash: true, Ordered: true, JoinMinimal: true,
+		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(binomial.New(n, h))
 		},
@@ -280,14 +320,14 @@ var infos = []Info{
 		}},
 	{Name: maglev.Name, Family: "table", Lookup: "O(1) (one table read)", Memory: "2 B per table entry (M >= 100 n)",
 		Removal: "any (table rebuilt; some collateral moves)", Weights: "fill turns proportional to w",
-		Source: "Eisenbud et al. NSDI 2016", UsesHash: true, UsesTableSize: true, Weighted: true,
+		Source: "Eisenbud et al. NSDI 2016", UsesHash: true, UsesTableSize: true, Weighted: true, RandomLayout: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(maglev.New(n, c.TableSize, h))
 		},
 		cost: maglevCost},
 	{Name: multiprobe.Name, Family: "table", Lookup: "O(k) (k probes, O(1) each)", Memory: "20-28 B per node",
 		Removal: "any", Weights: "no", Source: "Appleton & O'Reilly 2015",
-		UsesHash: true, UsesProbes: true, JoinMinimal: true, LeaveMinimal: true,
+		UsesHash: true, UsesProbes: true, JoinMinimal: true, LeaveMinimal: true, RandomLayout: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(multiprobe.New(n, c.Probes, h))
 		},
@@ -319,6 +359,25 @@ var infos = []Info{
 			return placer(dx.New(n, c.CapacityFor(len(n)), h))
 		},
 		cost: func(n []algorithms.Node, c Config) (Cost, error) { return bucketArrayCost(n, c, dxBucketBytes), nil }},
+}
+
+// Label returns the name a table or plot shows for the algorithm: its
+// Name, followed in parentheses by its Variant and, when arbitrary nodes
+// leave (arbitraryLeave: a random node leaves, as in remove-random,
+// restore, shrink-random or churn), its LeavePolicy, e.g. "bounded
+// (partitions)", "jump (swap-last)"; the bare name when neither applies.
+func (in Info) Label(arbitraryLeave bool) string {
+	var parts []string
+	if in.Variant != "" {
+		parts = append(parts, in.Variant)
+	}
+	if arbitraryLeave && in.LeavePolicy != "" {
+		parts = append(parts, in.LeavePolicy)
+	}
+	if len(parts) == 0 {
+		return in.Name
+	}
+	return in.Name + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // Names returns the registered algorithm names in a fixed order.

@@ -49,7 +49,7 @@ func TestErrorsReturnNilPlacer(t *testing.T) {
 		{func(c *Config) { c.Hash = "no-such-hash" }, `"no-such-hash"`},
 		{func(c *Config) { c.VNodes = 0 }, "vnodes 0"},
 		{func(c *Config) { c.Eps = 0 }, "eps 0"},
-		{func(c *Config) { c.Partitions = 0 }, "partitions 0"},
+		{func(c *Config) { c.Partitions = -1 }, "partitions -1"},
 		{func(c *Config) { c.TableSize = 65536 }, "65536"},
 		{func(c *Config) { c.TableSize = 1 }, "table size 1"},
 		{func(c *Config) { c.Probes = 0 }, "probes 0"},
@@ -70,6 +70,40 @@ func TestErrorsReturnNilPlacer(t *testing.T) {
 	}
 	if got, err := ParseNames("all"); err != nil || len(got) != len(Names()) {
 		t.Errorf(`ParseNames("all") = %v, %v`, got, err)
+	}
+}
+
+func TestLabelAndPartitions(t *testing.T) {
+	want := map[[2]string]string{
+		{"jump", "inside"}: "jump (swap-last)", {"jump", "last"}: "jump",
+		{"bounded", "inside"}: "bounded (partitions)", {"ring", "inside"}: "ring",
+	}
+	for k, w := range want {
+		in, err := Describe(k[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := in.Label(k[1] == "inside"); got != w {
+			t.Errorf("%s, leave %s: label %q, want %q", k[0], k[1], got, w)
+		}
+	}
+	auto := DefaultConfig()
+	for n, w := range map[int]int{1: 16384, 16: 16384, 17: 17408, 1000: 1024000} {
+		if got := auto.PartitionsFor(n); got != w {
+			t.Errorf("automatic partitions for %d nodes: %d, want %d", n, got, w)
+		}
+	}
+	if got := (Config{Partitions: 99}).PartitionsFor(1000); got != 99 {
+		t.Errorf("explicit partitions 99 became %d", got)
+	}
+	var random []string
+	for _, name := range Names() {
+		if in, _ := Describe(name); in.RandomLayout {
+			random = append(random, name)
+		}
+	}
+	if strings.Join(random, ",") != "ring,bounded,ketama,maglev,multiprobe" {
+		t.Errorf("random layouts %v, want ring, bounded, ketama, maglev, multiprobe", random)
 	}
 }
 

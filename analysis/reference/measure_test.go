@@ -17,8 +17,13 @@ import (
 // accept 5 se against the law and 5*sqrt(2) se against the published
 // figure. Ring: the moved fraction is the new node's share of the ring,
 // whose relative standard deviation with V virtual nodes is about
-// 1/sqrt(V); we accept 4/sqrt(V) relative to the ideal (a different
-// vnode count explains the published ring figures' own deviation).
+// 1/sqrt(V); we accept 4/sqrt(V) relative to the ideal. (The published
+// ring figures are single rings and are not compared here: see the
+// informational rows of Run. An earlier check of the published ring
+// against the same band compared two typed constants and could not fail.)
+// Power: jump measured in modulo's place moves 1/(n+1), tens of standard
+// errors from the law, and a ring that rehashes everything (modulo in the
+// ring's place) is far outside 4/sqrt(V).
 func TestModuloVsRing(t *testing.T) {
 	o := analysis.Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 10000, Sets: 5, Seed: 20260101}
 	pub := published.All().ModuloVsRing
@@ -48,8 +53,12 @@ func TestModuloVsRing(t *testing.T) {
 		if tol := 4 / math.Sqrt(float64(o.Config.VNodes)); math.Abs(rg.MovedOverIdeal-1) > tol {
 			t.Errorf("ring %d->%d: moved/ideal %.3f, want 1 ± %.3f", p.From, p.To, rg.MovedOverIdeal, tol)
 		}
-		if math.Abs(p.Ring/p.Ideal-1) > 4/math.Sqrt(float64(o.Config.VNodes)) {
-			t.Errorf("published ring %d->%d outside the same band", p.From, p.To)
+		// The same tolerances reject the broken stand-ins.
+		if math.Abs(rg.Moved.Mean-law) <= 5*se {
+			t.Errorf("ring %d->%d moved %.4f passes the modulo law: the modulo check has no power", p.From, p.To, rg.Moved.Mean)
+		}
+		if math.Abs(mod.MovedOverIdeal-1) <= 4/math.Sqrt(float64(o.Config.VNodes)) {
+			t.Errorf("modulo %d->%d moved/ideal %.3f passes the ring band: the ring check has no power", p.From, p.To, mod.MovedOverIdeal)
 		}
 	}
 }

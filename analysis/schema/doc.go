@@ -34,7 +34,9 @@
 //   - vnodes: virtual nodes per node of weight 1; read only by algorithms
 //     that use virtual nodes (catalog.UsesVNodes).
 //   - eps, partitions: bounded loads' load factor c = 1 + eps and number of
-//     partitions; read only by the algorithms that use them.
+//     partitions (after automatic sizing, 1,024 per node at least 16,384,
+//     catalog.Config.PartitionsFor; 0 in rows of algorithms without
+//     partitions); read only by the algorithms that use them.
 //   - table_size, probes, capacity: Maglev's configured lookup table size
 //     M (a prime; grown to keep M >= 100 n), multi-probe's probes per key,
 //     and AnchorHash's and DxHash's bucket capacity (0 = twice the initial
@@ -52,6 +54,16 @@
 //   - seed: the key generator's seed (and scenarios' random choices).
 //   - key_file: the key file's path, empty for generated keys.
 //   - go_version, commit: the toolchain and source revision of the run.
+//   - placement (CSV, JSON and benchfmt): "per-set" when each key set of an
+//     algorithm with a random layout (catalog.Info.RandomLayout: ring,
+//     bounded, ketama, maglev, multiprobe) was placed on its own
+//     independent layout (node IDs salted per set, set 0 on the given
+//     IDs), so means and intervals cover layouts and keys together;
+//     "fixed" when every set used the given IDs (this exact fleet).
+//     Algorithms without a random layout give the same numbers in both.
+//   - label: the algorithm and its variant as tables and plots name it,
+//     e.g. "bounded (partitions)", "jump (swap-last)" where a node other
+//     than the last leaves (catalog.Info.Label).
 //
 // Intervals (*_lo, *_hi) are 95% Student-t intervals over the key sets
 // (gonum distuv.StudentsT); with one set there is none and lo = hi =
@@ -79,6 +91,9 @@
 //   - net_moved_frac (+ _lo, _hi): keys whose last owner differs from their
 //     first; for restore, the keys not back on their original owner.
 //   - steps: membership changes in the scenario.
+//   - expected_moves: ideal_frac x keys of one set, the moved keys a key
+//     set expects; with -min-moves (default 1,000) keys are raised until it
+//     reaches that, and plots draw no point below 1,000.
 //   - JSON samples: moved_frac, collateral_frac, net_moved_frac per key set.
 //
 // # Spread (spread): [SpreadColumns]
@@ -100,7 +115,22 @@
 //   - exact_peak_to_mean, exact_cv, exact_min_share, exact_max_share: the
 //     same from exact ownership of the hash space (ring arcs, slot and
 //     partition counts, modulo's residues); empty (null) for algorithms
-//     without exact shares.
+//     without exact shares. In per-set placement they describe the layout of
+//     the given node IDs (set 0).
+//   - placements, placements_peak_to_mean, placements_cv (+ _p5, _p95): for
+//     algorithms with a random layout and exact shares, the number of
+//     independent layouts drawn (-draws, default 200) and the mean and 5th
+//     and 95th percentiles of their exact peak-to-mean and cv (no keys).
+//     The mean can lie outside the percentiles (bounded: most layouts at the
+//     bound). Empty (null) otherwise.
+//   - theory_peak_to_mean, theory_cv: for rings with equal weights
+//     (catalog.Info.VNodeArcs), the expected maximum of n Gamma(k, k) loads
+//     and sqrt((n-1)/(nk+1)) (analysis.RingTheory); empty otherwise.
+//   - load_factor, key_load_over_bound (+ _lo, _hi),
+//     partition_load_over_bound: bounded loads' c and the bound of
+//     Mirrokni, Thorup and Zadimoghaddam read on keys (max over nodes of
+//     keys / ceil(c·K·w/W), per set) and on partitions (max over nodes of
+//     partitions / capacity, <= 1 by construction); empty otherwise.
 //   - JSON samples: min_share, max_share, peak_to_mean, cv per key set.
 //
 // # Per-node shares (spread -shares): [ShareColumns]

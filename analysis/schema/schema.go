@@ -74,6 +74,32 @@ const (
 	ColShareHi          = "share_hi"
 	ColShareError       = "share_error"
 	ColExactShare       = "exact_share"
+
+	// placement: "per-set" or "fixed" (Config.Placement); label: the
+	// algorithm and its variant ("bounded (partitions)", "jump
+	// (swap-last)"); expected_moves: ideal fraction x keys of one set;
+	// placements*: exact peak-to-mean and cv over independent layouts
+	// (count, mean, 5th and 95th percentiles); theory_*: expected max of n
+	// Gamma(k, k) loads and sqrt((n-1)/(nk+1)) for rings; load_factor,
+	// key_load_over_bound (+lo/hi), partition_load_over_bound: bounded
+	// loads' max load over ceil(c*m*w/W) on keys and on partitions.
+	ColPlacement               = "placement"
+	ColLabel                   = "label"
+	ColExpectedMoves           = "expected_moves"
+	ColPlacements              = "placements"
+	ColPlacementsPeakToMean    = "placements_peak_to_mean"
+	ColPlacementsPeakToMeanP5  = "placements_peak_to_mean_p5"
+	ColPlacementsPeakToMeanP95 = "placements_peak_to_mean_p95"
+	ColPlacementsCV            = "placements_cv"
+	ColPlacementsCVP5          = "placements_cv_p5"
+	ColPlacementsCVP95         = "placements_cv_p95"
+	ColTheoryPeakToMean        = "theory_peak_to_mean"
+	ColTheoryCV                = "theory_cv"
+	ColLoadFactor              = "load_factor"
+	ColKeyLoadOverBound        = "key_load_over_bound"
+	ColKeyLoadOverBoundLo      = "key_load_over_bound_lo"
+	ColKeyLoadOverBoundHi      = "key_load_over_bound_hi"
+	ColPartitionLoadOverBound  = "partition_load_over_bound"
 )
 
 // MoveColumns is the movement CSV header, in order. Its first 17 columns
@@ -86,6 +112,7 @@ var MoveColumns = []string{
 	ColNetMovedFrac, ColNetMovedFracLo, ColNetMovedFracHi,
 	ColSteps, ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
 	ColTableSize, ColProbes, ColCapacity,
+	ColPlacement, ColLabel, ColExpectedMoves,
 }
 
 // SpreadColumns is the spread CSV header, in order. Its first 23 columns
@@ -98,7 +125,13 @@ var SpreadColumns = []string{
 	ColNoisePeakToMean, ColNoiseCV, ColExactPeakToMean, ColExactCV,
 	ColExactMinShare, ColExactMaxShare,
 	ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
-	ColTableSize, ColProbes, ColCapacity, ColNoiseMethod,
+	ColTableSize, ColProbes, ColCapacity,
+	ColPlacement, ColLabel,
+	ColPlacements, ColPlacementsPeakToMean, ColPlacementsPeakToMeanP5, ColPlacementsPeakToMeanP95,
+	ColPlacementsCV, ColPlacementsCVP5, ColPlacementsCVP95,
+	ColTheoryPeakToMean, ColTheoryCV,
+	ColLoadFactor, ColKeyLoadOverBound, ColKeyLoadOverBoundLo, ColKeyLoadOverBoundHi, ColPartitionLoadOverBound,
+	ColNoiseMethod,
 }
 
 // ShareColumns is the header of the per-node share CSV (one row per node
@@ -134,6 +167,13 @@ func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 func itoa(x int) string     { return strconv.Itoa(x) }
 func utoa(x uint64) string  { return strconv.FormatUint(x, 10) }
 
+func opti(x *int) string {
+	if x == nil {
+		return ""
+	}
+	return itoa(*x)
+}
+
 func optf(x *float64) string {
 	if x == nil {
 		return ""
@@ -163,6 +203,7 @@ func WriteMoveCSV(w io.Writer, rs []Move) error {
 			[]string{ftoa(r.NetMovedFrac), ftoa(r.NetMovedFracLo), ftoa(r.NetMovedFracHi)},
 			[]string{itoa(r.Steps), ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
 			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
+			[]string{c.Placement, r.Label, ftoa(r.ExpectedMoves)},
 		))
 	}
 	return recs.flush()
@@ -182,7 +223,11 @@ func WriteSpreadCSV(w io.Writer, rs []Spread) error {
 			[]string{ftoa(r.NoisePeakToMean), ftoa(r.NoiseCV),
 				optf(r.ExactPeakToMean), optf(r.ExactCV), optf(r.ExactMinShare), optf(r.ExactMaxShare),
 				ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
-			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity), r.NoiseMethod},
+			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
+			[]string{c.Placement, r.Label, opti(r.Placements), optf(r.PlacementsPeakToMean), optf(r.PlacementsPeakToMeanP5), optf(r.PlacementsPeakToMeanP95),
+				optf(r.PlacementsCV), optf(r.PlacementsCVP5), optf(r.PlacementsCVP95), optf(r.TheoryPeakToMean), optf(r.TheoryCV),
+				optf(r.LoadFactor), optf(r.KeyLoadOverBound), optf(r.KeyLoadOverBoundLo), optf(r.KeyLoadOverBoundHi), optf(r.PartitionLoadOverBound),
+				r.NoiseMethod},
 		))
 	}
 	return recs.flush()
@@ -218,11 +263,16 @@ type Config struct {
 	// Keys is the number of keys per set for generated keys; for a key file
 	// it is the number of keys in the file (each set holds floor or ceil of
 	// Keys/Sets).
-	Keys      int    `json:"keys"`
-	Sets      int    `json:"sets"`
-	Seed      uint64 `json:"seed"`
-	KeyFile   string `json:"key_file,omitempty"`
-	KeyKind   string `json:"key_kind,omitempty"` // generated key shape (keyset.KeyKinds); "" for the default "random"
+	Keys    int    `json:"keys"`
+	Sets    int    `json:"sets"`
+	Seed    uint64 `json:"seed"`
+	KeyFile string `json:"key_file,omitempty"`
+	KeyKind string `json:"key_kind,omitempty"` // generated key shape (keyset.KeyKinds); "" for the default "random"
+	// Placement is the placement mode: "per-set" (each key set of an
+	// algorithm with a random layout on its own layout, so means and
+	// intervals cover layouts and keys) or "fixed" (one layout, the given
+	// node IDs, for every set: this exact fleet).
+	Placement string `json:"placement"`
 	GoVersion string `json:"go_version"`
 	Commit    string `json:"commit"`
 }
@@ -258,6 +308,9 @@ type Move struct {
 	NetMovedFracLo   float64      `json:"net_moved_frac_lo"`
 	NetMovedFracHi   float64      `json:"net_moved_frac_hi"`
 	Steps            int          `json:"steps"`
+	Placement        string       `json:"placement"`
+	Label            string       `json:"label"`          // the algorithm and its variant, e.g. "jump (swap-last)"
+	ExpectedMoves    float64      `json:"expected_moves"` // ideal fraction x keys of one set
 	Config           Config       `json:"config"`
 	Samples          []MoveSample `json:"samples"`
 }
@@ -286,35 +339,53 @@ type Share struct {
 // node of the share CSV), one object of the spread JSON array. Its JSON
 // names are the CSV column names.
 type Spread struct {
-	Algo            string         `json:"algo"`
-	Hash            string         `json:"hash"`
-	VNodes          int            `json:"vnodes"`
-	Nodes           int            `json:"nodes"`
-	Keys            int            `json:"keys"`
-	Sets            int            `json:"sets"`
-	Seed            uint64         `json:"seed"`
-	MinShare        float64        `json:"min_share"`
-	MinShareLo      float64        `json:"min_share_lo"`
-	MinShareHi      float64        `json:"min_share_hi"`
-	MaxShare        float64        `json:"max_share"`
-	MaxShareLo      float64        `json:"max_share_lo"`
-	MaxShareHi      float64        `json:"max_share_hi"`
-	PeakToMean      float64        `json:"peak_to_mean"`
-	PeakToMeanLo    float64        `json:"peak_to_mean_lo"`
-	PeakToMeanHi    float64        `json:"peak_to_mean_hi"`
-	CV              float64        `json:"cv"`
-	CVLo            float64        `json:"cv_lo"`
-	CVHi            float64        `json:"cv_hi"`
-	NoisePeakToMean float64        `json:"noise_peak_to_mean"`
-	NoiseCV         float64        `json:"noise_cv"`
-	ExactPeakToMean *float64       `json:"exact_peak_to_mean"`
-	ExactCV         *float64       `json:"exact_cv"`
-	ExactMinShare   *float64       `json:"exact_min_share"`
-	ExactMaxShare   *float64       `json:"exact_max_share"`
-	NoiseMethod     string         `json:"noise_method"` // "analytic" or "simulated": how NoisePeakToMean was obtained
-	Config          Config         `json:"config"`
-	Shares          []Share        `json:"shares"`
-	Samples         []SpreadSample `json:"samples"`
+	Algo            string   `json:"algo"`
+	Hash            string   `json:"hash"`
+	VNodes          int      `json:"vnodes"`
+	Nodes           int      `json:"nodes"`
+	Keys            int      `json:"keys"`
+	Sets            int      `json:"sets"`
+	Seed            uint64   `json:"seed"`
+	MinShare        float64  `json:"min_share"`
+	MinShareLo      float64  `json:"min_share_lo"`
+	MinShareHi      float64  `json:"min_share_hi"`
+	MaxShare        float64  `json:"max_share"`
+	MaxShareLo      float64  `json:"max_share_lo"`
+	MaxShareHi      float64  `json:"max_share_hi"`
+	PeakToMean      float64  `json:"peak_to_mean"`
+	PeakToMeanLo    float64  `json:"peak_to_mean_lo"`
+	PeakToMeanHi    float64  `json:"peak_to_mean_hi"`
+	CV              float64  `json:"cv"`
+	CVLo            float64  `json:"cv_lo"`
+	CVHi            float64  `json:"cv_hi"`
+	NoisePeakToMean float64  `json:"noise_peak_to_mean"`
+	NoiseCV         float64  `json:"noise_cv"`
+	ExactPeakToMean *float64 `json:"exact_peak_to_mean"`
+	ExactCV         *float64 `json:"exact_cv"`
+	ExactMinShare   *float64 `json:"exact_min_share"`
+	ExactMaxShare   *float64 `json:"exact_max_share"`
+	Placement       string   `json:"placement"`
+	Label           string   `json:"label"`
+	// The exact spread over independent layouts, for algorithms with a
+	// random layout and exact shares; nil otherwise (see the package doc).
+	Placements              *int           `json:"placements"`
+	PlacementsPeakToMean    *float64       `json:"placements_peak_to_mean"`
+	PlacementsPeakToMeanP5  *float64       `json:"placements_peak_to_mean_p5"`
+	PlacementsPeakToMeanP95 *float64       `json:"placements_peak_to_mean_p95"`
+	PlacementsCV            *float64       `json:"placements_cv"`
+	PlacementsCVP5          *float64       `json:"placements_cv_p5"`
+	PlacementsCVP95         *float64       `json:"placements_cv_p95"`
+	TheoryPeakToMean        *float64       `json:"theory_peak_to_mean"`
+	TheoryCV                *float64       `json:"theory_cv"`
+	LoadFactor              *float64       `json:"load_factor"`
+	KeyLoadOverBound        *float64       `json:"key_load_over_bound"`
+	KeyLoadOverBoundLo      *float64       `json:"key_load_over_bound_lo"`
+	KeyLoadOverBoundHi      *float64       `json:"key_load_over_bound_hi"`
+	PartitionLoadOverBound  *float64       `json:"partition_load_over_bound"`
+	NoiseMethod             string         `json:"noise_method"` // "analytic" or "simulated": how NoisePeakToMean was obtained
+	Config                  Config         `json:"config"`
+	Shares                  []Share        `json:"shares"`
+	Samples                 []SpreadSample `json:"samples"`
 }
 
 // WriteMoveJSON writes rs as an indented JSON array of Move objects: the
@@ -378,7 +449,7 @@ func writeJSON(w io.Writer, v any) error {
 func benchConfig(c Config) ([]benchfmt.Config, error) {
 	kv := [][2]string{{"hash", c.Hash}, {"vnodes", itoa(c.VNodes)}, {"eps", ftoa(c.Eps)}, {"partitions", itoa(c.Partitions)},
 		{"table-size", itoa(c.TableSize)}, {"probes", itoa(c.Probes)}, {"capacity", itoa(c.Capacity)},
-		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}}
+		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}, {"placement", c.Placement}}
 	if c.KeyFile != "" {
 		kv = append(kv, [2]string{"keyfile", c.KeyFile})
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,6 +33,7 @@ type analysisFlags struct {
 	hashes  string // raw -hash, possibly a list
 	kind    string // raw -keys-kind
 	vnodesL string // raw -vnodes, possibly a list
+	place   string // -placement
 }
 
 func (a *analysisFlags) register(fs *flag.FlagSet) {
@@ -40,8 +42,9 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.vnodesL, "vnodes", strconv.Itoa(def.VNodes), "virtual nodes per node of weight 1 (ring, bounded); a comma-separated list sweeps")
 	fs.StringVar(&a.hashes, "hash", def.Hash, "key hash: "+strings.Join(algorithms.HashNames(), ", ")+"; a comma-separated list sweeps (slots always use CRC-16)")
 	fs.Float64Var(&a.eps, "eps", def.Eps, "bounded: load factor c = 1 + eps, eps > 0")
-	fs.IntVar(&a.partitions, "partitions", def.Partitions, "bounded: number of fixed partitions")
+	fs.IntVar(&a.partitions, "partitions", def.Partitions, fmt.Sprintf("bounded: number of fixed partitions; 0 = automatic, %d per node (at least 16,384)", catalog.PartitionsPerNode))
 	registerTableFlags(fs, &a.tableSize, &a.probes, &a.capacity)
+	fs.StringVar(&a.place, "placement", analysis.PlacementPerSet, "per-set: each key set on its own independent layout for algorithms whose layout is random (ring, bounded, ketama, maglev, multiprobe), so means and intervals cover layouts too; fixed: one layout, the given node IDs, for every set (this exact fleet)")
 	fs.IntVar(&a.keys, "keys", 100000, "keys per generated key set (ignored with -keyfile)")
 	fs.IntVar(&a.sets, "sets", 5, "independent key sets; means and 95% intervals are over sets (>= 2 for an interval)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
@@ -128,13 +131,16 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}
+	if !slices.Contains(analysis.PlacementModes(), a.place) {
+		return analysis.Options{}, sw, fmt.Errorf("placement %q: want %s", a.place, strings.Join(analysis.PlacementModes(), " or "))
+	}
 	kind, err := keyset.ParseKeyKind(a.kind)
 	if err != nil {
 		return analysis.Options{}, sw, err
 	}
 	o := analysis.Options{
 		Algo: algos[0], Config: cfg, Keys: a.keys, Sets: a.sets, Seed: a.seed,
-		KeyFile: a.keyFile, Workers: a.workers, Commit: commit, KeyKind: kind,
+		KeyFile: a.keyFile, Workers: a.workers, Commit: commit, KeyKind: kind, Placement: a.place,
 	}
 	return o, sw, nil
 }
@@ -229,6 +235,8 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	from := fs.String("from", "", "node count(s) before the change: N, a comma-separated list, or grid (log grid 3..10,000)")
 	to := fs.Int("to", 0, "node count after the change (one -from only); nodes node-N... join, or the last nodes leave")
 	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(analysis.Ops(), ", ")+" (default add)")
+	minMoves := fs.Int("min-moves", 1000, "generated keys: raise the keys per set to ceil(min-moves / ideal fraction) so every key set expects at least this many moved keys; 0 = exactly -keys")
+	maxKeys := fs.Int("max-keys", 2_000_000, "with -min-moves: at most this many keys per set; scenarios that would need more are left out (listed on stderr)")
 	var ff fleetFlags
 	ff.register(fs)
 	fs.String("replicas", "", "replication factor(s) R: measure replica sets instead (same as chbench replication)")
@@ -248,6 +256,13 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 		if sw.Nodes, err = parseNodeList("from", *from); err != nil {
 			return o, sw, err
 		}
+		if *minMoves < 0 {
+			return o, sw, fmt.Errorf("min-moves %d: give 0 (off) or more", *minMoves)
+		}
+		if *maxKeys < 1 {
+			return o, sw, fmt.Errorf("max-keys %d: need at least 1 key per set", *maxKeys)
+		}
+		o.MinMoves, o.MaxKeys = *minMoves, *maxKeys
 		sw.Ops = []string{analysis.OpAdd}
 		if *ops != "" {
 			if sw.Ops, err = parseOps(*ops); err != nil {
@@ -295,15 +310,32 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(sw.Nodes)*len(sw.Ops))) // stderr terminals only
 	defer bar.stop()
 	var results []*analysis.MoveResult
+	var skipped []string
 	if resize != nil {
-		results, err = eachConfig(o, sw, func(o analysis.Options) (*analysis.MoveResult, error) { return analysis.Movement(o, *resize) })
+		err = sw.EachConfig(o, func(o analysis.Options) error {
+			r, err := analysis.Movement(o, *resize)
+			if errors.Is(err, analysis.ErrTooFewMoves) {
+				if msg := err.Error(); !slices.Contains(skipped, msg) {
+					skipped = append(skipped, msg)
+				}
+				return nil
+			}
+			results = append(results, r)
+			return err
+		})
 	} else {
-		results, err = analysis.SweepMove(o, sw)
+		results, skipped, err = analysis.SweepMove(o, sw)
 	}
 	if err != nil {
 		return err
 	}
 	bar.stop()
+	for _, s := range skipped {
+		fmt.Fprintln(stderr, "move: left out:", s)
+	}
+	if len(results) == 0 {
+		return fmt.Errorf("no scenario could reach -min-moves %d within -max-keys %d", *minMoves, *maxKeys)
+	}
 	return writeMoves(&a, stdout, results)
 }
 
@@ -332,6 +364,7 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	nodesL := fs.String("nodes", "", "node count(s): N, a comma-separated list, or grid (log grid 3..10,000); or give -node-ids")
 	fs.StringVar(&a.weights, "weights", "", "comma-separated node weights > 0, one per node (one -nodes value only)")
 	fs.StringVar(&a.nodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
+	draws := fs.Int("draws", 200, "algorithms with a random layout (ring, bounded, ...): summarise the exact peak-to-mean and cv over this many independent layouts (mean, 5th-95th percentile); 0 = off")
 	shares := fs.Bool("shares", false, "with -format csv: one row per node (id, weight share, measured and exact share) instead of one per configuration")
 	var members []algorithms.Node // one explicit membership (-weights, -node-ids)
 	o, sw, err := func() (analysis.Options, analysis.Sweep, error) {
@@ -339,6 +372,10 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return o, sw, err
 		}
+		if *draws < 0 || *draws > analysis.MaxDraws {
+			return o, sw, fmt.Errorf("draws %d: give 0 to %d layouts", *draws, analysis.MaxDraws)
+		}
+		o.Draws = *draws
 		if *shares && !slices.Contains(a.formats, "csv") {
 			return o, sw, fmt.Errorf("-shares needs -format csv, got -format %s", a.format)
 		}

@@ -31,6 +31,12 @@ func TestBadFlagsFailBeforeWork(t *testing.T) {
 		// An empty hash entry silently meant the default hash.
 		{[]string{"spread", "-algo", "ring", "-nodes", "10", "-hash", "fnv1a64,"}, `hash "fnv1a64,"`},
 		{[]string{"spread", "-algo", "ring", "-nodes", "10", "-hash", ""}, `hash ""`},
+		// Placement mode, layout draws and the movement key scaling.
+		{[]string{"spread", "-algo", "ring", "-nodes", "10", "-placement", "sometimes"}, `placement "sometimes"`},
+		{[]string{"spread", "-algo", "ring", "-nodes", "10", "-draws", "-1"}, "draws -1"},
+		{[]string{"move", "-algo", "ring", "-from", "10", "-min-moves", "-5"}, "min-moves -5"},
+		{[]string{"move", "-algo", "ring", "-from", "10", "-max-keys", "0"}, "max-keys 0"},
+		{[]string{"spread", "-algo", "bounded", "-nodes", "10", "-partitions", "-4"}, "partitions -4"},
 	} {
 		args := append(c.args, "-keys", "1000000000")
 		if c.args[0] == "reference" {

@@ -139,3 +139,36 @@ func TestHelp(t *testing.T) {
 		}
 	}
 }
+
+// Every movement and spread result says which placement mode produced it
+// (per-set by default, fixed on request) and names variants: jump's
+// removal policy where a random node leaves, bounded's partitions. With
+// -min-moves a point that cannot reach it within -max-keys is left out
+// and listed on stderr.
+func TestPlacementAndLabels(t *testing.T) {
+	out, _, err := runCLI(t, "move", "-algo", "jump,bounded", "-from", "10", "-op", "add,remove-random", "-keys", "2000", "-sets", "2", "-format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{",per-set,jump,", ",per-set,jump (swap-last),", ",per-set,bounded (partitions),"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("move csv lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, err = runCLI(t, "spread", "-algo", "ring", "-nodes", "5", "-keys", "2000", "-sets", "2", "-placement", "fixed", "-draws", "3", "-format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"placement": "fixed"`, `"placements": 3`, `"theory_peak_to_mean"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("spread json lacks %s", want)
+		}
+	}
+	out, errOut, err := runCLI(t, "move", "-algo", "ring", "-from", "10,200", "-keys", "1000", "-sets", "2", "-max-keys", "20000", "-format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out, "\n") != 2 || !strings.Contains(errOut, "left out") || !strings.Contains(errOut, "201000 keys per set") {
+		t.Errorf("n = 200 needs 201,000 keys > 20,000: stdout\n%s\nstderr %q; want one row and a note", out, errOut)
+	}
+}

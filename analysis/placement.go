@@ -1,0 +1,127 @@
+package analysis
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+)
+
+// The placement modes of [Options.Placement].
+//
+// A ring, and anything built on one (bounded loads), is one random draw:
+// its virtual nodes land where the hashes of the node IDs put them, so one
+// ring has its own uneven shares, and a statistic measured on it speaks for
+// that ring only. For such algorithms (catalog Info.RandomLayout) the
+// per-set mode gives every key set its own independent layout, so means
+// and intervals cover layouts and keys together: what a reader's own ring
+// will do. The fixed mode keeps one layout (the given node IDs) for every
+// key set: what this exact fleet does.
+//
+// Algorithms whose layout is not random (modulo, rendezvous, jump, slots)
+// give the same results in both modes.
+const (
+	// PlacementPerSet: key set s is placed on the layout of [LayoutNodes](nodes, s):
+	// set 0 on the given node IDs, set s >= 1 on IDs salted with "r<s>/".
+	PlacementPerSet = "per-set"
+	// PlacementFixed: every key set is placed on the given node IDs.
+	PlacementFixed = "fixed"
+)
+
+// PlacementModes returns the accepted values of Options.Placement (besides
+// "", which means PlacementFixed).
+func PlacementModes() []string { return []string{PlacementPerSet, PlacementFixed} }
+
+// placementMode returns the resolved mode of o ("" is fixed) or an error
+// naming an unknown one.
+func (o Options) placementMode() (string, error) {
+	switch o.Placement {
+	case "", PlacementFixed:
+		return PlacementFixed, nil
+	case PlacementPerSet:
+		return PlacementPerSet, nil
+	}
+	return "", fmt.Errorf("placement %q: want %s or %s", o.Placement, PlacementPerSet, PlacementFixed)
+}
+
+// LayoutID returns the node ID that layout r gives the node called id:
+// id itself for r = 0, "r<r>/"+id for r >= 1. Salting the ID moves every
+// virtual node of a ring to an independent position (the hash of a
+// different label) while keeping the node, its weight and its place in
+// the membership list, as the reference replicas do (see ReplicaSeed).
+func LayoutID(id string, r int) string {
+	if r == 0 {
+		return id
+	}
+	return "r" + strconv.Itoa(r) + "/" + id
+}
+
+// LayoutNodes returns nodes with every ID replaced by LayoutID(ID, r), in
+// the same order and with the same weights (nodes itself for r = 0).
+func LayoutNodes(nodes []algorithms.Node, r int) []algorithms.Node {
+	if r == 0 {
+		return nodes
+	}
+	out := make([]algorithms.Node, len(nodes))
+	for i, n := range nodes {
+		out[i] = algorithms.Node{ID: LayoutID(n.ID, r), Weight: n.Weight}
+	}
+	return out
+}
+
+// layoutScenario returns sc with every node ID (initial, leaving and
+// joining) replaced by LayoutID(ID, r).
+func layoutScenario(sc Scenario, r int) Scenario {
+	if r == 0 {
+		return sc
+	}
+	out := Scenario{Op: sc.Op, Initial: LayoutNodes(sc.Initial, r)}
+	for _, st := range sc.Steps {
+		ns := Step{Join: LayoutNodes(st.Join, r), Rejoin: st.Rejoin}
+		for _, id := range st.Leave {
+			ns.Leave = append(ns.Leave, LayoutID(id, r))
+		}
+		out.Steps = append(out.Steps, ns)
+	}
+	return out
+}
+
+// layouts returns how many distinct layouts a run of o over sets key sets
+// builds: sets in per-set mode for an algorithm with a random layout, else
+// 1 (layout r then serves set r; a single layout serves every set).
+func (o Options) layouts(sets int) (int, error) {
+	mode, err := o.placementMode()
+	if err != nil {
+		return 0, err
+	}
+	in, err := catalog.Describe(o.Algo)
+	if err != nil {
+		return 0, err
+	}
+	if mode == PlacementPerSet && in.RandomLayout {
+		return sets, nil
+	}
+	return 1, nil
+}
+
+// forSet returns the element of per (one per layout, or a single one shared
+// by every set) that serves key set s.
+func forSet[T any](per []T, s int) T {
+	if len(per) == 1 {
+		return per[0]
+	}
+	return per[s]
+}
+
+// usedPartitions returns the partitions a result of algo records: p for
+// algorithms that place partitions (catalog Info.UsesPartitions), 0 for
+// the others, so that results of one algorithm at different node counts
+// do not differ in a setting it never reads (automatic partitions grow
+// with n).
+func usedPartitions(algo string, p int) int {
+	if in, _ := catalog.Describe(algo); in.UsesPartitions {
+		return p
+	}
+	return 0
+}
