@@ -238,3 +238,64 @@ func TestLoadAndStormInsideLimits(t *testing.T) {
 	_, err = StormTimes(StormModel{}, 1_000_000_000, 1)
 	wantErr(t, "a 10^9-point timeline", err, "1000000000", strconv.Itoa(MaxTimelinePoints))
 }
+
+// Per-set placement holds one placement per key set (and, with layout
+// draws, one per worker beside them): the spread's budget check counts
+// them, so a run that fits with -placement fixed is refused per set, naming
+// the layouts, before any key; and a per-set movement whose chains do not
+// fit at once is streamed a group of sets at a time with the same counts.
+func TestPerSetLayoutsCountAgainstBudget(t *testing.T) {
+	nodes, err := algorithms.DefaultNodes(2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 100, Sets: 20, Seed: 1, Workers: 1, Placement: PlacementFixed}
+	c, err := catalog.Estimate("ring", nodes, o.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Config.MemoryBudget = 4 * c.Bytes // one placement fits, twenty do not
+	if err := CheckSpread(o, nodes); err != nil {
+		t.Fatalf("fixed placement in %d B: %v", o.Config.MemoryBudget, err)
+	}
+	o.Placement = PlacementPerSet
+	wantErr(t, "per-set ring spread, 20 sets", CheckSpread(o, nodes), "20 layouts", "memory budget")
+	o.Sets = 2
+	if err := CheckSpread(o, nodes); err != nil {
+		t.Errorf("per-set ring spread, 2 sets: %v", err)
+	}
+	o.Draws = 200
+	o.Workers = 4
+	wantErr(t, "per-set ring spread, 2 sets, 4 workers drawing layouts", CheckSpread(o, nodes), "6 placements", "memory budget")
+
+	// Movement: 4 sets of ring 60 -> 61 in a budget of about two layouts'
+	// windows run as two groups and agree with the default budget.
+	sc, err := Resize(60, 61)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 2000, Sets: 4, Seed: 2, Workers: 2, Placement: PlacementPerSet}
+	want, err := Movement(m, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := planChain(m, sc, 1<<40, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := make([]MoveCount, 4)
+	src, _, _ := m.prepare()
+	passes, err := streamChains(m, sc, pl, 2*minWindow(pl), src, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if passes != 2 {
+		t.Errorf("4 layouts in a budget of 2: %d passes, want 2 groups of one pass", passes)
+	}
+	for s, mc := range counts {
+		k := float64(mc.Keys)
+		if got := (MoveSample{Moved: float64(mc.Moves) / k, Collateral: float64(mc.Collateral) / k, Net: float64(mc.Net) / k}); got != want.Samples[s] {
+			t.Errorf("set %d: grouped %+v, Movement %+v", s, got, want.Samples[s])
+		}
+	}
+}
