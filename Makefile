@@ -85,7 +85,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots report compare publish clean
+.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots report compare publish summary clean
 
 ## all: the default target: build.
 all: build
@@ -99,19 +99,30 @@ build:
 	$(GO) build -o $(CHBENCH) ./cmd/chbench
 
 ## bench: the main job, about 10 minutes on 2 cores.
+# Interrupts: the staged run is a sub-make, and publishing is a later line
+# of the recipe of the make you started, never of a sub-make. GNU make
+# passes SIGINT to no child (only SIGTERM): interrupted alone (kill -INT),
+# it waits for the running sub-make and then stops without running the
+# next line, so an interrupted run never publishes. A sub-make told
+# NOPUBLISH=1 (quick's) leaves publishing to its caller for the same reason.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
 	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots report OUT=$(STAGE)
-	$(MAKE) --no-print-directory publish
-	@echo; $(BENCHSTAT) -filter '.name:Lookup /from:key .unit:sec/op' -col /algo -row /nodes $(RESULTS)/lookup.txt
-	@echo; cat $(RESULTS)/targets.txt
+	touch $(STAGE)/.complete
+	$(if $(NOPUBLISH),@true,$(MAKE) --no-print-directory publish summary)
 
 ## quick: the same pipeline at a small size, under 2 minutes.
 quick:
-	$(MAKE) --no-print-directory bench COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
+	$(MAKE) --no-print-directory bench NOPUBLISH=1 COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
 		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS= \
 		FLEET_KEYS=2000 \
 		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000
+	$(MAKE) --no-print-directory publish summary
+
+## summary: print the lookup table and the speed targets of RESULTS.
+summary:
+	@echo; $(BENCHSTAT) -filter '.name:Lookup /from:key .unit:sec/op' -col /algo -row /nodes $(RESULTS)/lookup.txt
+	@echo; cat $(RESULTS)/targets.txt
 
 ## lookup: lookup, hash and build benchmarks of every algorithm, and their benchstat tables.
 lookup:
@@ -224,7 +235,11 @@ compare: build
 	done
 
 ## publish: move a finished staging run into RESULTS (used by bench).
+# It refuses a staging directory without the .complete marker, which only
+# a staged run that finished every step writes.
 publish:
+	@[ -e $(STAGE)/.complete ] || { echo "publish: $(STAGE) holds no complete run (interrupted or failed); $(RESULTS)/ left as it was" >&2; exit 1; }
+	rm -f $(STAGE)/.complete
 	mkdir -p $(RESULTS)/plots
 	for f in $(STAGE)/plots/*; do [ -e "$$f" ] && mv -f "$$f" $(RESULTS)/plots/; done; true
 	for f in $(STAGE)/*; do [ -f "$$f" ] && mv -f "$$f" $(RESULTS)/; done; true

@@ -31,3 +31,33 @@ func TestValidateNodesRejectsMoreThanMaxNodes(t *testing.T) {
 		t.Errorf("ValidateNodes(%d nodes) = %v, want an error naming the count", len(nodes), err)
 	}
 }
+
+// Weights that are each valid but whose total overflows, or whose share of
+// the total underflows, are refused by the one membership check every
+// algorithm runs, naming the value (issue 9, kind 1).
+func TestValidateNodesWeightRange(t *testing.T) {
+	for _, c := range []struct {
+		weights []float64
+		want    string
+	}{
+		{[]float64{1e308, 1e308}, "1e+308"},
+		{[]float64{5e-324, 1, 1}, "5e-324"},
+		{[]float64{1, 0x1p-60}, "8.67e-19"},
+	} {
+		nodes := make([]Node, len(c.weights))
+		for i, w := range c.weights {
+			nodes[i] = Node{ID: NodeID(i), Weight: w}
+		}
+		err := ValidateNodes(nodes)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ValidateNodes(weights %v) = %v, want an error naming %s", c.weights, err, c.want)
+		}
+	}
+	// The edges that remain valid: a share of exactly 2^-53, and huge equal weights whose sum is finite.
+	for _, ws := range [][]float64{{1, 0x1p-53}, {1e307, 1e307}} {
+		nodes := []Node{{ID: "a", Weight: ws[0]}, {ID: "b", Weight: ws[1]}}
+		if err := ValidateNodes(nodes); err != nil {
+			t.Errorf("ValidateNodes(weights %v) = %v, want nil", ws, err)
+		}
+	}
+}

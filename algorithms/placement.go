@@ -69,10 +69,19 @@ var ErrNoNodes = errors.New("membership is empty: a placement needs at least one
 // could object; the largest published comparisons use 10^4 to 10^5 nodes.
 const MaxNodes = 1 << 20
 
+// MinWeightShare is the smallest weight share w_i/W a node may have: 2^-53,
+// the relative precision of a float64. A smaller weight vanishes in the
+// rounding of the total weight W (1 + 2^-60 == 1), and the normalised load
+// share_i/(w_i/W) of the spread analysis would overflow or divide by zero.
+const MinWeightShare = 0x1p-53
+
 // ValidateNodes checks a membership: 1 to MaxNodes nodes, every ID
 // non-empty, free of control characters (newline, tab, ...: owners are
-// printed one per line) and unique, every weight > 0 and finite. The error names the
-// first bad value and its position (0-based).
+// printed one per line) and unique, every weight > 0 and finite, the total
+// weight W finite, and every weight share w_i/W at least MinWeightShare, so
+// that every algorithm and analysis can compute shares (the same rule for
+// every algorithm: weights are refused, never rescaled). The error names
+// the first bad value and its position (0-based).
 func ValidateNodes(nodes []Node) error {
 	if len(nodes) == 0 {
 		return ErrNoNodes
@@ -94,6 +103,31 @@ func ValidateNodes(nodes []Node) error {
 		seen[n.ID] = i
 		if err := ValidateWeight(n.Weight); err != nil {
 			return fmt.Errorf("node %q: %w", n.ID, err)
+		}
+	}
+	return ValidateShares(nodes)
+}
+
+// ValidateShares checks the part of ValidateNodes that depends on the
+// whole membership's weights: that the total weight of nodes (each weight
+// already finite and > 0) is finite and that every weight share is at
+// least MinWeightShare. Callers that validate a membership incrementally
+// (new nodes only) call it on the whole.
+func ValidateShares(nodes []Node) error {
+	w := TotalWeight(nodes)
+	if math.IsInf(w, 0) {
+		big := nodes[0]
+		for _, n := range nodes {
+			if n.Weight > big.Weight {
+				big = n
+			}
+		}
+		return fmt.Errorf("weights sum to %v (node %q has weight %v): the total weight must be a finite float64; scale the weights down", w, big.ID, big.Weight)
+	}
+	for _, n := range nodes {
+		if n.Weight/w < MinWeightShare {
+			return fmt.Errorf("node %q: weight %v is %.3g of the total weight %v, below the smallest share 2^-53 (%.3g) a float64 can resolve; raise it or scale the others down",
+				n.ID, n.Weight, n.Weight/w, w, MinWeightShare)
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/keyset"
 )
@@ -138,6 +139,21 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 	if algorithms.IndexOf(nodes, joined[n].ID) >= 0 {
 		return nil, fmt.Errorf("node ID %q is taken: the joining node needs a fresh ID", joined[n].ID)
 	}
+	// Three rings (before, after the join, after a leave) and two bounded
+	// placements are held at once: check them against the budget before
+	// building any.
+	rcost, err := catalog.Estimate(ring.Name, joined, o.Config)
+	if err != nil {
+		return nil, err
+	}
+	bcost, err := catalog.Estimate(bounded.Name, joined, o.Config)
+	if err != nil {
+		return nil, err
+	}
+	if need, b := 3*rcost.Bytes+2*bcost.Bytes, o.Config.Budget(); need > b {
+		return nil, fmt.Errorf("bounded loads on %d nodes: three rings (%s each: %s) and two bounded placements need about %s, over the memory budget of %s: use fewer nodes or virtual nodes",
+			n, catalog.HumanBytes(rcost.Bytes), rcost.How, catalog.HumanBytes(need), catalog.HumanBytes(b))
+	}
 	total := algorithms.TotalWeight(nodes)
 	k := o.inFlightFor(n)
 	variants := BoundedVariants()
@@ -263,10 +279,15 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 						r.MaxLoadOverCap = max(r.MaxLoadOverCap, x.MaxLoadOverCap)
 					}
 				}
-				r.Away, r.PeakToMean, r.MovedJoin, r.MovedLeave, r.IdealLeave = mustCI(away), mustCI(p2m), mustCI(mj), mustCI(ml), mustCI(il)
+				var ci cis
+				r.Away, r.PeakToMean, r.MovedJoin = ci.of("away fraction", away), ci.of("peak-to-mean", p2m), ci.of("moved on join", mj)
+				r.MovedLeave, r.IdealLeave = ci.of("moved on leave", ml), ci.of("ideal on leave", il)
 				if len(cj) > 0 {
-					a, b := mustCI(cj), mustCI(cl)
+					a, b := ci.of("moves per capacity on join", cj), ci.of("moves per capacity on leave", cl)
 					r.MovesPerCapJoin, r.MovesPerCapLeave = &a, &b
+				}
+				if ci.err != nil {
+					return nil, ci.err
 				}
 				out = append(out, r)
 			}

@@ -200,7 +200,7 @@ func TestChangeBadInput(t *testing.T) {
 	}
 }
 
-// A reweight counts toward the chain's memory bound like a join: ring
+// A reweight counts toward the chain's work bound like a join: ring
 // vnodes grow with the new weight.
 func TestReweightChainBound(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(10)
@@ -209,7 +209,7 @@ func TestReweightChainBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Movement(Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 10, Sets: 1, Seed: 1}, sc)
-	if err == nil || !strings.Contains(err.Error(), "would hold more than") {
+	if err == nil || !strings.Contains(err.Error(), "would build more than") {
 		t.Errorf("ring reweighted to 1e6 x 160 vnodes: err = %v, want the chain bound", err)
 	}
 }

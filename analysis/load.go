@@ -119,10 +119,16 @@ func zipfRequests(z *Zipf, r int, seed uint64, s int) []int32 {
 // first appearance. Memory is one int32 per request plus the distinct
 // keys. It returns the keyset.File errors, and an error when a stream would
 // hold more than 2^31-1 distinct keys.
-func readRequestLog(path string, sets int) ([]requestStream, int, error) {
+func readRequestLog(path string, sets int, budget int64) ([]requestStream, int, error) {
 	f, err := keyset.NewFile(path, sets)
 	if err != nil {
 		return nil, 0, err
+	}
+	// Every request is held (its key rank), and every distinct key with its
+	// index entry: at most the file's bytes plus requestLogBytes per line.
+	if need := f.Bytes() + int64(f.Keys())*requestLogBytes; need > budget/2 {
+		return nil, 0, fmt.Errorf("request log %q: %d requests (%s) need about %s in memory, over half the memory budget of %s",
+			path, f.Keys(), catalog.HumanBytes(f.Bytes()), catalog.HumanBytes(need), catalog.HumanBytes(budget))
 	}
 	streams := make([]requestStream, sets)
 	index := make([]map[string]int32, sets)
@@ -312,6 +318,19 @@ func argmax(xs []int64) int {
 	return best
 }
 
+// Bytes a load run holds per request and per key of a stream (see
+// validate and readRequestLog): the request's key rank (4 B), its hash and
+// owner while it is placed; the key string, hash, ring point, owners and
+// the Zipf law's CDF entry and guide.
+const (
+	requestBytes = 4 + 8 + 4 + 8
+	zipfKeyBytes = 16 + 24 + 8 + 4 + 4 + 4 + 8 + 4 + 24
+)
+
+// requestLogBytes is what a request log line costs beyond its text: its
+// key rank, and for a distinct key the string header and map entry.
+const requestLogBytes = 4 + 16 + 48
+
 // inFlightFor returns K for n nodes: o.InFlight, or DefaultInFlightPerNode per node.
 func (o LoadOptions) inFlightFor(n int) int {
 	if o.InFlight > 0 {
@@ -347,6 +366,13 @@ func (o LoadOptions) validate() (RunConfig, error) {
 	}
 	if o.Keys < 1 || o.Keys > MaxZipfKeys {
 		return RunConfig{}, fmt.Errorf("keys %d: the Zipf law needs 1 to %d keys", o.Keys, MaxZipfKeys)
+	}
+	// A stream's requests and keys are held in memory: requestBytes per
+	// request, zipfKeyBytes per key (the key, its hash, point, owners and
+	// the law's CDF and guide table).
+	if need := int64(o.Requests)*requestBytes + int64(o.Keys)*zipfKeyBytes; need > o.Config.Budget()/2 {
+		return RunConfig{}, fmt.Errorf("%d requests x %d B + %d keys x %d B need about %s, over half the memory budget of %s: use fewer requests or keys",
+			o.Requests, requestBytes, o.Keys, zipfKeyBytes, catalog.HumanBytes(need), catalog.HumanBytes(o.Config.Budget()))
 	}
 	if len(o.Zipfs) == 0 {
 		return RunConfig{}, fmt.Errorf("no Zipf exponent given")
@@ -407,7 +433,7 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult
 	var gen *keyset.Generator
 	if o.RequestLog != "" {
 		var lines int
-		if logStreams, lines, err = readRequestLog(o.RequestLog, o.Sets); err != nil {
+		if logStreams, lines, err = readRequestLog(o.RequestLog, o.Sets, o.Config.Budget()); err != nil {
 			return nil, err
 		}
 		rc.Keys = lines
@@ -486,7 +512,12 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult
 					busiest++
 				}
 			}
-			r.PeakToMean, r.CV, r.MaxShare, r.HotShare, r.Away = mustCI(p2m), mustCI(cv), mustCI(maxs), mustCI(hots), mustCI(away)
+			var ci cis
+			r.PeakToMean, r.CV, r.MaxShare = ci.of("peak-to-mean", p2m), ci.of("cv", cv), ci.of("max share", maxs)
+			r.HotShare, r.Away = ci.of("hot share", hots), ci.of("away fraction", away)
+			if ci.err != nil {
+				return nil, ci.err
+			}
 			r.HotIsBusiest = float64(busiest) / float64(len(ss))
 			if r.Floor, err = HotKeyFloor(r.HotShare.Mean, nodes); err != nil {
 				return nil, err

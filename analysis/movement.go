@@ -28,24 +28,64 @@ type MoveCount struct {
 // node ID: each placer's node indexes are mapped once to IDs shared by the
 // whole chain. It returns one MoveCount per set, or an error for a chain of
 // fewer than two placements or a failing source. The counts do not depend
-// on workers.
+// on workers. It holds the whole chain; [Movement] streams long chains in
+// windows instead.
 func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
 	return CountMovesPerSet(src, [][]algorithms.Placer{chain}, workers)
 }
 
-// chainIDs maps the node indexes of a chain of placements to global node
-// numbers (gids[t][i], in order of first appearance along the chain by ID)
-// and marks, per step t, whose weight share shrinks or grows
-// (needed[t][g], see ShareChanges).
-type chainIDs struct {
-	gids   [][]int32
-	needed [][]uint8
+// CountMovesPerSet is CountMoves with one chain of placements per key set
+// (chains[s] for set s, all of the same length), or a single chain
+// (len(chains) == 1) for every set: the per-set placement mode, where each
+// key set sees its own layout. It returns an error for a chain of fewer
+// than two placements, a number of chains that is neither 1 nor the number
+// of sets, or a failing source. It holds every chain at once.
+func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Placer, workers int) ([]MoveCount, error) {
+	if len(chains) != 1 && len(chains) != src.Sets() {
+		return nil, fmt.Errorf("%d chains of placements for %d key sets: want 1 or one per set", len(chains), src.Sets())
+	}
+	pcs := make([]passChain, len(chains))
+	for c, chain := range chains {
+		if len(chain) < 2 {
+			return nil, fmt.Errorf("movement needs at least two placements, got %d", len(chain))
+		}
+		pcs[c] = newPassChain(nil, chain)
+	}
+	out := make([]MoveCount, src.Sets())
+	if err := countPass(src, pcs, allSets(len(pcs)), workers, true, true, out); err != nil {
+		return nil, err
+	}
+	for s, c := range out {
+		if c.Keys == 0 {
+			return nil, fmt.Errorf("key set %d is empty", s)
+		}
+	}
+	return out, nil
 }
 
-func newChainIDs(chain []algorithms.Placer) chainIDs {
+// passChain is one chain's part of a pass over the keys: a window of
+// consecutive placements, the chain's first placement when the window
+// does not start with it (for net moves), and the global node numbers of
+// both.
+type passChain struct {
+	first    algorithms.Placer // nil: window[0] is the first placement
+	window   []algorithms.Placer
+	firstIDs []int32   // global numbers of first's (or window[0]'s) nodes
+	gids     [][]int32 // gids[t][i]: global number of window[t]'s node i
+	needed   [][]uint8 // needed[t][g]: see ShareChanges
+}
+
+// newPassChain maps the node indexes of first (may be nil) and window to
+// global node numbers, in order of first appearance by ID, and marks per
+// window step whose weight share shrinks or grows (ShareChanges).
+func newPassChain(first algorithms.Placer, window []algorithms.Placer) passChain {
+	all := window
+	if first != nil {
+		all = append([]algorithms.Placer{first}, window...)
+	}
 	ids := map[string]int32{}
-	gids := make([][]int32, len(chain))
-	for t, p := range chain {
+	gids := make([][]int32, len(all))
+	for t, p := range all {
 		nodes := p.Nodes()
 		gids[t] = make([]int32, len(nodes))
 		for i, n := range nodes {
@@ -57,46 +97,55 @@ func newChainIDs(chain []algorithms.Placer) chainIDs {
 			gids[t][i] = g
 		}
 	}
+	pc := passChain{first: first, window: window, firstIDs: gids[0]}
+	if first != nil {
+		gids = gids[1:]
+	}
+	pc.gids = gids
 	// needed[t][g]: ShareShrinks when node g's weight share shrinks at
-	// step t+1 (a move from it can be necessary), ShareGrows when it grows
-	// (a move to it can be); see ShareChanges.
-	return chainIDs{gids, ShareChanges(chain, gids, len(ids))}
+	// window step t+1 (a move from it can be necessary), ShareGrows when it
+	// grows (a move to it can be); see ShareChanges.
+	pc.needed = ShareChanges(window, gids, len(ids))
+	return pc
 }
 
-// CountMovesPerSet is CountMoves with one chain of placements per key set
-// (chains[s] for set s, all of the same length), or a single chain
-// (len(chains) == 1) for every set: the per-set placement mode, where each
-// key set sees its own layout. It returns an error for a chain of fewer
-// than two placements, a number of chains that is neither 1 nor the number
-// of sets, or a failing source.
-func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Placer, workers int) ([]MoveCount, error) {
-	if len(chains) != 1 && len(chains) != src.Sets() {
-		return nil, fmt.Errorf("%d chains of placements for %d key sets: want 1 or one per set", len(chains), src.Sets())
+// allSets returns the chain selector of a pass whose chains serve every
+// key set: the single chain for every set, or chain s for set s.
+func allSets(chains int) func(set int) int {
+	if chains == 1 {
+		return func(int) int { return 0 }
 	}
-	maps := make([]chainIDs, len(chains))
-	for c, chain := range chains {
-		if len(chain) < 2 {
-			return nil, fmt.Errorf("movement needs at least two placements, got %d", len(chain))
-		}
-		maps[c] = newChainIDs(chain)
-	}
+	return func(set int) int { return set }
+}
+
+// countPass streams src once and adds to out, for every key set s with
+// chainOf(s) >= 0, the moves and collateral moves between the consecutive
+// placements of chains[chainOf(s)].window; with net set it also adds the
+// keys whose owner under the chain's first placement differs from their
+// owner under the window's last placement, and with keys set the number of
+// keys. Sets with chainOf(s) < 0 are skipped (their keys still stream).
+func countPass(src keyset.Source, chains []passChain, chainOf func(set int) int, workers int, keys, net bool, out []MoveCount) error {
 	sets := src.Sets()
 	workers = keyset.Workers(workers)
 	counts := make([][]MoveCount, workers)
 	for w := range counts {
 		counts[w] = make([]MoveCount, sets)
 	}
-	err := src.Each(workers, func(w, set int, keys []string) {
+	err := src.Each(workers, func(w, set int, ks []string) {
+		ci := chainOf(set)
+		if ci < 0 {
+			return
+		}
+		pc := &chains[ci]
+		window, gids, needed := pc.window, pc.gids, pc.needed
 		c := &counts[w][set]
-		chain, m := forSet(chains, set), forSet(maps, set)
-		gids, needed := m.gids, m.needed
-		var moves, coll, net int64
-		for _, k := range keys {
-			p := chain[0]
-			first := gids[0][p.LocateHash(p.HashKey(k))]
-			prev := first
-			for t := 1; t < len(chain); t++ {
-				p = chain[t]
+		var moves, coll, nt int64
+		for _, k := range ks {
+			p := window[0]
+			start := gids[0][p.LocateHash(p.HashKey(k))]
+			prev := start
+			for t := 1; t < len(window); t++ {
+				p = window[t]
 				o := gids[t][p.LocateHash(p.HashKey(k))]
 				if o != prev {
 					moves++
@@ -106,33 +155,34 @@ func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Placer, workers i
 					prev = o
 				}
 			}
-			if prev != first {
-				net++
+			if net {
+				if pc.first != nil {
+					start = pc.firstIDs[pc.first.LocateHash(pc.first.HashKey(k))]
+				}
+				if prev != start {
+					nt++
+				}
 			}
 		}
-		c.Keys += int64(len(keys))
+		c.Keys += int64(len(ks))
 		c.Moves += moves
 		c.Collateral += coll
-		c.Net += net
+		c.Net += nt
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := make([]MoveCount, sets)
 	for w := range counts { // fixed order; integer sums are exact anyway
 		for s, c := range counts[w] {
-			out[s].Keys += c.Keys
+			if keys {
+				out[s].Keys += c.Keys
+			}
 			out[s].Moves += c.Moves
 			out[s].Collateral += c.Collateral
 			out[s].Net += c.Net
 		}
 	}
-	for s, c := range out {
-		if c.Keys == 0 {
-			return nil, fmt.Errorf("key set %d is empty", s)
-		}
-	}
-	return out, nil
+	return nil
 }
 
 // MoveSample holds the fractions (0..1) measured on one key set.
@@ -170,12 +220,13 @@ type MoveResult struct {
 	Samples       []MoveSample // one per key set, in set order
 }
 
-// MaxChainCost bounds the size of a movement's chain of placements, which
-// are all held at once while keys stream through them: the sum over the
-// placements of one unit per node, per virtual node (ring, bounded), per
-// partition (bounded) and per hash slot (slots). 2^27 units, a few GiB at
-// most, admit every default sweep; a shrink on tens of thousands of nodes
-// (one placement per step) is refused up front instead of exhausting memory.
+// MaxChainCost bounds the work of building a movement's chain of
+// placements, each built once: the sum over the placements of one unit per
+// node, per virtual node (ring, bounded), per partition (bounded) and per
+// hash slot (slots). 2^27 units admit every default sweep and build in
+// tens of seconds at most; a shrink on tens of thousands of nodes (one
+// placement per step) is refused up front instead of running for hours.
+// Memory is bounded separately, by the budget (see [Movement]).
 const MaxChainCost = 1 << 27
 
 // maxMembers returns the size of the largest membership of sc, counted
@@ -247,10 +298,105 @@ func checkChain(o Options, sc Scenario, layouts int) error {
 		}
 	}
 	if total *= int64(layouts); total > MaxChainCost {
-		return fmt.Errorf("scenario %s from %d nodes: its %d placements (x %d layouts) would hold more than %d nodes, virtual nodes, partitions and slots together (max %d): use fewer nodes, steps, vnodes or key sets, or -placement fixed",
+		return fmt.Errorf("scenario %s from %d nodes: its %d placements (x %d layouts) would build more than %d nodes, virtual nodes, partitions and slots together (max %d): use fewer nodes, steps, vnodes or key sets, or -placement fixed",
 			sc.Op, len(sc.Initial), len(sc.Steps)+1, layouts, total, MaxChainCost)
 	}
 	return nil
+}
+
+// passNodeBytes is what a pass over the keys adds per node of each
+// placement it holds: the node's global number (4 B), its stable flag and
+// its share of the ID map.
+const passNodeBytes = 72
+
+// chainPlan is what is known about a scenario's chain of placements before
+// any is built.
+type chainPlan struct {
+	cfg          catalog.Config // o.Config with partitions for the largest membership
+	costs        []int64        // bytes of each placement of one layout (catalog.Estimate) and its pass tables
+	ideal        float64        // sum of the steps' ideal fractions
+	from, to     int            // node counts of the first and last membership
+	layouts      int            // chains: one per key set in per-set mode, else 1
+	leavesInside bool           // some step removes a node that is not among the last ones
+}
+
+// planChain walks the memberships of sc (two at a time), checks the
+// chains' work against MaxChainCost and the memberships against the
+// algorithm of o (catalog.Check), and checks that each step's two
+// placements and the first of one layout fit in budget bytes at once (the
+// least a streamed chain holds). layouts is the number of chains
+// ([Options.layouts]): every layout has the same node counts and weights,
+// so one walk plans them all. The errors name the scenario, the step and
+// the bytes.
+func planChain(o Options, sc Scenario, budget int64, layouts int) (chainPlan, error) {
+	pl := chainPlan{cfg: scenarioConfig(o, sc), layouts: layouts}
+	if err := checkChain(o, sc, layouts); err != nil {
+		return pl, err
+	}
+	// Salted layout IDs ("r<s>/ID") are longer by up to this many bytes.
+	salt := int64(len(LayoutID("", max(layouts-1, 0))))
+	var last int
+	var prev []algorithms.Node
+	err := sc.walk(func(t int, m []algorithms.Node, ideal float64) error {
+		var err error
+		// A step that only removes nodes cannot make a membership the
+		// algorithm accepted unacceptable (catalog.Check), so only the
+		// initial membership and those after joins or reweights are
+		// checked in full.
+		if t == 0 || len(sc.Steps[t-1].Join) > 0 || len(sc.Steps[t-1].Reweight) > 0 {
+			err = catalog.Check(o.Algo, m, pl.cfg)
+		}
+		var c catalog.Cost
+		if err == nil {
+			c, err = catalog.Estimate(o.Algo, m, pl.cfg)
+		}
+		if err != nil {
+			if t == 0 {
+				return err
+			}
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, t, err)
+		}
+		if t > 0 && !pl.leavesInside {
+			pl.leavesInside = leavesInside(prev, sc.Steps[t-1].Leave)
+		}
+		prev = m
+		pl.costs = append(pl.costs, c.Bytes+int64(len(m))*(passNodeBytes+salt))
+		pl.ideal += ideal
+		last = len(m)
+		return nil
+	})
+	if err != nil {
+		return pl, err
+	}
+	pl.from, pl.to = len(sc.Initial), last
+	for t := 1; t < len(pl.costs); t++ {
+		need := pl.costs[t-1] + pl.costs[t]
+		if t > 1 {
+			need += pl.costs[0]
+		}
+		if need > budget {
+			return pl, fmt.Errorf("scenario %s: step %d needs its placements before and after (and the first) at once, about %s of %s on %d nodes, over the memory budget of %s left for placements: use fewer nodes or raise the budget (-mem)",
+				sc.Op, t, catalog.HumanBytes(need), o.Algo, pl.from, catalog.HumanBytes(budget))
+		}
+	}
+	return pl, nil
+}
+
+// leavesInside reports whether leaving, the IDs a step removes from
+// membership cur, includes a node that is not among the last len(leaving)
+// of the list, which algorithms that can only drop the last bucket (jump)
+// do by a policy.
+func leavesInside(cur []algorithms.Node, leaving []string) bool {
+	if len(leaving) == 0 {
+		return false
+	}
+	tail := newIDSet(leaving)
+	for _, n := range cur[max(0, len(cur)-len(leaving)):] {
+		if !tail.has(n.ID) {
+			return true
+		}
+	}
+	return false
 }
 
 // Placements builds the chain of placements of sc for the algorithm in o:
@@ -258,47 +404,170 @@ func checkChain(o Options, sc Scenario, layouts int) error {
 // placement's Rebalance to the next membership. Automatic bounded
 // partitions are sized for the largest membership of sc. It returns the
 // constructor's or Rebalance's error, naming the step, or an error when the
-// chain would exceed MaxChainCost.
+// chain would exceed MaxChainCost or, since it holds every placement at
+// once, o.Config.Budget().
 func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
-	if err := checkChain(o, sc, 1); err != nil {
-		return nil, err
-	}
-	ms, err := sc.Memberships()
+	budget := o.Config.Budget()
+	pl, err := planChain(o, sc, budget, 1)
 	if err != nil {
 		return nil, err
 	}
-	p, err := catalog.New(o.Algo, ms[0], scenarioConfig(o, sc))
-	if err != nil {
-		return nil, err
+	var total int64
+	for _, c := range pl.costs {
+		total += c
 	}
-	chain := []algorithms.Placer{p}
-	for i, m := range ms[1:] {
-		p, err = p.Rebalance(m)
+	if total > budget {
+		return nil, fmt.Errorf("scenario %s: its %d placements of %s held at once need about %s, over the memory budget of %s",
+			sc.Op, len(pl.costs), o.Algo, catalog.HumanBytes(total), catalog.HumanBytes(budget))
+	}
+	var chain []algorithms.Placer
+	err = sc.walk(func(t int, m []algorithms.Node, _ float64) error {
+		if t == 0 {
+			p, err := catalog.New(o.Algo, m, pl.cfg)
+			chain = append(chain, p)
+			return err
+		}
+		p, err := chain[t-1].Rebalance(m)
 		if err != nil {
-			return nil, fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, t, err)
 		}
 		chain = append(chain, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return chain, nil
 }
 
-// leavesInside reports whether some step of sc (with memberships ms)
-// removes a node that is not among the last ones of the list, which
-// algorithms that can only drop the last bucket (jump) do by a policy.
-func leavesInside(sc Scenario, ms [][]algorithms.Node) bool {
-	for t, st := range sc.Steps {
-		cur := ms[t]
-		tail := make(map[string]bool, len(st.Leave))
-		for _, n := range cur[max(0, len(cur)-len(st.Leave)):] {
-			tail[n.ID] = true
-		}
-		for _, id := range st.Leave {
-			if !tail[id] {
-				return true
+// streamChains builds the placements of sc one step at a time and streams
+// src through them in windows of consecutive placements. With one layout
+// the single chain serves every key set. With one layout per key set (the
+// per-set placement mode) the chains of a group of layouts advance
+// together: key set s runs through the chain of LayoutNodes(.., s), and
+// the group is as many layouts as fit the budget at their least window
+// (minWindow each), so a pass covers (sets of the group) x (steps of the
+// window). Each group's window holds, per layout, consecutive placements
+// and the first, in budget / group size bytes (pl.costs); one pass over the
+// keys per window and group (sets outside the group are skipped), so
+// memory stays within the budget however many sets and steps. It adds the
+// counts to out and returns the number of passes.
+func streamChains(o Options, sc Scenario, pl chainPlan, budget int64, src keyset.Source, out []MoveCount) (int, error) {
+	mw := minWindow(pl)
+	group := 1
+	if mw > 0 {
+		group = int(min(int64(pl.layouts), max(1, budget/mw)))
+	}
+	passes := 0
+	for l0 := 0; l0 < pl.layouts; l0 += group {
+		l1 := min(l0+group, pl.layouts)
+		chainOf := allSets(1)
+		if pl.layouts > 1 {
+			chainOf = func(s int) int {
+				if s >= l0 && s < l1 {
+					return s - l0
+				}
+				return -1
 			}
 		}
+		n, err := streamGroup(o, sc, pl, l0, l1, budget/int64(l1-l0), src, chainOf, out)
+		passes += n
+		if err != nil {
+			return passes, err
+		}
 	}
-	return false
+	return passes, nil
+}
+
+// streamGroup streams the chains of layouts l0..l1-1 of sc in windows
+// whose placements of each layout fit, with its first placement, in
+// perLayout bytes (see streamChains). It returns the number of passes.
+func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int64, src keyset.Source, chainOf func(int) int, out []MoveCount) (int, error) {
+	k := l1 - l0
+	first := make([]algorithms.Placer, k)
+	windows := make([][]algorithms.Placer, k)
+	var held int64 // bytes of one layout's window placements
+	passes := 0
+	flush := func(last bool) error {
+		pcs := make([]passChain, k)
+		for i := range pcs {
+			var f algorithms.Placer
+			if passes > 0 { // windows[i][0] is no longer the first placement
+				f = first[i]
+			}
+			pcs[i] = newPassChain(f, windows[i])
+		}
+		err := countPass(src, pcs, chainOf, o.Workers, passes == 0, last, out)
+		passes++
+		return err
+	}
+	err := sc.walk(func(t int, m []algorithms.Node, _ float64) error {
+		if t == 0 {
+			for i := range k {
+				p, err := catalog.New(o.Algo, LayoutNodes(m, l0+i), pl.cfg)
+				if err != nil {
+					return err
+				}
+				first[i], windows[i] = p, []algorithms.Placer{p}
+			}
+			held = pl.costs[0]
+			return nil
+		}
+		extra := int64(0)
+		if passes > 0 {
+			extra = pl.costs[0]
+		}
+		if len(windows[0]) >= 2 && extra+held+pl.costs[t] > perLayout {
+			if err := flush(false); err != nil {
+				return err
+			}
+			for i := range windows {
+				windows[i] = []algorithms.Placer{windows[i][len(windows[i])-1]}
+			}
+			held = pl.costs[t-1]
+		}
+		for i := range k {
+			w := windows[i]
+			p, err := w[len(w)-1].Rebalance(LayoutNodes(m, l0+i))
+			if err != nil {
+				return fmt.Errorf("scenario %s: step %d: %w", sc.Op, t, err)
+			}
+			windows[i] = append(w, p)
+		}
+		held += pl.costs[t]
+		return nil
+	})
+	if err != nil {
+		return passes, err
+	}
+	return passes, flush(true)
+}
+
+// minWindow returns the bytes of the largest step's two placements and
+// the first, of one layout: the least a window must hold (planChain
+// checked that it fits in the budget).
+func minWindow(pl chainPlan) int64 {
+	var m int64
+	for t := 1; t < len(pl.costs); t++ {
+		need := pl.costs[t-1] + pl.costs[t]
+		if t > 1 {
+			need += pl.costs[0]
+		}
+		m = max(m, need)
+	}
+	return m
+}
+
+// moveCounters returns what a movement's counters take, one MoveCount (32
+// B) per key set per worker plus the merged counts, or an error naming the
+// sets, workers, bytes and budget when that is over half the budget.
+func moveCounters(o Options, sets int) (int64, error) {
+	cb := int64(sets) * 32 * int64(keyset.Workers(o.Workers)+1)
+	if b := o.Config.Budget(); cb > b/2 {
+		return 0, fmt.Errorf("%d sets x %d workers need %s of movement counters, over half the memory budget of %s: use fewer sets or workers, or raise the budget (-mem)",
+			sets, keyset.Workers(o.Workers), catalog.HumanBytes(cb), catalog.HumanBytes(b))
+	}
+	return cb, nil
 }
 
 // ErrTooFewMoves is wrapped by Movement's error when Options.MinMoves
@@ -325,54 +594,93 @@ func MovementKeys(o Options, ideal float64) (int, error) {
 	return int(need), nil
 }
 
+// planMovement is the checks Movement and CheckMovement share: the
+// counters, the chains' plan within what the counters leave of the budget,
+// and the keys per set (MovementKeys). It returns the plan, the bytes left
+// for placements and the keys per set.
+func planMovement(o Options, sc Scenario, sets int) (chainPlan, int64, int, error) {
+	cb, err := moveCounters(o, sets)
+	if err != nil {
+		return chainPlan{}, 0, 0, err
+	}
+	layouts, err := o.layouts(sets)
+	if err != nil {
+		return chainPlan{}, 0, 0, err
+	}
+	left := o.Config.Budget() - cb
+	pl, err := planChain(o, sc, left, layouts)
+	if err != nil {
+		return pl, 0, 0, err
+	}
+	keys, err := MovementKeys(o, pl.ideal)
+	if err != nil {
+		return pl, 0, 0, fmt.Errorf("scenario %s from %d nodes: %w", sc.Op, len(sc.Initial), err)
+	}
+	return pl, left, keys, nil
+}
+
+// CheckMovement returns the error Movement(o, sc) would return before
+// streaming its first key, apart from the key source's (see
+// Options.Source, checked once per run by callers): an unknown algorithm,
+// a bad config or placement mode, too many workers, counters or a step over
+// the memory budget, a chain over MaxChainCost, an invalid scenario, a
+// membership the algorithm rejects, or (wrapping ErrTooFewMoves) too many
+// keys needed. It builds no placement of a ring or bounded loads. Sweeps
+// call it for every configuration before running any.
+func CheckMovement(o Options, sc Scenario) error {
+	if err := o.checkConfig(); err != nil {
+		return err
+	}
+	_, _, _, err := planMovement(o, sc, o.Sets)
+	return err
+}
+
 // Movement runs scenario sc for the algorithm and keys of o and returns its
 // MoveResult. In per-set placement mode an algorithm with a random layout
 // runs key set s through the chain of LayoutNodes(.., s) (every ID of the
 // scenario salted alike). With o.MinMoves set, the keys per set are
-// MovementKeys. It returns an error for invalid options (unknown
-// algorithm, bad config or placement mode, keys < 1, sets < 1, unreadable
-// key file, workers > MaxWorkers, more than MaxCounters counters), an
-// invalid scenario, a chain of placements over MaxChainCost, a membership
-// the algorithm rejects, or (wrapping ErrTooFewMoves) too many keys needed.
+// MovementKeys. The chains are streamed: placements are built one step at
+// a time, each the previous one's Rebalance, and keys pass through windows
+// of (key sets x consecutive steps) that fit in the memory budget
+// (o.Config.Budget(), less the counters; see streamChains), so memory
+// stays within the budget however long the scenario and however many
+// per-set chains; a run that fits is one pass over the keys.
+// It returns an error for invalid options (unknown algorithm, bad config
+// or placement mode, keys < 1, sets < 1, unreadable key file, workers >
+// MaxWorkers), counters over the budget, an invalid scenario, a chain over
+// MaxChainCost, a step whose placements do not fit in the budget, a
+// membership the algorithm rejects, or (wrapping ErrTooFewMoves) too many
+// keys needed; every one of these before the first key is streamed,
+// except a Rebalance error.
 func Movement(o Options, sc Scenario) (*MoveResult, error) {
-	ms, err := sc.Memberships()
-	if err != nil {
-		return nil, err
-	}
-	var ideal float64
-	for i := 1; i < len(ms); i++ {
-		ideal += IdealFraction(ms[i-1], ms[i])
-	}
-	if o.Keys, err = MovementKeys(o, ideal); err != nil {
-		return nil, fmt.Errorf("scenario %s from %d nodes: %w", sc.Op, len(sc.Initial), err)
-	}
 	src, rc, err := o.prepare()
 	if err != nil {
 		return nil, err
 	}
-	rc.Partitions = usedPartitions(o.Algo, scenarioConfig(o, sc).Partitions)
-	if err := checkCounters(o.Workers, src.Sets(), 4, 1, "4 counts"); err != nil {
-		return nil, err
-	}
-	layouts, err := o.layouts(src.Sets())
+	pl, left, keys, err := planMovement(o, sc, src.Sets())
 	if err != nil {
 		return nil, err
 	}
-	if err := checkChain(o, sc, layouts); err != nil {
-		return nil, err
-	}
-	chains := make([][]algorithms.Placer, layouts)
-	for l := range chains {
-		if chains[l], err = Placements(o, layoutScenario(sc, l)); err != nil {
+	if keys != o.Keys { // scaled for MinMoves: generated keys only
+		o.Keys = keys
+		if src, rc, err = o.prepare(); err != nil {
 			return nil, err
 		}
 	}
-	counts, err := CountMovesPerSet(src, chains, o.Workers)
-	if err != nil {
+	rc.Partitions = usedPartitions(o.Algo, pl.cfg.Partitions)
+	counts := make([]MoveCount, src.Sets())
+	// Windows fill half of what is left, so that the garbage of the previous
+	// window, not yet collected, still fits in the budget.
+	if _, err := streamChains(o, sc, pl, max(left/2, minWindow(pl)), src, counts); err != nil {
 		return nil, err
 	}
+	for s, c := range counts {
+		if c.Keys == 0 {
+			return nil, fmt.Errorf("key set %d is empty", s)
+		}
+	}
 	info, _ := catalog.Describe(o.Algo) // checked by prepare
-	r := &MoveResult{Config: rc, Label: info.Label(leavesInside(sc, ms)), Op: sc.Op, From: len(ms[0]), To: len(ms[len(ms)-1]), Steps: len(sc.Steps), Ideal: ideal}
+	r := &MoveResult{Config: rc, Label: info.Label(pl.leavesInside), Op: sc.Op, From: pl.from, To: pl.to, Steps: len(sc.Steps), Ideal: pl.ideal}
 	moved := make([]float64, len(counts))
 	coll := make([]float64, len(counts))
 	net := make([]float64, len(counts))
@@ -381,8 +689,12 @@ func Movement(o Options, sc Scenario) (*MoveResult, error) {
 		moved[s], coll[s], net[s] = float64(c.Moves)/k, float64(c.Collateral)/k, float64(c.Net)/k
 		r.Samples = append(r.Samples, MoveSample{Moved: moved[s], Collateral: coll[s], Net: net[s]})
 	}
-	r.Moved, r.Collateral, r.Net = mustCI(moved), mustCI(coll), mustCI(net)
-	r.MovedOverIdeal = r.Moved.Mean / r.Ideal // Memberships guarantees Ideal > 0
+	var ci cis
+	r.Moved, r.Collateral, r.Net = ci.of("moved fraction", moved), ci.of("collateral fraction", coll), ci.of("net moved fraction", net)
+	if ci.err != nil {
+		return nil, ci.err
+	}
+	r.MovedOverIdeal = r.Moved.Mean / r.Ideal // walk guarantees Ideal > 0
 	r.ExpectedMoves = r.Ideal * float64(rc.Keys)
 	if o.KeyFile != "" {
 		r.ExpectedMoves = r.Ideal * float64(rc.Keys) / float64(rc.Sets)

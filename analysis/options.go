@@ -93,45 +93,33 @@ const MaxDraws = 100_000
 
 // MaxWorkers bounds Options.Workers: every worker keeps its own counters
 // (per key set, and for a spread per node), so an absurd count would
-// exhaust memory rather than speed anything up.
+// exhaust memory rather than speed anything up. The counters of every
+// run are also checked against the memory budget (Config.Budget()).
 const MaxWorkers = 256
 
-// MaxCounters bounds the count cells a run keeps at once (8 bytes each, so
-// 1 GiB): for a spread, key sets x nodes per worker plus the merged counts
-// and per-node shares; for a movement, key sets x 4 per worker plus the
-// merged counts. A larger request is an error naming sets, nodes and
-// workers instead of an out-of-memory crash.
-const MaxCounters = 1 << 27
-
-// checkCounters returns an error when a run over sets key sets with
-// perSet count cells per set and per worker, plus extra copies of those
-// cells, would exceed MaxCounters.
-func checkCounters(workers, sets, perSet, extra int, what string) error {
-	w := keyset.Workers(workers)
-	if cells := int64(sets) * int64(perSet) * int64(w+extra); cells > MaxCounters {
-		return fmt.Errorf("%d sets x %s x %d workers need %d counters (max %d): use fewer sets, nodes or workers", sets, what, w, cells, MaxCounters)
+// checkConfig checks the algorithm, workers and config of o.
+func (o Options) checkConfig() error {
+	if _, err := catalog.Describe(o.Algo); err != nil {
+		return err
 	}
-	return nil
+	if o.Workers > MaxWorkers {
+		return fmt.Errorf("workers %d: at most %d", o.Workers, MaxWorkers)
+	}
+	if _, err := o.placementMode(); err != nil {
+		return err
+	}
+	if o.Draws < 0 || o.Draws > MaxDraws {
+		return fmt.Errorf("draws %d: give 0 to %d layouts", o.Draws, MaxDraws)
+	}
+	return o.Config.Validate()
 }
 
 // prepare validates o and returns its source and run configuration.
 func (o Options) prepare() (keyset.Source, RunConfig, error) {
-	if _, err := catalog.Describe(o.Algo); err != nil {
+	if err := o.checkConfig(); err != nil {
 		return nil, RunConfig{}, err
 	}
-	if o.Workers > MaxWorkers {
-		return nil, RunConfig{}, fmt.Errorf("workers %d: at most %d", o.Workers, MaxWorkers)
-	}
-	if err := o.Config.Validate(); err != nil {
-		return nil, RunConfig{}, err
-	}
-	mode, err := o.placementMode()
-	if err != nil {
-		return nil, RunConfig{}, err
-	}
-	if o.Draws < 0 || o.Draws > MaxDraws {
-		return nil, RunConfig{}, fmt.Errorf("draws %d: give 0 to %d layouts", o.Draws, MaxDraws)
-	}
+	mode, _ := o.placementMode() // checked above
 	src, err := o.Source()
 	if err != nil {
 		return nil, RunConfig{}, err

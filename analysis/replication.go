@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/keyset"
 )
@@ -201,11 +202,17 @@ func Replication(o Options, sc Scenario, r int) (*ReplicationResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCounters(o.Workers, src.Sets(), len(sc.Initial)+4, 1, fmt.Sprintf("%d nodes", len(sc.Initial))); err != nil {
-		return nil, err
+	budget := o.Config.Budget()
+	w := keyset.Workers(o.Workers)
+	if cb := int64(src.Sets()) * int64(len(sc.Initial)+4) * int64(w+1) * 8; cb > budget/2 {
+		return nil, fmt.Errorf("%d sets x %d nodes x %d workers need %s of replication counters, over half the memory budget of %s: use fewer sets, nodes or workers, or raise the budget (-mem)",
+			src.Sets(), len(sc.Initial), w, catalog.HumanBytes(cb), catalog.HumanBytes(budget))
 	}
-	if k, err := o.RunKeys(); err == nil && k > MaxCounters/4 {
-		return nil, fmt.Errorf("%d keys: replication tracks distinct replica sets of at most %d keys", k, MaxCounters/4)
+	// The distinct replica sets seen are kept in a map, about
+	// replicaSetBytes per key at most.
+	if k, err := o.RunKeys(); err == nil && k*replicaSetBytes > budget/2 {
+		return nil, fmt.Errorf("%d keys: replication keeps the distinct replica sets seen, up to %s, over half the memory budget of %s: use fewer keys, or raise the budget (-mem)",
+			k, catalog.HumanBytes(k*replicaSetBytes), catalog.HumanBytes(budget))
 	}
 	ms, err := sc.Memberships()
 	if err != nil {
@@ -240,10 +247,18 @@ func Replication(o Options, sc Scenario, r int) (*ReplicationResult, error) {
 		moved, lost = append(moved, s.PairsMoved), append(lost, s.AllLost)
 		ptm, cv, distinct = append(ptm, s.LoadPeakToMean), append(cv, s.LoadCV), append(distinct, float64(s.DistinctSets))
 	}
-	res.PairsMoved, res.AllLost = mustCI(moved), mustCI(lost)
-	res.LoadPeakToMean, res.LoadCV, res.DistinctSets = mustCI(ptm), mustCI(cv), mustCI(distinct)
+	var ci cis
+	res.PairsMoved, res.AllLost = ci.of("pairs moved", moved), ci.of("all replicas lost", lost)
+	res.LoadPeakToMean, res.LoadCV, res.DistinctSets = ci.of("load peak-to-mean", ptm), ci.of("load cv", cv), ci.of("distinct sets", distinct)
+	if ci.err != nil {
+		return nil, ci.err
+	}
 	return res, nil
 }
+
+// replicaSetBytes bounds what one distinct replica set costs in the maps of
+// CountReplicas (a uint64 key in a Go map, with its share of the table).
+const replicaSetBytes = 48
 
 // ReplicationRows returns the results schema rows of rs, in order.
 func ReplicationRows(rs []*ReplicationResult) []schema.Replication {

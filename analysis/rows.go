@@ -40,7 +40,7 @@ func SpreadRows(rs []*SpreadResult) []schema.Spread {
 			MaxShare: r.MaxShare.Mean, MaxShareLo: r.MaxShare.Lo, MaxShareHi: r.MaxShare.Hi,
 			PeakToMean: r.PeakToMean.Mean, PeakToMeanLo: r.PeakToMean.Lo, PeakToMeanHi: r.PeakToMean.Hi,
 			CV: r.CV.Mean, CVLo: r.CV.Lo, CVHi: r.CV.Hi,
-			NoisePeakToMean: r.NoisePeakToMean, NoiseCV: r.NoiseCV,
+			NoisePeakToMean: r.NoisePeakToMean, NoiseCV: r.NoiseCV, NoiseMethod: r.NoiseMethod,
 			ExactPeakToMean: exactField(r, func(b Balance) float64 { return b.PeakToMean }),
 			ExactCV:         exactField(r, func(b Balance) float64 { return b.CV }),
 			ExactMinShare:   exactField(r, func(b Balance) float64 { return b.MinShare }),

@@ -58,38 +58,82 @@ type Scenario struct {
 // [algorithms.Leave] would give. It returns an error naming the first bad
 // step: an invalid initial membership, an unknown leaving ID, a joining ID
 // already present, an empty result, or a step that needs no movement
-// (ideal fraction 0), such as one that changes nothing.
+// (ideal fraction 0), such as one that changes nothing. It holds every
+// membership at once; [Movement] walks them one at a time.
 func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
+	var out [][]algorithms.Node
+	err := sc.walk(func(_ int, m []algorithms.Node, _ float64) error {
+		out = append(out, m)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// walk calls fn with the membership before the first step (t = 0) and
+// after each step t = 1..len(Steps), holding only the current and the next
+// membership, and with the step's IdealFraction (0 for t = 0). Each slice passed to fn is a new one that walk does not
+// modify afterwards. It returns the first error of Memberships' checks or
+// of fn.
+func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error) error {
 	if err := algorithms.ValidateNodes(sc.Initial); err != nil {
-		return nil, fmt.Errorf("scenario %s: initial membership: %w", sc.Op, err)
+		return fmt.Errorf("scenario %s: initial membership: %w", sc.Op, err)
 	}
 	if len(sc.Steps) == 0 {
-		return nil, fmt.Errorf("scenario %s: no membership change", sc.Op)
+		return fmt.Errorf("scenario %s: no membership change", sc.Op)
 	}
-	out := [][]algorithms.Node{slices.Clone(sc.Initial)}
-	cur := sc.Initial
-	lastPos := map[string]int{} // position each departed node held when it left
+	cur := slices.Clone(sc.Initial)
+	// The current IDs, kept across steps, so that each step validates only
+	// its joining nodes (and the weight shares of the whole): a shrink of n
+	// nodes then costs O(n) per step in float sums, not in map inserts.
+	ids := make(map[string]bool, len(cur))
+	for _, n := range cur {
+		ids[n.ID] = true
+	}
+	if err := fn(0, cur, 0); err != nil {
+		return err
+	}
+	// The position each departed node held when it left, kept only when a
+	// step puts a node back (Rejoin): a shrink of n nodes needs no map.
+	var lastPos map[string]int
+	if slices.ContainsFunc(sc.Steps, func(st Step) bool { return st.Rejoin }) {
+		lastPos = map[string]int{}
+	}
 	for i, st := range sc.Steps {
 		next := make([]algorithms.Node, 0, len(cur)+len(st.Join))
-		leave := make(map[string]bool, len(st.Leave)) // a set: remove-last can drop ~all of n nodes
+		leave := newIDSet(st.Leave) // remove-last can drop ~all of n nodes
 		for _, id := range st.Leave {
-			leave[id] = true
+			if !ids[id] {
+				return fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
+			}
 		}
 		for j, n := range cur {
-			if leave[n.ID] {
-				delete(leave, n.ID)
-				lastPos[n.ID] = j
+			if leave.has(n.ID) {
+				if lastPos != nil {
+					lastPos[n.ID] = j
+				}
 			} else {
 				next = append(next, n)
 			}
 		}
 		for _, id := range st.Leave {
-			if leave[id] {
-				return nil, fmt.Errorf("scenario %s: step %d: leaving node %q is not a member", sc.Op, i+1, id)
+			delete(ids, id)
+		}
+		if len(st.Join) > 0 {
+			if err := algorithms.ValidateNodes(st.Join); err != nil {
+				return fmt.Errorf("scenario %s: step %d: joining nodes: %w", sc.Op, i+1, err)
 			}
 		}
 		if err := ApplyReweight(next, st.Reweight); err != nil {
-			return nil, fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
+		}
+		for _, n := range st.Join {
+			if ids[n.ID] {
+				return fmt.Errorf("scenario %s: step %d: duplicate node ID %q: the joining node is already a member", sc.Op, i+1, n.ID)
+			}
+			ids[n.ID] = true
 		}
 		for _, n := range st.Join {
 			if j, ok := lastPos[n.ID]; ok && st.Rejoin {
@@ -98,17 +142,98 @@ func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
 				next = append(next, n)
 			}
 		}
-		if err := algorithms.ValidateNodes(next); err != nil {
-			return nil, fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
+		if len(next) == 0 {
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, algorithms.ErrNoNodes)
 		}
-		if IdealFraction(cur, next) == 0 {
-			return nil, fmt.Errorf("scenario %s: step %d changes no node's share (ideal fraction 0)", sc.Op, i+1)
+		if len(next) > algorithms.MaxNodes {
+			return fmt.Errorf("scenario %s: step %d: %d nodes: at most %d nodes", sc.Op, i+1, len(next), algorithms.MaxNodes)
 		}
-		out = append(out, next)
+		if err := algorithms.ValidateShares(next); err != nil {
+			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
+		}
+		var ideal float64
+		if len(st.Reweight) > 0 { // survivors' weights changed: the general form
+			ideal = IdealFraction(cur, next)
+		} else {
+			ideal = stepIdeal(cur, next, leave, st.Join)
+		}
+		if ideal == 0 {
+			return fmt.Errorf("scenario %s: step %d changes no node's share (ideal fraction 0)", sc.Op, i+1)
+		}
+		if err := fn(i+1, next, ideal); err != nil {
+			return err
+		}
 		cur = next
 	}
-	return out, nil
+	return nil
 }
+
+// stepIdeal is IdealFraction(before, after) for a step that removes the
+// IDs in leave from before and appends joins, and reweights no one:
+// survivors keep their weights, so a node's weight after is its join weight if it
+// (re)joins, 0 if it left, else its own. It sums the same terms in the same
+// order as IdealFraction, so the result is bit-identical, without a map of
+// every node.
+func stepIdeal(before, after []algorithms.Node, leave idSet, joins []algorithms.Node) float64 {
+	wb, wa := algorithms.TotalWeight(before), algorithms.TotalWeight(after)
+	rejoin := newIDSet(nil)
+	if leave.len() > 0 && len(joins) > 0 { // a node leaving and joining in one step
+		var ids []string
+		for _, n := range joins {
+			ids = append(ids, n.ID)
+		}
+		rejoin = newIDSet(ids)
+	}
+	var f float64
+	for _, n := range before {
+		old := n.Weight / wb
+		now := n.Weight / wa
+		if leave.has(n.ID) {
+			now = 0
+			if rejoin.has(n.ID) {
+				for _, j := range joins {
+					if j.ID == n.ID {
+						now = j.Weight / wa
+					}
+				}
+			}
+		}
+		f += math.Max(0, old-now)
+	}
+	return f
+}
+
+// idSet is a set of node IDs: a slice scanned for the few IDs of a
+// typical step (cheaper than hashing every member's ID), a map for many.
+type idSet struct {
+	few  []string
+	many map[string]bool
+}
+
+func newIDSet(ids []string) idSet {
+	if len(ids) <= 8 {
+		return idSet{few: ids}
+	}
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return idSet{many: m}
+}
+
+func (s idSet) has(id string) bool {
+	if s.many != nil {
+		return s.many[id]
+	}
+	for _, x := range s.few {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (s idSet) len() int { return len(s.few) + len(s.many) }
 
 // IdealFraction returns the smallest fraction of keys (0..1) that any
 // placement must move to go from membership before to membership after
@@ -233,9 +358,10 @@ func NewScenario(op string, n int, seed uint64) (Scenario, error) {
 			return Scenario{}, err
 		}
 		// One membership per step, n down to ShrinkTarget(n): refuse
-		// before building O(n^2) steps that no chain could hold.
+		// before building O(n^2) steps that no chain could afford to build
+		// (MaxChainCost, the bound Movement enforces).
 		if t := int64(ShrinkTarget(n)); (int64(n)+t)*(int64(n)-t+1)/2 > MaxChainCost {
-			return Scenario{}, fmt.Errorf("scenario %s: nodes %d: its %d memberships would hold more than %d nodes together (max %d)", op, n, int64(n)-t+1, int64(MaxChainCost), int64(MaxChainCost))
+			return Scenario{}, fmt.Errorf("scenario %s: nodes %d: its %d memberships have %d nodes together, more than a chain may build (max %d)", op, n, int64(n)-t+1, (int64(n)+t)*(int64(n)-t+1)/2, int64(MaxChainCost))
 		}
 		cur := slices.Clone(initial)
 		for len(cur) > ShrinkTarget(n) {

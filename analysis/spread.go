@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"gonum.org/v1/gonum/mathext"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -90,6 +91,13 @@ func BalanceOf(shares []float64, nodes []algorithms.Node) (Balance, error) {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return Balance{}, err
 	}
+	return balanceOf(shares, nodes)
+}
+
+// balanceOf is BalanceOf for a membership already validated (a placer's
+// nodes): validating a million IDs per key set would cost more than the
+// count.
+func balanceOf(shares []float64, nodes []algorithms.Node) (Balance, error) {
 	for i, s := range shares {
 		if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
 			return Balance{}, fmt.Errorf("share %v of node %q: must be a finite number >= 0", s, nodes[i].ID)
@@ -109,12 +117,37 @@ func BalanceOf(shares []float64, nodes []algorithms.Node) (Balance, error) {
 }
 
 // NoiseReplicates returns the number of simulated placements behind the
-// noise-floor peak-to-mean ratio on n nodes: 10^6/n, clamped to
-// [200, 2000], so that the simulation costs about 10^6 binomial draws at
-// most. The Monte Carlo standard error of the result is the standard
-// deviation of the maximum load over sqrt(replicates).
+// simulated noise-floor peak-to-mean ratio on n nodes: 10^6/n, clamped to
+// [200, 2000], so that the simulation costs about 10^6 binomial draws
+// below 5,000 nodes. The Monte Carlo standard error of the result is the
+// standard deviation of the maximum load over sqrt(replicates).
 func NoiseReplicates(n int) int {
 	return min(2000, max(200, 1_000_000/n))
+}
+
+// How a noise floor was obtained (the noise_method of spread results).
+const (
+	NoiseAnalytic  = "analytic"
+	NoiseSimulated = "simulated"
+)
+
+// AnalyticNoiseNodes is the node count from which the noise-floor
+// peak-to-mean ratio of equal weights is computed rather than simulated
+// (see [NoiseFloor]): the computation treats the n counts as independent,
+// which they are up to a correlation of -1/(n-1), so its relative error in
+// the excess over 1 is O(1/n), at most about 0.1% here, below the Monte
+// Carlo error of the simulation it replaces; the simulation's cost grows
+// like 200n draws above 5,000 nodes (43 s at 2^20 nodes).
+const AnalyticNoiseNodes = 1000
+
+// NoiseMethod returns how [NoiseFloor] obtains the peak-to-mean ratio for
+// nodes: NoiseAnalytic for equal weights on at least AnalyticNoiseNodes
+// nodes, else NoiseSimulated.
+func NoiseMethod(nodes []algorithms.Node) string {
+	if len(nodes) >= AnalyticNoiseNodes && algorithms.Uniform(nodes) {
+		return NoiseAnalytic
+	}
+	return NoiseSimulated
 }
 
 // NoiseFloor returns the spread that a perfect algorithm shows with keys
@@ -122,13 +155,18 @@ func NoiseReplicates(n int) int {
 // independently with probability q_i = w_i/W, so the counts are
 // Multinomial(keys; q) and each is Binomial(keys, q_i).
 //
-// The peak-to-mean ratio is simulated, not derived: the mean of max_i l_i
-// (see [Balance]) over NoiseReplicates multinomial draws (sequential
-// conditional binomials from distuv.Binomial) with math/rand/v2's PCG
-// seeded with (seed, 1). The cv is sqrt((n-1)/keys), the root-mean-square
-// cv of Binomial(keys, 1/n) counts, for equal weights, and the simulated
-// root-mean-square cv for unequal weights (the mean cv of a perfect
-// algorithm is slightly lower, by about 1/(4(n-1)) relative). It returns an error for keys < 1 or an
+// The peak-to-mean ratio (the mean of max_i l_i, see [Balance]) is, as
+// [NoiseMethod] says, either computed or simulated. Computed (equal weights,
+// n >= AnalyticNoiseNodes): with the counts taken as independent
+// Binomial(K, 1/n) with CDF F, E[max] = sum over m >= 0 of 1 - F(m)^n, over
+// the mean K/n; F's tail comes from the regularized incomplete beta
+// function (gonum mathext.RegIncBeta). Simulated: the mean over
+// NoiseReplicates multinomial draws (sequential conditional binomials from
+// distuv.Binomial) with math/rand/v2's PCG seeded with (seed, 1). The cv
+// is sqrt((n-1)/keys), the root-mean-square cv of Binomial(keys, 1/n)
+// counts, for equal weights, and the simulated root-mean-square cv for
+// unequal weights (the mean cv of a perfect algorithm is slightly lower, by
+// about 1/(4(n-1)) relative). It returns an error for keys < 1 or an
 // invalid membership.
 func NoiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv float64, err error) {
 	if keys < 1 {
@@ -137,6 +175,46 @@ func NoiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv 
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return 0, 0, err
 	}
+	return noiseFloor(keys, nodes, seed)
+}
+
+// noiseFloor is NoiseFloor for keys >= 1 and a validated membership.
+func noiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv float64, err error) {
+	n := len(nodes)
+	if NoiseMethod(nodes) == NoiseAnalytic {
+		return analyticPeakToMean(keys, n), math.Sqrt(float64(n-1) / float64(keys)), nil
+	}
+	return simulateNoise(keys, nodes, seed)
+}
+
+// analyticPeakToMean returns E[max_i X_i] / (K/n) for n independent
+// Binomial(K, 1/n) counts X_i: sum over m of P(max > m) = 1 - (1 -
+// P(X > m))^n, with P(X > m) = I_{1/n}(m+1, K-m), starting where the terms
+// are 1 (below ceil(K/n), where they are 1 exactly, or 10 standard
+// deviations below the mean) and stopping where they fall below 1e-16 of
+// the mean.
+func analyticPeakToMean(keys, n int) float64 {
+	K, p := float64(keys), 1/float64(n)
+	mean := K * p
+	sd := math.Sqrt(mean * (1 - p))
+	// P(max > m) = 1 for every m < lo: 10 standard deviations below the
+	// mean, and exactly below ceil(K/n) (some node holds at least that
+	// many, which the independent counts would miss for K << n).
+	lo := math.Max(math.Ceil(mean), math.Floor(mean-10*sd-10))
+	e := lo
+	for m := lo; m < K; m++ {
+		s := mathext.RegIncBeta(m+1, K-m, p) // P(X > m)
+		term := -math.Expm1(float64(n) * math.Log1p(-s))
+		e += term
+		if m > mean && term < 1e-16*math.Max(1, mean) {
+			break
+		}
+	}
+	return e / mean
+}
+
+// simulateNoise is NoiseFloor's simulation (see there).
+func simulateNoise(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv float64, err error) {
 	n := len(nodes)
 	src := rand.NewPCG(seed, 1)
 	w := algorithms.TotalWeight(nodes)
@@ -158,7 +236,7 @@ func NoiseFloor(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, cv 
 			left -= c
 			wLeft -= nd.Weight
 		}
-		b, err := BalanceOf(shares, nodes)
+		b, err := balanceOf(shares, nodes)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -251,6 +329,7 @@ type SpreadResult struct {
 	CV               Estimate
 	NoisePeakToMean  float64
 	NoiseCV          float64
+	NoiseMethod      string // NoiseAnalytic or NoiseSimulated: how NoisePeakToMean was obtained
 	Exact            *Balance
 	Layouts          *LayoutSpread
 	TheoryPeakToMean *float64
@@ -271,7 +350,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCounters(o.Workers, src.Sets(), len(nodes), 2, fmt.Sprintf("%d nodes", len(nodes))); err != nil {
+	if err := checkSpreadMemory(o, src.Sets(), nodes); err != nil {
 		return nil, err
 	}
 	info, _ := catalog.Describe(o.Algo) // checked by prepare
@@ -326,7 +405,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		for i := range shares {
 			perNode[i] = append(perNode[i], shares[i])
 		}
-		b, err := BalanceOf(shares, nodes)
+		b, err := balanceOf(shares, nodes)
 		if err != nil {
 			return nil, err
 		}
@@ -341,9 +420,11 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 			keyRatios = append(keyRatios, worst)
 		}
 	}
-	r.MinShare, r.MaxShare, r.PeakToMean, r.CV = mustCI(mins), mustCI(maxs), mustCI(p2ms), mustCI(cvs)
+	var ci cis
+	r.MinShare, r.MaxShare = ci.of("min share", mins), ci.of("max share", maxs)
+	r.PeakToMean, r.CV = ci.of("peak-to-mean", p2ms), ci.of("cv", cvs)
 	if len(keyRatios) > 0 {
-		b := &LoadBound{KeyRatio: mustCI(keyRatios)}
+		b := &LoadBound{KeyRatio: ci.of("key load over bound", keyRatios)}
 		for _, p := range ps {
 			cp := p.(capacityPlacer)
 			b.LoadFactor = 1 + cp.Eps()
@@ -357,6 +438,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	if o.KeyFile == "" {
 		keys = o.Keys
 	}
+	r.NoiseMethod = NoiseMethod(nodes)
 	r.NoisePeakToMean, r.NoiseCV, err = noiseFloorCached(keys, nodes, o.Seed)
 	if err != nil {
 		return nil, err
@@ -367,7 +449,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		for i, x := range es.ExactShares() {
 			exact[order[0][i]] = x
 		}
-		b, err := BalanceOf(exact, nodes)
+		b, err := balanceOf(exact, nodes)
 		if err != nil {
 			return nil, fmt.Errorf("%s exact shares: %w", o.Algo, err)
 		}
@@ -386,14 +468,71 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		r.TheoryPeakToMean, r.TheoryCV = &p, &cv
 	}
 	for i, nd := range nodes {
-		ns := NodeShare{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: mustCI(perNode[i])}
+		ns := NodeShare{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: ci.of("share of "+nd.ID, perNode[i])}
 		if exact != nil {
 			x := exact[i]
 			ns.Exact = &x
 		}
 		r.Shares = append(r.Shares, ns)
 	}
+	if ci.err != nil {
+		return nil, fmt.Errorf("%s spread: %w", o.Algo, ci.err)
+	}
 	return r, nil
+}
+
+// CheckSpread returns the error Spread(o, nodes) would return before
+// streaming its first key, apart from the key source's (see
+// Options.Source): an unknown algorithm, a bad config, too many workers, a
+// membership the algorithm rejects, or a placement or counters over the
+// memory budget. It builds no placement of a ring or bounded loads. Sweeps
+// call it for every configuration before running any.
+func CheckSpread(o Options, nodes []algorithms.Node) error {
+	if err := o.checkConfig(); err != nil {
+		return err
+	}
+	if err := catalog.Check(o.Algo, nodes, o.Config); err != nil {
+		return err
+	}
+	return checkSpreadMemory(o, o.Sets, nodes)
+}
+
+// spreadNodeBytes is what a spread keeps per node beyond its counters: the
+// shares of a set, the exact shares, the NodeShare row and the ID index.
+const spreadNodeBytes = 160
+
+// checkSpreadMemory returns an error naming the sets, nodes, workers, bytes
+// and budget when a spread of o over nodes with sets key sets would
+// allocate more than o.Config.Budget(): the placement (catalog.Estimate),
+// one 8-byte counter per set and node for each worker, the merged counts
+// and the per-node shares of every set, and spreadNodeBytes per node.
+func checkSpreadMemory(o Options, sets int, nodes []algorithms.Node) error {
+	if err := catalog.CheckBudget(o.Algo, nodes, o.Config); err != nil {
+		return err
+	}
+	c, err := catalog.Estimate(o.Algo, nodes, o.Config)
+	if err != nil {
+		return err
+	}
+	layouts, err := o.layouts(sets)
+	if err != nil {
+		return err
+	}
+	w, n := keyset.Workers(o.Workers), int64(len(nodes))
+	// Every layout's placement is held with its node order (8 B per node)
+	// while the keys stream; the layout draws ([Options.Draws]) then build
+	// up to one placement per worker at a time beside them.
+	held := int64(layouts)
+	if info, _ := catalog.Describe(o.Algo); info.RandomLayout && o.Draws > 0 {
+		held += int64(min(w, o.Draws))
+	}
+	counters := int64(sets) * n * int64(w+2)
+	total := held*c.Bytes + int64(layouts)*8*n + 8*counters + n*spreadNodeBytes
+	if b := o.Config.Budget(); total > b {
+		return fmt.Errorf("%s spread: %d sets x %d nodes x (%d workers + 2) = %d counters x 8 B, plus %d placements of %s (%d layouts, layout draws), need about %s, over the memory budget of %s: use fewer sets, nodes, workers or draws, -placement fixed, or raise the budget (-mem)",
+			o.Algo, sets, n, w, counters, held, catalog.HumanBytes(c.Bytes), layouts, catalog.HumanBytes(total), catalog.HumanBytes(b))
+	}
+	return nil
 }
 
 // layoutSpread builds o.Draws layouts LayoutNodes(nodes, r) of the
@@ -457,12 +596,13 @@ var noiseCache struct {
 	m map[noiseKey][2]float64
 }
 
-// noiseFloorCached is NoiseFloor, remembered for equal-weight memberships
+// noiseFloorCached is NoiseFloor for keys >= 1 and a validated membership
+// (a placer's nodes), remembered for equal-weight memberships
 // (where it depends only on keys, the node count and seed), so that a
 // sweep over algorithms simulates each noise floor once.
 func noiseFloorCached(keys int, nodes []algorithms.Node, seed uint64) (float64, float64, error) {
 	if !algorithms.Uniform(nodes) {
-		return NoiseFloor(keys, nodes, seed)
+		return noiseFloor(keys, nodes, seed)
 	}
 	k := noiseKey{keys, len(nodes), seed}
 	noiseCache.Lock()
@@ -471,7 +611,7 @@ func noiseFloorCached(keys int, nodes []algorithms.Node, seed uint64) (float64, 
 	if ok {
 		return v[0], v[1], nil
 	}
-	p, cv, err := NoiseFloor(keys, nodes, seed)
+	p, cv, err := noiseFloor(keys, nodes, seed)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -50,12 +50,17 @@ func MeanCI(xs []float64) (Estimate, error) {
 	return Estimate{Mean: m, Lo: lo, Hi: m + half}, nil
 }
 
-// mustCI is MeanCI for samples the package computed itself from counts
-// (finite, at least one set).
-func mustCI(xs []float64) Estimate {
+// cis collects MeanCI estimates of samples the package computed itself
+// and keeps the first error (a NaN or infinite sample, which validated
+// inputs should never produce), so that a broken invariant is an error
+// naming the quantity, never a panic.
+type cis struct{ err error }
+
+// of returns MeanCI(xs), recording the first error, named by what.
+func (c *cis) of(what string, xs []float64) Estimate {
 	e, err := MeanCI(xs)
-	if err != nil {
-		panic("analysis: " + err.Error())
+	if err != nil && c.err == nil {
+		c.err = fmt.Errorf("%s: %w", what, err)
 	}
 	return e
 }

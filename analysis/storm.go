@@ -249,12 +249,17 @@ func Storm(o Options, sc Scenario, m StormModel) (*StormResult, error) {
 	return StormFromMove(r, m)
 }
 
+// MaxTimelinePoints bounds a storm timeline: 2^20 time steps, each a row
+// of every output (a few hundred bytes), so a mistyped count cannot hold
+// gigabytes.
+const MaxTimelinePoints = 1 << 20
+
 // StormTimes returns the time grid (seconds) of a storm timeline: points+1
 // evenly spaced times from 0 to span time constants of m. It returns an
-// error for points < 1 or span not finite and > 0.
+// error for points < 1 or > MaxTimelinePoints, or span not finite and > 0.
 func StormTimes(m StormModel, points int, span float64) ([]float64, error) {
-	if points < 1 {
-		return nil, fmt.Errorf("timeline points %d: need at least 1", points)
+	if points < 1 || points > MaxTimelinePoints {
+		return nil, fmt.Errorf("timeline points %d: need 1 to %d", points, MaxTimelinePoints)
 	}
 	if math.IsNaN(span) || math.IsInf(span, 0) || span <= 0 {
 		return nil, fmt.Errorf("timeline span %v: need a finite number of time constants > 0", span)

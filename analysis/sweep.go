@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 // DefaultNodeGrid returns the node counts of the default sweep: a log grid
@@ -97,9 +98,13 @@ func (s Sweep) each(o Options, fn func(o Options, n int) error) error {
 
 // SweepSpread runs Spread for every configuration of s on equal-weight
 // nodes and returns the results in sweep order. The vnodes values vary only
-// for algorithms that use them. It stops at the first error, naming the
-// configuration.
+// for algorithms that use them. Every configuration is checked first
+// ([CheckSpread]), so a bad one fails before any key is streamed; the error
+// names the configuration.
 func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
+	if err := s.CheckSpread(o); err != nil {
+		return nil, err
+	}
 	var out []*SpreadResult
 	err := s.each(o, func(c Options, n int) error {
 		nodes, err := algorithms.DefaultNodes(n)
@@ -116,13 +121,155 @@ func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
 	return out, err
 }
 
+// CheckSpread returns the first error SweepSpread(o, s) would meet before
+// streaming a key ([CheckSpread] of every configuration and node count),
+// naming the configuration.
+func (s Sweep) CheckSpread(o Options) error {
+	var kept int64
+	return s.each(o, func(c Options, n int) error {
+		nodes, err := algorithms.DefaultNodes(n)
+		if err != nil {
+			return err
+		}
+		if err := CheckSpread(c, nodes); err != nil {
+			return err
+		}
+		kept += keptSpreadBytes(c, n)
+		return checkKept(c, kept)
+	})
+}
+
+// CheckSpreadEach returns the first error SpreadEach(o, s, nodes) would
+// meet before streaming a key, naming the configuration.
+func (s Sweep) CheckSpreadEach(o Options, nodes []algorithms.Node) error {
+	var kept int64
+	return s.EachConfig(o, func(c Options) error {
+		if err := CheckSpread(c, nodes); err != nil {
+			return err
+		}
+		kept += keptSpreadBytes(c, len(nodes))
+		return checkKept(c, kept)
+	})
+}
+
+// keptNodeBytes is what a spread result keeps per node until it is written:
+// its NodeShare row, and the CSV or JSON text of that row when it is
+// encoded (about 200 B); 8 B per node and key set come on top.
+const keptNodeBytes = 96 + 200
+
+// keptSpreadBytes is what the result of a spread of o on n nodes keeps
+// until the sweep's results are written.
+func keptSpreadBytes(o Options, n int) int64 {
+	return int64(n)*(keptNodeBytes+8*int64(o.Sets)) + int64(o.Sets)*keptSampleBytes
+}
+
+// checkKept returns an error when the results a sweep has kept so far
+// (kept bytes) exceed half the memory budget of o: a sweep holds every
+// result until it writes them, so many large fleets add up.
+func checkKept(o Options, kept int64) error {
+	if b := o.Config.Budget(); kept > b/2 {
+		return fmt.Errorf("the sweep's results up to here keep about %s of per-node shares and per-set samples until they are written, over half the memory budget of %s: sweep fewer or smaller configurations or sets per run, or raise the budget (-mem)",
+			catalog.HumanBytes(kept), catalog.HumanBytes(b))
+	}
+	return nil
+}
+
+// CheckMove returns the first error SweepMove(o, s) would meet before
+// streaming a key ([CheckMovement] of every configuration, node count and
+// scenario), naming the configuration.
+func (s Sweep) CheckMove(o Options) error {
+	// The work bound first, for every configuration: it needs no
+	// membership, so a chain too long to build is refused at once.
+	err := s.each(o, func(c Options, n int) error {
+		for _, op := range orOne(s.Ops, OpAdd) {
+			sc, err := NewScenario(op, n, c.Seed)
+			if err != nil {
+				return err
+			}
+			layouts, err := c.layouts(c.Sets)
+			if err != nil {
+				return err
+			}
+			if err := checkChain(c, sc, layouts); err != nil {
+				return fmt.Errorf("%s: %w", op, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var kept int64
+	return s.each(o, func(c Options, n int) error {
+		for _, op := range orOne(s.Ops, OpAdd) {
+			sc, err := NewScenario(op, n, c.Seed)
+			if err != nil {
+				return err
+			}
+			if err := CheckMovement(c, sc); errors.Is(err, ErrTooFewMoves) {
+				continue // left out by SweepMove, which lists it
+			} else if err != nil {
+				return fmt.Errorf("%s: %w", op, err)
+			}
+			kept += int64(c.Sets) * keptSampleBytes
+			if err := checkKept(c, kept); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// keptSampleBytes is what a result keeps per key set until it is written:
+// the sample, and its line of benchfmt or JSON text when encoded.
+const keptSampleBytes = 32 + 200
+
+// SpreadEach runs Spread on one explicit membership for every algorithm,
+// hash and vnodes configuration of s (s.Nodes and s.Ops are ignored),
+// after checking every configuration ([CheckSpread]); the error names the
+// configuration.
+func SpreadEach(o Options, s Sweep, nodes []algorithms.Node) ([]*SpreadResult, error) {
+	if err := s.CheckSpreadEach(o, nodes); err != nil {
+		return nil, err
+	}
+	var out []*SpreadResult
+	err := s.EachConfig(o, func(c Options) error {
+		r, err := Spread(c, nodes)
+		out = append(out, r)
+		return err
+	})
+	return out, err
+}
+
+// MoveEach runs Movement through one explicit scenario for every algorithm,
+// hash and vnodes configuration of s (s.Nodes and s.Ops are ignored),
+// after checking every configuration ([CheckMovement]); the error names
+// the configuration.
+func MoveEach(o Options, s Sweep, sc Scenario) ([]*MoveResult, error) {
+	if err := s.EachConfig(o, func(c Options) error { return CheckMovement(c, sc) }); err != nil {
+		return nil, err
+	}
+	var out []*MoveResult
+	err := s.EachConfig(o, func(c Options) error {
+		r, err := Movement(c, sc)
+		out = append(out, r)
+		return err
+	})
+	return out, err
+}
+
 // SweepMove runs Movement for every configuration of s and every scenario
 // op in s.Ops (NewScenario(op, n, o.Seed)) and returns the results in sweep
-// order, ops innermost. A scenario that cannot reach o.MinMoves expected
-// moves within o.MaxKeys keys per set is left out and described in
-// skipped (one line per scenario, naming the op, node count and keys
-// needed, whatever the algorithms). It stops at the first other error, naming the configuration.
+// order, ops innermost. Every configuration and scenario is checked first
+// ([CheckMovement]), so a bad one fails before any key is streamed. A
+// scenario that cannot reach o.MinMoves expected moves within o.MaxKeys
+// keys per set is left out and described in skipped (one line per
+// scenario, naming the op, node count and keys needed, whatever the
+// algorithms). It stops at the first other error, naming the configuration.
 func SweepMove(o Options, s Sweep) (out []*MoveResult, skipped []string, err error) {
+	if err := s.CheckMove(o); err != nil {
+		return nil, nil, err
+	}
 	err = s.each(o, func(c Options, n int) error {
 		for _, op := range orOne(s.Ops, OpAdd) {
 			sc, err := NewScenario(op, n, c.Seed)
@@ -145,5 +292,8 @@ func SweepMove(o Options, s Sweep) (out []*MoveResult, skipped []string, err err
 		}
 		return nil
 	})
-	return out, skipped, err
+	if err != nil {
+		return nil, skipped, err
+	}
+	return out, skipped, nil
 }

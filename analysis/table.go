@@ -35,7 +35,7 @@ func WriteMoveTable(w io.Writer, rs []*MoveResult) error {
 // noise floor and the exact values ("-" without exact shares).
 func WriteSpreadTable(w io.Writer, rs []*SpreadResult) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "algo\tnodes\tmin share [95% CI]\tmax share [95% CI]\tpeak/mean [95% CI]\tcv [95% CI]\tnoise peak/mean\tnoise cv\texact peak/mean\texact cv\tplacements peak/mean [p5, p95]\ttheory peak/mean\ttheory cv")
+	fmt.Fprintln(tw, "algo\tnodes\tmin share [95% CI]\tmax share [95% CI]\tpeak/mean [95% CI]\tcv [95% CI]\tnoise peak/mean\tnoise cv\texact peak/mean\texact cv\tplacements peak/mean [p5, p95]\ttheory peak/mean\ttheory cv\tnoise")
 	labels := tableLabels(rs, func(r *SpreadResult) (RunConfig, string) { return r.Config, r.Label })
 	for i, r := range rs {
 		ep, ec, lp, tp, tc := "-", "-", "-", "-", "-"
@@ -48,9 +48,9 @@ func WriteSpreadTable(w io.Writer, rs []*SpreadResult) error {
 		if r.TheoryPeakToMean != nil {
 			tp, tc = f4(*r.TheoryPeakToMean), f4(*r.TheoryCV)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Nodes,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Nodes,
 			ci(r.MinShare, pct), ci(r.MaxShare, pct), ci(r.PeakToMean, f4), ci(r.CV, f4),
-			f4(r.NoisePeakToMean), f4(r.NoiseCV), ep, ec, lp, tp, tc)
+			f4(r.NoisePeakToMean), f4(r.NoiseCV), ep, ec, lp, tp, tc, r.NoiseMethod)
 	}
 	return tw.Flush()
 }

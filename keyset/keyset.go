@@ -18,6 +18,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -26,6 +27,7 @@ import (
 	"unsafe"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/internal/tempfile"
 )
 
 // ChunkKeys is the number of keys handed to a worker at a time. The
@@ -214,6 +216,109 @@ func (g *Generator) Each(workers int, fn func(worker, set int, keys []string)) e
 // MaxKeyBytes is the longest line a key file may hold.
 const MaxKeyBytes = 1 << 20
 
+// MaxStreamBytes bounds the copy of a streamed key file (standard input,
+// a pipe, a FIFO, process substitution) kept on disk so that it can be read
+// more than once: 16 GiB. A longer stream is an error naming the limit
+// (save it to a regular file, which is read in place).
+const MaxStreamBytes = 16 << 30
+
+// PendingBytes bounds the keys a File holds while it deals them out to
+// the sets (a part-filled chunk per set): a set's chunk is handed on when
+// it reaches ChunkKeys keys or PendingBytes/S bytes (at least one key), so
+// that many sets or long lines cannot hold gigabytes. Results do not
+// depend on chunk sizes.
+const PendingBytes = 64 << 20
+
+// spools holds the disk copy of every streamed key file read by this
+// process, by the path the user gave, so that each stream is read once.
+var spools struct {
+	sync.Mutex
+	m map[string]spool
+}
+
+type spool struct {
+	path    string // the copy
+	untrack func()
+}
+
+// readPath returns the file to read for the key file path: path itself
+// for a regular file; for standard input ("-") and any other stream, a
+// copy on disk made on first use (see MaxStreamBytes), which RemoveSpools
+// deletes. A directory is an error naming path.
+func readPath(path string) (string, error) {
+	if path != "-" {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return "", fmt.Errorf("key file: %w", err)
+		}
+		if fi.IsDir() {
+			return "", fmt.Errorf("key file %q is a directory", path)
+		}
+		if fi.Mode().IsRegular() {
+			return path, nil
+		}
+	}
+	spools.Lock()
+	defer spools.Unlock()
+	if sp, ok := spools.m[path]; ok {
+		return sp.path, nil
+	}
+	var in io.Reader = os.Stdin
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return "", fmt.Errorf("key file: %w", err)
+		}
+		defer fh.Close()
+		in = fh
+	}
+	out, untrack, err := tempfile.Create("", "chbench-keys-*.txt")
+	if err != nil {
+		return "", fmt.Errorf("key file %q: copying the stream: %w", path, err)
+	}
+	// Copied line by line with the checks of scan, so that a stream that
+	// is no key file (/dev/zero, /dev/urandom: NUL bytes, endless lines)
+	// fails at once rather than after MaxStreamBytes.
+	w := bufio.NewWriter(out)
+	var n int64
+	err = scanLines(in, path, func(line []byte, _ int) error {
+		if n += int64(len(line)) + 1; n > MaxStreamBytes {
+			return fmt.Errorf("key file %q: longer than %d bytes; save it to a regular file, which is read in place", path, int64(MaxStreamBytes))
+		}
+		w.Write(line)
+		return w.WriteByte('\n')
+	})
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(out.Name())
+		untrack()
+		return "", err
+	}
+	if spools.m == nil {
+		spools.m = map[string]spool{}
+	}
+	spools.m[path] = spool{out.Name(), untrack}
+	return out.Name(), nil
+}
+
+// RemoveSpools deletes the disk copies of streamed key files; commands
+// call it when they end. A later NewFile of the same stream would find it
+// consumed.
+func RemoveSpools() {
+	spools.Lock()
+	defer spools.Unlock()
+	for k, sp := range spools.m {
+		os.Remove(sp.path)
+		sp.untrack()
+		delete(spools.m, k)
+	}
+}
+
 // File is a [Source] reading one key per line from a file. Blank
 // lines (empty or only white space) are skipped and a trailing "\r" is
 // removed (CRLF files); every other line, inner and edge spaces included,
@@ -224,12 +329,17 @@ const MaxKeyBytes = 1 << 20
 // the whole file is one set. The file is read again on every Each, in
 // chunks, so memory does not grow with L.
 type File struct {
-	path       string
+	path       string // as given ("-" for standard input)
+	read       string // the file read: path, or the copy of a stream
 	sets, keys int
 }
 
 // NewFile opens path, counts its keys and returns the source splitting
-// them into sets sets. It returns an error naming the path when the file
+// them into sets sets. Path "-" is standard input; standard input and any
+// other file that cannot be read twice (a pipe, a FIFO, /dev/stdin,
+// process substitution) is read once into a copy on disk (see
+// MaxStreamBytes and RemoveSpools), so its keys are counted and streamed
+// like a regular file's. It returns an error naming the path when the file
 // cannot be read, holds no keys, holds fewer keys than sets, a NUL byte or a
 // line longer than MaxKeyBytes, and an error naming sets when sets < 1 or > MaxSets.
 func NewFile(path string, sets int) (*File, error) {
@@ -239,7 +349,11 @@ func NewFile(path string, sets int) (*File, error) {
 	if sets > MaxSets {
 		return nil, fmt.Errorf("sets %d: at most %d key sets", sets, MaxSets)
 	}
-	f := &File{path: path, sets: sets}
+	read, err := readPath(path)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{path: path, read: read, sets: sets}
 	n := 0
 	if err := f.scan(func(string) error { n++; return nil }); err != nil {
 		return nil, err
@@ -257,6 +371,16 @@ func NewFile(path string, sets int) (*File, error) {
 // Path returns the file's path.
 func (f *File) Path() string { return f.path }
 
+// Bytes returns the size in bytes of the file read (for a stream, of its
+// copy), or 0 if it cannot be told.
+func (f *File) Bytes() int64 {
+	fi, err := os.Stat(f.read)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
 // Keys returns L, the number of keys in the file (all sets together).
 func (f *File) Keys() int { return f.keys }
 
@@ -265,30 +389,41 @@ func (f *File) Sets() int { return f.sets }
 
 // scan calls fn with every key of the file in order.
 func (f *File) scan(fn func(key string) error) error {
-	fh, err := os.Open(f.path)
+	fh, err := os.Open(f.read)
 	if err != nil {
 		return fmt.Errorf("key file: %w", err)
 	}
 	defer fh.Close()
-	sc := bufio.NewScanner(fh)
+	return scanLines(fh, f.path, func(line []byte, _ int) error {
+		line = bytes.TrimSuffix(line, []byte{'\r'})
+		if len(bytes.TrimSpace(line)) == 0 {
+			return nil
+		}
+		return fn(unsafe.String(unsafe.SliceData(line), len(line)))
+	})
+}
+
+// scanLines calls fn with every line of r (without its newline) and its
+// 1-based number. It returns an error naming path and the line for a NUL
+// byte (a binary file, not keys), a line longer than MaxKeyBytes, a read
+// error, or fn's error.
+func scanLines(r io.Reader, path string, fn func(line []byte, lineNo int) error) error {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxKeyBytes)
 	for lineNo := 1; sc.Scan(); lineNo++ {
-		line := bytes.TrimSuffix(sc.Bytes(), []byte{'\r'})
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
+		line := sc.Bytes()
 		if bytes.IndexByte(line, 0) >= 0 {
-			return fmt.Errorf("key file %q: line %d holds a NUL byte: not a text file of keys", f.path, lineNo)
+			return fmt.Errorf("key file %q: line %d holds a NUL byte: not a text file of keys", path, lineNo)
 		}
-		if err := fn(unsafe.String(unsafe.SliceData(line), len(line))); err != nil {
+		if err := fn(line, lineNo); err != nil {
 			return err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("key file %q: a line is longer than %d bytes", f.path, MaxKeyBytes)
+			return fmt.Errorf("key file %q: a line is longer than %d bytes", path, MaxKeyBytes)
 		}
-		return fmt.Errorf("key file %q: %w", f.path, err)
+		return fmt.Errorf("key file %q: %w", path, err)
 	}
 	return nil
 }
@@ -301,19 +436,23 @@ type fileChunk struct {
 }
 
 // Each implements [Source]: one goroutine reads the file and fills a
-// chunk per set; full chunks go to the workers. At most 2*workers+S chunks
-// exist at once.
+// chunk per set; full chunks go to the workers. At most one part-filled
+// chunk per set (about PendingBytes together) and 2*workers+64 spare
+// chunks exist at once.
 func (f *File) Each(workers int, fn func(worker, set int, keys []string)) error {
 	workers = Workers(workers)
 	work := make(chan *fileChunk, workers)
-	free := make(chan *fileChunk, 2*workers+f.sets)
+	free := make(chan *fileChunk, 2*workers+min(f.sets, 64))
+	// A chunk is handed on at ChunkKeys keys or chunkBytes bytes, so the
+	// part-filled chunks of all sets hold about PendingBytes at most.
+	chunkBytes := max(1, PendingBytes/f.sets)
 	get := func(set int) *fileChunk {
 		select {
 		case c := <-free:
 			c.set, c.arena, c.ends = set, c.arena[:0], c.ends[:0]
 			return c
 		default:
-			return &fileChunk{set: set, ends: make([]int, 0, ChunkKeys), keys: make([]string, 0, ChunkKeys)}
+			return &fileChunk{set: set}
 		}
 	}
 	var wg sync.WaitGroup
@@ -349,7 +488,7 @@ func (f *File) Each(workers int, fn func(worker, set int, keys []string)) error 
 		}
 		c.arena = append(c.arena, key...)
 		c.ends = append(c.ends, len(c.arena))
-		if len(c.ends) == ChunkKeys {
+		if len(c.ends) == ChunkKeys || len(c.arena) >= chunkBytes {
 			work <- c
 			pending[s] = nil
 		}

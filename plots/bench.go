@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchproc"
+
+	"github.com/chbench/chbench/analysis/schema"
 )
 
 // BenchSet is the data of one benchmark plot: one benchmark, one variant of
@@ -44,7 +45,7 @@ type benchCell struct {
 // value that is not a number, a NaN or infinite measurement, or a negative
 // time is an error naming the file and line.
 func ReadBenchmarks(path string) ([]BenchSet, error) {
-	f, err := os.Open(path)
+	f, err := schema.OpenInput(path) // a regular file of at most schema.MaxInputBytes
 	if err != nil {
 		return nil, err
 	}

@@ -44,6 +44,10 @@ type Config struct {
 	// nodes, at least MinAutoCapacity. A later membership larger than the
 	// capacity is an error.
 	Capacity int
+	// MemoryBudget is the most a placement build (and an analysis run) may
+	// allocate, in bytes; 0 means DefaultMemoryBudget (2 GiB). New refuses
+	// a placement whose Estimate exceeds it, before allocating.
+	MemoryBudget int64
 }
 
 // MinAutoCapacity is the least capacity chosen when Config.Capacity is 0.
@@ -108,6 +112,9 @@ func (c Config) Validate() error {
 	if c.Capacity < 0 || c.Capacity > min(anchor.MaxCapacity, dx.MaxCapacity) {
 		return fmt.Errorf("capacity %d: need 0 (twice the initial nodes) or 1 to %d buckets", c.Capacity, min(anchor.MaxCapacity, dx.MaxCapacity))
 	}
+	if c.MemoryBudget < 0 {
+		return fmt.Errorf("memory budget %d bytes: must be > 0 (0 means the default %s)", c.MemoryBudget, HumanBytes(DefaultMemoryBudget))
+	}
 	return nil
 }
 
@@ -164,6 +171,12 @@ type Info struct {
 
 	// build constructs the placement; cfg is validated and h is cfg.Hash.
 	build func(nodes []algorithms.Node, cfg Config, h algorithms.Hash) (algorithms.Placer, error)
+	// cost is what build (or a Rebalance to nodes) allocates, from the
+	// membership alone (see memory.go).
+	cost func(nodes []algorithms.Node, cfg Config) (Cost, error)
+	// check returns the error build would return, without building; nil
+	// when building is cheap (O(n), no virtual nodes), so Check builds.
+	check func(nodes []algorithms.Node, cfg Config) error
 }
 
 // infos is the registry, in the fixed order every table and plot uses.
@@ -173,24 +186,38 @@ var infos = []Info{
 		Source: "hash mod n", UsesHash: true, Ordered: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(modulo.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), nodeBytes, "the node list and its validation"), nil
 		}},
 	{Name: ring.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "28-44 B per virtual node", Removal: "any",
 		Weights: "vnode count = round(V*w)", Source: "Karger et al. 1997", UsesVNodes: true, UsesHash: true, Weighted: true,
 		JoinMinimal: true, LeaveMinimal: true, RandomLayout: true, VNodeArcs: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(ring.New(n, c.VNodes, h))
+		},
+		cost: func(n []algorithms.Node, c Config) (Cost, error) { return ringCost(n, c.VNodes) },
+		check: func(n []algorithms.Node, c Config) error {
+			_, err := ringCost(n, c.VNodes)
+			return err
 		}},
 	{Name: rendezvous.Name, Family: "classic", Lookup: "O(n)", Memory: "8 B per node + IDs", Removal: "any",
 		Weights: "logarithmic method -w/ln(u)", Source: "Thaler & Ravishankar 1998", UsesHash: true, Weighted: true,
 		JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(rendezvous.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), rendezvousNodeBytes, "node hashes, order, weights and validation"), nil
 		}},
 	{Name: jump.Name, Family: "classic", Lookup: "O(ln n)", Memory: "O(n)", Removal: "last only; others by swap-last",
 		Weights: "no", Source: "Lamping & Veach 2014", UsesHash: true, Ordered: true,
 		JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(jump.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: slots.Name, Family: "classic", Lookup: "O(1)", Memory: "16,384-entry slot table", Removal: "any (slots migrate)",
 		Weights: "floor/ceil of weighted share", Source: "Redis Cluster spec", Weighted: true, Ordered: true, Stateful: true,
@@ -203,6 +230,12 @@ var infos = []Info{
 		// package tests).
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
 			return placer(slots.New(n))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			c := perNode(len(n), slotsNodeBytes, "targets, counts and validation")
+			c.Bytes += slotsFixedBytes
+			c.How += fmt.Sprintf(" + %d B for the %d-slot table", slotsFixedBytes, slots.NumSlots)
+			return c, nil
 		}},
 	{Name: bounded.Name, Family: "classic", Lookup: "O(1) (partition table)", Memory: "partition table + ring", Removal: "any",
 		Weights: "capacity ceil(c*m*w/W)", Source: "Mirrokni, Thorup, Zadimoghaddam 2018",
@@ -210,6 +243,33 @@ var infos = []Info{
 		LeaveMinimal: true, RandomLayout: true, Variant: "partitions",
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(bounded.New(n, c.VNodes, c.Eps, c.PartitionsFor(len(n)), h))
+		},
+		cost: func(n []algorithms.Node, c Config) (Cost, error) {
+			r, err := ringCost(n, c.VNodes)
+			if err != nil {
+				return Cost{}, fmt.Errorf("bounded: %w", err)
+			}
+			parts := c.PartitionsFor(len(n))
+			p := int64(parts) * boundedPartitionBytes
+			return Cost{Bytes: r.Bytes + p + int64(len(n))*boundedNodeBytes,
+				How: fmt.Sprintf("%s + %d partitions x %d B + %d nodes x %d B for loads and capacities",
+					r.How, parts, boundedPartitionBytes, len(n), boundedNodeBytes)}, nil
+		},
+		check: func(n []algorithms.Node, c Config) error {
+			if 1+c.Eps == 1 {
+				return fmt.Errorf("bounded: eps %v: too small, 1 + eps rounds to 1 in float64", c.Eps)
+			}
+			parts := c.PartitionsFor(len(n))
+			if parts > bounded.MaxPartitions {
+				return fmt.Errorf("bounded: partitions %d: need 1 to %d partitions", parts, bounded.MaxPartitions)
+			}
+			if len(n) > parts {
+				return fmt.Errorf("bounded: %d nodes exceed the %d partitions", len(n), parts)
+			}
+			if _, err := ringCost(n, c.VNodes); err != nil {
+				return fmt.Errorf("bounded: %w", err)
+			}
+			return nil
 		}},
 	// ketama: libketama's continuum as twemproxy builds it; always MD5 for
 	// labels and keys, 160 points per server at equal weights. Joins and
@@ -220,61 +280,85 @@ var infos = []Info{
 		Weighted: true, RandomLayout: true,
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
 			return placer(ketama.New(n))
-		}},
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) { return ketamaCost(n), nil }},
 	{Name: jumpback.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
 		Removal: "last only; others by swap-last", Weights: "no", Source: "Ertl 2024 (arXiv 2403.18682)",
 		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(jumpback.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: fliphash.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
 		Removal: "last only; others by swap-last", Weights: "no", Source: "Masson & Lee 2024 (arXiv 2402.17549)",
 		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(fliphash.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: powerch.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
 		Removal: "last only; others by swap-last", Weights: "no", Source: "Leu 2023 (arXiv 2307.12448)",
 		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(powerch.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: binomial.Name, Family: "range", Lookup: "O(1)", Memory: "O(n) (bucket order)",
 		Removal: "last only; others by swap-last", Weights: "no", Source: "Coluzzi et al. 2024 (arXiv 2406.19836)",
 		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(binomial.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: maglev.Name, Family: "table", Lookup: "O(1) (one table read)", Memory: "2 B per table entry (M >= 100 n)",
 		Removal: "any (table rebuilt; some collateral moves)", Weights: "fill turns proportional to w",
 		Source: "Eisenbud et al. NSDI 2016", UsesHash: true, UsesTableSize: true, Weighted: true, RandomLayout: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(maglev.New(n, c.TableSize, h))
-		}},
+		},
+		cost: maglevCost},
 	{Name: multiprobe.Name, Family: "table", Lookup: "O(k) (k probes, O(1) each)", Memory: "20-28 B per node",
 		Removal: "any", Weights: "no", Source: "Appleton & O'Reilly 2015",
 		UsesHash: true, UsesProbes: true, JoinMinimal: true, LeaveMinimal: true, RandomLayout: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(multiprobe.New(n, c.Probes, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), multiprobeNodeBytes, "points, owners, the lookup table and validation"), nil
 		}},
 	{Name: anchor.Name, Family: "stateful", Lookup: "O(1 + ln(a/n)) expected", Memory: "~24 B per bucket of capacity a",
 		Removal: "any; joins up to capacity a", Weights: "no", Source: "Mendelson et al. ToN 2021",
 		UsesHash: true, UsesCapacity: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(anchor.New(n, c.CapacityFor(len(n)), h))
+		},
+		cost: func(n []algorithms.Node, c Config) (Cost, error) {
+			return bucketArrayCost(n, c, anchorBucketBytes), nil
 		}},
 	{Name: memento.Name, Family: "stateful", Lookup: "O(ln n) + O(1 + ln(b/n)) expected", Memory: "12 B per bucket of the b-array",
 		Removal: "any", Weights: "no", Source: "Coluzzi et al. 2023",
 		UsesHash: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(memento.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), mementoNodeBytes, "the replacement arrays, owners and validation"), nil
 		}},
 	{Name: dx.Name, Family: "stateful", Lookup: "O(a/n) expected", Memory: "4 B per bucket of capacity a",
 		Removal: "any; joins up to capacity a", Weights: "no", Source: "Dong & Wang 2021",
 		UsesHash: true, UsesCapacity: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(dx.New(n, c.CapacityFor(len(n)), h))
-		}},
+		},
+		cost: func(n []algorithms.Node, c Config) (Cost, error) { return bucketArrayCost(n, c, dxBucketBytes), nil }},
 }
 
 // Label returns the name a table or plot shows for the algorithm: its
@@ -346,9 +430,10 @@ func ParseNames(s string) ([]string, error) {
 }
 
 // New builds the named algorithm's placement of nodes with cfg. It returns
-// an error for an unknown name, an invalid cfg or membership, or one the
-// algorithm cannot place (weights where unsupported, more nodes than slots
-// or partitions).
+// an error for an unknown name, an invalid cfg or membership, a placement
+// whose [Estimate] exceeds cfg.Budget() (checked before anything is
+// allocated), or one the algorithm cannot place (weights where unsupported,
+// more nodes than slots or partitions).
 func New(name string, nodes []algorithms.Node, cfg Config) (algorithms.Placer, error) {
 	in, err := Describe(name)
 	if err != nil {
@@ -357,7 +442,61 @@ func New(name string, nodes []algorithms.Node, cfg Config) (algorithms.Placer, e
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := budgetFirst(name, nodes, cfg); err != nil {
+		return nil, err
+	}
 	return in.build(nodes, cfg, algorithms.MustHash(cfg.Hash))
+}
+
+// Check returns the error New would return for the named algorithm, nodes
+// and cfg (unknown name, invalid cfg or membership, over the memory budget,
+// or a membership the algorithm cannot place), without building the
+// placement when that is expensive (ring, bounded: the virtual nodes are
+// counted, not hashed). Callers check every configuration of a run with it
+// before streaming the first key. A membership that only loses nodes
+// relative to one that passed also passes, for every algorithm here.
+func Check(name string, nodes []algorithms.Node, cfg Config) error {
+	in, err := Describe(name)
+	if err != nil {
+		return err
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if err := budgetFirst(name, nodes, cfg); err != nil {
+		return err
+	}
+	if in.check != nil {
+		return in.check(nodes, cfg)
+	}
+	_, err = in.build(nodes, cfg, algorithms.MustHash(cfg.Hash))
+	return err
+}
+
+// budgetFirst checks the memory budget, then the membership: the budget
+// check is a cheap pass over the weights, the membership check builds a
+// map of every ID, so a fleet far over the budget is refused without it.
+func budgetFirst(name string, nodes []algorithms.Node, cfg Config) error {
+	if len(nodes) >= 1 && len(nodes) <= algorithms.MaxNodes && validWeights(nodes) {
+		if err := CheckBudget(name, nodes, cfg); err != nil {
+			return err
+		}
+	}
+	if err := algorithms.ValidateNodes(nodes); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return CheckBudget(name, nodes, cfg)
+}
+
+// validWeights reports whether every weight is usable and their total
+// finite, so that the estimates can be computed before ValidateNodes.
+func validWeights(nodes []algorithms.Node) bool {
+	for _, n := range nodes {
+		if algorithms.ValidateWeight(n.Weight) != nil {
+			return false
+		}
+	}
+	return algorithms.ValidateShares(nodes) == nil
 }
 
 // placer converts a constructor's concrete result to the interface, keeping

@@ -386,7 +386,7 @@ func TestErrors(t *testing.T) {
 		{"inf weight", []algorithms.Node{{ID: "a", Weight: math.Inf(1)}}, "weight +Inf"},
 		{"too many", many, "16385 nodes exceed the 16384"},
 		{"rounds to zero", []algorithms.Node{{ID: "big", Weight: 1e6}, {ID: "tiny", Weight: 1}}, `node "tiny" (weight 1 of total 1.000001e+06) rounds to 0`},
-		{"total overflows", []algorithms.Node{{ID: "a", Weight: math.MaxFloat64}, {ID: "b", Weight: math.MaxFloat64}}, "total weight overflows"},
+		{"total overflows", []algorithms.Node{{ID: "a", Weight: math.MaxFloat64}, {ID: "b", Weight: math.MaxFloat64}}, "weights sum to +Inf"},
 	}
 	base := mustNew(t, nodes(3))
 	for _, c := range cases {

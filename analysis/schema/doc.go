@@ -107,7 +107,11 @@
 //     deviation / mean of the per-node loads share / weight share.
 //   - noise_peak_to_mean, noise_cv: what a perfectly even placement shows
 //     by sampling noise alone with the same keys and nodes (cv =
-//     sqrt((n-1)/K); peak-to-mean simulated with a fixed seed).
+//     sqrt((n-1)/K); peak-to-mean computed or simulated, see noise_method).
+//   - noise_method: "analytic" when noise_peak_to_mean was computed (equal
+//     weights on 1,000 nodes or more: E[max] of independent binomial
+//     counts), "simulated" when it is the mean over seeded multinomial
+//     draws (the last column).
 //   - exact_peak_to_mean, exact_cv, exact_min_share, exact_max_share: the
 //     same from exact ownership of the hash space (ring arcs, slot and
 //     partition counts, modulo's residues); empty (null) for algorithms

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/chbench/chbench/internal/tempfile"
 )
 
 // WriteFile writes path by calling fill on a temporary file in the same
@@ -12,12 +14,14 @@ import (
 // the old file or the complete new one, never a partial one; every results
 // file chbench writes itself goes through it. A fill that returns an error
 // or panics leaves path untouched, removes the temporary file and returns
-// the error.
+// the error. The temporary file is also removed on SIGINT or SIGTERM in a
+// process whose main called tempfile.RemoveOnSignal (chbench, targets).
 func WriteFile(path string, fill func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, untrack, err := tempfile.Create(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return err
 	}
+	defer untrack()
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("writing %s failed: %v", path, r)
@@ -37,4 +41,51 @@ func WriteFile(path string, fill func(io.Writer) error) (err error) {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// MaxInputBytes bounds a results file read back (by the plots): 256 MiB,
+// far above any run chbench writes (a full `make bench` writes a few MiB
+// per file), so a wrong path cannot make the reader hold gigabytes.
+const MaxInputBytes = 256 << 20
+
+// OpenInput opens the results file at path for reading. It returns an
+// error naming the path for anything but a regular file (a FIFO would
+// block the reader until some writer appears; a device can be endless)
+// and for a file larger than MaxInputBytes. The returned reader also stops
+// with an error if the file grows past MaxInputBytes while it is read.
+func OpenInput(path string) (io.ReadCloser, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%v); results files are read from disk", path, fi.Mode().Type())
+	}
+	if fi.Size() > MaxInputBytes {
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a results file may hold", path, fi.Size(), int64(MaxInputBytes))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return &limitedFile{File: f, left: MaxInputBytes, path: path}, nil
+}
+
+// limitedFile reads at most MaxInputBytes of a file.
+type limitedFile struct {
+	*os.File
+	left int64
+	path string
+}
+
+func (l *limitedFile) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, fmt.Errorf("%s: grew past the %d bytes a results file may hold", l.path, int64(MaxInputBytes))
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.File.Read(p)
+	l.left -= int64(n)
+	return n, err
 }

@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -39,5 +41,33 @@ func TestWriteFilePanic(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != "old" {
 		t.Errorf("file = %q after a panic, want old content", b)
+	}
+}
+
+// Results files are read back only from regular files of at most
+// MaxInputBytes: a FIFO used to block the reader (chbench plot) forever
+// and a huge file to be read whole into memory.
+func TestOpenInputRefusesStreamsAndHugeFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "movement.csv")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	if _, err := ReadTable(fifo, nil); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("ReadTable(FIFO): %v", err)
+	}
+	big := filepath.Join(dir, "spread.csv")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sparse: no disk is used.
+	if err := f.Truncate(MaxInputBytes + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = ReadTable(big, nil)
+	if err == nil || !strings.Contains(err.Error(), strconv.Itoa(MaxInputBytes)) {
+		t.Errorf("ReadTable(%d-byte file): %v, want an error naming the limit", MaxInputBytes+1, err)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -59,6 +61,7 @@ const (
 	ColCVHi             = "cv_hi"
 	ColNoisePeakToMean  = "noise_peak_to_mean"
 	ColNoiseCV          = "noise_cv"
+	ColNoiseMethod      = "noise_method"
 	ColExactPeakToMean  = "exact_peak_to_mean"
 	ColExactCV          = "exact_cv"
 	ColExactMinShare    = "exact_min_share"
@@ -128,6 +131,7 @@ var SpreadColumns = []string{
 	ColPlacementsCV, ColPlacementsCVP5, ColPlacementsCVP95,
 	ColTheoryPeakToMean, ColTheoryCV,
 	ColLoadFactor, ColKeyLoadOverBound, ColKeyLoadOverBoundLo, ColKeyLoadOverBoundHi, ColPartitionLoadOverBound,
+	ColNoiseMethod,
 }
 
 // ShareColumns is the header of the per-node share CSV (one row per node
@@ -135,6 +139,28 @@ var SpreadColumns = []string{
 var ShareColumns = []string{
 	ColAlgo, ColHash, ColVNodes, ColNodes, ColKeys, ColSets, ColSeed,
 	ColID, ColWeight, ColWeightShare, ColShare, ColShareLo, ColShareHi, ColShareError, ColExactShare,
+}
+
+// csvRows writes CSV records one at a time (not the whole table at once,
+// which for per-node shares of large fleets would hold every row in
+// memory), keeping the first error.
+type csvRows struct {
+	w   *csv.Writer
+	err error
+}
+
+func (c *csvRows) add(rec []string) {
+	if c.err == nil {
+		c.err = c.w.Write(rec)
+	}
+}
+
+func (c *csvRows) flush() error {
+	c.w.Flush()
+	if c.err != nil {
+		return c.err
+	}
+	return c.w.Error()
 }
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -166,10 +192,11 @@ func flat(parts ...[]string) []string {
 // WriteMoveCSV writes rs as CSV with MoveColumns, one row per result.
 // Floats use the shortest representation that reads back exactly.
 func WriteMoveCSV(w io.Writer, rs []Move) error {
-	recs := [][]string{MoveColumns}
+	cw := csv.NewWriter(w)
+	recs := csvRows{cw, cw.Write(MoveColumns)}
 	for _, r := range rs {
 		c := r.Config
-		recs = append(recs, flat(
+		recs.add(flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), r.Op, itoa(r.From), itoa(r.To), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
 			[]string{ftoa(r.MovedFrac), ftoa(r.MovedFracLo), ftoa(r.MovedFracHi), ftoa(r.IdealFrac), ftoa(r.MovedOverIdeal)},
 			[]string{ftoa(r.CollateralFrac), ftoa(r.CollateralFracLo), ftoa(r.CollateralFracHi)},
@@ -179,16 +206,17 @@ func WriteMoveCSV(w io.Writer, rs []Move) error {
 			[]string{c.Placement, r.Label, ftoa(r.ExpectedMoves)},
 		))
 	}
-	return csv.NewWriter(w).WriteAll(recs)
+	return recs.flush()
 }
 
 // WriteSpreadCSV writes rs as CSV with SpreadColumns, one row per result;
 // the exact_* cells are empty when the placer has no exact shares.
 func WriteSpreadCSV(w io.Writer, rs []Spread) error {
-	recs := [][]string{SpreadColumns}
+	cw := csv.NewWriter(w)
+	recs := csvRows{cw, cw.Write(SpreadColumns)}
 	for _, r := range rs {
 		c := r.Config
-		recs = append(recs, flat(
+		recs.add(flat(
 			[]string{r.Algo, r.Hash, itoa(r.VNodes), itoa(r.Nodes), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed)},
 			[]string{ftoa(r.MinShare), ftoa(r.MinShareLo), ftoa(r.MinShareHi), ftoa(r.MaxShare), ftoa(r.MaxShareLo), ftoa(r.MaxShareHi)},
 			[]string{ftoa(r.PeakToMean), ftoa(r.PeakToMeanLo), ftoa(r.PeakToMeanHi), ftoa(r.CV), ftoa(r.CVLo), ftoa(r.CVHi)},
@@ -198,25 +226,27 @@ func WriteSpreadCSV(w io.Writer, rs []Spread) error {
 			[]string{itoa(c.TableSize), itoa(c.Probes), itoa(c.Capacity)},
 			[]string{c.Placement, r.Label, opti(r.Placements), optf(r.PlacementsPeakToMean), optf(r.PlacementsPeakToMeanP5), optf(r.PlacementsPeakToMeanP95),
 				optf(r.PlacementsCV), optf(r.PlacementsCVP5), optf(r.PlacementsCVP95), optf(r.TheoryPeakToMean), optf(r.TheoryCV),
-				optf(r.LoadFactor), optf(r.KeyLoadOverBound), optf(r.KeyLoadOverBoundLo), optf(r.KeyLoadOverBoundHi), optf(r.PartitionLoadOverBound)},
+				optf(r.LoadFactor), optf(r.KeyLoadOverBound), optf(r.KeyLoadOverBoundLo), optf(r.KeyLoadOverBoundHi), optf(r.PartitionLoadOverBound),
+				r.NoiseMethod},
 		))
 	}
-	return csv.NewWriter(w).WriteAll(recs)
+	return recs.flush()
 }
 
 // WriteSharesCSV writes the per-node shares of rs with ShareColumns.
 func WriteSharesCSV(w io.Writer, rs []Spread) error {
-	recs := [][]string{ShareColumns}
+	cw := csv.NewWriter(w)
+	recs := csvRows{cw, cw.Write(ShareColumns)}
 	for _, r := range rs {
 		for _, s := range r.Shares {
-			recs = append(recs, flat(
+			recs.add(flat(
 				[]string{r.Algo, r.Hash, itoa(r.VNodes), itoa(r.Nodes), itoa(r.Keys), itoa(r.Sets), utoa(r.Seed),
 					s.ID, ftoa(s.Weight), ftoa(s.WeightShare)},
 				[]string{ftoa(s.Share), ftoa(s.ShareLo), ftoa(s.ShareHi), ftoa(s.Error), optf(s.Exact)},
 			))
 		}
 	}
-	return csv.NewWriter(w).WriteAll(recs)
+	return recs.flush()
 }
 
 // Config is the configuration a result was produced with; JSON rows carry
@@ -352,6 +382,7 @@ type Spread struct {
 	KeyLoadOverBoundLo      *float64       `json:"key_load_over_bound_lo"`
 	KeyLoadOverBoundHi      *float64       `json:"key_load_over_bound_hi"`
 	PartitionLoadOverBound  *float64       `json:"partition_load_over_bound"`
+	NoiseMethod             string         `json:"noise_method"` // "analytic" or "simulated": how NoisePeakToMean was obtained
 	Config                  Config         `json:"config"`
 	Shares                  []Share        `json:"shares"`
 	Samples                 []SpreadSample `json:"samples"`
@@ -411,7 +442,11 @@ func writeJSON(w io.Writer, v any) error {
 // that two runs of one configuration on different seeds land in one
 // benchstat table, while results of different algorithm settings (a vnodes
 // sweep) never merge into one row.
-func benchConfig(c Config) []benchfmt.Config {
+//
+// A value holding a control character (a newline would end the line and
+// let the rest pass for a result or a configuration line) is an error
+// naming the key and the value.
+func benchConfig(c Config) ([]benchfmt.Config, error) {
 	kv := [][2]string{{"hash", c.Hash}, {"vnodes", itoa(c.VNodes)}, {"eps", ftoa(c.Eps)}, {"partitions", itoa(c.Partitions)},
 		{"table-size", itoa(c.TableSize)}, {"probes", itoa(c.Probes)}, {"capacity", itoa(c.Capacity)},
 		{"keys", itoa(c.Keys)}, {"sets", itoa(c.Sets)}, {"placement", c.Placement}}
@@ -424,9 +459,12 @@ func benchConfig(c Config) []benchfmt.Config {
 	kv = append(kv, [2]string{"go", c.GoVersion}, [2]string{"commit", c.Commit})
 	out := make([]benchfmt.Config, len(kv))
 	for i, p := range kv {
+		if strings.ContainsFunc(p[1], unicode.IsControl) {
+			return nil, fmt.Errorf("bench format: %s %q holds a control character, which would break the configuration line", p[0], p[1])
+		}
 		out[i] = benchfmt.Config{Key: p[0], Value: []byte(p[1]), File: true}
 	}
-	return out
+	return out, nil
 }
 
 // writeUnits declares the exact (deterministic, not sampled) units.
@@ -459,7 +497,11 @@ func WriteMoveBench(w io.Writer, rs []Move) error {
 	for _, r := range rs {
 		name := fmt.Sprintf("Move/algo=%s/op=%s/from=%d/to=%d", r.Algo, r.Op, r.From, r.To)
 		for _, s := range r.Samples {
-			res := &benchfmt.Result{Config: benchConfig(r.Config), Name: benchfmt.Name(name), Iters: 1, Values: []benchfmt.Value{
+			cfg, err := benchConfig(r.Config)
+			if err != nil {
+				return err
+			}
+			res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(name), Iters: 1, Values: []benchfmt.Value{
 				{Value: s.Moved, Unit: "moved-frac"},
 				{Value: s.Moved / r.IdealFrac, Unit: "moved/ideal"},
 				{Value: s.Collateral, Unit: "collateral-frac"},
@@ -512,7 +554,11 @@ func WriteSpreadBench(w io.Writer, rs []Spread) error {
 			if r.ExactPeakToMean != nil {
 				vals = append(vals, benchfmt.Value{Value: *r.ExactPeakToMean, Unit: "exact-peak/mean"}, benchfmt.Value{Value: *r.ExactCV, Unit: "exact-cv"})
 			}
-			res := &benchfmt.Result{Config: benchConfig(r.Config), Name: benchfmt.Name(name), Iters: 1, Values: vals}
+			cfg, err := benchConfig(r.Config)
+			if err != nil {
+				return err
+			}
+			res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(name), Iters: 1, Values: vals}
 			if err := bw.Write(res); err != nil {
 				return err
 			}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 )
 
@@ -24,9 +23,9 @@ type Table struct {
 // ReadTable reads the CSV file at path and checks that every name in
 // required is a column of its header. It returns an error for an empty
 // file, a header without rows, a repeated or missing column, or malformed
-// CSV.
+// CSV, and the errors of OpenInput (not a regular file, too large).
 func ReadTable(path string, required []string) (*Table, error) {
-	f, err := os.Open(path)
+	f, err := OpenInput(path)
 	if err != nil {
 		return nil, err
 	}

@@ -266,7 +266,11 @@ func WriteLoadBench(w io.Writer, rs []Load) error {
 	for _, r := range rs {
 		name := fmt.Sprintf("Load/algo=%s/nodes=%d/zipf=%s", r.Algo, r.Nodes, zipfName(r.Zipf))
 		for _, s := range r.Samples {
-			res := &benchfmt.Result{Config: benchConfig(r.Config), Name: benchfmt.Name(name), Iters: 1, Values: []benchfmt.Value{
+			cfg, err := benchConfig(r.Config)
+			if err != nil {
+				return err
+			}
+			res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(name), Iters: 1, Values: []benchfmt.Value{
 				{Value: s.PeakToMean, Unit: "peak/mean"},
 				{Value: s.CV, Unit: "cv"},
 				{Value: s.MaxShare, Unit: "max-share"},
@@ -307,7 +311,11 @@ func WriteBoundedBench(w io.Writer, rs []Bounded) error {
 				benchfmt.Value{Value: s.MovedJoin, Unit: "moved-join-frac"},
 				benchfmt.Value{Value: s.MovedLeave, Unit: "moved-leave-frac"},
 				benchfmt.Value{Value: r.IdealJoinFrac, Unit: "ideal-join-frac"})
-			res := &benchfmt.Result{Config: benchConfig(r.Config), Name: benchfmt.Name(name), Iters: 1, Values: vals}
+			cfg, err := benchConfig(r.Config)
+			if err != nil {
+				return err
+			}
+			res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(name), Iters: 1, Values: vals}
 			if err := bw.Write(res); err != nil {
 				return err
 			}

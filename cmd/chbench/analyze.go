@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -48,11 +49,12 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&a.sets, "sets", 5, "independent key sets; means and 95% intervals are over sets (>= 2 for an interval)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
 	fs.StringVar(&a.kind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames()+" (ignored with -keyfile)")
-	fs.StringVar(&a.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets)")
+	fs.StringVar(&a.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets); - is standard input, and a pipe or FIFO is read once")
 	fs.StringVar(&a.format, "format", "table", "output format(s), comma-separated: table, csv, json or bench (Go benchmark format for benchstat); several need -o")
 	fs.StringVar(&a.out, "o", "", "write each format to `PREFIX`.csv, .json, .txt (bench) or .table, through a temporary file and a rename, instead of to standard output")
 	fs.IntVar(&a.workers, "workers", 0, "goroutines (0 = one per core); results do not depend on it")
 	fs.StringVar(&a.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
+	registerMem(fs, &a.mem)
 }
 
 // parse parses args with fs, which must leave no positional argument, and
@@ -114,8 +116,18 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if commit == "" {
 		commit = vcsRevision()
 	}
+	// Values written into every output format must be valid in each: a
+	// newline in a commit or key file path would end a benchfmt
+	// configuration line and pass the rest off as a result.
+	if strings.ContainsFunc(commit, unicode.IsControl) {
+		return analysis.Options{}, sw, fmt.Errorf("commit %q: contains a control character", commit)
+	}
+	if slices.Contains(a.formats, "bench") && strings.ContainsFunc(a.keyFile, unicode.IsControl) {
+		return analysis.Options{}, sw, fmt.Errorf("keyfile %q: a path with a control character cannot be written in -format bench", a.keyFile)
+	}
+	applyMem(a.mem)
 	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.eps, Partitions: a.partitions,
-		TableSize: a.tableSize, Probes: a.probes, Capacity: a.capacity}
+		TableSize: a.tableSize, Probes: a.probes, Capacity: a.capacity, MemoryBudget: int64(a.mem)}
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}
@@ -284,6 +296,17 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
 		return err
 	}
+	// Every algorithm x membership x scenario x configuration, before the
+	// first key is streamed: a bad one would otherwise fail after the
+	// others had run.
+	if resize != nil {
+		err = sw.EachConfig(o, func(o analysis.Options) error { return analysis.CheckMovement(o, *resize) })
+	} else {
+		err = sw.CheckMove(o)
+	}
+	if err != nil {
+		return badUsage(err)
+	}
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(sw.Nodes)*len(sw.Ops))) // stderr terminals only
 	defer bar.stop()
 	var results []*analysis.MoveResult
@@ -376,6 +399,15 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	}
 	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
 		return err
+	}
+	// Every algorithm x membership x configuration, before the first key.
+	if members != nil {
+		err = sw.CheckSpreadEach(o, members)
+	} else {
+		err = sw.CheckSpread(o)
+	}
+	if err != nil {
+		return badUsage(err)
 	}
 	runs := len(sw.Nodes)
 	if members != nil {

@@ -4,6 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
@@ -24,6 +27,7 @@ type placementFlags struct {
 	capacity   int
 	weights    string
 	nodeIDs    string
+	mem        byteSize
 }
 
 func (p *placementFlags) register(fs *flag.FlagSet, algoHelp string) {
@@ -34,6 +38,7 @@ func (p *placementFlags) register(fs *flag.FlagSet, algoHelp string) {
 	fs.Float64Var(&p.eps, "eps", def.Eps, "bounded: load factor c = 1 + eps, eps > 0")
 	fs.IntVar(&p.partitions, "partitions", def.Partitions, "bounded: number of fixed partitions")
 	registerTableFlags(fs, &p.tableSize, &p.probes, &p.capacity)
+	registerMem(fs, &p.mem)
 }
 
 // registerTableFlags registers -table-size, -probes and -capacity with the
@@ -52,8 +57,9 @@ func (p *placementFlags) registerMembership(fs *flag.FlagSet) {
 }
 
 func (p *placementFlags) config() catalog.Config {
+	applyMem(p.mem)
 	return catalog.Config{Hash: p.hash, VNodes: p.vnodes, Eps: p.eps, Partitions: p.partitions,
-		TableSize: p.tableSize, Probes: p.probes, Capacity: p.capacity}
+		TableSize: p.tableSize, Probes: p.probes, Capacity: p.capacity, MemoryBudget: int64(p.mem)}
 }
 
 // membership builds the node list from -nodes, -node-ids and -weights.
@@ -104,11 +110,103 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parse parses args and returns the set of flags given explicitly.
+//
+// An explicit empty (or blank) value is an error for every flag: -hash ""
+// must not silently mean the default hash, -weights "" all 1, or -op ""
+// add. Leaving a flag out is how to ask for its default.
 func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
+	if name, v, ok := emptyValue(fs, args); ok {
+		return nil, fmt.Errorf("-%s %q: an explicit empty value is not allowed; leave the flag out for its default", name, v)
+	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set, nil
+}
+
+// emptyValue returns the first flag of args (already parsed by fs) given an
+// empty or blank value, as -name "" or -name=. It reads the arguments
+// themselves, as flag.Parse does (up to the first non-flag or "--"), since
+// a flag's Value cannot tell an empty value from an unset one (fs.Func).
+func emptyValue(fs *flag.FlagSet, args []string) (name, value string, ok bool) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return "", "", false
+		}
+		n := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if k := strings.IndexByte(n, '='); k >= 0 {
+			if strings.TrimSpace(n[k+1:]) == "" {
+				return n[:k], n[k+1:], true
+			}
+			continue
+		}
+		f := fs.Lookup(n)
+		if f == nil {
+			continue
+		}
+		if b, isBool := f.Value.(interface{ IsBoolFlag() bool }); isBool && b.IsBoolFlag() {
+			continue
+		}
+		if i+1 < len(args) {
+			if strings.TrimSpace(args[i+1]) == "" {
+				return n, args[i+1], true
+			}
+			i++
+		}
+	}
+	return "", "", false
+}
+
+// byteSize is a flag.Value holding a byte count: a number with an optional
+// binary unit (B, KiB, MiB, GiB, TiB; "2GiB", "1.5 GiB", "500000000").
+type byteSize int64
+
+func (b *byteSize) String() string { return catalog.HumanBytes(int64(*b)) }
+
+// Set parses s; the error names s and what was wrong with it.
+func (b *byteSize) Set(s string) error {
+	t := strings.TrimSpace(s)
+	mult := 1.0
+	for _, u := range []struct {
+		suffix string
+		mult   float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	x, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Errorf("%q is not a size: give bytes, optionally with a unit B, KiB, MiB, GiB or TiB (e.g. 4GiB)", s)
+	}
+	v := x * mult
+	if v < 1<<20 || v > 1<<50 {
+		return fmt.Errorf("%q: give 1 MiB to 1024 TiB", s)
+	}
+	*b = byteSize(v)
+	return nil
+}
+
+// registerMem adds -mem, the memory budget, to fs.
+func registerMem(fs *flag.FlagSet, b *byteSize) {
+	*b = byteSize(catalog.DefaultMemoryBudget)
+	fs.Var(b, "mem", "memory budget: placements, counters and buffers larger than this are refused before they are allocated (e.g. 8GiB)")
+}
+
+// limitHeap is set by main: only the chbench process, not a test running
+// commands in-process, hands the budget to the Go runtime.
+var limitHeap bool
+
+// applyMem makes the Go runtime collect garbage harder as the heap nears
+// the budget (debug.SetMemoryLimit, a soft limit, plus 64 MiB for the
+// runtime itself), so that garbage not yet collected does not push the
+// process past it.
+func applyMem(b byteSize) {
+	if limitHeap {
+		debug.SetMemoryLimit(int64(b) + 64<<20)
+	}
 }

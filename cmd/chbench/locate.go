@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/slots"
@@ -30,6 +31,9 @@ func locate(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return fmt.Errorf("no keys given: chbench locate -algo NAME -nodes N KEY...")
 	}
+	if err := printableKeys(fs.Args()); err != nil {
+		return err
+	}
 	nodes, err := pf.membership(set)
 	if err != nil {
 		return err
@@ -53,8 +57,23 @@ func runSlot(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return badUsage(fmt.Errorf("no keys given: chbench slot KEY..."))
 	}
+	if err := printableKeys(fs.Args()); err != nil {
+		return badUsage(err)
+	}
 	for _, k := range fs.Args() {
 		fmt.Fprintf(stdout, "%s\t%d\n", k, slots.KeySlot(k))
+	}
+	return nil
+}
+
+// printableKeys returns an error naming the first key that holds a control
+// character (a newline or tab would break the one KEY<TAB>VALUE line per
+// key that locate and slot print).
+func printableKeys(keys []string) error {
+	for i, k := range keys {
+		if strings.ContainsFunc(k, unicode.IsControl) {
+			return fmt.Errorf("key %q (key %d): contains a control character; the output is one KEY<TAB>VALUE line per key", k, i+1)
+		}
 	}
 	return nil
 }

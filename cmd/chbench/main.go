@@ -29,8 +29,9 @@
 // partial. move, spread, load and bounded take -o PREFIX instead: each
 // -format (several may be given, comma-separated, so that one sweep is
 // computed once) goes to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or
-// PREFIX.table, written through a temporary name and a rename. chbench plot writes its own files
-// the same way.
+// PREFIX.table, written through a temporary name and a rename. chbench
+// plot writes its own files the same way. On SIGINT or SIGTERM the
+// temporary files are removed and the process ends by the signal.
 package main
 
 import (
@@ -40,9 +41,14 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/chbench/chbench/internal/tempfile"
+	"github.com/chbench/chbench/keyset"
 )
 
 func main() {
+	limitHeap = true
+	tempfile.RemoveOnSignal() // temporary files of -o and chbench plot go on SIGINT and SIGTERM
 	os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
 }
 
@@ -101,6 +107,7 @@ var commands = map[string]command{
 // writing results to stdout and diagnostics to stderr. It returns
 // flag.ErrHelp after printing help, or the error that ended the command.
 func run(args []string, stdout, stderr io.Writer) error {
+	defer keyset.RemoveSpools() // the disk copy of a key file streamed on stdin or a pipe
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {

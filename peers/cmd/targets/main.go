@@ -22,10 +22,12 @@ import (
 	"os"
 
 	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/internal/tempfile"
 	"github.com/chbench/chbench/peers"
 )
 
 func main() {
+	tempfile.RemoveOnSignal() // an interrupted -out leaves no temporary file
 	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "targets:", err)
 		if errors.Is(err, errUsage) {
@@ -52,19 +54,33 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
+	// The inputs are held in memory, so together they may hold at most
+	// schema.MaxInputBytes, like any results file read back.
 	var all bytes.Buffer
 	for _, name := range files {
+		left := int64(schema.MaxInputBytes) - int64(all.Len())
 		if name == "-" {
-			if _, err := io.Copy(&all, stdin); err != nil {
+			n, err := io.Copy(&all, io.LimitReader(stdin, left+1))
+			if err != nil {
 				return fmt.Errorf("reading standard input: %w", err)
+			}
+			if n > left {
+				return fmt.Errorf("standard input: more than the %d bytes the inputs may hold together", int64(schema.MaxInputBytes))
 			}
 			continue
 		}
-		b, err := os.ReadFile(name)
+		f, err := schema.OpenInput(name)
 		if err != nil {
 			return err
 		}
-		all.Write(b)
+		n, err := io.Copy(&all, io.LimitReader(f, left+1))
+		f.Close()
+		if err != nil {
+			return err
+		}
+		if n > left {
+			return fmt.Errorf("%s: more than the %d bytes the inputs may hold together", name, int64(schema.MaxInputBytes))
+		}
 		all.WriteByte('\n')
 	}
 	res, warnings, err := peers.ReadResults(&all, files[0])

@@ -1,0 +1,151 @@
+package keyset
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+)
+
+// keyLines returns "1\n2\n...n\n", what `seq 1 n` prints.
+func keyLines(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	return b.String()
+}
+
+// countKeys streams src twice and returns the keys of each pass.
+func countKeys(t *testing.T, src Source) [2]int64 {
+	t.Helper()
+	var out [2]int64
+	for pass := range out {
+		var n atomic.Int64
+		if err := src.Each(2, func(_, _ int, keys []string) { n.Add(int64(len(keys))) }); err != nil {
+			t.Fatal(err)
+		}
+		out[pass] = n.Load()
+	}
+	return out
+}
+
+// Issue 9, kind 4: a key file that cannot be read twice (standard input,
+// /dev/stdin, process substitution, a FIFO) was counted on the first read
+// and found empty on the second ("no keys" although 10,000 arrived), and a
+// FIFO hung. Each is now read once into a copy, so it is counted and
+// streamed as often as needed, and RemoveSpools deletes the copy.
+func TestStreamedKeyFiles(t *testing.T) {
+	const n = 10000
+	data := keyLines(n)
+
+	// A FIFO, written once.
+	fifo := filepath.Join(t.TempDir(), "keys.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	go func() {
+		if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			w.WriteString(data)
+			w.Close()
+		}
+	}()
+	// A pipe named by /dev/fd/N, as process substitution gives.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	go func() { w.WriteString(data); w.Close() }()
+	procSub := fmt.Sprintf("/dev/fd/%d", r.Fd())
+	// Standard input, as "-".
+	sr, sw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { sw.WriteString(data); sw.Close() }()
+	stdin := os.Stdin
+	os.Stdin = sr
+	defer func() { os.Stdin = stdin; sr.Close() }()
+
+	for _, path := range []string{fifo, procSub, "-"} {
+		f, err := NewFile(path, 2)
+		if err != nil {
+			t.Fatalf("NewFile(%s): %v", path, err)
+		}
+		if f.Keys() != n || f.Path() != path {
+			t.Errorf("NewFile(%s): %d keys, path %q; want %d, %q", path, f.Keys(), f.Path(), n, path)
+		}
+		if got := countKeys(t, f); got != [2]int64{n, n} {
+			t.Errorf("%s: two passes streamed %v keys, want %d each", path, got, n)
+		}
+		// A second NewFile of the same stream (every configuration of a
+		// sweep asks for its source) finds the copy, not an empty stream.
+		if again, err := NewFile(path, 2); err != nil || again.Keys() != n {
+			t.Errorf("NewFile(%s) again: %v", path, err)
+		}
+	}
+	var copies []string
+	for _, sp := range spools.m {
+		copies = append(copies, sp.path)
+	}
+	RemoveSpools()
+	for _, c := range copies {
+		if _, err := os.Stat(c); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("copy %s left after RemoveSpools", c)
+		}
+	}
+	if len(copies) != 3 {
+		t.Errorf("%d copies made, want 3 (one per stream)", len(copies))
+	}
+	if _, err := NewFile(t.TempDir(), 1); err == nil || !strings.Contains(err.Error(), "directory") {
+		t.Errorf("a directory as key file: %v", err)
+	}
+}
+
+// Every set's part-filled chunk used to preallocate room for ChunkKeys
+// keys (96 KiB), so 5,000 sets took 480 MB before the first key; the
+// pending chunks are now bounded by PendingBytes whatever the number of
+// sets.
+func TestManySetsStayInsidePendingBytes(t *testing.T) {
+	const sets = 5000
+	path := filepath.Join(t.TempDir(), "keys.txt")
+	if err := os.WriteFile(path, []byte(keyLines(2*sets)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFile(path, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&a)
+	got := countKeys(t, f)
+	runtime.ReadMemStats(&b)
+	if got[0] != 2*sets {
+		t.Errorf("streamed %d keys, want %d", got[0], 2*sets)
+	}
+	if alloc := b.TotalAlloc - a.TotalAlloc; alloc > 2*PendingBytes {
+		t.Errorf("two passes over %d sets allocated %d bytes, more than 2 x PendingBytes", sets, alloc)
+	}
+}
+
+// A stream that is no key file fails at once, not after copying
+// MaxStreamBytes: /dev/zero is one endless line of NUL bytes.
+func TestEndlessStreamFailsAtOnce(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	_, err := NewFile("/dev/zero", 1)
+	if err == nil || !strings.Contains(err.Error(), "longer than") {
+		t.Errorf("NewFile(/dev/zero): %v, want a line-length error", err)
+	}
+	if len(spools.m) != 0 {
+		t.Errorf("a failed copy was kept: %v", spools.m)
+	}
+}
