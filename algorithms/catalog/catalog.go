@@ -182,7 +182,7 @@ type Info struct {
 // infos is the registry, in the fixed order every table and plot uses.
 // Adding an algorithm is one package plus one entry here.
 var infos = []Info{
-	{Name: modulo.Name, Family: "classic", Lookup: "O(1)", Memory: "O(n)", Removal: "any (moves ~all keys)", Weights: "no",
+	{Name: modulo.Name, Family: "classic", Lookup: "O(1)", Memory: "O(n)", Removal: "any; moves 1 - min/lcm of all keys (80% for 4 -> 5)", Weights: "no",
 		Source: "hash mod n", UsesHash: true, Ordered: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(modulo.New(n, h))
@@ -190,7 +190,7 @@ var infos = []Info{
 		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
 			return perNode(len(n), nodeBytes, "the node list and its validation"), nil
 		}},
-	{Name: ring.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "28-44 B per virtual node", Removal: "any",
+	{Name: ring.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "28-44 B per virtual node", Removal: "any; only its keys move (1/n)",
 		Weights: "vnode count = round(V*w)", Source: "Karger et al. 1997", UsesVNodes: true, UsesHash: true, Weighted: true,
 		JoinMinimal: true, LeaveMinimal: true, RandomLayout: true, VNodeArcs: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
@@ -201,7 +201,7 @@ var infos = []Info{
 			_, err := ringCost(n, c.VNodes)
 			return err
 		}},
-	{Name: rendezvous.Name, Family: "classic", Lookup: "O(n)", Memory: "8 B per node + IDs", Removal: "any",
+	{Name: rendezvous.Name, Family: "classic", Lookup: "O(n)", Memory: "8 B per node + IDs", Removal: "any; only its keys move (1/n)",
 		Weights: "logarithmic method -w/ln(u)", Source: "Thaler & Ravishankar 1998", UsesHash: true, Weighted: true,
 		JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
@@ -210,7 +210,7 @@ var infos = []Info{
 		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
 			return perNode(len(n), rendezvousNodeBytes, "node hashes, order, weights and validation"), nil
 		}},
-	{Name: jump.Name, Family: "classic", Lookup: "O(ln n)", Memory: "O(n)", Removal: "last only; others by swap-last",
+	{Name: jump.Name, Family: "classic", Lookup: "O(ln n)", Memory: "O(n)", Removal: "last only (1/n); others by swap-last: ~2/n, half collateral",
 		Weights: "no", Source: "Lamping & Veach 2014", UsesHash: true, Ordered: true,
 		JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
@@ -219,7 +219,7 @@ var infos = []Info{
 		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
 			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
-	{Name: slots.Name, Family: "classic", Lookup: "O(1)", Memory: "16,384-entry slot table", Removal: "any (slots migrate)",
+	{Name: slots.Name, Family: "classic", Lookup: "O(1)", Memory: "16,384-entry slot table", Removal: "any; its slots migrate (1/n); with unequal weights others re-round",
 		Weights: "floor/ceil of weighted share", Source: "Redis Cluster spec", Weighted: true, Ordered: true, Stateful: true,
 		// Not JoinMinimal or LeaveMinimal: with unequal weights the
 		// largest-remainder targets are recomputed on every change, so a
@@ -237,7 +237,7 @@ var infos = []Info{
 			c.How += fmt.Sprintf(" + %d B for the %d-slot table", slotsFixedBytes, slots.NumSlots)
 			return c, nil
 		}},
-	{Name: bounded.Name, Family: "classic", Lookup: "O(1) (partition table)", Memory: "partition table + ring", Removal: "any",
+	{Name: bounded.Name, Family: "classic", Lookup: "O(1) (partition table)", Memory: "partition table + ring", Removal: "any; its partitions re-placed within capacity",
 		Weights: "capacity ceil(c*m*w/W)", Source: "Mirrokni, Thorup, Zadimoghaddam 2018",
 		UsesVNodes: true, UsesHash: true, UsesEps: true, UsesPartitions: true, Weighted: true, Stateful: true,
 		LeaveMinimal: true, RandomLayout: true, Variant: "partitions",
@@ -276,14 +276,14 @@ var infos = []Info{
 	// leaves are minimal only at equal weights (point counts are shares of
 	// the total weight), so the two promises are not made.
 	{Name: ketama.Name, Family: "classic", Lookup: "O(1) expected (top-bits index)", Memory: "16-24 B per point, 160 points per server",
-		Removal: "any", Weights: "4*floor(40*n*w/W) points", Source: "libketama 2007; twemproxy nc_ketama.c",
+		Removal: "any; its keys (1/n) at equal weights, more where point counts re-round", Weights: "4*floor(40*n*w/W) points", Source: "libketama 2007; twemproxy nc_ketama.c",
 		Weighted: true, RandomLayout: true,
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) {
 			return placer(ketama.New(n))
 		},
 		cost: func(n []algorithms.Node, _ Config) (Cost, error) { return ketamaCost(n), nil }},
 	{Name: jumpback.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
-		Removal: "last only; others by swap-last", Weights: "no", Source: "Ertl 2024 (arXiv 2403.18682)",
+		Removal: "last only (1/n); others by swap-last: ~2/n, half collateral", Weights: "no", Source: "Ertl 2024 (arXiv 2403.18682)",
 		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(jumpback.New(n, h))
@@ -292,7 +292,7 @@ var infos = []Info{
 			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: fliphash.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
-		Removal: "last only; others by swap-last", Weights: "no", Source: "Masson & Lee 2024 (arXiv 2402.17549)",
+		Removal: "last only (1/n); others by swap-last: ~2/n, half collateral", Weights: "no", Source: "Masson & Lee 2024 (arXiv 2402.17549)",
 		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(fliphash.New(n, h))
@@ -301,7 +301,7 @@ var infos = []Info{
 			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: powerch.Name, Family: "range", Lookup: "O(1) expected", Memory: "O(n) (bucket order)",
-		Removal: "last only; others by swap-last", Weights: "no", Source: "Leu 2023 (arXiv 2307.12448)",
+		Removal: "last only (1/n); others by swap-last: ~2/n, half collateral", Weights: "no", Source: "Leu 2023 (arXiv 2307.12448)",
 		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(powerch.New(n, h))
@@ -310,7 +310,7 @@ var infos = []Info{
 			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: binomial.Name, Family: "range", Lookup: "O(1)", Memory: "O(n) (bucket order)",
-		Removal: "last only; others by swap-last", Weights: "no", Source: "Coluzzi et al. 2024 (arXiv 2406.19836)",
+		Removal: "last only (1/n); others by swap-last: ~2/n, half collateral", Weights: "no", Source: "Coluzzi et al. 2024 (arXiv 2406.19836)",
 		UsesHash: true, Ordered: true, JoinMinimal: true, LeavePolicy: "swap-last",
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(binomial.New(n, h))
@@ -319,14 +319,14 @@ var infos = []Info{
 			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: maglev.Name, Family: "table", Lookup: "O(1) (one table read)", Memory: "2 B per table entry (M >= 100 n)",
-		Removal: "any (table rebuilt; some collateral moves)", Weights: "fill turns proportional to w",
+		Removal: "any; table rebuilt: its entries plus a few % collateral", Weights: "fill turns proportional to w",
 		Source: "Eisenbud et al. NSDI 2016", UsesHash: true, UsesTableSize: true, Weighted: true, RandomLayout: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(maglev.New(n, c.TableSize, h))
 		},
 		cost: maglevCost},
 	{Name: multiprobe.Name, Family: "table", Lookup: "O(k) (k probes, O(1) each)", Memory: "20-28 B per node",
-		Removal: "any", Weights: "no", Source: "Appleton & O'Reilly 2015",
+		Removal: "any; only its keys move (1/n)", Weights: "no", Source: "Appleton & O'Reilly 2015",
 		UsesHash: true, UsesProbes: true, JoinMinimal: true, LeaveMinimal: true, RandomLayout: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(multiprobe.New(n, c.Probes, h))
@@ -335,7 +335,7 @@ var infos = []Info{
 			return perNode(len(n), multiprobeNodeBytes, "points, owners, the lookup table and validation"), nil
 		}},
 	{Name: anchor.Name, Family: "stateful", Lookup: "O(1 + ln(a/n)) expected", Memory: "~24 B per bucket of capacity a",
-		Removal: "any; joins up to capacity a", Weights: "no", Source: "Mendelson et al. ToN 2021",
+		Removal: "any; only its keys move (1/n); joins up to capacity a", Weights: "no", Source: "Mendelson et al. ToN 2021",
 		UsesHash: true, UsesCapacity: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(anchor.New(n, c.CapacityFor(len(n)), h))
@@ -344,7 +344,7 @@ var infos = []Info{
 			return bucketArrayCost(n, c, anchorBucketBytes), nil
 		}},
 	{Name: memento.Name, Family: "stateful", Lookup: "O(ln n) + O(1 + ln(b/n)) expected", Memory: "12 B per bucket of the b-array",
-		Removal: "any", Weights: "no", Source: "Coluzzi et al. 2023",
+		Removal: "any; only its keys move (1/n)", Weights: "no", Source: "Coluzzi et al. 2023",
 		UsesHash: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(memento.New(n, h))
@@ -353,7 +353,7 @@ var infos = []Info{
 			return perNode(len(n), mementoNodeBytes, "the replacement arrays, owners and validation"), nil
 		}},
 	{Name: dx.Name, Family: "stateful", Lookup: "O(a/n) expected", Memory: "4 B per bucket of capacity a",
-		Removal: "any; joins up to capacity a", Weights: "no", Source: "Dong & Wang 2021",
+		Removal: "any; only its keys move (1/n); joins up to capacity a", Weights: "no", Source: "Dong & Wang 2021",
 		UsesHash: true, UsesCapacity: true, Ordered: true, Stateful: true, JoinMinimal: true, LeaveMinimal: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(dx.New(n, c.CapacityFor(len(n)), h))
