@@ -218,29 +218,54 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-// retainedBytes returns the growth of the live heap (runtime.MemStats
-// HeapAlloc after a full garbage collection) across one call of build,
-// while its result is still reachable: the bytes the result holds. It
-// returns build's error, or an error if the heap shrank (another goroutine
-// freed memory during the measurement, so it is meaningless).
+// retainedBytes returns the bytes one result of build holds: the growth
+// of the live heap (runtime.MemStats HeapAlloc after a full garbage
+// collection) across calls of build, while their results are still
+// reachable. A small placement (a range hash on 10 nodes holds a few
+// hundred bytes) is measured over retainedCopies results at once and
+// divided, so that one placement's bytes are not lost in the heap's
+// rounding; a large one (>= retainedMinBytes) over a single result. It
+// returns build's error, or an error if the heap did not grow (another
+// goroutine freed memory during the measurement, so it is meaningless).
 func retainedBytes(build func() (any, error)) (int64, error) {
+	if d, err := heapGrowth(build, 1); err == nil && d >= retainedMinBytes {
+		return d, nil
+	}
+	d, err := heapGrowth(build, retainedCopies)
+	return d / retainedCopies, err
+}
+
+// retainedCopies results of a small build are measured together;
+// retainedMinBytes is the growth above which one result is enough.
+const (
+	retainedCopies   = 64
+	retainedMinBytes = 64 << 10
+)
+
+// heapGrowth returns the live heap's growth across copies calls of build,
+// all results kept reachable until it is measured.
+func heapGrowth(build func() (any, error), copies int) (int64, error) {
 	var before, after runtime.MemStats
+	vs := make([]any, copies)
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	v, err := build()
-	if err != nil {
-		return 0, err
+	for i := range vs {
+		v, err := build()
+		if err != nil {
+			return 0, err
+		}
+		vs[i] = v
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(v)
+	runtime.KeepAlive(vs)
 	// build and what it captures (the membership) were live before the
-	// call; keep them live after it, or their release would offset the
-	// bytes the result holds.
+	// calls; keep them live after them, or their release would offset the
+	// bytes the results hold.
 	runtime.KeepAlive(build)
 	d := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	if d <= 0 {
-		return 0, fmt.Errorf("live heap changed by %d bytes across a build: measurement disturbed", d)
+		return 0, fmt.Errorf("live heap changed by %d bytes across %d builds: measurement disturbed", d, copies)
 	}
 	return d, nil
 }
