@@ -594,6 +594,27 @@ func MovementKeys(o Options, ideal float64) (int, error) {
 	return int(need), nil
 }
 
+// checkExpectedMoves returns an error wrapping ErrTooFewMoves, naming the
+// scenario, when o.MinMoves expected moves per key set would need more
+// than o.MaxKeys keys for sc (see MovementKeys), and nil otherwise. It
+// walks the memberships once and builds no placement, so a point left out
+// for too few moves is said as such before its chain's cost is weighed: a
+// long chain that would never be built must not turn the skip into an
+// error.
+func checkExpectedMoves(o Options, sc Scenario) error {
+	if o.MinMoves <= 0 || o.KeyFile != "" {
+		return nil
+	}
+	var ideal float64
+	if err := sc.walk(func(_ int, _ []algorithms.Node, id float64) error { ideal += id; return nil }); err != nil {
+		return err
+	}
+	if _, err := MovementKeys(o, ideal); err != nil {
+		return fmt.Errorf("scenario %s from %d nodes: %w", sc.Op, len(sc.Initial), err)
+	}
+	return nil
+}
+
 // planMovement is the checks Movement and CheckMovement share: the
 // counters, the chains' plan within what the counters leave of the budget,
 // and the keys per set (MovementKeys). It returns the plan, the bytes left
@@ -608,6 +629,9 @@ func planMovement(o Options, sc Scenario, sets int) (chainPlan, int64, int, erro
 		return chainPlan{}, 0, 0, err
 	}
 	left := o.Config.Budget() - cb
+	if err := checkExpectedMoves(o, sc); err != nil {
+		return chainPlan{}, 0, 0, err
+	}
 	pl, err := planChain(o, sc, left, layouts)
 	if err != nil {
 		return pl, 0, 0, err
