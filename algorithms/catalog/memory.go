@@ -48,12 +48,13 @@ const (
 	// per-node virtual node counts.
 	ringNodeBytes = 256
 	// boundedPartitionBytes: per partition its 8-byte ring position, the
-	// label string hashed for it (16 B, and 8 B for its number, which the
-	// race detector's build also allocates), and the 4-byte owner table
-	// twice during a rebalance (old and new); boundedNodeBytes: loads,
-	// capacities and the index maps of a rebalance, beyond the ring's
-	// per-node bytes.
-	boundedPartitionBytes = 8 + 24 + 4 + 4 + 8
+	// label string hashed for it ("partition:" and up to 7 digits: 24 B
+	// from partition 1,000,000 on, 16 B below; and 8 B for its number,
+	// which the race detector's build also allocates), and the 4-byte
+	// owner table twice during a rebalance (old and new);
+	// boundedNodeBytes: loads, capacities and the index maps of a
+	// rebalance, beyond the ring's per-node bytes.
+	boundedPartitionBytes = 8 + 32 + 4 + 4 + 8
 	boundedNodeBytes      = 512
 )
 
