@@ -89,8 +89,8 @@ func parseFloats(flagName, s string, lo float64, strict bool) ([]float64, error)
 // membership (-nodes, default 100, or -node-ids, with -weights).
 func (t *trafficFlags) options(set map[string]bool) (analysis.LoadOptions, []algorithms.Node, error) {
 	var o analysis.LoadOptions
-	if t.sets < 1 {
-		return o, nil, fmt.Errorf("sets %d: need at least 1 request stream", t.sets)
+	if t.sets < 1 || t.sets > keyset.MaxSets {
+		return o, nil, fmt.Errorf("sets %d: need 1 to %d request streams", t.sets, keyset.MaxSets)
 	}
 	if t.requests < 1 {
 		return o, nil, fmt.Errorf("requests %d: need at least 1 request per stream", t.requests)
