@@ -143,4 +143,3 @@ func TestStormModelRejectsOverflow(t *testing.T) {
 		t.Errorf("span 6 of tau 20 s: %v, %v; want last time 120", ts, err)
 	}
 }
-
