@@ -97,8 +97,11 @@ func (c Config) Validate() error {
 	if c.VNodes < 1 {
 		return fmt.Errorf("vnodes %d: need at least 1 virtual node per node", c.VNodes)
 	}
-	if math.IsNaN(c.Eps) || math.IsInf(c.Eps, 0) || c.Eps <= 0 || 1+c.Eps == 1 { // c = 1 + eps must exceed 1
+	if math.IsNaN(c.Eps) || math.IsInf(c.Eps, 0) || c.Eps <= 0 {
 		return fmt.Errorf("eps %v: the load factor c = 1 + eps needs a finite eps > 0", c.Eps)
+	}
+	if 1+c.Eps == 1 {
+		return fmt.Errorf("eps %v: too small, 1 + eps rounds to 1 in float64", c.Eps)
 	}
 	if c.Partitions < 0 {
 		return fmt.Errorf("partitions %d: need at least 1 partition, or 0 for automatic (%d per node)", c.Partitions, PartitionsPerNode)
