@@ -122,3 +122,24 @@ func TestIdealFractionByID(t *testing.T) {
 	_, err = sc.Memberships()
 	wantErr(t, "leave of a non-member", err, `"ghost"`)
 }
+
+// A read rate so small that tau = K/Q overflows (or the steady database
+// load Q (1-h) underflows to 0) used to pass validation and print +Inf and
+// NaN into every storm output; a span whose end span x tau overflows put
+// NaN and +Inf times into the timeline.
+func TestStormModelRejectsOverflow(t *testing.T) {
+	for _, q := range []float64{1e-308, 5e-324} {
+		m := StormModel{Reads: q, HitRatio: 0.95, WorkingSet: 1000000}
+		wantErr(t, "tiny reads", m.Validate(), "reads "+strconv.FormatFloat(q, 'g', -1, 64))
+	}
+	m := StormModel{Reads: 1e-300, HitRatio: 0, WorkingSet: 1}
+	if err := m.Validate(); err != nil {
+		t.Errorf("reads 1e-300, K 1: %v, want no error (tau 1e300 is finite)", err)
+	}
+	_, err := StormTimes(DefaultStormModel(), 3, 1e308)
+	wantErr(t, "huge span", err, "span 1e+308")
+	ts, err := StormTimes(DefaultStormModel(), 3, 6)
+	if err != nil || ts[3] != 120 {
+		t.Errorf("span 6 of tau 20 s: %v, %v; want last time 120", ts, err)
+	}
+}

@@ -83,7 +83,8 @@ func DefaultStormModel() StormModel {
 // Validate returns an error naming the first bad field: Reads not finite
 // and > 0, HitRatio outside [0, 1) (at h = 1 the steady database load is 0
 // and its multiple undefined), WorkingSet < 1, Zipf negative or not finite,
-// or WorkingSet > MaxZipfKeys with Zipf > 0.
+// WorkingSet > MaxZipfKeys with Zipf > 0, or Reads so small that tau = K/Q
+// overflows or the steady database load Q (1-h) rounds to 0.
 func (m StormModel) Validate() error {
 	if math.IsNaN(m.Reads) || math.IsInf(m.Reads, 0) || m.Reads <= 0 {
 		return fmt.Errorf("reads %v: need a finite number of reads per second > 0", m.Reads)
@@ -99,6 +100,12 @@ func (m StormModel) Validate() error {
 	}
 	if m.Zipf > 0 && m.WorkingSet > MaxZipfKeys {
 		return fmt.Errorf("working set %d: a Zipf popularity spans at most %d keys", m.WorkingSet, MaxZipfKeys)
+	}
+	if tau := m.TimeConstant(); math.IsInf(tau, 0) {
+		return fmt.Errorf("reads %v: the time constant K/Q = %d/%v overflows a float64; raise the read rate", m.Reads, m.WorkingSet, m.Reads)
+	}
+	if m.SteadyDBReads() <= 0 {
+		return fmt.Errorf("reads %v: the steady database load Q (1-h) = %v x %v rounds to 0; raise the read rate", m.Reads, m.Reads, 1-m.HitRatio)
 	}
 	return nil
 }
@@ -256,13 +263,17 @@ const MaxTimelinePoints = 1 << 20
 
 // StormTimes returns the time grid (seconds) of a storm timeline: points+1
 // evenly spaced times from 0 to span time constants of m. It returns an
-// error for points < 1 or > MaxTimelinePoints, or span not finite and > 0.
+// error for points < 1 or > MaxTimelinePoints, span not finite and > 0,
+// or span time constants that overflow a float64 number of seconds.
 func StormTimes(m StormModel, points int, span float64) ([]float64, error) {
 	if points < 1 || points > MaxTimelinePoints {
 		return nil, fmt.Errorf("timeline points %d: need 1 to %d", points, MaxTimelinePoints)
 	}
 	if math.IsNaN(span) || math.IsInf(span, 0) || span <= 0 {
 		return nil, fmt.Errorf("timeline span %v: need a finite number of time constants > 0", span)
+	}
+	if end := span * m.TimeConstant(); math.IsInf(end, 0) {
+		return nil, fmt.Errorf("timeline span %v: %v time constants of %v s overflow a float64 number of seconds", span, span, m.TimeConstant())
 	}
 	ts := make([]float64, points+1)
 	for i := range ts {

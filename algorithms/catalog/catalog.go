@@ -100,6 +100,9 @@ func (c Config) Validate() error {
 	if math.IsNaN(c.Eps) || math.IsInf(c.Eps, 0) || c.Eps <= 0 {
 		return fmt.Errorf("eps %v: the load factor c = 1 + eps needs a finite eps > 0", c.Eps)
 	}
+	if 1+c.Eps == 1 {
+		return fmt.Errorf("eps %v: too small, 1 + eps rounds to 1 in float64", c.Eps)
+	}
 	if c.Partitions < 0 {
 		return fmt.Errorf("partitions %d: need at least 1 partition, or 0 for automatic (%d per node)", c.Partitions, PartitionsPerNode)
 	}

@@ -109,6 +109,9 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if a.sets < 1 {
 		return analysis.Options{}, sw, fmt.Errorf("sets %d: need at least 1 key set", a.sets)
 	}
+	if a.sets > keyset.MaxSets {
+		return analysis.Options{}, sw, fmt.Errorf("sets %d: at most %d key sets", a.sets, keyset.MaxSets)
+	}
 	if a.formats, err = parseFormats(a.format, a.out); err != nil {
 		return analysis.Options{}, sw, err
 	}

@@ -37,6 +37,9 @@ func TestBadFlagsFailBeforeWork(t *testing.T) {
 		{[]string{"move", "-algo", "ring", "-from", "10", "-min-moves", "-5"}, "min-moves -5"},
 		{[]string{"move", "-algo", "ring", "-from", "10", "-max-keys", "0"}, "max-keys 0"},
 		{[]string{"spread", "-algo", "bounded", "-nodes", "10", "-partitions", "-4"}, "partitions -4"},
+		// A node leaving twice used to leave once, silently (10 -> 9).
+		{[]string{"move", "-algo", "ring", "-from", "10", "-leave", "node-1", "-leave", "node-1"}, `"node-1": named twice`},
+		{[]string{"storm", "-algo", "ring", "-from", "10", "-leave", "node-1", "-leave", "node-1"}, `"node-1": named twice`},
 	} {
 		args := append(c.args, "-keys", "1000000000")
 		if c.args[0] == "reference" {

@@ -34,6 +34,15 @@ func TestExitStatus(t *testing.T) {
 		{2, []string{"slot"}},
 		{2, []string{"reference", "-format", "json"}},
 		{2, []string{"plot", "extra"}},
+		// More key sets than the key generator allows is a usage error too.
+		{2, []string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "1000000000"}},
+		{2, []string{"load", "-nodes", "3", "-keys", "10", "-requests", "10", "-sets", "1000000000"}},
+		{2, []string{"bounded", "-nodes", "3", "-keys", "10", "-requests", "10", "-sets", "1000000000"}},
+		{2, []string{"move", "-algo", "ring", "-from", "3", "-keys", "10", "-sets", "1000000000"}},
+		// Out-of-range values found only by the analysis used to exit 1.
+		{2, []string{"load", "-nodes", "3", "-keys", "10", "-requests", "9223372036854775807"}},
+		{2, []string{"bounded", "-nodes", "3", "-keys", "10", "-requests", "10", "-eps", "0.1,1e-300"}},
+		{2, []string{"locate", "-algo", "bounded", "-nodes", "3", "-eps", "1e-300", "k"}},
 		{1, []string{"move", "-algo", "ring", "-from", "3", "-keyfile", missing}},
 		{1, []string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", filepath.Join(missing, "x")}},
 		{1, []string{"plot", "-dir", missing}},

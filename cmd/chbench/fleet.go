@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,10 @@ func (f *fleetFlags) register(fs *flag.FlagSet) {
 		s = strings.TrimSpace(s)
 		if s == "" {
 			return fmt.Errorf("empty node ID")
+		}
+		// A node leaves once: a repeat would silently count once.
+		if slices.ContainsFunc(f.leave, func(n algorithms.Node) bool { return n.ID == s }) {
+			return fmt.Errorf("node %q: named twice", s)
 		}
 		f.leave = append(f.leave, algorithms.Node{ID: s})
 		return nil

@@ -89,11 +89,11 @@ func parseFloats(flagName, s string, lo float64, strict bool) ([]float64, error)
 // membership (-nodes, default 100, or -node-ids, with -weights).
 func (t *trafficFlags) options(set map[string]bool) (analysis.LoadOptions, []algorithms.Node, error) {
 	var o analysis.LoadOptions
-	if t.sets < 1 {
-		return o, nil, fmt.Errorf("sets %d: need at least 1 request stream", t.sets)
+	if t.sets < 1 || t.sets > keyset.MaxSets {
+		return o, nil, fmt.Errorf("sets %d: need 1 to %d request streams", t.sets, keyset.MaxSets)
 	}
-	if t.requests < 1 {
-		return o, nil, fmt.Errorf("requests %d: need at least 1 request per stream", t.requests)
+	if t.requests < 1 || t.requests > math.MaxInt32 {
+		return o, nil, fmt.Errorf("requests %d: need 1 to %d requests per stream", t.requests, math.MaxInt32)
 	}
 	if t.keys < 1 {
 		return o, nil, fmt.Errorf("keys %d: need at least 1 key per stream", t.keys)
@@ -221,6 +221,13 @@ func runBounded(args []string, stdout, stderr io.Writer) error {
 		eps, err := parseFloats("eps", *epsL, 0, true)
 		if err != nil {
 			return analysis.LoadOptions{}, nil, nil, err
+		}
+		for _, e := range eps {
+			c := catalog.DefaultConfig()
+			c.Eps = e
+			if err := c.Validate(); err != nil {
+				return analysis.LoadOptions{}, nil, nil, err
+			}
 		}
 		t.pf.eps = eps[0]
 		o, nodes, err := t.options(set)
