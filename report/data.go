@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/plots"
 )
@@ -292,6 +294,11 @@ func Load(dir string, p Profile) (*Data, error) {
 				set(algo, ZipfPeak, v)
 			} else {
 				d.LoadExtra = append(d.LoadExtra, Named{algo, v})
+				// load.csv names the catalog's bounded by its variant, so
+				// its row of the table gets that variant's value.
+				if algo == analysis.VariantPartition {
+					set(bounded.Name, ZipfPeak, v)
+				}
 			}
 			if h, ok, err := t.OptNum(i, "hot_share"); err == nil && ok && !d.HotShare.OK {
 				d.HotShare = Value{h, true}
