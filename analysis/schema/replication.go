@@ -99,8 +99,5 @@ func WriteReplicationCSV(w io.Writer, rs []Replication) error {
 // WriteReplicationJSON writes rs as an indented JSON array of Replication
 // objects: the CSV columns plus "config" and "samples" (per key set).
 func WriteReplicationJSON(w io.Writer, rs []Replication) error {
-	if rs == nil {
-		rs = []Replication{}
-	}
-	return writeJSON(w, rs)
+	return writeJSONArray(w, rs)
 }

@@ -391,31 +391,37 @@ type Spread struct {
 // WriteMoveJSON writes rs as an indented JSON array of Move objects: the
 // CSV columns (MoveColumns), plus "config" and "samples" (per key set).
 func WriteMoveJSON(w io.Writer, rs []Move) error {
-	if rs == nil {
-		rs = []Move{}
-	}
-	return writeJSON(w, rs)
+	return writeJSONArray(w, rs)
 }
 
 // WriteSpreadJSON writes rs as an indented JSON array of Spread objects:
 // the CSV columns (SpreadColumns; exact_* are null without exact shares),
 // plus "config", "shares" (per node) and "samples" (per key set).
 func WriteSpreadJSON(w io.Writer, rs []Spread) error {
-	if rs == nil {
-		rs = []Spread{}
-	}
-	return writeJSON(w, rs)
+	return writeJSONArray(w, rs)
 }
 
 // ReadMoveJSON reads a movement JSON array written by WriteMoveJSON.
 func ReadMoveJSON(r io.Reader) ([]Move, error) {
-	var rs []Move
-	return rs, readJSON(r, &rs)
+	return readJSONArray[Move](r)
 }
 
 // ReadSpreadJSON reads a spread JSON array written by WriteSpreadJSON.
 func ReadSpreadJSON(r io.Reader) ([]Spread, error) {
-	var rs []Spread
+	return readJSONArray[Spread](r)
+}
+
+// writeJSONArray writes rs as an indented JSON array ([] when rs is nil).
+func writeJSONArray[T any](w io.Writer, rs []T) error {
+	if rs == nil {
+		rs = []T{}
+	}
+	return writeJSON(w, rs)
+}
+
+// readJSONArray reads a JSON array of T, rejecting unknown fields.
+func readJSONArray[T any](r io.Reader) ([]T, error) {
+	var rs []T
 	return rs, readJSON(r, &rs)
 }
 

@@ -160,8 +160,5 @@ func WriteStormTimelineCSV(w io.Writer, ps []StormPoint) error {
 // WriteStormJSON writes rs as an indented JSON array of Storm objects: the
 // CSV columns (StormColumns) plus "config".
 func WriteStormJSON(w io.Writer, rs []Storm) error {
-	if rs == nil {
-		rs = []Storm{}
-	}
-	return writeJSON(w, rs)
+	return writeJSONArray(w, rs)
 }

@@ -82,8 +82,5 @@ func WriteStormLiveCSV(w io.Writer, rs []StormLive) error {
 // WriteStormLiveJSON writes rs as an indented JSON array of StormLive
 // objects: the CSV columns (StormLiveColumns) plus "config".
 func WriteStormLiveJSON(w io.Writer, rs []StormLive) error {
-	if rs == nil {
-		rs = []StormLive{}
-	}
-	return writeJSON(w, rs)
+	return writeJSONArray(w, rs)
 }

@@ -214,33 +214,25 @@ func WriteBoundedCSV(w io.Writer, rs []Bounded) error {
 // go_version, commit and the table settings only in "config"), plus
 // "config" and "samples" (per request stream).
 func WriteLoadJSON(w io.Writer, rs []Load) error {
-	if rs == nil {
-		rs = []Load{}
-	}
-	return writeJSON(w, rs)
+	return writeJSONArray(w, rs)
 }
 
 // WriteBoundedJSON writes rs as an indented JSON array of Bounded objects:
 // the CSV columns (BoundedColumns; partitions, key_kind, go_version and
 // commit only in "config"), plus "config" and "samples" (per stream).
 func WriteBoundedJSON(w io.Writer, rs []Bounded) error {
-	if rs == nil {
-		rs = []Bounded{}
-	}
-	return writeJSON(w, rs)
+	return writeJSONArray(w, rs)
 }
 
 // ReadLoadJSON reads a request-load JSON array written by WriteLoadJSON.
 func ReadLoadJSON(r io.Reader) ([]Load, error) {
-	var rs []Load
-	return rs, readJSON(r, &rs)
+	return readJSONArray[Load](r)
 }
 
 // ReadBoundedJSON reads a bounded-loads JSON array written by
 // WriteBoundedJSON.
 func ReadBoundedJSON(r io.Reader) ([]Bounded, error) {
-	var rs []Bounded
-	return rs, readJSON(r, &rs)
+	return readJSONArray[Bounded](r)
 }
 
 func zipfName(z *float64) string {
