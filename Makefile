@@ -98,7 +98,7 @@ help:
 build:
 	$(GO) build -o $(CHBENCH) ./cmd/chbench
 
-## bench: the main job, about 10 minutes on 2 cores.
+## bench: the main job, about 22 minutes on 2 cores.
 # Interrupts: the staged run is a sub-make, and publishing is a later line
 # of the recipe of the make you started, never of a sub-make. GNU make
 # passes SIGINT to no child (only SIGTERM): interrupted alone (kill -INT),
@@ -111,7 +111,7 @@ bench: build
 	touch $(STAGE)/.complete
 	$(if $(NOPUBLISH),@true,$(MAKE) --no-print-directory publish summary)
 
-## quick: the same pipeline at a small size, under 2 minutes.
+## quick: the same pipeline at a small size, about 3-4 minutes.
 quick:
 	$(MAKE) --no-print-directory bench NOPUBLISH=1 COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
 		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS= \
