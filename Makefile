@@ -7,7 +7,7 @@ GO        ?= go
 RESULTS   ?= results
 # Lookup benchmarks: benchstat wants >= 6 samples per cell for a 95% interval.
 COUNT     ?= 6
-BENCHTIME ?= 100ms
+BENCHTIME ?= 50ms
 BENCHARGS ?=
 PEER_COUNT     ?= $(COUNT)
 PEER_BENCHTIME ?= $(BENCHTIME)
@@ -28,7 +28,7 @@ KEYFILE   ?=
 PLACEMENT ?= per-set
 DRAWS     ?= 200
 MIN_MOVES ?= 1000
-MAX_KEYS  ?= 2000000
+MAX_KEYS  ?= 1000000
 MOVE_NODES     ?= grid
 MOVE_OPS       ?= add,remove-last,remove-random,restore
 # n -> 2n: slots cannot hold more than 16,384 nodes, so this grid stops below 8,192.
