@@ -148,6 +148,19 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	return o, sw, nil
 }
 
+// tableCSVOrJSON returns an error naming -format and -o unless a asks for
+// one of table, csv or json on standard output: the formats of commands
+// (storm, replication) that have no benchmark format and write one file.
+func (a *analysisFlags) tableCSVOrJSON(cmd string) error {
+	if a.out != "" || strings.Contains(a.format, ",") {
+		return fmt.Errorf("-format %q -o %q: %s writes one format, to standard output", a.format, a.out, cmd)
+	}
+	if a.format == "bench" {
+		return fmt.Errorf("format bench: %s writes table, csv or json", cmd)
+	}
+	return nil
+}
+
 // parseInts parses a comma-separated list of distinct integers >= min
 // ("grid" is not accepted here); the error names the flag and the bad or
 // repeated entry.

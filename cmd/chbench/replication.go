@@ -34,11 +34,8 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 	if fs.NArg() != 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if a.out != "" || strings.Contains(a.format, ",") {
-		return fmt.Errorf("-format %q -o %q: this command writes one format, to standard output", a.format, a.out)
-	}
-	if a.format == "bench" {
-		return fmt.Errorf("format bench: replication writes table, csv or json")
+	if err := a.tableCSVOrJSON("replication"); err != nil {
+		return err
 	}
 	rs, err := parseInts("replicas", *replicas, 1)
 	if err != nil {

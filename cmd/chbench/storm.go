@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/schema"
@@ -44,14 +43,11 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 	if fs.NArg() != 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if a.out != "" || strings.Contains(a.format, ",") {
-		return fmt.Errorf("-format %q -o %q: this command writes one format, to standard output", a.format, a.out)
+	if err := a.tableCSVOrJSON("storm"); err != nil {
+		return err
 	}
 	if *timeline && a.format != "csv" {
 		return fmt.Errorf("-timeline needs -format csv, got -format %s", a.format)
-	}
-	if a.format == "bench" {
-		return fmt.Errorf("format bench: storm writes table, csv or json")
 	}
 	m := analysis.StormModel{Reads: *reads, HitRatio: *hit, WorkingSet: *ws, Zipf: *zipf}
 	if err := m.Validate(); err != nil {
