@@ -98,7 +98,7 @@ help:
 build:
 	$(GO) build -o $(CHBENCH) ./cmd/chbench
 
-## bench: the main job, about 22 minutes on 2 cores.
+## bench: the main job, about 13 minutes on 2 cores.
 # Interrupts: the staged run is a sub-make, and publishing is a later line
 # of the recipe of the make you started, never of a sub-make. GNU make
 # passes SIGINT to no child (only SIGTERM): interrupted alone (kill -INT),
