@@ -54,6 +54,10 @@ STORM_ZIPF_SPAN ?= 24
 # Real fleets (reweight.csv): keys per set for the 500-node reweights
 # (rendezvous scores all 500 nodes per key).
 FLEET_KEYS  ?= 20000
+# Key sets of replication.csv: every set is its own draw of the failing
+# node and, for algorithms with a random layout, of the layout, so the
+# intervals cover both; 20 keep them within a few % of the ideal 1/n.
+REPL_SETS   ?= 20
 # Request load (chbench load) and bounded loads (chbench bounded): nodes,
 # keys each Zipf law spans, requests per stream, exponents; streams = SETS.
 LOAD_NODES       ?= 100
@@ -115,7 +119,7 @@ bench: build
 quick:
 	$(MAKE) --no-print-directory bench NOPUBLISH=1 COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
 		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS= \
-		FLEET_KEYS=2000 \
+		FLEET_KEYS=2000 REPL_SETS=5 \
 		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000
 	$(MAKE) --no-print-directory publish summary
 
@@ -192,7 +196,7 @@ fleets: build
 	$(CHBENCH) move -algo ring,rendezvous,bounded -from 500 -reweight-frac 0.05,0.5,0.95 -reweight-to 127 -vnodes 10 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
 	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
 	mv -f $(OUT)/reweight.csv.tmp $(OUT)/reweight.csv
-	$(CHBENCH) replication -algo all -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) $(call save,replication.csv)
+	$(CHBENCH) replication -algo all -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
 	$(CHBENCH) replication -algo all -from 10 -op remove-random -replicas 3 -keys $(FLEET_KEYS) $(KEYARGS)
 
 ## traffic: request load under Zipf popularity, the three forms of bounded loads against eps, the hash sweep on sequential keys.

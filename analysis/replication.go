@@ -42,29 +42,54 @@ type ReplicaCount struct {
 // error for R outside 1..MaxReplicationFactor, a chain of fewer than two
 // placements, or a failing source. The counts do not depend on workers.
 func CountReplicas(src keyset.Source, chain []algorithms.Placer, r, hashBits, workers int) ([]ReplicaCount, error) {
-	if r < 1 || r > MaxReplicationFactor {
-		return nil, fmt.Errorf("replicas %d: the replication factor must be 1 to %d", r, MaxReplicationFactor)
-	}
-	if len(chain) < 2 {
-		return nil, fmt.Errorf("replication needs at least two placements, got %d", len(chain))
-	}
+	return CountReplicasPerSet(src, [][]algorithms.Placer{chain}, r, hashBits, workers)
+}
+
+// replicaEnds is the first and last placement of one chain, with the last
+// one's nodes numbered like the first's (newcomers after them).
+type replicaEnds struct {
+	first, last algorithms.Placer
+	lastG       []int32 // last's node i is global node lastG[i]
+	n0          int     // nodes of first
+}
+
+func newReplicaEnds(chain []algorithms.Placer) replicaEnds {
 	first, last := chain[0], chain[len(chain)-1]
-	n0 := len(first.Nodes())
-	// Global numbers: first's nodes 0..n0-1, then last's newcomers.
-	ids := make(map[string]int32, n0)
+	e := replicaEnds{first: first, last: last, n0: len(first.Nodes()), lastG: make([]int32, len(last.Nodes()))}
+	ids := make(map[string]int32, e.n0)
 	for i, nd := range first.Nodes() {
 		ids[nd.ID] = int32(i)
 	}
-	lastG := make([]int32, len(last.Nodes()))
 	for i, nd := range last.Nodes() {
 		g, ok := ids[nd.ID]
 		if !ok {
 			g = int32(len(ids))
 			ids[nd.ID] = g
 		}
-		lastG[i] = g
+		e.lastG[i] = g
+	}
+	return e
+}
+
+// CountReplicasPerSet is CountReplicas with one chain per key set (key set
+// s through chains[s]: its own layout or its own history), or a single
+// chain that serves every set. It returns CountReplicas's errors and one
+// for a number of chains other than 1 or the sets of src.
+func CountReplicasPerSet(src keyset.Source, chains [][]algorithms.Placer, r, hashBits, workers int) ([]ReplicaCount, error) {
+	if r < 1 || r > MaxReplicationFactor {
+		return nil, fmt.Errorf("replicas %d: the replication factor must be 1 to %d", r, MaxReplicationFactor)
 	}
 	sets := src.Sets()
+	if len(chains) != 1 && len(chains) != sets {
+		return nil, fmt.Errorf("%d chains for %d key sets: want 1 or one per set", len(chains), sets)
+	}
+	ends := make([]replicaEnds, len(chains))
+	for i, chain := range chains {
+		if len(chain) < 2 {
+			return nil, fmt.Errorf("replication needs at least two placements, got %d", len(chain))
+		}
+		ends[i] = newReplicaEnds(chain)
+	}
 	workers = keyset.Workers(workers)
 	counts := make([][]ReplicaCount, workers)
 	seen := make([][]map[uint64]struct{}, workers)
@@ -72,19 +97,20 @@ func CountReplicas(src keyset.Source, chain []algorithms.Placer, r, hashBits, wo
 		counts[w] = make([]ReplicaCount, sets)
 		seen[w] = make([]map[uint64]struct{}, sets)
 		for s := range sets {
-			counts[w][s].Load = make([]int64, n0)
+			counts[w][s].Load = make([]int64, forSet(ends, s).n0)
 			seen[w][s] = map[uint64]struct{}{}
 		}
 	}
 	err := src.Each(workers, func(w, set int, keys []string) {
 		c := &counts[w][set]
 		fp := seen[w][set]
+		e := forSet(ends, set)
 		var a, b [MaxReplicationFactor]int
 		for _, k := range keys {
-			ra := algorithms.Replicas(first, first.HashKey(k), hashBits, a[:r])
-			rb := algorithms.Replicas(last, last.HashKey(k), hashBits, b[:r])
+			ra := algorithms.Replicas(e.first, e.first.HashKey(k), hashBits, a[:r])
+			rb := algorithms.Replicas(e.last, e.last.HashKey(k), hashBits, b[:r])
 			for i, x := range rb {
-				rb[i] = int(lastG[x])
+				rb[i] = int(e.lastG[x])
 			}
 			kept := 0
 			for _, x := range ra {
@@ -107,7 +133,7 @@ func CountReplicas(src keyset.Source, chain []algorithms.Placer, r, hashBits, wo
 	}
 	out := make([]ReplicaCount, sets)
 	for s := range sets {
-		out[s].Load = make([]int64, n0)
+		out[s].Load = make([]int64, forSet(ends, s).n0)
 		union := map[uint64]struct{}{}
 		for w := range counts {
 			c := counts[w][s]
@@ -188,13 +214,21 @@ func binomial(n, k int) float64 {
 	return math.Round(c)
 }
 
-// Replication runs scenario sc for the algorithm and keys of o at
-// replication factor r and returns its ReplicationResult. It returns the
-// errors of Movement (invalid options, scenario or membership) and an
-// error for r outside 1..MaxReplicationFactor or more than MaxCounters
-// counters (key sets x nodes x workers, plus distinct-set tracking of up
-// to every key of every set).
-func Replication(o Options, sc Scenario, r int) (*ReplicationResult, error) {
+// Replication runs the scenarios scs for the algorithm and keys of o at
+// replication factor r and returns its ReplicationResult. scs is one
+// scenario for every key set, or one per key set (set s runs scs[s], its
+// own history: see NewScenarioForSet), all with the same op, node counts
+// and ideal fraction. In per-set placement mode an algorithm with a random
+// layout runs key set s on the layout of LayoutNodes(.., s), as Movement
+// does; so with per-set scenarios and layouts the intervals cover which
+// node fails, the layout and the keys. It returns the errors of Movement
+// (invalid options, scenario or membership) and an error for r outside
+// 1..MaxReplicationFactor, a number of scenarios other than 1 or the key
+// sets, scenarios that differ in op, node counts or ideal fraction, chains
+// over the memory budget, or more than MaxCounters counters (key sets x
+// nodes x workers, plus distinct-set tracking of up to every key of every
+// set).
+func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
 	if r < 1 || r > MaxReplicationFactor {
 		return nil, fmt.Errorf("replicas %d: the replication factor must be 1 to %d", r, MaxReplicationFactor)
 	}
@@ -202,11 +236,16 @@ func Replication(o Options, sc Scenario, r int) (*ReplicationResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	sets := src.Sets()
+	if len(scs) != 1 && len(scs) != sets {
+		return nil, fmt.Errorf("%d scenarios for %d key sets: want 1 or one per set", len(scs), sets)
+	}
+	sc := scs[0]
 	budget := o.Config.Budget()
 	w := keyset.Workers(o.Workers)
-	if cb := int64(src.Sets()) * int64(len(sc.Initial)+4) * int64(w+1) * 8; cb > budget/2 {
+	if cb := int64(sets) * int64(len(sc.Initial)+4) * int64(w+1) * 8; cb > budget/2 {
 		return nil, fmt.Errorf("%d sets x %d nodes x %d workers need %s of replication counters, over half the memory budget of %s: use fewer sets, nodes or workers, or raise the budget (-mem)",
-			src.Sets(), len(sc.Initial), w, catalog.HumanBytes(cb), catalog.HumanBytes(budget))
+			sets, len(sc.Initial), w, catalog.HumanBytes(cb), catalog.HumanBytes(budget))
 	}
 	// The distinct replica sets seen are kept in a map, about
 	// replicaSetBytes per key at most.
@@ -218,34 +257,67 @@ func Replication(o Options, sc Scenario, r int) (*ReplicationResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	chain, err := Placements(o, sc)
+	first, final := ms[0], ms[len(ms)-1]
+	ideal := IdealFraction(first, final)
+	for s, other := range scs[1:] {
+		oms, err := other.Memberships()
+		if err != nil {
+			return nil, fmt.Errorf("key set %d: %w", s+1, err)
+		}
+		if of, ol := oms[0], oms[len(oms)-1]; other.Op != sc.Op || len(of) != len(first) || len(ol) != len(final) || IdealFraction(of, ol) != ideal {
+			return nil, fmt.Errorf("key set %d: scenario %s from %d to %d nodes (ideal %v) differs from set 0's %s from %d to %d (ideal %v)",
+				s+1, other.Op, len(of), len(ol), IdealFraction(of, ol), sc.Op, len(first), len(final), ideal)
+		}
+	}
+	layouts, err := o.layouts(sets)
 	if err != nil {
 		return nil, err
+	}
+	nc := max(len(scs), layouts) // 1, or one chain per key set
+	pl, err := planChain(o, sc, budget, nc)
+	if err != nil {
+		return nil, err
+	}
+	var total int64
+	for _, c := range pl.costs {
+		total += c
+	}
+	if total *= int64(nc); total > budget {
+		return nil, fmt.Errorf("scenario %s: %d chains of %d placements of %s held at once need about %s, over the memory budget of %s: use fewer key sets, or -placement fixed",
+			sc.Op, nc, len(pl.costs), o.Algo, catalog.HumanBytes(total), catalog.HumanBytes(budget))
+	}
+	chains := make([][]algorithms.Placer, nc)
+	for s := range chains {
+		c := forSet(scs, s)
+		if layouts > 1 {
+			c = layoutScenario(c, s)
+		}
+		if chains[s], err = Placements(o, c); err != nil {
+			return nil, err
+		}
 	}
 	bits := algorithms.MustHash(o.Config.Hash).Bits()
-	counts, err := CountReplicas(src, chain, r, bits, o.Workers)
+	counts, err := CountReplicasPerSet(src, chains, r, bits, o.Workers)
 	if err != nil {
 		return nil, err
 	}
-	first := ms[0]
-	res := &ReplicationResult{Config: rc, Replicas: r, Op: sc.Op, From: len(first), To: len(ms[len(ms)-1]),
-		Ideal: IdealFraction(first, ms[len(ms)-1]), MaxSets: binomial(len(first), min(r, len(first)))}
+	res := &ReplicationResult{Config: rc, Replicas: r, Op: sc.Op, From: len(first), To: len(final),
+		Ideal: ideal, MaxSets: binomial(len(first), min(r, len(first)))}
 	var moved, lost, ptm, cv, distinct []float64
-	nodes := chain[0].Nodes()
-	for _, c := range counts {
+	for s, c := range counts {
 		shares := make([]float64, len(c.Load))
 		for i, l := range c.Load {
 			shares[i] = float64(l) / float64(c.Pairs)
 		}
-		b, err := BalanceOf(shares, nodes)
+		b, err := BalanceOf(shares, forSet(chains, s)[0].Nodes())
 		if err != nil {
 			return nil, err
 		}
-		s := ReplicationSample{PairsMoved: float64(c.Moved) / float64(c.Pairs), AllLost: float64(c.AllLost) / float64(c.Keys),
+		smp := ReplicationSample{PairsMoved: float64(c.Moved) / float64(c.Pairs), AllLost: float64(c.AllLost) / float64(c.Keys),
 			LoadPeakToMean: b.PeakToMean, LoadCV: b.CV, DistinctSets: c.Sets}
-		res.Samples = append(res.Samples, s)
-		moved, lost = append(moved, s.PairsMoved), append(lost, s.AllLost)
-		ptm, cv, distinct = append(ptm, s.LoadPeakToMean), append(cv, s.LoadCV), append(distinct, float64(s.DistinctSets))
+		res.Samples = append(res.Samples, smp)
+		moved, lost = append(moved, smp.PairsMoved), append(lost, smp.AllLost)
+		ptm, cv, distinct = append(ptm, smp.LoadPeakToMean), append(cv, smp.LoadCV), append(distinct, float64(smp.DistinctSets))
 	}
 	var ci cis
 	res.PairsMoved, res.AllLost = ci.of("pairs moved", moved), ci.of("all replicas lost", lost)

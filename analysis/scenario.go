@@ -317,10 +317,34 @@ func ShrinkTarget(n int) int { return (n + 9) / 10 }
 // (remove-*, restore: n >= 2; shrink-*: n >= 2 so that there is something
 // to shrink; n >= 1 otherwise), or n > algorithms.MaxNodes.
 func NewScenario(op string, n int, seed uint64) (Scenario, error) {
+	return NewScenarioForSet(op, n, seed, 0)
+}
+
+// RandomOp reports whether scenario op makes random choices (which node
+// leaves, churn's joins and leaves), so that two seeds or two key sets can
+// see different histories.
+func RandomOp(op string) bool {
+	switch op {
+	case OpRemoveRandom, OpRestore, OpShrinkRandom, OpChurn:
+		return true
+	}
+	return false
+}
+
+// NewScenarioForSet is NewScenario with its random choices drawn from
+// math/rand/v2's PCG seeded with (seed, set): key set set's own history,
+// independent of every other set's, so that estimates over key sets cover
+// which node fails as well as the keys. Set 0 is NewScenario(op, n, seed);
+// an op without random choices ([RandomOp] false) gives the same scenario
+// for every set. set must be >= 0; the errors are NewScenario's.
+func NewScenarioForSet(op string, n int, seed uint64, set int) (Scenario, error) {
 	if n < 1 {
 		return Scenario{}, fmt.Errorf("nodes %d: need at least 1 node", n)
 	}
-	rng := rand.New(rand.NewPCG(seed, 0))
+	if set < 0 {
+		return Scenario{}, fmt.Errorf("key set %d: must be >= 0", set)
+	}
+	rng := rand.New(rand.NewPCG(seed, uint64(set)))
 	need2 := func() error {
 		if n < 2 {
 			return fmt.Errorf("scenario %s: nodes %d: need at least 2 nodes", op, n)

@@ -61,6 +61,10 @@
 //     IDs), so means and intervals cover layouts and keys together;
 //     "fixed" when every set used the given IDs (this exact fleet).
 //     Algorithms without a random layout give the same numbers in both.
+//     In replication.csv per-set also gives every key set its own random
+//     choices (which node leaves in remove-random, restore, shrink-random
+//     and churn: set s draws from PCG(seed, s)), for every algorithm, so
+//     its intervals cover the failing node as well; fixed keeps set 0's.
 //   - label: the algorithm and its variant as tables and plots name it,
 //     e.g. "bounded (partitions)", "jump (swap-last)" where a node other
 //     than the last leaves (catalog.Info.Label).

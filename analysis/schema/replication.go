@@ -29,7 +29,7 @@ var ReplicationColumns = []string{
 	ColLoadPeakToMean, ColLoadPeakToMean + colLo, ColLoadPeakToMean + colHi,
 	ColLoadCV, ColLoadCV + colLo, ColLoadCV + colHi,
 	ColDistinctSets, ColDistinctSets + colLo, ColDistinctSets + colHi, ColMaxDistinctSets,
-	ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit,
+	ColEps, ColPartitions, ColKeyFile, ColGoVersion, ColCommit, ColPlacement,
 }
 
 // ReplicationSample holds the values measured on one key set.
@@ -89,7 +89,7 @@ func WriteReplicationCSV(w io.Writer, rs []Replication) error {
 			[]string{ftoa(r.LoadPeakToMean), ftoa(r.LoadPeakToMeanLo), ftoa(r.LoadPeakToMeanHi)},
 			[]string{ftoa(r.LoadCV), ftoa(r.LoadCVLo), ftoa(r.LoadCVHi)},
 			[]string{ftoa(r.DistinctSets), ftoa(r.DistinctSetsLo), ftoa(r.DistinctSetsHi), ftoa(r.MaxSets)},
-			[]string{ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit},
+			[]string{ftoa(c.Eps), itoa(c.Partitions), c.KeyFile, c.GoVersion, c.Commit, c.Placement},
 		))
 	}
 	cw.Flush()

@@ -50,14 +50,20 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	var scs []analysis.Scenario
+	// Each entry is the scenarios of one result: one for every key set,
+	// or, for an op with random choices in per-set mode, one per set.
+	var scs [][]analysis.Scenario
 	switch {
 	case ff.used(set):
 		if set["to"] || *ops != "" {
 			return fmt.Errorf("-to and -op cannot be combined with -join, -leave, -reweight, -reweight-frac, -leave-frac, -join-n or an explicit membership")
 		}
-		if scs, err = ff.scenarios(*from, set, o.Seed); err != nil {
+		fleets, err := ff.scenarios(*from, set, o.Seed)
+		if err != nil {
 			return err
+		}
+		for _, sc := range fleets {
+			scs = append(scs, []analysis.Scenario{sc})
 		}
 	case *from == "":
 		return fmt.Errorf("-from is required (or -node-ids, -weights, -members)")
@@ -76,7 +82,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
-		scs = []analysis.Scenario{sc}
+		scs = [][]analysis.Scenario{{sc}}
 	default:
 		ns, err := parseNodeList("from", *from)
 		if err != nil {
@@ -90,11 +96,19 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		for _, n := range ns {
 			for _, op := range opList {
-				sc, err := analysis.NewScenario(op, n, o.Seed)
-				if err != nil {
-					return err
+				per := 1
+				if o.Placement == analysis.PlacementPerSet && analysis.RandomOp(op) {
+					per = o.Sets
 				}
-				scs = append(scs, sc)
+				var one []analysis.Scenario
+				for s := range per {
+					sc, err := analysis.NewScenarioForSet(op, n, o.Seed, s)
+					if err != nil {
+						return err
+					}
+					one = append(one, sc)
+				}
+				scs = append(scs, one)
 			}
 		}
 	}
@@ -107,7 +121,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 			for _, r := range rs {
 				res, err := analysis.Replication(o, sc, r)
 				if err != nil {
-					return fmt.Errorf("%s from %d nodes, R=%d: %w", sc.Op, len(sc.Initial), r, err)
+					return fmt.Errorf("%s from %d nodes, R=%d: %w", sc[0].Op, len(sc[0].Initial), r, err)
 				}
 				results = append(results, res)
 			}
