@@ -27,6 +27,7 @@ const (
 	LoadFile        = "load.csv"
 	StormFile       = "storm.csv"
 	ReplicationFile = "replication.csv"
+	BoundedFile     = "boundedloads.csv"
 	// ReportFile is the file Write's caller puts the report in.
 	ReportFile = "REPORT.md"
 )
@@ -44,25 +45,38 @@ const (
 	JoinRatio                     // moved/ideal when one node joins, at the working size
 	LeaveRatio                    // moved/ideal when a random node leaves, at the working size
 	ReplicaMoved                  // key-replica pairs moved on a random leave at R replicas
+	ReplicaLost                   // keys losing every replica on that leave
 	KeyPeak                       // peak-to-mean of keys per node
 	ZipfPeak                      // peak-to-mean of requests per node under Zipf s
 	StormMultiple                 // database reads right after the storm scenario / steady reads
+	LastLeaveRatio                // moved/ideal when the last node leaves (rules only, not a column)
+	ReplicaLoadPeak               // busiest node's replicas over the mean, at R replicas (rules only)
 	numMetrics
 )
 
-// Value is one measured number; OK is false when the run has none.
+// Value is one measured number; OK is false when the run has none. CI is
+// true when the file gives a 95% interval [Lo, Hi] for it (over key sets,
+// layouts or request streams, or benchmath's interval of a median).
 type Value struct {
-	V  float64
-	OK bool
+	V      float64
+	OK     bool
+	Lo, Hi float64
+	CI     bool
 }
 
-// Row is one algorithm's line of the trade-off table.
+// val returns the Value of an interval read from a results file.
+func val(iv schema.Interval) Value { return Value{iv.Mean, true, iv.Lo, iv.Hi, iv.CI} }
+
+// scaled returns v with its value and interval divided by d (> 0).
+func (v Value) scaled(d float64) Value { return Value{v.V / d, v.OK, v.Lo / d, v.Hi / d, v.CI} }
+
+// Row is one line of the trade-off table: a catalog algorithm, or a form
+// of bounded loads that load.csv measures beside the catalog's bounded
+// (Variant; Info is then bounded's, renamed).
 type Row struct {
-	Info catalog.Info
-	Vals [numMetrics]Value
-	// KeyPeakLo, KeyPeakHi: the 95% interval of KeyPeak (spread.csv
-	// peak_to_mean_lo, _hi), OK when the file has both.
-	KeyPeakLo, KeyPeakHi Value
+	Info    catalog.Info
+	Variant bool
+	Vals    [numMetrics]Value
 }
 
 // Data is everything the report says, read from one results directory
@@ -94,18 +108,23 @@ type Data struct {
 	NoisePeak                    Value // sampling-noise floor of the peak-to-mean at SpreadNUsed
 	LoadN, LoadZipf              float64
 	HotShare, Floor              Value   // load.csv: hottest key's request share and the hot-key floor
-	LoadExtra                    []Named // load.csv rows whose algo is not in the catalog (bounded-loads forms)
-	ReplN                        float64
-	ReplR                        float64
-	ReplIdeal                    Value   // ideal fraction of the replication rows used
-	ReplLost                     []Named // all_lost_frac per algorithm
-	Storm                        string  // storm scenario, e.g. "4 -> 5 nodes (add), 50000 reads/s at hit ratio 0.95 over 1000000 keys"
+	LoadEps                      float64 // eps of load.csv's bounded-loads forms at LoadN, LoadZipf (0: none)
+	// The bounded-loads forms' movement (boundedloads.csv), read at the
+	// node count nearest the profile's, LoadEps and the Zipf exponent
+	// nearest LoadZipf.
+	BoundedN, BoundedZipf float64
+	ReplN                 float64
+	ReplR                 float64
+	ReplIdeal             Value  // ideal fraction of the replication rows used
+	Storm                 string // storm scenario, e.g. "4 -> 5 nodes (add), 50000 reads/s at hit ratio 0.95 over 1000000 keys"
 }
 
-// Named is a number belonging to an algorithm (or variant) name.
+// Named is a number belonging to an algorithm (or variant) name, with
+// its interval when it has one.
 type Named struct {
 	Name string
 	V    float64
+	Val  Value
 }
 
 // Load reads the result files in dir for profile p. A file that exists
@@ -117,10 +136,24 @@ func Load(dir string, p Profile) (*Data, error) {
 	for i, name := range catalog.Names() {
 		rows[i].Info, _ = catalog.Describe(name)
 	}
+	// Forms of bounded loads other than the catalog's (load.csv names
+	// that one bounded-partition), in order of appearance.
+	var variants []Row
 	index := func(algo string) int { return slices.Index(catalog.Names(), algo) }
-	set := func(algo string, m Metric, v float64) {
-		if i := index(algo); i >= 0 && !rows[i].Vals[m].OK {
-			rows[i].Vals[m] = Value{v, true}
+	row := func(algo string) *Row {
+		if i := index(algo); i >= 0 {
+			return &rows[i]
+		}
+		for i := range variants {
+			if variants[i].Info.Name == algo {
+				return &variants[i]
+			}
+		}
+		return nil
+	}
+	set := func(algo string, m Metric, v Value) {
+		if r := row(algo); r != nil && !r.Vals[m].OK {
+			r.Vals[m] = v
 		}
 	}
 	exists := func(name string) (string, bool) {
@@ -210,6 +243,8 @@ func Load(dir string, p Profile) (*Data, error) {
 			case "add":
 			case "remove-random":
 				m = LeaveRatio
+			case "remove-last":
+				m = LastLeaveRatio
 			default:
 				continue
 			}
@@ -217,7 +252,19 @@ func Load(dir string, p Profile) (*Data, error) {
 			if err != nil {
 				return nil, err
 			}
-			set(t.Str(i, schema.ColAlgo), m, v)
+			// The interval of moved/ideal is the moved fraction's over
+			// the ideal fraction (a constant of the scenario).
+			iv, err := t.Interval(i, schema.ColMovedFrac)
+			if err != nil {
+				return nil, err
+			}
+			ideal, err := t.Num(i, schema.ColIdealFrac)
+			if err != nil || ideal <= 0 {
+				return nil, fmt.Errorf("%s: row %d: ideal_frac %v: want > 0 (%v)", path, i+1, ideal, err)
+			}
+			mv := val(iv).scaled(ideal)
+			mv.V = v
+			set(t.Str(i, schema.ColAlgo), m, mv)
 		}
 	}
 
@@ -240,24 +287,14 @@ func Load(dir string, p Profile) (*Data, error) {
 			if n, _ := t.Num(i, schema.ColNodes); n != d.SpreadNUsed {
 				continue
 			}
-			v, err := t.Num(i, schema.ColPeakToMean)
+			iv, err := t.Interval(i, schema.ColPeakToMean)
 			if err != nil {
 				return nil, err
 			}
-			algo := t.Str(i, schema.ColAlgo)
-			if j := index(algo); j >= 0 && !rows[j].Vals[KeyPeak].OK {
-				ci, err := t.Interval(i, schema.ColPeakToMean)
-				if err != nil {
-					return nil, err
-				}
-				if ci.CI {
-					rows[j].KeyPeakLo, rows[j].KeyPeakHi = Value{ci.Lo, true}, Value{ci.Hi, true}
-				}
-			}
-			set(algo, KeyPeak, v)
+			set(t.Str(i, schema.ColAlgo), KeyPeak, val(iv))
 			if !d.NoisePeak.OK {
 				if v, err := t.Num(i, schema.ColNoisePeakToMean); err == nil {
-					d.NoisePeak = Value{v, true}
+					d.NoisePeak = Value{V: v, OK: true}
 				}
 			}
 		}
@@ -285,26 +322,34 @@ func Load(dir string, p Profile) (*Data, error) {
 			if n != d.LoadN || z != d.LoadZipf {
 				continue
 			}
-			v, err := t.Num(i, schema.ColPeakToMean)
+			iv, err := t.Interval(i, schema.ColPeakToMean)
 			if err != nil {
 				return nil, err
 			}
 			algo := t.Str(i, schema.ColAlgo)
-			if index(algo) >= 0 {
-				set(algo, ZipfPeak, v)
-			} else {
-				d.LoadExtra = append(d.LoadExtra, Named{algo, v})
-				// load.csv names the catalog's bounded by its variant, so
-				// its row of the table gets that variant's value.
-				if algo == analysis.VariantPartition {
-					set(bounded.Name, ZipfPeak, v)
+			switch {
+			case index(algo) >= 0:
+			case algo == analysis.VariantPartition:
+				// load.csv names the catalog's bounded by its form.
+				algo = bounded.Name
+			default:
+				if row(algo) == nil {
+					in, _ := catalog.Describe(bounded.Name)
+					in.Name = algo
+					variants = append(variants, Row{Info: in, Variant: true})
 				}
 			}
+			if algo != t.Str(i, schema.ColAlgo) || index(algo) < 0 {
+				if e, ok, err := t.OptNum(i, schema.ColEps); err == nil && ok && d.LoadEps == 0 {
+					d.LoadEps = e
+				}
+			}
+			set(algo, ZipfPeak, val(iv))
 			if h, ok, err := t.OptNum(i, "hot_share"); err == nil && ok && !d.HotShare.OK {
-				d.HotShare = Value{h, true}
+				d.HotShare = Value{V: h, OK: true}
 			}
 			if f, ok, err := t.OptNum(i, "floor"); err == nil && ok && !d.Floor.OK {
-				d.Floor = Value{f, true}
+				d.Floor = Value{V: f, OK: true}
 			}
 		}
 	}
@@ -332,11 +377,11 @@ func Load(dir string, p Profile) (*Data, error) {
 			if first(i) != first(0) {
 				continue
 			}
-			v, err := t.Num(i, schema.ColDBMultiple)
+			iv, err := t.Interval(i, schema.ColDBMultiple)
 			if err != nil {
 				return nil, err
 			}
-			set(t.Str(i, schema.ColAlgo), StormMultiple, v)
+			set(t.Str(i, schema.ColAlgo), StormMultiple, val(iv))
 		}
 	}
 
@@ -364,34 +409,111 @@ func Load(dir string, p Profile) (*Data, error) {
 			if !leave(i) || n != d.ReplN || r != d.ReplR || index(t.Str(i, schema.ColAlgo)) < 0 {
 				continue
 			}
-			var v [3]float64
-			for j, c := range []string{schema.ColPairsMovedFrac, schema.ColAllLostFrac, schema.ColIdealFrac} {
-				if v[j], err = t.Num(i, c); err != nil {
-					return nil, err
-				}
+			moved, err := t.Interval(i, schema.ColPairsMovedFrac)
+			if err != nil {
+				return nil, err
+			}
+			lost, err := t.Interval(i, schema.ColAllLostFrac)
+			if err != nil {
+				return nil, err
+			}
+			ideal, err := t.Num(i, schema.ColIdealFrac)
+			if err != nil {
+				return nil, err
 			}
 			algo := t.Str(i, schema.ColAlgo)
-			if rows[index(algo)].Vals[ReplicaMoved].OK {
-				continue
+			set(algo, ReplicaMoved, val(moved))
+			set(algo, ReplicaLost, val(lost))
+			if load, err := t.Interval(i, schema.ColLoadPeakToMean); err == nil {
+				set(algo, ReplicaLoadPeak, val(load))
 			}
-			set(algo, ReplicaMoved, v[0])
-			d.ReplLost = append(d.ReplLost, Named{algo, v[1]})
 			if !d.ReplIdeal.OK {
-				d.ReplIdeal = Value{v[2], true}
+				d.ReplIdeal = Value{V: ideal, OK: true}
 			}
 		}
 	}
 
-	if len(d.Missing) == 6 {
-		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir,
-			strings.Join([]string{LookupFile, MovementFile, SpreadFile, LoadFile, StormFile, ReplicationFile}, ", "))
+	if path, ok := exists(BoundedFile); ok && len(variants) > 0 {
+		if err := d.boundedMovement(path, variants); err != nil {
+			return nil, err
+		}
+	}
+
+	if all := resultFiles(); len(d.Missing) == len(all) {
+		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir, strings.Join(all, ", "))
 	}
 	for _, r := range rows {
 		if slices.ContainsFunc(r.Vals[:], func(v Value) bool { return v.OK }) {
 			d.Rows = append(d.Rows, r)
 		}
+		if r.Info.Name == bounded.Name {
+			d.Rows = append(d.Rows, variants...)
+		}
 	}
 	return d, nil
+}
+
+// resultFiles returns the result files Load reads, in its order.
+func resultFiles() []string {
+	return []string{LookupFile, MovementFile, SpreadFile, LoadFile, StormFile, ReplicationFile, BoundedFile}
+}
+
+// boundedMovement sets JoinRatio and LeaveRatio of the bounded-loads
+// forms vs from boundedloads.csv at path: moved over ideal fraction on a
+// join and on a leave, at the node count nearest the profile's, at
+// d.LoadEps (the eps load.csv ran them at) and the Zipf exponent nearest
+// d.LoadZipf.
+func (d *Data) boundedMovement(path string, vs []Row) error {
+	t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColNodes, schema.ColEps, schema.ColZipf,
+		"moved_join_frac", "ideal_join_frac", "moved_leave_frac", "ideal_leave_frac"})
+	if err != nil {
+		return err
+	}
+	meta := func(i int) (n, e, z float64) {
+		n, _ = t.Num(i, schema.ColNodes)
+		e, _ = t.Num(i, schema.ColEps)
+		z, _ = t.Num(i, schema.ColZipf)
+		return
+	}
+	ns, err := column(t, schema.ColNodes, func(int) bool { return true })
+	if err != nil {
+		return err
+	}
+	d.BoundedN = nearest(ns, float64(d.Profile.Nodes))
+	zs, err := column(t, schema.ColZipf, func(i int) bool { n, e, _ := meta(i); return n == d.BoundedN && e == d.LoadEps })
+	if err != nil {
+		return err
+	}
+	if len(zs) == 0 {
+		return nil // no row at load.csv's eps
+	}
+	d.BoundedZipf = nearestLinear(zs, d.LoadZipf)
+	for i := range t.Len() {
+		if n, e, z := meta(i); n != d.BoundedN || e != d.LoadEps || z != d.BoundedZipf {
+			continue
+		}
+		j := slices.IndexFunc(vs, func(r Row) bool { return r.Info.Name == t.Str(i, schema.ColAlgo) })
+		if j < 0 {
+			continue
+		}
+		for _, c := range []struct {
+			m            Metric
+			moved, ideal string
+		}{{JoinRatio, "moved_join_frac", "ideal_join_frac"}, {LeaveRatio, "moved_leave_frac", "ideal_leave_frac"}} {
+			iv, err := t.Interval(i, c.moved)
+			if err != nil {
+				return err
+			}
+			ideal, err := t.Num(i, c.ideal)
+			if err != nil || ideal <= 0 {
+				return fmt.Errorf("%s: row %d: %s %v: want > 0 (%v)", path, i+1, c.ideal, ideal, err)
+			}
+			if !vs[j].Vals[c.m].OK {
+				vs[j].Vals[c.m] = val(iv).scaled(ideal)
+			}
+		}
+	}
+	return nil
 }
 
 // keysSets adds to d.KeysSets the keys per set and sets of table t (of
@@ -454,13 +576,15 @@ func seriesXs(ss []plots.Series) []float64 {
 	return xs
 }
 
-func at(s plots.Series, x float64) (float64, bool) {
+// at returns the point of s at x as a Value (with benchmath's interval of
+// the median when the point has one).
+func at(s plots.Series, x float64) (Value, bool) {
 	for _, p := range s.Points {
 		if p.X == x {
-			return p.Y, true
+			return Value{p.Y, true, p.Lo, p.Hi, p.CI}, true
 		}
 	}
-	return 0, false
+	return Value{}, false
 }
 
 // nearest returns the value of xs (all > 0) closest to target on a log

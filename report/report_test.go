@@ -94,13 +94,39 @@ func allowed(t *testing.T, dir string, p Profile) []float64 {
 			vals = append(vals, v)
 		}
 	}
+	// Medians, and the ratio of an algorithm's lookup medians at two
+	// node counts (the lookup-growth rule quotes it).
+	lookup := map[string][]float64{} // algo -> medians of Lookup from=key
 	for _, k := range order {
 		xs := slices.Clone(cells[k])
 		slices.Sort(xs)
 		n := len(xs)
-		vals = append(vals, float64(n), (xs[(n-1)/2]+xs[n/2])/2)
+		med := (xs[(n-1)/2] + xs[n/2]) / 2
+		vals = append(vals, float64(n), med)
+		if m := lookupName.FindStringSubmatch(k); m != nil {
+			lookup[m[1]] = append(lookup[m[1]], med)
+		}
 	}
-	vals = append(vals, float64(p.Nodes), float64(p.MaxNodes), float64(p.Replicas), p.Zipf, NearIdeal)
+	for _, meds := range lookup {
+		for _, a := range meds {
+			for _, b := range meds {
+				vals = append(vals, a/b)
+			}
+		}
+	}
+	// boundedloads.csv's moved/ideal ratios (and their intervals).
+	if t, err := schemaTable(filepath.Join(dir, BoundedFile)); err == nil {
+		for _, r := range t[1:] {
+			for _, c := range [][2]string{{"moved_join_frac", "ideal_join_frac"}, {"moved_leave_frac", "ideal_leave_frac"}} {
+				ideal, _ := strconv.ParseFloat(r[slices.Index(t[0], c[1])], 64)
+				for _, suf := range []string{"", "_lo", "_hi"} {
+					v, _ := strconv.ParseFloat(r[slices.Index(t[0], c[0]+suf)], 64)
+					vals = append(vals, v/ideal)
+				}
+			}
+		}
+	}
+	vals = append(vals, float64(p.Nodes), float64(p.MaxNodes), float64(p.Replicas), p.Zipf, NearIdeal, LossLimit)
 	num := regexp.MustCompile(`\d+(?:,\d{3})*(?:\.\d+)?`)
 	for _, name := range catalog.Names() {
 		in, _ := catalog.Describe(name)
@@ -114,8 +140,19 @@ func allowed(t *testing.T, dir string, p Profile) []float64 {
 	return vals
 }
 
+// schemaTable reads the CSV file at path: header, then rows.
+func schemaTable(path string) ([][]string, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return csv.NewReader(fh).ReadAll()
+}
+
 var (
-	codeSpan  = regexp.MustCompile("`[^`]*`")
+	lookupName = regexp.MustCompile(`^BenchmarkLookup/algo=([^/]+)/nodes=\d+/from=key-\d+ ns/op$`)
+	codeSpan   = regexp.MustCompile("`[^`]*`")
 	plotLink  = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
 	kOfN      = regexp.MustCompile(`\b(\d+) of (\d+) algorithms`)
 	numberTok = regexp.MustCompile(`^(\d+(?:,\d{3})*(?:\.\d+)?)(%|x)?$`)
@@ -250,7 +287,7 @@ func TestSentenceFollowsInput(t *testing.T) {
 		if f == StormFile {
 			for _, r := range recs[1:] {
 				if r[0] == "ring" {
-					r[col] = "1.5"
+					r[col], r[col+1], r[col+2] = "1.5", "1.5", "1.5" // db_multiple and its interval
 				}
 			}
 			var sb strings.Builder
@@ -266,7 +303,7 @@ func TestSentenceFollowsInput(t *testing.T) {
 	if l := stormLine(after); !strings.Contains(l, "by `ring` (1.50x)") {
 		t.Errorf("after setting ring's db_multiple to 1.5, storm takeaway %q does not name ring first at 1.50x", l)
 	}
-	if row := tableRow(t, after, "ring"); !strings.Contains(row, "| 1.50 |") {
+	if row := tableRow(t, after, "ring"); !strings.Contains(row, "| **1.50** |") {
 		t.Errorf("ring's table row %q lacks its new storm multiple 1.50", row)
 	}
 	// Everything else is unchanged.
@@ -321,8 +358,8 @@ func TestAbsentFilesAreNotInThisRun(t *testing.T) {
 			blank++
 		}
 	}
-	if blank != 6 {
-		t.Errorf("ring row %q: %d blank cells, want 6 (one lookup column without lookup.txt, build x2, replication, Zipf, storm)", row, blank)
+	if blank != 7 {
+		t.Errorf("ring row %q: %d blank cells, want 7 (one lookup column without lookup.txt, build x2, replication x2, Zipf, storm)", row, blank)
 	}
 	// A plot that exists is linked, relative to the report.
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
@@ -430,5 +467,104 @@ func TestCompare(t *testing.T) {
 	want := "| `jump` | join moved/ideal @100 | " + fixed2(d.Rows[3].Vals[JoinRatio].V) + " | " + fixed2(2*d.Rows[3].Vals[JoinRatio].V) + " | +100.0% |"
 	if d.Rows[3].Info.Name != "jump" || !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "\n1 cells differ,") {
 		t.Errorf("compare after doubling jump's join ratio:\n%s\nwant a line %q", b.String(), want)
+	}
+}
+
+// copyRun copies the files of runDir into a new directory, passing each
+// CSV through edit (nil: unchanged), and returns the directory.
+func copyRun(t *testing.T, edit func(file string, recs [][]string)) string {
+	t.Helper()
+	dir := t.TempDir()
+	files, _ := filepath.Glob(filepath.Join(runDir, "*"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(f, ".csv") && edit != nil {
+			recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			edit(filepath.Base(f), recs)
+			var sb strings.Builder
+			w := csv.NewWriter(&sb)
+			w.WriteAll(recs)
+			b = []byte(sb.String())
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// ruleLines returns the pick and left-out lines of the rule whose need
+// starts with need.
+func ruleLines(t *testing.T, rep, need string) (pick, out string) {
+	t.Helper()
+	lines := strings.Split(rep, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "- **"+need) {
+			pick = lines[i+1]
+			if i+2 < len(lines) && strings.HasPrefix(lines[i+2], "  Left out:") {
+				out = lines[i+2]
+			}
+			return pick, out
+		}
+	}
+	t.Fatalf("no rule %q in:\n%s", need, rep)
+	return "", ""
+}
+
+// The rules read measurements, not catalog prose: ring's random leave
+// made 3x the ideal in movement.csv takes it out of the cache-fleet rule,
+// with that number as the reason.
+func TestRulesFollowMeasurements(t *testing.T) {
+	const need = "A cache fleet that scales up and down"
+	pick, _ := ruleLines(t, render(t, runDir, DefaultProfile()), need)
+	if !strings.Contains(pick, "`ring`") {
+		t.Fatalf("ring is not picked before the edit: %s", pick)
+	}
+	d, err := Load(runDir, DefaultProfile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := strconv.FormatFloat(d.MoveN, 'f', -1, 64)
+	dir := copyRun(t, func(file string, recs [][]string) {
+		if file != MovementFile {
+			return
+		}
+		h := recs[0]
+		for _, r := range recs[1:] {
+			if r[0] == "ring" && r[slices.Index(h, "op")] == "remove-random" && r[slices.Index(h, "from")] == from {
+				ideal, _ := strconv.ParseFloat(r[slices.Index(h, "ideal_frac")], 64)
+				for _, c := range []string{"moved_frac", "moved_frac_lo", "moved_frac_hi"} {
+					r[slices.Index(h, c)] = strconv.FormatFloat(3*ideal, 'g', -1, 64)
+				}
+				r[slices.Index(h, "moved_over_ideal")] = "3"
+			}
+		}
+	})
+	pick, out := ruleLines(t, render(t, dir, DefaultProfile()), need)
+	if strings.Contains(pick, "`ring`") || !strings.Contains(out, "`ring` (random leave moved/ideal 3.00x)") {
+		t.Errorf("ring's random leave at 3x: pick %q, left out %q; want ring left out with 3.00x", pick, out)
+	}
+}
+
+// ranking joins the values whose intervals overlap the first's with ≈
+// and lists the others after "behind the first", in value order.
+func TestRanking(t *testing.T) {
+	iv := func(name string, v, lo, hi float64) Named { return Named{name, v, Value{v, true, lo, hi, true}} }
+	ns := []Named{iv("a", 1.0, 0.9, 1.1), iv("b", 1.1, 1.08, 1.3), iv("c", 1.2, 1.15, 1.25), iv("d", 1.3, 0.5, 2)}
+	got := ranking(ns, fixed2, "x")
+	want := "`a` (1.00x) ≈ `b` (1.10x) ≈ `d` (1.30x); behind the first: `c` (1.20x)"
+	if got != want {
+		t.Errorf("ranking = %q, want %q", got, want)
+	}
+	// Without intervals only equal values tie.
+	plain := []Named{{"a", 1, Value{V: 1, OK: true}}, {"b", 1, Value{V: 1, OK: true}}, {"c", 2, Value{V: 2, OK: true}}}
+	if got, want := ranking(plain, fixed2, "x"), "`a` (1.00x) ≈ `b` (1.00x); behind the first: `c` (2.00x)"; got != want {
+		t.Errorf("ranking without intervals = %q, want %q", got, want)
 	}
 }
