@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/chbench/chbench/analysis/schema"
 	"gonum.org/v1/plot"
@@ -22,9 +23,12 @@ import (
 var (
 	figWidth  = vg.Length(1200) * vg.Inch / vgimg.DefaultDPI
 	figHeight = vg.Length(800) * vg.Inch / vgimg.DefaultDPI
-	// legendWidth is the strip right of the axes reserved for the legend,
-	// so the legend never covers data.
+	// legendWidth is the widest strip right of the axes reserved for the
+	// legend, so the legend never covers data; a narrower legend gets a
+	// strip just wide enough (legendNeed), and the axes the rest.
 	legendWidth = vg.Points(240)
+	// legendGap is the space between the axes and the legend.
+	legendGap = vg.Points(10)
 )
 
 // figure is one plot.Plot plus a legend drawn beside (not over) its data
@@ -43,15 +47,26 @@ type figure struct {
 	// instead of p and legend (small multiples, see familyPanels).
 	panels        []*figure
 	width, height vg.Length // image size; 0 = figWidth, figHeight
-	legendW       vg.Length // legend strip; 0 = legendWidth
+	legendW       vg.Length // legend strip; 0 = as wide as the legend needs, at most legendWidth
 }
 
-// legendStrip returns the width of the strip the legend is drawn in.
+// legendStrip returns the width of the strip the legend is drawn in:
+// legendW when set, else what the legend needs, at most legendWidth.
 func (f *figure) legendStrip() vg.Length {
 	if f.legendW > 0 {
 		return f.legendW
 	}
-	return legendWidth
+	return min(f.legendNeed(), legendWidth)
+}
+
+// legendNeed returns the width the legend of f takes with the gap before
+// it and a margin after it (the gap alone when the legend is empty).
+func (f *figure) legendNeed() vg.Length {
+	w := f.legend.Rectangle(draw.Canvas{}).Size().X
+	if w == 0 {
+		return legendGap
+	}
+	return legendGap + w + vg.Points(8)
 }
 
 // size returns the image size of f.
@@ -147,25 +162,40 @@ func (f *figure) draw(c draw.Canvas) {
 	// The y label is drawn here, not by gonum: gonum reserves space for it
 	// as if it were centred on the arithmetic mean of the axis range, which
 	// on a log axis lies near the top, and leaves a wide empty band above
-	// the data.
+	// the data. It is centred on the data area, moved up or down as
+	// little as needed to stay inside the plot canvas, and its font
+	// shrinks if it is longer than the canvas is high (in a small panel it
+	// would run into the panels above and below).
 	yLabel := f.p.Y.Label.Text
 	if yLabel != "" {
-		st := f.p.Y.Label.TextStyle
-		st.Rotation += math.Pi / 2
 		h := f.p.Y.Label.TextStyle.Height(yLabel)
-		descent := f.p.Y.Label.TextStyle.FontExtents().Descent
-		inner := draw.Crop(pc, h+f.p.Y.Label.Padding, 0, 0, 0)
+		inner := draw.Crop(pc, h+f.p.Y.Label.Padding+vg.Points(3), 0, 0, 0)
 		f.p.Y.Label.Text = ""
 		defer func() { f.p.Y.Label.Text = yLabel }()
 		da := f.p.DataCanvas(inner)
-		c.FillText(st, vg.Point{X: pc.Min.X + h - descent, Y: da.Center().Y}, yLabel)
+		st := fitWidth(f.p.Y.Label.TextStyle, yLabel, pc.Max.Y-pc.Min.Y)
+		half := st.Width(yLabel) / 2
+		y := min(max(da.Center().Y, pc.Min.Y+half), pc.Max.Y-half)
+		descent := st.FontExtents().Descent
+		st.Rotation += math.Pi / 2
+		c.FillText(st, vg.Point{X: pc.Min.X + h - descent, Y: y}, yLabel)
 		pc = inner
+	}
+	// X tick labels that would overlap at this width are dropped (their
+	// ticks stay, unlabelled), the roundest values kept first.
+	if marker := f.p.X.Tick.Marker; marker != nil {
+		da := f.p.DataCanvas(pc)
+		ticks := thinLabels(marker.Ticks(f.p.X.Min, f.p.X.Max),
+			func(v float64) vg.Length { return vg.Length(f.p.X.Norm(v)) * (da.Max.X - da.Min.X) },
+			f.p.X.Tick.Label.Width, f.p.X.Tick.Label.Width("0"))
+		f.p.X.Tick.Marker = plot.ConstantTicks(ticks)
+		defer func() { f.p.X.Tick.Marker = marker }()
 	}
 	if f.prepare != nil {
 		f.prepare(f.p.DataCanvas(pc))
 	}
 	f.p.Draw(pc)
-	lc := draw.Crop(c, c.Max.X-c.Min.X-f.legendStrip()+vg.Points(10), 0, 0, -hh)
+	lc := draw.Crop(c, c.Max.X-c.Min.X-f.legendStrip()+legendGap, 0, 0, -hh)
 	f.legend.Draw(lc)
 }
 
@@ -185,6 +215,53 @@ func (f *figure) drawHeader(c, pc draw.Canvas) {
 		c.FillText(st, vg.Point{X: x, Y: y}, l)
 		y -= st.Height(l)
 	}
+}
+
+// thinLabels returns ticks with the labels removed that would overlap a
+// label kept: labels are kept in order of roundness (labelRank), then
+// from left to right, each only if it is at least gap clear of every
+// label kept before. pos gives a tick's position along the axis and width
+// a label's width.
+func thinLabels(ticks []plot.Tick, pos func(float64) vg.Length, width func(string) vg.Length, gap vg.Length) []plot.Tick {
+	out := slices.Clone(ticks)
+	var order []int
+	for i, t := range out {
+		if t.Label != "" {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return labelRank(out[a].Value) - labelRank(out[b].Value) })
+	type span struct{ lo, hi vg.Length }
+	var kept []span
+	for _, i := range order {
+		x, w := pos(out[i].Value), width(out[i].Label)
+		s := span{x - w/2 - gap/2, x + w/2 + gap/2}
+		if slices.ContainsFunc(kept, func(k span) bool { return s.lo < k.hi && k.lo < s.hi }) {
+			out[i].Label = ""
+			continue
+		}
+		kept = append(kept, s)
+	}
+	return out
+}
+
+// labelRank orders tick values by roundness: 0 and powers of ten first,
+// then 5, 2 and other leading digits times a power of ten.
+func labelRank(v float64) int {
+	if v == 0 {
+		return 0
+	}
+	e := math.Floor(math.Log10(math.Abs(v)))
+	m := math.Abs(v) / math.Pow(10, e)
+	if m > 9.999999 { // 1000 read as 9.99... x 10^2
+		m /= 10
+	}
+	for rank, lead := range []float64{1, 5, 2} {
+		if math.Abs(m-lead) < 1e-6 {
+			return rank
+		}
+	}
+	return 3
 }
 
 // writeTo renders the figure in format "png" or "svg" to w.
@@ -309,7 +386,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 			t := plot.Tick{Value: v}
 			if isMajor {
-				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+				t.Label = tickText(v, -1)
 			}
 			ticks = append(ticks, t)
 		}
@@ -325,6 +402,21 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 		return linTicks{}.Ticks(lo, hi)
 	}
 	return ticks
+}
+
+// tickText formats a tick value with decimals decimals (-1: as few as
+// needed) and commas between groups of three digits of its whole part
+// (60,000,000, not 60000000).
+func tickText(v float64, decimals int) string {
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	sign, whole, frac := "", s, ""
+	if strings.HasPrefix(whole, "-") {
+		sign, whole = "-", whole[1:]
+	}
+	if i := strings.IndexByte(whole, '.'); i >= 0 {
+		whole, frac = whole[:i], whole[i:]
+	}
+	return sign + thousands(whole) + frac
 }
 
 // decimal returns m * 10^e rounded to the nearest float64, so that labels
@@ -347,7 +439,7 @@ func labelEnds(ticks []plot.Tick, lo, hi float64) {
 			last = i
 		}
 	}
-	label := func(i int) { ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64) }
+	label := func(i int) { ticks[i].Label = tickText(ticks[i].Value, -1) }
 	if first < 0 {
 		return
 	}
@@ -395,7 +487,7 @@ func (linTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 		t := plot.Tick{Value: v}
 		if int64(k)%2 == 0 {
-			t.Label = strconv.FormatFloat(v, 'f', decimals, 64)
+			t.Label = tickText(v, decimals)
 		}
 		ticks = append(ticks, t)
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -36,8 +37,8 @@ const (
 // bounded-partition is the catalog's "bounded" and keeps its style; the
 // key and request forms, which have no catalog entry, get colours of
 // their own (purple, and a dark brown far from every palette colour but
-// vermillion, whose partition form it is drawn apart from), markers and
-// dashes not used by a neighbour.
+// vermillion, whose partition form it is drawn apart from), markers
+// (bounded-request a thick plus) and dashes not used by a neighbour.
 func placementStyle(name string) Style {
 	switch name {
 	case boundedPartition:
@@ -45,11 +46,27 @@ func placementStyle(name string) Style {
 	case boundedKey:
 		return Style{Color: color.RGBA{R: 106, G: 61, B: 154, A: 255}, Glyph: draw.BoxGlyph{}, Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}
 	case boundedRequest:
-		return Style{Color: color.RGBA{R: 110, G: 50, B: 10, A: 255}, Glyph: draw.PlusGlyph{}, Dashes: nil}
+		return Style{Color: color.RGBA{R: 110, G: 50, B: 10, A: 255}, Glyph: thickPlus{}, Dashes: nil}
 	case "ring (no bound)":
 		return AlgoStyle("ring")
 	}
 	return AlgoStyle(name)
+}
+
+// thickPlus is a plus-shaped marker drawn with a 2.5-point line: gonum's
+// PlusGlyph, drawn hairline-thin, vanished on bounded-request's solid line.
+type thickPlus struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (thickPlus) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: vg.Points(2.5)})
+	r := sty.Radius * 1.1
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - r, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X + r, Y: pt.Y})
+	p.Move(vg.Point{X: pt.X, Y: pt.Y - r})
+	p.Line(vg.Point{X: pt.X, Y: pt.Y + r})
+	c.Stroke(p)
 }
 
 // placementOrder sorts placements in catalog order with the two
@@ -226,7 +243,12 @@ func trafficCaption(t *schema.Table, rows []int, notes ...string) []string {
 }
 
 // loadFigures draws, per node count, peak-to-mean request load against
-// the Zipf exponent for every placement, with the hot-key floor.
+// the Zipf exponent for every placement, with the hot-key floor and 95%
+// CI bars; the x axis is ticked at the measured exponents. With more than
+// panelThreshold placements it is small multiples (familyPanelsBy with
+// loadFamily): the catalog families, and the three forms of bounded loads
+// in a panel of their own beside the plain ring, every panel with the
+// floor, on the axes of the whole figure.
 func loadFigures(t *schema.Table) ([]*figure, error) {
 	nodes, series, floors, err := LoadSeries(t)
 	if err != nil || len(nodes) == 0 {
@@ -239,8 +261,6 @@ func loadFigures(t *schema.Table) ([]*figure, error) {
 		if len(nodes) > 1 {
 			name += "-n" + ns
 		}
-		f := newFigure(name, "Peak-to-mean request load under Zipf popularity (n = "+ns+" nodes)",
-			"Zipf exponent s of key popularity (0 = uniform)", "peak-to-mean request load (busiest node / mean, log)")
 		var rows []int
 		eps, inflight := "", ""
 		for i := range t.Len() {
@@ -262,23 +282,76 @@ func loadFigures(t *schema.Table) ([]*figure, error) {
 			}
 			notes = append(notes, b+"; the key and partition forms bound keys, not requests")
 		}
-		f.caption = trafficCaption(t, rows, notes...)
+		caption := trafficCaption(t, rows, notes...)
 		ss := series[n]
-		if !logYClipped(f, append(slices.Clone(ss), Series{Points: floors[n]})) {
-			f.p.Y.Label.Text = "peak-to-mean request load (busiest node / mean)"
+		ticks := zipfTicks(allXs(ss))
+		var ring *Series
+		if i := slices.IndexFunc(ss, func(s Series) bool { return s.Algo == "ring" }); i >= 0 {
+			ring = &ss[i]
 		}
-		for _, s := range ss {
-			if err := addSeries(f, s, placementStyle(s.Algo)); err != nil {
+		build := func(group []Series) (*figure, error) {
+			f := newFigure(name, "Peak-to-mean request load under Zipf popularity (n = "+ns+" nodes)",
+				"Zipf exponent s of key popularity (0 = uniform)", "peak-to-mean request load (busiest node / mean, log)")
+			f.caption = caption
+			if ring != nil && len(group) < len(ss) && !slices.ContainsFunc(group, func(s Series) bool { return loadFamily(s.Algo) != "bounded" }) {
+				// The bounded panel: what bounding buys over the plain ring.
+				group = append([]Series{{Algo: "ring (no bound)", Label: "ring (no bound)", Points: ring.Points}}, group...)
+			}
+			if !logYClipped(f, append(slices.Clone(group), Series{Points: floors[n]})) {
+				f.p.Y.Label.Text = "peak-to-mean request load (busiest node / mean)"
+			}
+			for _, s := range group {
+				if err := addSeries(f, s, placementStyle(s.Algo)); err != nil {
+					return nil, err
+				}
+			}
+			if err := referenceLine(f, "hot-key floor", plotterXYs(floors[n])); err != nil {
 				return nil, err
 			}
+			if err := legendNote(f, "95% CI (bars)", vg.Points(1.5)); err != nil {
+				return nil, err
+			}
+			padAxes(f)
+			f.p.X.Tick.Marker = ticks
+			return f, nil
 		}
-		if err := referenceLine(f, "hot-key floor", plotterXYs(floors[n])); err != nil {
+		f, err := build(ss)
+		if err != nil {
 			return nil, err
 		}
-		padAxes(f)
+		if f, err = familyPanelsBy(f, ss, loadFamily, build); err != nil {
+			return nil, err
+		}
 		figs = append(figs, f)
 	}
 	return figs, nil
+}
+
+// loadFamily is the panel of a placement in the load figure: "bounded"
+// for the three forms of bounded loads (which answer another question
+// than the hash families: can a bound beat the hot-key floor), the
+// catalog family otherwise.
+func loadFamily(name string) string {
+	switch name {
+	case boundedPartition, boundedKey, boundedRequest:
+		return "bounded"
+	case "ring (no bound)":
+		return familyOf("ring")
+	}
+	return familyOf(name)
+}
+
+// zipfTicks labels the Zipf exponents measured, xs, each once, in
+// increasing order, with as many decimals as measured (0.99, not 1.0).
+func zipfTicks(xs []float64) plot.ConstantTicks {
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	xs = slices.Compact(xs)
+	ticks := make(plot.ConstantTicks, len(xs))
+	for i, x := range xs {
+		ticks[i] = plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)}
+	}
+	return ticks
 }
 
 var boundedColumns = []string{schema.ColAlgo, schema.ColNodes, schema.ColEps, schema.ColZipf, schema.ColMaxLoadOverCap, schema.ColAwayFrac, schema.ColMovedJoinFrac, schema.ColIdealJoinFrac, schema.ColMovedLeaveFrac}

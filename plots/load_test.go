@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis/schema"
 )
 
@@ -52,6 +54,14 @@ func TestTrafficFigures(t *testing.T) {
 	}
 	if bytes.Contains(b.Bytes(), []byte(">bounded<")) {
 		t.Error("an ambiguous \"bounded\" in the legend")
+	}
+	// Eight placements: one panel, x ticks at the measured exponents.
+	load := figs[0]
+	if len(load.panels) != 0 || len(load.drawn) != 8 {
+		t.Errorf("load figure: %d panels, %d lines; want one panel with all 8", len(load.panels), len(load.drawn))
+	}
+	if got := tickLabels(load.p.X.Tick.Marker.Ticks(load.p.X.Min, load.p.X.Max)); !slices.Equal(got, []string{"0", "0.99", "1.2"}) {
+		t.Errorf("x tick labels %v, want 0 0.99 1.2", got)
 	}
 }
 
@@ -113,5 +123,103 @@ func TestTrafficRenderDeterministicAndBadInput(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, LoadFile), []byte(strings.Replace(string(b), ",0.99,", ",NaN,", 1)), 0o644)
 	if _, errs := trafficFigures(dir); len(errs) != 1 || !strings.Contains(errs[0].Error(), "NaN") {
 		t.Errorf("NaN exponent: %v", errs)
+	}
+}
+
+// loadTableAll returns testdata's load.csv with a row per Zipf exponent
+// added, copied from modulo's, for every catalog algorithm it lacks (but
+// "bounded", which is there as bounded-partition): 18 placements.
+func loadTableAll(t *testing.T) *schema.Table {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(trafficDir, LoadFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	var extra []string
+	for _, line := range strings.Split(text, "\n") {
+		rest, ok := strings.CutPrefix(line, "modulo,")
+		if !ok {
+			continue
+		}
+		for _, name := range catalog.Names() {
+			if name != "bounded" && !strings.Contains(text, "\n"+name+",") {
+				extra = append(extra, name+","+rest)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), LoadFile)
+	if err := os.WriteFile(path, []byte(text+strings.Join(extra, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := schema.ReadTable(path, loadColumns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// With more than panelThreshold placements the load figure is one panel
+// per family, the bounded forms in their own panel beside the plain ring;
+// every panel has the hot-key floor, the whole figure's axes and x ticks
+// at exactly the measured exponents (0.99 as 0.99).
+func TestLoadPanels(t *testing.T) {
+	figs, err := loadFigures(loadTableAll(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(figs) != 1 {
+		t.Fatalf("%d figures, want 1", len(figs))
+	}
+	f := figs[0]
+	want := []struct {
+		title string
+		lines int
+	}{
+		{familyTitles["classic"], 6}, // modulo ring rendezvous jump slots ketama
+		{familyTitles["bounded"], 4}, // ring (no bound) and the three forms
+		{familyTitles["range"], 4},
+		{familyTitles["table"], 2},
+		{familyTitles["stateful"], 3},
+	}
+	if len(f.panels) != len(want) {
+		t.Fatalf("%d panels, want %d", len(f.panels), len(want))
+	}
+	p0 := f.panels[0].p
+	for i, p := range f.panels {
+		if p.title != want[i].title || len(p.drawn) != want[i].lines {
+			t.Errorf("panel %d: %q with %d lines, want %q with %d", i, p.title, len(p.drawn), want[i].title, want[i].lines)
+		}
+		if got := tickLabels(p.p.X.Tick.Marker.Ticks(p.p.X.Min, p.p.X.Max)); !slices.Equal(got, []string{"0", "0.99", "1.2"}) {
+			t.Errorf("panel %d: x tick labels %v, want the measured exponents 0 0.99 1.2", i, got)
+		}
+		if p.p.X.Min != p0.X.Min || p.p.X.Max != p0.X.Max || p.p.Y.Min != p0.Y.Min || p.p.Y.Max != p0.Y.Max {
+			t.Errorf("panel %d: axes differ from the first panel's", i)
+		}
+		if p.legendW != f.panels[0].legendW || p.legendW > panelLegend {
+			t.Errorf("panel %d: legend strip %v, want the common %v <= %v", i, p.legendW, f.panels[0].legendW, panelLegend)
+		}
+	}
+	var b bytes.Buffer
+	if err := f.writeTo(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	if n := strings.Count(svg, ">hot-key floor<"); n != len(want) {
+		t.Errorf("hot-key floor in %d legends, want %d (every panel)", n, len(want))
+	}
+	if n := strings.Count(svg, ">ring (no bound)<"); n != 1 {
+		t.Errorf("ring (no bound) in %d legends, want 1 (the bounded panel)", n)
+	}
+	b.Reset()
+	if err := f.writeTo(&b, "png"); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := img.Bounds(); r.Dx() != 1600 || r.Dy() != 1200+540 {
+		t.Errorf("image %dx%d, want 1600x1740 (three rows of panels)", r.Dx(), r.Dy())
 	}
 }

@@ -290,7 +290,7 @@ func movementFigures(all []MovementRow) ([]*figure, error) {
 		xLabel, yLabel := "nodes before the change, n (log)", "moved fraction of keys (0..1)"
 		if multiStep(rows, op) {
 			xLabel = "nodes at the start, n (log)"
-			yLabel = "keys moved, summed over the steps (fraction of all keys; can exceed 1)"
+			yLabel = "keys moved, summed over steps (fraction; can exceed 1)"
 		}
 		moved := func(series []Series) (*figure, error) {
 			f := newFigure("movement-"+op, "Keys moved: "+opTitle(op), xLabel, yLabel)

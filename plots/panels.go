@@ -12,10 +12,15 @@ import (
 // family (catalog.Info.Family), on shared axes.
 const panelThreshold = 8
 
-// Small multiples are drawn at 1600 x 1200 pixels, two panels a row.
+// Small multiples are drawn 1600 pixels wide, two panels a row, 1200
+// pixels high for up to two rows and panelRowHeight more for each further
+// row (so every panel has the same size whatever the number of rows).
+// Every panel's legend strip is as wide as the widest legend of the
+// figure needs, at most panelLegend, so the axes of all panels line up.
 var (
 	panelFigWidth  = vg.Length(1600) * vg.Inch / vgimg.DefaultDPI
 	panelFigHeight = vg.Length(1200) * vg.Inch / vgimg.DefaultDPI
+	panelRowHeight = vg.Length(540) * vg.Inch / vgimg.DefaultDPI
 	panelLegend    = vg.Points(215)
 	panelCols      = 2
 )
@@ -27,6 +32,7 @@ var familyTitles = map[string]string{
 	"range":    "range hashes of bucket numbers",
 	"table":    "lookup tables",
 	"stateful": "stateful, fixed capacity",
+	"bounded":  "bounded loads: three forms and the unbounded ring",
 }
 
 // familyOf returns the catalog family of algo, or "other" for a name the
@@ -46,13 +52,20 @@ func familyOf(algo string) string {
 // ticks, range and labels) so that panels compare at a glance. build must
 // draw a figure the way full was drawn, from a subset of its series.
 func familyPanels(full *figure, series []Series, build func([]Series) (*figure, error)) (*figure, error) {
+	return familyPanelsBy(full, series, familyOf, build)
+}
+
+// familyPanelsBy is familyPanels with the panel of a series chosen by
+// family(series.Algo) instead of the catalog family; panels come in the
+// order their first series appears in series.
+func familyPanelsBy(full *figure, series []Series, family func(algo string) string, build func([]Series) (*figure, error)) (*figure, error) {
 	if len(series) <= panelThreshold {
 		return full, nil
 	}
 	var fams []string
 	groups := map[string][]Series{}
 	for _, s := range series {
-		fam := familyOf(s.Algo)
+		fam := family(s.Algo)
 		if groups[fam] == nil {
 			fams = append(fams, fam)
 		}
@@ -63,6 +76,10 @@ func familyPanels(full *figure, series []Series, build func([]Series) (*figure, 
 	}
 	out := &figure{name: full.name, title: full.title, caption: full.caption, p: full.p,
 		width: panelFigWidth, height: panelFigHeight}
+	if rows := (len(fams) + panelCols - 1) / panelCols; rows > 2 {
+		out.height += vg.Length(rows-2) * panelRowHeight
+	}
+	legend := vg.Length(0)
 	for _, fam := range fams {
 		pf, err := build(groups[fam])
 		if err != nil {
@@ -76,10 +93,13 @@ func familyPanels(full *figure, series []Series, build func([]Series) (*figure, 
 		pf.p.X.Scale, pf.p.X.Tick.Marker, pf.p.X.Min, pf.p.X.Max = full.p.X.Scale, full.p.X.Tick.Marker, full.p.X.Min, full.p.X.Max
 		pf.p.Y.Scale, pf.p.Y.Tick.Marker, pf.p.Y.Min, pf.p.Y.Max = full.p.Y.Scale, full.p.Y.Tick.Marker, full.p.Y.Min, full.p.Y.Max
 		pf.p.X.Label.Text, pf.p.Y.Label.Text = full.p.X.Label.Text, full.p.Y.Label.Text
-		pf.legendW = panelLegend
 		pf.legend.TextStyle.Font.Size = vg.Points(11.5)
 		pf.legend.ThumbnailWidth = vg.Points(30)
+		legend = max(legend, pf.legendNeed())
 		out.panels = append(out.panels, pf)
+	}
+	for _, pf := range out.panels {
+		pf.legendW = min(legend, panelLegend)
 	}
 	return out, nil
 }

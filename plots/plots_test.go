@@ -434,8 +434,9 @@ func TestLogTicks(t *testing.T) {
 		// Under two decades: 1, 2, 3, 5, 7 times powers of ten.
 		{5, 46, []string{"5", "7", "10", "20", "30"}},
 		// Retained bytes per node, 23..31000: 1-2-5 labels, and 30 labelled
-		// because the lowest 1-2-5 label (50) is over 1.8x above the bottom.
-		{23, 31000, []string{"30", "50", "100", "200", "500", "1000", "2000", "5000", "10000", "20000"}},
+		// because the lowest 1-2-5 label (50) is over 1.8x above the bottom;
+		// thousands grouped with commas.
+		{23, 31000, []string{"30", "50", "100", "200", "500", "1,000", "2,000", "5,000", "10,000", "20,000"}},
 		// Moved fraction 0.000107..1.12, over four decades: powers of ten,
 		// and the lowest minor tick 0.0002 labelled.
 		{0.000107, 1.12, []string{"0.0002", "0.001", "0.01", "0.1", "1"}},

@@ -2,14 +2,17 @@ package plots
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
 func readMovementFigs(t *testing.T, file string) []*figure {
@@ -400,4 +403,183 @@ func TestVNodesLayoutBandAndTheory(t *testing.T) {
 	if _, err := ReadSpread(path); err == nil || !strings.Contains(err.Error(), ":2: column placements_peak_to_mean_p5") {
 		t.Errorf("5th percentile above the 95th: error %v", err)
 	}
+}
+
+// Tick labels group thousands with commas and keep the decimals asked for.
+func TestTickText(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		dec  int
+		want string
+	}{
+		{60000000, -1, "60,000,000"}, {1000, -1, "1,000"}, {999, -1, "999"}, {0.99, -1, "0.99"},
+		{1234.5, 1, "1,234.5"}, {-2500, 0, "-2,500"}, {1, 1, "1.0"},
+	} {
+		if got := tickText(tc.v, tc.dec); got != tc.want {
+			t.Errorf("tickText(%v, %d) = %q, want %q", tc.v, tc.dec, got, tc.want)
+		}
+	}
+}
+
+// X tick labels that would overlap are dropped, the roundest kept: on
+// a node axis 10..10,000 in a narrow panel 5,000 goes and 10,000 stays; on
+// a wide one all stay. Likewise in rendered figures, on 10..20,000.
+func TestThinLabels(t *testing.T) {
+	ticks := (logTicks{}).Ticks(10, 10000)
+	width := func(s string) vg.Length { return vg.Length(6 * len(s)) }
+	thin := func(axis vg.Length) []string {
+		pos := func(v float64) vg.Length { return axis * vg.Length(math.Log10(v/10)/3) }
+		return tickLabels(thinLabels(ticks, pos, width, 6))
+	}
+	if got, want := thin(2000), tickLabels(ticks); !slices.Equal(got, want) {
+		t.Errorf("wide axis: labels %v, want all of %v", got, want)
+	}
+	narrow := thin(300)
+	if !slices.Contains(narrow, "10,000") || !slices.Contains(narrow, "1,000") || slices.Contains(narrow, "5,000") {
+		t.Errorf("narrow axis: labels %v, want 10,000 and 1,000 kept, 5,000 dropped", narrow)
+	}
+	if got := len(thinLabels(ticks, func(float64) vg.Length { return 0 }, width, 6)); got != len(ticks) {
+		t.Errorf("%d ticks after thinning, want all %d (only labels go)", got, len(ticks))
+	}
+	// In the rendered lookup figure: sixteen algorithms, so panels of
+	// half the width, where 5,000 does not fit beside 10,000; eight,
+	// one wide panel, where it does.
+	s := sixteen()
+	for i := range s.Series {
+		s.Series[i].Points[1].X = 20000
+	}
+	for _, tc := range []struct {
+		n       int
+		has5000 bool
+	}{{16, false}, {8, true}} {
+		s.Series = s.Series[:tc.n]
+		f, err := benchFigure(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := f.writeTo(&b, "svg"); err != nil {
+			t.Fatal(err)
+		}
+		if svg := b.String(); strings.Contains(svg, ">5,000<") != tc.has5000 || !strings.Contains(svg, ">10,000<") {
+			t.Errorf("%d algorithms: label 5,000 drawn %v, want %v (and 10,000 always)", tc.n, !tc.has5000, tc.has5000)
+		}
+	}
+}
+
+// A y label longer than a panel is high is drawn in a smaller font, so it
+// stays inside its panel; a short one keeps the 14-point font.
+func TestYLabelFitsPanel(t *testing.T) {
+	fontSize := func(label string) float64 {
+		s := sixteen()
+		f, err := benchFigure(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range f.panels {
+			p.p.Y.Label.Text = label
+		}
+		var b bytes.Buffer
+		if err := f.writeTo(&b, "svg"); err != nil {
+			t.Fatal(err)
+		}
+		svg := b.String()
+		i := strings.Index(svg, ">"+label+"<")
+		if i < 0 {
+			t.Fatalf("label %q not drawn", label)
+		}
+		tag := svg[strings.LastIndex(svg[:i], "<"):i]
+		_, rest, ok := strings.Cut(tag, "font-size:")
+		px, _, _ := strings.Cut(rest, "px")
+		size, err := strconv.ParseFloat(px, 64)
+		if !ok || err != nil {
+			t.Fatalf("no font size in %q", tag)
+		}
+		return size
+	}
+	if got := fontSize("time (ns)"); got != 14 {
+		t.Errorf("short label at %v pt, want 14", got)
+	}
+	long := strings.Repeat("a very long axis label ", 6)
+	if got := fontSize(long); got >= 14 || got < 6 {
+		t.Errorf("long label at %v pt, want shrunk below 14", got)
+	}
+}
+
+// The legend strip is as wide as the legend needs, at most legendWidth.
+func TestLegendStrip(t *testing.T) {
+	f := newFigure("x", "t", "x", "y")
+	if err := addSeries(f, Series{Algo: "ring", Label: "ring", Points: []Point{noCI(1, 1), noCI(2, 2)}}, AlgoStyle("ring")); err != nil {
+		t.Fatal(err)
+	}
+	short := f.legendStrip()
+	if short >= legendWidth || short != f.legendNeed() || short <= legendGap {
+		t.Errorf("one short entry: strip %v, want its need %v, under %v", short, f.legendNeed(), legendWidth)
+	}
+	f.legend.Add(strings.Repeat("a long legend entry ", 5))
+	if got := f.legendStrip(); got != legendWidth {
+		t.Errorf("a long entry: strip %v, want the cap %v", got, legendWidth)
+	}
+}
+
+// A few bars of one algorithm 5x above all others are cut at the top of
+// the axis, with their values printed, so the others and the ideal stay
+// readable; bars that are tall because the others are near zero are not.
+func TestOffScaleBars(t *testing.T) {
+	var rows []groupedRow
+	for g, slots := range []float64{0.01, 0.5, 0.33, 0.2} {
+		group := fmt.Sprintf("R = %d", g+1)
+		for _, r := range []struct {
+			algo string
+			v    float64
+		}{{"ring", 0.01}, {"slots", slots}, {"ketama", 0.034}} {
+			rows = append(rows, groupedRow{group: group, algo: r.algo, value: ci(0, r.v, r.v*0.95, r.v*1.05), mark: 0.0099, hasMark: true})
+		}
+	}
+	f, err := groupedFigure("replication-add-n100", "t", "x", "y", "ideal", rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.p.Y.Max > 0.1 || f.p.Y.Max < 0.034*1.05 {
+		t.Errorf("y axis up to %v, want just above the others' 0.0357", f.p.Y.Max)
+	}
+	if c := strings.Join(f.caption, "\n"); !strings.Contains(c, "run off the scale") {
+		t.Errorf("caption %q lacks the note on cut bars", c)
+	}
+	var b bytes.Buffer
+	if err := f.writeTo(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{">0.5<", ">0.33<", ">0.2<"} {
+		if !strings.Contains(b.String(), v) {
+			t.Errorf("cut bar value %s not printed", v)
+		}
+	}
+	// The others near zero (reweight collateral): nothing is cut.
+	for i := range rows {
+		if rows[i].algo != "slots" {
+			rows[i].value = ci(0, 0.001, 0.0009, 0.0011)
+		}
+	}
+	if limit := offScaleLimit(barsOf(rows)); !math.IsInf(limit, 1) {
+		t.Errorf("others at 0.1%% of the top: limit %v, want none", limit)
+	}
+	// Two algorithms far above the rest: nothing is cut either.
+	rows[0].algo, rows[0].value = "jump", ci(0, 0.45, 0.44, 0.46)
+	if limit := offScaleLimit(barsOf(rows)); !math.IsInf(limit, 1) {
+		t.Errorf("tall bars of two algorithms: limit %v, want none", limit)
+	}
+}
+
+// barsOf returns rows as Bars, one series per algorithm.
+func barsOf(rows []groupedRow) []Bar {
+	var algos []string
+	bars := make([]Bar, len(rows))
+	for i, r := range rows {
+		if !slices.Contains(algos, r.algo) {
+			algos = append(algos, r.algo)
+		}
+		bars[i] = Bar{Series: slices.Index(algos, r.algo), Value: r.value}
+	}
+	return bars
 }

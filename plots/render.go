@@ -34,7 +34,9 @@ const (
 // scenarios.csv, spread.csv, vnodes.csv, hashes.csv, weights.csv,
 // storm-timeline.csv, storm-zipf-timeline.csv, reweight.csv, replication.csv), writes every plot they support to dir/plots/ as
 // a PNG (1200x800 pixels; line plots of more than 8 algorithms are small
-// multiples, one panel per catalog family, at 1600x1200) and an SVG, and returns the paths written, in a
+// multiples, one panel per catalog family, 1600 pixels wide and 1200 high
+// for up to two rows of panels; bar charts of more than 8 algorithms are
+// 1600x1000) and an SVG, and returns the paths written, in a
 // fixed order. Each file is replaced atomically (temporary file + rename),
 // so a failed run never leaves a partial file or destroys an older plot.
 //
@@ -53,8 +55,9 @@ const (
 //     from hashes.csv;
 //   - weights: each node's share of keys per algorithm against its weight
 //     share, from weights.csv;
-//   - storm: database reads/s against seconds after a cache fleet's
-//     resize, per algorithm, with the steady load, from storm-timeline.csv;
+//   - storm: database reads/s (log axis at doublings of the steady load)
+//     against seconds after a cache fleet's resize, per algorithm, with
+//     the steady load, from storm-timeline.csv;
 //   - storm-zipf: the same with Zipf key popularity, from
 //     storm-zipf-timeline.csv;
 //   - fleet-changes, reweight, reweight-collateral: moved fraction against
@@ -64,7 +67,9 @@ const (
 //     pairs moved per replication factor against the ideal, and keys
 //     losing every replica (removals), from replication.csv.
 //   - load-peak-to-mean: peak-to-mean request load against the Zipf
-//     exponent per placement, with the hot-key floor, from load.csv;
+//     exponent (ticked at the exponents measured) per placement, with the
+//     hot-key floor, from load.csv; in panels, the forms of bounded loads
+//     in one of their own beside the plain ring;
 //   - bounded-<metric>-s<zipf>: max load / cap, away fraction, moved
 //     fraction on join and leave, moves per capacity against eps for the
 //     forms of bounded loads, from boundedloads.csv;

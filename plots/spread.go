@@ -10,9 +10,11 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/chbench/chbench/analysis/schema"
 )
@@ -177,7 +179,7 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 	}
 	names := make([]string, len(groups))
 	for i, n := range groups {
-		names[i] = "n = " + strconv.FormatFloat(n, 'f', -1, 64)
+		names[i] = "n = " + tickText(n, -1)
 	}
 	colors := make([]color.RGBA, len(algos))
 	for i, a := range algos {
@@ -232,6 +234,10 @@ func drawBars(f *figure, bc barChart) error {
 	var marks, exact, layoutMeans, theory plotter.XYs
 	var ci, bands ciPoints
 	draws := map[float64]bool{}
+	limit, cut := math.Inf(1), &cutBars{}
+	if bc.fromZero {
+		limit = offScaleLimit(bc.bars)
+	}
 	for _, b := range bc.bars {
 		c, err := plotter.NewBarChart(plotter.Values{b.Value.Y}, 1)
 		if err != nil {
@@ -244,6 +250,12 @@ func drawBars(f *figure, bc barChart) error {
 		charts = append(charts, c)
 		if legendBar[b.Series] == nil {
 			legendBar[b.Series] = c
+		}
+		if b.Value.Hi > limit {
+			// Off the scale: drawn cut at the top, with its value.
+			cut.xs, cut.vals = append(cut.xs, xOf(b)), append(cut.vals, b.Value.Y)
+			ymin = min(ymin, b.Value.Lo)
+			continue
 		}
 		if b.Value.CI {
 			ci = append(ci, Point{X: xOf(b), Y: b.Value.Y, Lo: b.Value.Lo, Hi: b.Value.Hi, CI: true})
@@ -358,9 +370,14 @@ func drawBars(f *figure, bc barChart) error {
 	}
 	f.p.NominalX(bc.groups...)
 	f.p.X.Min, f.p.X.Max = -0.5, float64(len(bc.groups))-0.5
-	// Room of 4% of the range (at least 0.01) beyond the extreme values,
-	// so the exact-value rings and CI caps there are drawn whole.
-	pad := math.Max(0.04*(ymax-ymin), 0.01)
+	// Room of 4% of the range beyond the extreme values (0.01 when they
+	// are all equal), so the exact-value rings and CI caps there are drawn
+	// whole. (A fixed minimum of 0.01 left a quarter of a chart of
+	// fractions near 0.03 empty.)
+	pad := 0.04 * (ymax - ymin)
+	if !(pad > 0) {
+		pad = 0.01
+	}
 	f.p.Y.Min, f.p.Y.Max = ymin-pad, ymax+pad
 	switch {
 	case bc.fromZero && ymin >= 0:
@@ -369,6 +386,17 @@ func drawBars(f *figure, bc barChart) error {
 		f.p.Y.Min = math.Min(0, f.p.Y.Min)
 	}
 	f.p.Y.Tick.Marker = linTicks{}
+	if len(cut.xs) > 0 {
+		f.p.Y.Max = ymax + 0.15*(ymax-f.p.Y.Min) // room for the values of the cut bars
+		cut.text = f.legend.TextStyle
+		cut.text.Font.Size = vg.Points(12)
+		f.p.Add(cut)
+		f.caption = append(f.caption, "bars broken at the top run off the scale; the number beside one is its value")
+	}
+	if len(bc.labels) > panelThreshold {
+		// Sixteen bars a group: the width of the small multiples.
+		f.width, f.height = panelFigWidth, wideBarHeight
+	}
 	f.prepare = func(da draw.Canvas) {
 		perUnit := (da.Max.X - da.Min.X) / vg.Length(f.p.X.Max-f.p.X.Min)
 		w := perUnit * vg.Length(bw) * 0.92
@@ -378,8 +406,65 @@ func drawBars(f *figure, bc barChart) error {
 		if markGlyph != nil {
 			markGlyph.Radius = w / 2
 		}
+		cut.width = w
 	}
 	return nil
+}
+
+// wideBarHeight is the height of a bar chart of more than panelThreshold
+// series, drawn panelFigWidth wide.
+var wideBarHeight = vg.Length(1000) * vg.Inch / vgimg.DefaultDPI
+
+// offScaleLimit returns the largest value a bar chart starting at 0 draws
+// to scale: when a few bars (at most a quarter, all of one series) reach
+// at least 5 times as high as every other bar, and the others still reach
+// 5% of the tallest (so they carry information worth the room), the
+// others' top (bar value or CI end); +Inf otherwise. Those few bars would
+// flatten the rest to the axis.
+func offScaleLimit(bars []Bar) float64 {
+	tops := make([]float64, len(bars))
+	for i, b := range bars {
+		tops[i] = max(b.Value.Y, b.Value.Hi)
+	}
+	order := make([]int, len(bars))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(tops[b], tops[a]) })
+	for k := 1; k <= len(bars)/4 && k < len(bars); k++ {
+		if bars[order[k-1]].Series != bars[order[0]].Series {
+			break
+		}
+		top, rest := tops[order[k-1]], tops[order[k]]
+		if rest > 0 && top >= 5*rest && rest >= 0.05*tops[order[0]] {
+			return rest
+		}
+	}
+	return math.Inf(1)
+}
+
+// cutBars draws, over each bar at xs that runs off the top of the axis,
+// a white break across the bar near the top and its value (vals) beside
+// it. width is the bar width, known once the data area is (prepare).
+type cutBars struct {
+	xs, vals []float64
+	width    vg.Length
+	text     draw.TextStyle
+}
+
+// Plot implements plot.Plotter.
+func (cb *cutBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	white := draw.LineStyle{Color: color.White, Width: vg.Points(2.5)}
+	for i, x := range cb.xs {
+		cx, top := trX(x), c.Max.Y
+		for _, y := range []vg.Length{top - vg.Points(16), top - vg.Points(10)} {
+			c.StrokeLine2(white, cx-cb.width/2-1, y-vg.Points(2), cx+cb.width/2+1, y+vg.Points(2))
+		}
+		st := cb.text
+		st.XAlign, st.YAlign = draw.XLeft, draw.YTop
+		c.FillText(st, vg.Point{X: cx + cb.width/2 + vg.Points(2), Y: top - vg.Points(2)}, strconv.FormatFloat(cb.vals[i], 'g', 2, 64))
+	}
 }
 
 // HashBars groups the rows of hashes.csv (spread rows for several key

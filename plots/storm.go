@@ -140,17 +140,30 @@ func StormSeries(rows []StormPointRow) (series []Series, steady float64, err err
 	return series, r0.DBSteady, nil
 }
 
-// stormTicks labels a linear load axis with the reads/s and, in
-// parentheses, their multiple of the steady load.
-type stormTicks struct{ steady float64 }
+// stormTicks labels a load axis with the reads/s and, in parentheses,
+// their multiple of the steady load: a linear axis at round steps, a log
+// axis (log true) at the steady load times powers of two.
+type stormTicks struct {
+	steady float64
+	log    bool
+}
 
 func (s stormTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := linTicks{}.Ticks(lo, hi)
+	var ticks []plot.Tick
+	if s.log {
+		for k := math.Floor(math.Log2(lo / s.steady)); k <= math.Ceil(math.Log2(hi/s.steady)); k++ {
+			if v := s.steady * math.Pow(2, k); v >= lo && v <= hi {
+				ticks = append(ticks, plot.Tick{Value: v, Label: "x"})
+			}
+		}
+	} else {
+		ticks = linTicks{}.Ticks(lo, hi)
+	}
 	for i, t := range ticks {
 		if t.Label == "" {
 			continue
 		}
-		ticks[i].Label = thousands(strconv.FormatFloat(t.Value, 'f', -1, 64)) + " (" + multiple(t.Value/s.steady) + ")"
+		ticks[i].Label = thousands(strconv.FormatFloat(math.Round(t.Value), 'f', -1, 64)) + " (" + multiple(t.Value/s.steady) + ")"
 		if t.Value == 0 {
 			ticks[i].Label = "0"
 		}
@@ -198,7 +211,7 @@ func stormFigure(rows []StormPointRow, name string) (*figure, error) {
 	// One panel per algorithm family when there are many: the curves of
 	// most algorithms coincide, and the legend carries each peak.
 	build := func(series []Series) (*figure, error) {
-		f := newFigure(name, title, "seconds after the change", "database reads per second (multiple of steady state)")
+		f := newFigure(name, title, "seconds after the change", "database reads/s (multiple of steady state)")
 		f.caption = append(append([]string{
 			fmt.Sprintf("%s reads/s at %s%% hit ratio, %s keys%s; a moved key misses once, then hits as before",
 				thousands(strconv.FormatFloat(r0.Reads, 'f', -1, 64)), strconv.FormatFloat(100*r0.SteadyHit, 'f', -1, 64),
@@ -206,8 +219,17 @@ func stormFigure(rows []StormPointRow, name string) (*figure, error) {
 			zipfLine...),
 			"moved fractions measured on "+runCaption(infos),
 		)
+		// A log axis, ticked at doublings of the steady load: the
+		// modulo peak (16x) no longer squeezes the others (about 5x)
+		// into the bottom quarter, and the decay reads as a fall by
+		// halves. Linear from 0 if a load is not > 0.
 		f.p.Y.Tick.Marker = stormTicks{steady: steady}
 		f.p.Y.Min = 0
+		if ys := append(allYs(series), steady); steady > 0 && useLogIfPositive(&f.p.Y, ys) {
+			f.p.Y.Tick.Marker = stormTicks{steady: steady, log: true}
+			f.p.Y.Min = slices.Min(ys)
+			f.p.Y.Label.Text = "database reads/s (multiple of steady state, log)"
+		}
 		for _, s := range series {
 			// The legend gives the peak, which the crowded curves hide.
 			s.Label += " (" + multiple(s.Points[0].Y/steady) + " at " + strconv.FormatFloat(s.Points[0].X, 'f', -1, 64) + " s)"

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
 )
 
 const stormCSV = `algo,hash,vnodes,op,from,to,keys,sets,seed,time_s,hit_ratio,hit_ratio_lo,hit_ratio_hi,db_reads,db_reads_lo,db_reads_hi,db_steady,reads,steady_hit_ratio,working_set
@@ -52,7 +54,8 @@ func TestStormSeriesAndRender(t *testing.T) {
 		t.Errorf("files %v", names)
 	}
 	svg, _ := os.ReadFile(filepath.Join(dir, OutDir, "storm.svg"))
-	for _, want := range []string{"Database load after the cache fleet grows from 4 to 5 nodes", "steady state 2,500 reads/s", "modulo (16.2x at 0 s)", "ring (4.8x at 0 s)", "40,000 (16x)"} {
+	for _, want := range []string{"Database load after the cache fleet grows from 4 to 5 nodes", "steady state 2,500 reads/s", "modulo (16.2x at 0 s)", "ring (4.8x at 0 s)",
+		"2,500 (1x)", "5,000 (2x)", "40,000 (16x)", "(multiple of steady state, log)"} {
 		if !strings.Contains(string(svg), want) {
 			t.Errorf("storm.svg lacks %q", want)
 		}
@@ -112,5 +115,37 @@ func TestStormZipfRender(t *testing.T) {
 	}
 	if _, _, err := StormSeries(rows); err == nil {
 		t.Error("two Zipf exponents in one timeline: no error")
+	}
+}
+
+// The storm's load axis is logarithmic, ticked at the steady load times
+// powers of two, so a 16x peak leaves the 5x ones room; a load of 0 keeps
+// the linear axis from 0.
+func TestStormLogAxis(t *testing.T) {
+	got := tickLabels(stormTicks{steady: 2500, log: true}.Ticks(2300, 45000))
+	want := []string{"2,500 (1x)", "5,000 (2x)", "10,000 (4x)", "20,000 (8x)", "40,000 (16x)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("log ticks %v, want %v", got, want)
+	}
+	rows, err := ReadStormTimeline(filepath.Join(writeStorm(t, stormCSV), StormTimelineFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := stormFigure(rows, "storm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, isLog := f.p.Y.Scale.(plot.LogScale); !isLog || f.p.Y.Min <= 0 || f.p.Y.Min > 2500 {
+		t.Errorf("y scale %T from %v, want log from just under the steady 2500", f.p.Y.Scale, f.p.Y.Min)
+	}
+	zero := strings.Replace(stormCSV, ",20,0.8,0.8,0.8,16479,16400,16500,", ",20,1,1,1,0,0,0,", 1)
+	if rows, err = ReadStormTimeline(filepath.Join(writeStorm(t, zero), StormTimelineFile)); err != nil {
+		t.Fatal(err)
+	}
+	if f, err = stormFigure(rows, "storm"); err != nil {
+		t.Fatal(err)
+	}
+	if _, isLog := f.p.Y.Scale.(plot.LogScale); isLog || f.p.Y.Min != 0 {
+		t.Errorf("a load of 0: y scale %T from %v, want linear from 0", f.p.Y.Scale, f.p.Y.Min)
 	}
 }
