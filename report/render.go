@@ -34,6 +34,7 @@ const (
 // metricInfo is how the report shows a metric.
 type metricInfo struct {
 	head   string // table header ("" for a metric the table does not show)
+	short  string // in sentences: "lookup ns at 10,000 nodes"
 	unit   string // after the number in sentences ("" for none)
 	format func(float64) string
 	// lower is true when less is better (lookup time, memory, peak load,
@@ -49,6 +50,12 @@ func metricInfos(d *Data) [numMetrics]metricInfo {
 		}
 		return " @" + count(n)
 	}
+	atN := func(n float64) string {
+		if n == 0 {
+			return ""
+		}
+		return " at " + count(n) + " nodes"
+	}
 	z := d.LoadZipf
 	if d.LoadN == 0 {
 		z = d.Profile.Zipf
@@ -58,19 +65,19 @@ func metricInfos(d *Data) [numMetrics]metricInfo {
 		r = float64(d.Profile.Replicas)
 	}
 	return [numMetrics]metricInfo{
-		LookupLo:        {"lookup ns" + at(d.LookupLoN), " ns", sig3, true},
-		LookupHi:        {"lookup ns" + at(d.LookupHiN), " ns", sig3, true},
-		BuildNs:         {"build ns" + at(d.BuildN), " ns", sig3, true},
-		RetainedPerNode: {"bytes/node" + at(d.BuildN), " B", sig3, true},
-		JoinRatio:       {"join moved/ideal" + at(d.MoveN), "x", fixed2, false},
-		LeaveRatio:      {"random leave moved/ideal" + at(d.MoveN), "x", fixed2, false},
-		ReplicaMoved:    {"R=" + count(r) + " random leave: pairs moved" + at(d.ReplN), "", percent, false},
-		ReplicaLost:     {"R=" + count(r) + " random leave: keys losing all replicas" + at(d.ReplN), "", percent, true},
-		KeyPeak:         {"keys peak/mean" + at(d.SpreadNUsed), "x", fixed2, true},
-		ZipfPeak:        {"Zipf s=" + strconv.FormatFloat(z, 'g', -1, 64) + " requests peak/mean" + at(d.LoadN), "x", fixed2, true},
-		StormMultiple:   {"storm DB reads x", "x", fixed2, true},
-		LastLeaveRatio:  {"", "x", fixed2, false},
-		ReplicaLoadPeak: {"", "x", fixed2, true},
+		LookupLo:        {"lookup ns" + at(d.LookupLoN), "lookup time" + atN(d.LookupLoN), " ns", sig3, true},
+		LookupHi:        {"lookup ns" + at(d.LookupHiN), "lookup time" + atN(d.LookupHiN), " ns", sig3, true},
+		BuildNs:         {"build ns" + at(d.BuildN), "build time", " ns", sig3, true},
+		RetainedPerNode: {"bytes/node" + at(d.BuildN), "bytes per node", " B", sig3, true},
+		JoinRatio:       {"join moved/ideal" + at(d.MoveN), "join moved/ideal", "x", fixed2, false},
+		LeaveRatio:      {"random leave moved/ideal" + at(d.MoveN), "random leave moved/ideal", "x", fixed2, false},
+		ReplicaMoved:    {"R=" + count(r) + " random leave: pairs moved" + at(d.ReplN), "key-replica pairs re-homed", "", percent, false},
+		ReplicaLost:     {"R=" + count(r) + " random leave: keys losing all replicas" + at(d.ReplN), "keys losing all replicas", "", percent, true},
+		KeyPeak:         {"keys peak/mean" + at(d.SpreadNUsed), "key peak-to-mean", "x", fixed2, true},
+		ZipfPeak:        {"Zipf s=" + strconv.FormatFloat(z, 'g', -1, 64) + " requests peak/mean" + at(d.LoadN), "request peak-to-mean", "x", fixed2, true},
+		StormMultiple:   {"storm DB reads x", "storm database multiple", "x", fixed2, true},
+		LastLeaveRatio:  {"", "last-node leave moved/ideal", "x", fixed2, false},
+		ReplicaLoadPeak: {"", "replica load peak-to-mean", "x", fixed2, true},
 	}
 }
 
@@ -228,6 +235,18 @@ func Write(w io.Writer, d *Data) error {
 		item("Not in this run", strings.Join(d.Missing, ", "))
 	}
 
+	// The verdicts: each rule's first pick.
+	rs := rules(d, mi)
+	b.WriteString("\n## Verdicts\n\n")
+	b.WriteString("The first algorithm each rule of \"Pick this if\" (at the end, with the rule, the full list and what it left out) keeps, and why it is first.\n\n")
+	for _, r := range rs {
+		if r.first == "" {
+			fmt.Fprintf(&b, "- **%s**: none in this run.\n", r.need)
+			continue
+		}
+		fmt.Fprintf(&b, "- **%s**: `%s`; %s.\n", r.need, r.first, r.why)
+	}
+
 	// The trade-off table.
 	b.WriteString("\n## Trade-offs\n\n")
 	b.WriteString("One row per algorithm; a blank cell is not in this run. Lookup: median ns from a key string (lookup.txt); build: median ns and retained bytes per node (BenchmarkBuild); moved/ideal: moved fraction over the minimum (movement.csv; 1.00 = ideal); pairs moved and keys losing all replicas: when a random node leaves (replication.csv); peak/mean: busiest node over the mean, by keys (spread.csv) and by Zipf requests (load.csv); storm: database reads right after the cache resize over the steady rate (storm.csv). Leave and weights are catalog facts. **Bold**: the lowest of a column where lower is better, and every cell whose 95% interval overlaps the lowest's (this run cannot tell them apart).\n\n")
@@ -299,7 +318,7 @@ func Write(w io.Writer, d *Data) error {
 
 	b.WriteString("## Pick this if\n\n")
 	b.WriteString("Each rule is applied to the table above; the algorithms it keeps are listed best first, with the number that orders them. `a` ≈ `b`: their 95% intervals overlap the first's, so this run cannot order them; \"behind the first\" lists those whose intervals do not. \"Left out\" names each algorithm a measured condition excluded, with the number that failed it.\n\n")
-	for _, r := range rules(d, mi) {
+	for _, r := range rs {
 		fmt.Fprintf(&b, "- **%s.** Rule: %s.\n  -> %s\n", r.need, r.rule, r.pick)
 		if r.out != "" {
 			fmt.Fprintf(&b, "  Left out: %s.\n", r.out)
@@ -535,7 +554,13 @@ func lastK(ns []Named, k int, keep func(float64) bool) []Named {
 	return out
 }
 
-type rule struct{ need, rule, pick, out string }
+// rule is one "pick this if" line: the need, the rule as stated, the
+// algorithms it keeps (formatted), those it left out and why, and the
+// first pick with the reason it is first (for the verdicts).
+type rule struct{ need, rule, pick, out, first, why string }
+
+// noMetric is the tiebreak of a rule that has none.
+const noMetric Metric = -1
 
 // A criterion is one measured condition of a rule: it keeps a row whose
 // metric m is OK and at most limit; a row without the metric is left out.
@@ -556,7 +581,7 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 	noLoss := criterion{ReplicaLost, upTo(LossLimit), "keys losing all replicas"}
 	pairs := criterion{ReplicaMoved, upTo(NearIdeal * d.ReplIdeal.V), "pairs re-homed"}
 	flat := criterion{LookupHi, func(r Row) float64 { return 2 * r.Vals[LookupLo].V }, fmt.Sprintf("lookup ns @%s over @%s", count(d.LookupHiN), count(d.LookupLoN))}
-	apply := func(m Metric, keep func(Row) bool, cs ...criterion) (pick, left string) {
+	apply := func(m, then Metric, keep func(Row) bool, cs ...criterion) (r rule) {
 		var outs []string
 		ok := func(r Row) bool {
 			if keep != nil && !keep(r) {
@@ -578,12 +603,49 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 			return true
 		}
 		ns := ranked(d, m, ok)
+		r.out = strings.Join(outs, ", ")
 		if len(ns) == 0 {
-			pick = "none in this run"
-		} else {
-			pick = ranking(ns, mi[m].format, mi[m].unit)
+			r.pick = "none in this run"
+			return r
 		}
-		return pick, strings.Join(outs, ", ")
+		tied, _ := tiedWithFirst(ns)
+		if then == noMetric || len(tied) == 1 {
+			r.pick = ranking(ns, mi[m].format, mi[m].unit)
+			r.first = ns[0].Name
+			r.why = fmt.Sprintf("the lowest %s of the %d the rule keeps", mi[m].short, len(ns))
+			if len(tied) > 1 {
+				r.why = fmt.Sprintf("%d of the %d the rule keeps tie on %s", len(tied), len(ns), mi[m].short)
+			}
+			return r
+		}
+		// The tied group, ordered by the tiebreak (rows without it last),
+		// each shown with both numbers.
+		tv := func(n Named) Value { v, _ := valueOf(d, n.Name, then); return v }
+		slices.SortStableFunc(tied, func(a, b Named) int {
+			va, vb := tv(a), tv(b)
+			if va.OK != vb.OK {
+				if va.OK {
+					return -1
+				}
+				return 1
+			}
+			return cmp.Compare(va.V, vb.V)
+		})
+		parts := make([]string, len(tied))
+		for i, n := range tied {
+			sec := "no " + mi[then].short
+			if v := tv(n); v.OK {
+				sec = mi[then].format(v.V) + mi[then].unit
+			}
+			parts[i] = fmt.Sprintf("`%s` (%s%s, %s)", n.Name, mi[m].format(n.V), mi[m].unit, sec)
+		}
+		r.pick = fmt.Sprintf("tied on %s, so by %s: %s", mi[m].short, mi[then].short, strings.Join(parts, " ≈ "))
+		if _, rest := tiedWithFirst(ns); len(rest) > 0 {
+			r.pick += "; behind the first on " + mi[m].short + ": " + list(rest, mi[m].format, mi[m].unit)
+		}
+		r.first = tied[0].Name
+		r.why = fmt.Sprintf("%d of the %d the rule keeps tie on %s; it has the lowest %s of those", len(tied), len(ns), mi[m].short, mi[then].short)
+		return r
 	}
 	hot := ZipfPeak
 	hotWhat := fmt.Sprintf("request peak-to-mean under Zipf s = %s (load.csv)", strconv.FormatFloat(d.LoadZipf, 'g', -1, 64))
@@ -591,30 +653,31 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 		hot, hotWhat = KeyPeak, "key peak-to-mean (spread.csv; load.csv is not in this run)"
 	}
 	var out []rule
-	add := func(need, text string, m Metric, keep func(Row) bool, cs ...criterion) {
-		p, l := apply(m, keep, cs...)
-		out = append(out, rule{need, text, p, l})
+	add := func(need, text string, m, then Metric, keep func(Row) bool, cs ...criterion) {
+		r := apply(m, then, keep, cs...)
+		r.need, r.rule = need, text
+		out = append(out, r)
 	}
 	nodes := count(d.MoveN)
 	add("A cache fleet that scales up and down, with hot keys",
 		fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s nodes (measured); ordered by %s, lowest first", fixed2(NearIdeal), nodes, hotWhat),
-		hot, nil, join, leave)
+		hot, LookupHi, nil, join, leave)
 	add(fmt.Sprintf("A sharded store with %s replicas", count(d.ReplR)),
 		fmt.Sprintf("when a random node of %s fails at R = %s, at most %sx the ideal %s of key-replica pairs are re-homed and at most %s of keys lose every replica (replication.csv, measured); ordered by the busiest node's share of replicas over the mean (the storage to provision), lowest first",
 			count(d.ReplN), count(d.ReplR), fixed2(NearIdeal), percent(d.ReplIdeal.V), percent(LossLimit)),
-		ReplicaLoadPeak, nil, pairs, noLoss)
+		ReplicaLoadPeak, LookupHi, nil, pairs, noLoss)
 	add("Arbitrary removal and a lookup that does not slow down as the fleet grows",
 		fmt.Sprintf("a random leave moves at most %sx the ideal, and a lookup at %s nodes takes at most 2x its time at %s (measured); fastest at %s nodes first",
 			fixed2(NearIdeal), count(d.LookupHiN), count(d.LookupLoN), count(d.LookupHiN)),
-		LookupHi, nil, leave, flat)
+		LookupHi, noMetric, nil, leave, flat)
 	add("Nodes of different sizes (weights)",
 		fmt.Sprintf("the algorithm takes weights (catalog); ordered by key peak-to-mean at %s nodes", count(d.SpreadNUsed)),
-		KeyPeak, func(r Row) bool { return r.Info.Weighted && !r.Variant })
+		KeyPeak, LookupHi, func(r Row) bool { return r.Info.Weighted && !r.Variant })
 	add("Nodes only join or leave at the end (a numbered shard list)",
 		fmt.Sprintf("a join and a last-node leave each move at most %sx the ideal at %s nodes (measured); fastest lookup at %s nodes first", fixed2(NearIdeal), nodes, count(d.LookupHiN)),
-		LookupHi, nil, join, last)
+		LookupHi, noMetric, nil, join, last)
 	add("Memory is tight",
 		fmt.Sprintf("every algorithm; ordered by bytes retained per node at %s nodes, fewest first", count(d.BuildN)),
-		RetainedPerNode, nil)
+		RetainedPerNode, LookupHi, nil)
 	return out
 }

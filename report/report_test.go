@@ -153,9 +153,9 @@ func schemaTable(path string) ([][]string, error) {
 var (
 	lookupName = regexp.MustCompile(`^BenchmarkLookup/algo=([^/]+)/nodes=\d+/from=key-\d+ ns/op$`)
 	codeSpan   = regexp.MustCompile("`[^`]*`")
-	plotLink  = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
-	kOfN      = regexp.MustCompile(`\b(\d+) of (\d+) algorithms`)
-	numberTok = regexp.MustCompile(`^(\d+(?:,\d{3})*(?:\.\d+)?)(%|x)?$`)
+	plotLink   = regexp.MustCompile(`!\[[^\]]*\]\([^)]*\)`)
+	kOfN       = regexp.MustCompile(`\b(\d+) of (\d+) algorithms`)
+	numberTok  = regexp.MustCompile(`^(\d+(?:,\d{3})*(?:\.\d+)?)(%|x)?$`)
 )
 
 // numbers returns the numeric tokens of a report: words that are a number,
@@ -503,7 +503,8 @@ func copyRun(t *testing.T, edit func(file string, recs [][]string)) string {
 // starts with need.
 func ruleLines(t *testing.T, rep, need string) (pick, out string) {
 	t.Helper()
-	lines := strings.Split(rep, "\n")
+	_, picks, _ := strings.Cut(rep, "## Pick this if")
+	lines := strings.Split(picks, "\n")
 	for i, l := range lines {
 		if strings.HasPrefix(l, "- **"+need) {
 			pick = lines[i+1]
@@ -566,5 +567,30 @@ func TestRanking(t *testing.T) {
 	plain := []Named{{"a", 1, Value{V: 1, OK: true}}, {"b", 1, Value{V: 1, OK: true}}, {"c", 2, Value{V: 2, OK: true}}}
 	if got, want := ranking(plain, fixed2, "x"), "`a` (1.00x) ≈ `b` (1.00x); behind the first: `c` (2.00x)"; got != want {
 		t.Errorf("ranking without intervals = %q, want %q", got, want)
+	}
+}
+
+// Every verdict names the first algorithm of its rule's list.
+func TestVerdictsAreFirstPicks(t *testing.T) {
+	rep := render(t, runDir, DefaultProfile())
+	verdicts, _, _ := strings.Cut(rep, "## Trade-offs")
+	_, verdicts, _ = strings.Cut(verdicts, "## Verdicts")
+	n := 0
+	name := regexp.MustCompile("`([^`]+)`")
+	for l := range strings.SplitSeq(verdicts, "\n") {
+		need, rest, ok := strings.Cut(strings.TrimPrefix(l, "- **"), "**: ")
+		if !ok {
+			continue
+		}
+		n++
+		pick, _ := ruleLines(t, rep, need)
+		want := name.FindStringSubmatch(pick)
+		got := name.FindStringSubmatch(rest)
+		if want == nil || got == nil || got[1] != want[1] {
+			t.Errorf("verdict %q: names %v, its rule's list starts with %v", l, got, want)
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d verdicts, want one per rule (6):\n%s", n, verdicts)
 	}
 }
