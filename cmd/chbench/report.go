@@ -27,7 +27,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if *profile != "" {
 		var err error
 		if p, err = report.ReadProfile(*profile); err != nil {
-			return badUsage(err)
+			return badUsage(fmt.Errorf("-profile: %w", err)) // exit 1 for a file that cannot be read
 		}
 	}
 	d, err := report.Load(*dir, p)
