@@ -31,8 +31,12 @@
 // partial. move, spread, load and bounded take -o PREFIX instead: each
 // -format (several may be given, comma-separated, so that one sweep is
 // computed once) goes to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or
-// PREFIX.table, written through a temporary name and a rename. chbench
-// plot writes its own files the same way. On SIGINT or SIGTERM the
+// PREFIX.table, written through temporary names renamed only once every
+// format is written, so a failed run leaves an earlier run's files whole.
+// A PREFIX that names no file (a directory, a device such as /dev/null, a
+// trailing /) is a usage error and a missing directory an error while
+// running, both before any work. chbench plot writes its own files
+// through a temporary name and a rename each. On SIGINT or SIGTERM the
 // temporary files are removed and the process ends by the signal.
 package main
 
