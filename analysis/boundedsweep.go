@@ -282,7 +282,7 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 					}
 				}
 				var ci cis
-				r.Away, r.PeakToMean, r.MovedJoin = ci.of("away fraction", away), ci.of("peak-to-mean", p2m), ci.of("moved on join", mj)
+				r.Away, r.PeakToMean, r.MovedJoin = ci.of("away fraction", away), ci.peakToMean("peak-to-mean", p2m), ci.of("moved on join", mj)
 				r.MovedLeave, r.IdealLeave = ci.of("moved on leave", ml), ci.of("ideal on leave", il)
 				if len(cj) > 0 {
 					a, b := ci.of("moves per capacity on join", cj), ci.of("moves per capacity on leave", cl)

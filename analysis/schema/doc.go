@@ -73,7 +73,9 @@
 // Intervals (*_lo, *_hi) are 95% Student-t intervals over the key sets
 // (gonum distuv.StudentsT); with one set there is none and lo = hi =
 // mean. Intervals of quantities that cannot be negative are truncated at
-// 0.
+// 0, and those of peak-to-mean ratios (peak_to_mean_lo; >= 1 by
+// definition) at 1 (analysis.PeakToMeanCI): with few sets, t(0.975, 1) =
+// 12.7 for two, the Student-t interval would otherwise reach below 1.
 //
 // # Movement (move): [MoveColumns]
 //
