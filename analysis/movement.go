@@ -599,8 +599,10 @@ func MovementKeys(o Options, ideal float64) (int, error) {
 	if o.MinMoves <= 0 || o.KeyFile != "" {
 		return o.Keys, nil
 	}
-	// The ideal fraction is a float sum (0.19999999999999996 for 4 -> 5):
-	// a relative slack of 1e-12 keeps ceil from adding a key for it.
+	// The ideal fraction is exact to one rounding for integer weights
+	// (0.2 for 4 -> 5), but a sum over steps or fractional weights can be
+	// off by a few ulps: a relative slack of 1e-12 keeps ceil from adding a
+	// key for that.
 	need := math.Ceil(float64(o.MinMoves) / ideal * (1 - 1e-12))
 	if need <= float64(o.Keys) {
 		return o.Keys, nil
