@@ -3,8 +3,10 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/bounded"
@@ -261,7 +263,7 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 			for v, variant := range variants {
 				ss := samples[z][e][v]
 				r := &BoundedResult{Config: rc, Variant: variant, Nodes: n, Zipf: zs, Requests: o.Requests,
-					IdealJoin: 1 / (total + 1), Bound: 1 / (eps * eps), Samples: ss}
+					IdealJoin: 1 / (total + 1), Bound: oneOverEpsSquared(eps), Samples: ss}
 				r.Config.Algo, r.Config.Eps, r.Config.GoVersion = variant, eps, runtime.Version()
 				if variant == VariantRequest {
 					r.InFlight = k
@@ -280,7 +282,7 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 					}
 				}
 				var ci cis
-				r.Away, r.PeakToMean, r.MovedJoin = ci.of("away fraction", away), ci.of("peak-to-mean", p2m), ci.of("moved on join", mj)
+				r.Away, r.PeakToMean, r.MovedJoin = ci.of("away fraction", away), ci.peakToMean("peak-to-mean", p2m), ci.of("moved on join", mj)
 				r.MovedLeave, r.IdealLeave = ci.of("moved on leave", ml), ci.of("ideal on leave", il)
 				if len(cj) > 0 {
 					a, b := ci.of("moves per capacity on join", cj), ci.of("moves per capacity on leave", cl)
@@ -483,4 +485,17 @@ func measureRequestLevel(r0, rJoin, rLeave *ring.Ring, eps float64, k int, hashe
 		_, smp.MovedLeave = movedFrac(ids0, idsL)
 	}
 	return smp, nil
+}
+
+// oneOverEpsSquared returns 1/eps^2 for eps read as the decimal it was
+// written as (its shortest representation, strconv.FormatFloat with
+// precision -1), computed exactly in rationals and rounded once: 400 for
+// eps = 0.05, where 1/(eps*eps) in floats gives 399.99999999999994.
+func oneOverEpsSquared(eps float64) float64 {
+	d, ok := new(big.Rat).SetString(strconv.FormatFloat(eps, 'g', -1, 64))
+	if !ok || d.Sign() == 0 { // eps > 0 and finite is checked before any work
+		return 1 / (eps * eps)
+	}
+	f, _ := new(big.Rat).Inv(new(big.Rat).Mul(d, d)).Float64()
+	return f
 }

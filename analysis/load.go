@@ -513,7 +513,7 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult
 				}
 			}
 			var ci cis
-			r.PeakToMean, r.CV, r.MaxShare = ci.of("peak-to-mean", p2m), ci.of("cv", cv), ci.of("max share", maxs)
+			r.PeakToMean, r.CV, r.MaxShare = ci.peakToMean("peak-to-mean", p2m), ci.of("cv", cv), ci.of("max share", maxs)
 			r.HotShare, r.Away = ci.of("hot share", hots), ci.of("away fraction", away)
 			if ci.err != nil {
 				return nil, ci.err

@@ -211,6 +211,18 @@ func TestLoadBadInput(t *testing.T) {
 // max load / cap <= 1 for the three forms, ring's moved fractions do not
 // depend on eps, and the key-level form's moves per capacity stay far
 // below 1/eps^2.
+// oneOverEpsSquared is exact where 1/eps^2 is representable and the
+// nearest float otherwise (1/0.09 = 11.11...).
+func TestOneOverEpsSquared(t *testing.T) {
+	for _, c := range []struct{ eps, want float64 }{
+		{0.05, 400}, {0.1, 100}, {0.01, 10000}, {0.2, 25}, {0.3, 100.0 / 9}, {0.001, 1e6}, {2, 0.25},
+	} {
+		if got := oneOverEpsSquared(c.eps); got != c.want {
+			t.Errorf("oneOverEpsSquared(%v) = %v, want %v", c.eps, got, c.want)
+		}
+	}
+}
+
 func TestBoundedSweep(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(10)
 	rs, err := SweepBoundedLoads(loadOpts(5000, 20000, 2, 0), DefaultEpsGrid(), nodes)
@@ -248,6 +260,15 @@ func TestBoundedSweep(t *testing.T) {
 	}
 	if i := slices.Index(schema.BoundedColumns, schema.ColMaxLoadOverCap); recs[1][0] != "ring" || recs[1][i] != "" || recs[2][i] == "" {
 		t.Errorf("max_load_over_cap cells %q (ring) and %q (%s): want empty and a number", recs[1][i], recs[2][i], recs[2][0])
+	}
+	// 1/eps^2 is a whole number for every eps of the default grid and
+	// must print as one: 1/(0.05*0.05) in floats is 399.99999999999994.
+	wantBound := map[string]string{"0.05": "400", "0.1": "100", "0.25": "16", "0.5": "4", "1": "1"}
+	ie, ib := slices.Index(schema.BoundedColumns, schema.ColEps), slices.Index(schema.BoundedColumns, schema.ColBoundOneOverEpsSqrd)
+	for _, rec := range recs[1:] {
+		if want := wantBound[rec[ie]]; rec[ib] != want {
+			t.Errorf("%s eps %s: bound_1_over_eps2 %q, want %q", rec[0], rec[ie], rec[ib], want)
+		}
 	}
 	buf.Reset()
 	if err := schema.WriteBoundedJSON(&buf, rows); err != nil {

@@ -212,8 +212,9 @@ type MoveResult struct {
 	Ideal          float64
 	MovedOverIdeal float64
 	// ExpectedMoves is the moved keys one key set expects: Ideal times its
-	// keys (for a key file, times keys/sets). Below about 1,000 a set's
-	// moved fraction is mostly counting noise.
+	// keys (for a key file, times keys/sets), summed step by step with one
+	// rounding per step, so a round count comes out round. Below about
+	// 1,000 a set's moved fraction is mostly counting noise.
 	ExpectedMoves float64
 	Collateral    Estimate
 	Net           Estimate
@@ -315,9 +316,22 @@ type chainPlan struct {
 	cfg          catalog.Config // o.Config with partitions for the largest membership
 	costs        []int64        // bytes of each placement of one layout (catalog.Estimate) and its pass tables
 	ideal        float64        // sum of the steps' ideal fractions
+	steps        []ratio        // each step's ideal fraction, for expectedMoves
 	from, to     int            // node counts of the first and last membership
 	layouts      int            // chains: one per key set in per-set mode, else 1
 	leavesInside bool           // some step removes a node that is not among the last ones
+}
+
+// expectedMoves returns the moved keys a set of keys keys expects: the
+// sum over the steps of keys x the step's ideal fraction, each term rounded
+// once (see ratio), so that 170,000 keys x 1/170 is 1,000, not
+// 999.9999999999984.
+func (pl chainPlan) expectedMoves(keys float64) float64 {
+	var e float64
+	for _, r := range pl.steps {
+		e += r.times(keys)
+	}
+	return e
 }
 
 // planChain walks the memberships of sc (two at a time), checks the
@@ -337,7 +351,7 @@ func planChain(o Options, sc Scenario, budget int64, layouts int) (chainPlan, er
 	salt := int64(len(LayoutID("", max(layouts-1, 0))))
 	var last int
 	var prev []algorithms.Node
-	err := sc.walk(func(t int, m []algorithms.Node, ideal float64) error {
+	err := sc.walk(func(t int, m []algorithms.Node, ideal ratio) error {
 		var err error
 		// A step that only removes nodes cannot make a membership the
 		// algorithm accepted unacceptable (catalog.Check), so only the
@@ -361,7 +375,10 @@ func planChain(o Options, sc Scenario, budget int64, layouts int) (chainPlan, er
 		}
 		prev = m
 		pl.costs = append(pl.costs, c.Bytes+int64(len(m))*(passNodeBytes+salt))
-		pl.ideal += ideal
+		if t > 0 {
+			pl.ideal += ideal.value()
+			pl.steps = append(pl.steps, ideal)
+		}
 		last = len(m)
 		return nil
 	})
@@ -421,7 +438,7 @@ func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
 			sc.Op, len(pl.costs), o.Algo, catalog.HumanBytes(total), catalog.HumanBytes(budget))
 	}
 	var chain []algorithms.Placer
-	err = sc.walk(func(t int, m []algorithms.Node, _ float64) error {
+	err = sc.walk(func(t int, m []algorithms.Node, _ ratio) error {
 		if t == 0 {
 			p, err := catalog.New(o.Algo, m, pl.cfg)
 			chain = append(chain, p)
@@ -501,7 +518,7 @@ func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int
 		passes++
 		return err
 	}
-	err := sc.walk(func(t int, m []algorithms.Node, _ float64) error {
+	err := sc.walk(func(t int, m []algorithms.Node, _ ratio) error {
 		if t == 0 {
 			for i := range k {
 				p, err := catalog.New(o.Algo, LayoutNodes(m, l0+i), pl.cfg)
@@ -582,8 +599,10 @@ func MovementKeys(o Options, ideal float64) (int, error) {
 	if o.MinMoves <= 0 || o.KeyFile != "" {
 		return o.Keys, nil
 	}
-	// The ideal fraction is a float sum (0.19999999999999996 for 4 -> 5):
-	// a relative slack of 1e-12 keeps ceil from adding a key for it.
+	// The ideal fraction is exact to one rounding for integer weights
+	// (0.2 for 4 -> 5), but a sum over steps or fractional weights can be
+	// off by a few ulps: a relative slack of 1e-12 keeps ceil from adding a
+	// key for that.
 	need := math.Ceil(float64(o.MinMoves) / ideal * (1 - 1e-12))
 	if need <= float64(o.Keys) {
 		return o.Keys, nil
@@ -606,7 +625,12 @@ func checkExpectedMoves(o Options, sc Scenario) error {
 		return nil
 	}
 	var ideal float64
-	if err := sc.walk(func(_ int, _ []algorithms.Node, id float64) error { ideal += id; return nil }); err != nil {
+	if err := sc.walk(func(t int, _ []algorithms.Node, id ratio) error {
+		if t > 0 {
+			ideal += id.value()
+		}
+		return nil
+	}); err != nil {
 		return err
 	}
 	if _, err := MovementKeys(o, ideal); err != nil {
@@ -719,9 +743,10 @@ func Movement(o Options, sc Scenario) (*MoveResult, error) {
 		return nil, ci.err
 	}
 	r.MovedOverIdeal = r.Moved.Mean / r.Ideal // walk guarantees Ideal > 0
-	r.ExpectedMoves = r.Ideal * float64(rc.Keys)
+	perSet := float64(rc.Keys)
 	if o.KeyFile != "" {
-		r.ExpectedMoves = r.Ideal * float64(rc.Keys) / float64(rc.Sets)
+		perSet /= float64(rc.Sets)
 	}
+	r.ExpectedMoves = pl.expectedMoves(perSet)
 	return r, nil
 }

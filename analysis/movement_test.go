@@ -360,13 +360,82 @@ func TestIdealFraction(t *testing.T) {
 			t.Errorf("%s: IdealFraction = %v, want %v", c.name, got, c.want)
 		}
 	}
-	for n := 1; n <= 50; n++ {
+	// Equal weights: exactly the float nearest |m-n|/max(n,m), one
+	// rounding, not a sum of rounded share differences (3 -> 4 gave
+	// 0.24999999999999994, 9 -> 18 0.5000000000000001). The same through a
+	// scenario step (stepIdeal).
+	for n := 1; n <= 300; n++ {
 		for _, m := range []int{1, 2, n + 1, 2 * n, 3*n + 7} {
-			if got, want := IdealFraction(nodes(ones(n)...), nodes(ones(m)...)), math.Abs(float64(m-n))/float64(max(n, m)); math.Abs(got-want) > 1e-12 {
+			if m == n {
+				continue
+			}
+			want := math.Abs(float64(m-n)) / float64(max(n, m))
+			if got := IdealFraction(nodes(ones(n)...), nodes(ones(m)...)); got != want {
 				t.Errorf("%d->%d: IdealFraction = %v, want |m-n|/max(n,m) = %v", n, m, got, want)
+			}
+			sc, err := Resize(n, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got float64
+			if err := sc.walk(func(_ int, _ []algorithms.Node, r ratio) error { got += r.value(); return nil }); err != nil || got != want {
+				t.Errorf("%d->%d: step ideal %v (%v), want %v", n, m, got, err, want)
 			}
 		}
 	}
+	// Weights 1 and 3 joined by 2: shares 1/4, 3/4 -> 1/6, 3/6, 2/6, a
+	// loss of 1/12 + 1/4 = 1/3.
+	if got := IdealFraction(nodes(1, 3), nodes(1, 3, 2)); got != 1.0/3 {
+		t.Errorf("{1,3} -> {1,3,2}: IdealFraction = %v, want 1/3 = %v", got, 1.0/3)
+	}
+}
+
+// Expected moves are keys x ideal fraction rounded once per step, so
+// round counts print round: 3 -> 4 with 1,000 keys expects 250 (not
+// 249.99999999999994), 169 -> 170 raised to 170,000 keys by MinMoves
+// 1,000 expects 1,000 (not 999.9999999999984), and a restore of 300 nodes
+// with 150,000 keys 500 + 500.
+func TestExpectedMovesExact(t *testing.T) {
+	sc, err := Resize(3, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Movement(opts("modulo", 1000, 2), sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ExpectedMoves != 250 || r.Ideal != 0.25 {
+		t.Errorf("3 -> 4, 1,000 keys: expected moves %v, ideal %v; want 250, 0.25", r.ExpectedMoves, r.Ideal)
+	}
+	for _, c := range []struct {
+		sc   Scenario
+		keys float64
+		want float64
+	}{
+		{mustResize(t, 169, 170), 170_000, 1000},
+		{mustResize(t, 300, 301), 301_000, 1000},
+		{mustResize(t, 949, 948), 949_000, 1000},
+		{mustResize(t, 5335, 10670), 100_000, 50_000},
+		{mustScenario(t, OpRestore, 300), 150_000, 1000},
+		{mustScenario(t, OpRestore, 949), 474_500, 1000},
+	} {
+		pl, err := planChain(opts("modulo", 1000, 1), c.sc, 1<<40, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pl.expectedMoves(c.keys); got != c.want {
+			t.Errorf("%s from %d, %v keys: expected moves %v, want %v", c.sc.Op, len(c.sc.Initial), c.keys, got, c.want)
+		}
+	}
+}
+
+func mustResize(t *testing.T, from, to int) Scenario {
+	t.Helper()
+	sc, err := Resize(from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }
 
 func ones(n int) []float64 {

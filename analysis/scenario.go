@@ -62,7 +62,7 @@ type Scenario struct {
 // membership at once; [Movement] walks them one at a time.
 func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
 	var out [][]algorithms.Node
-	err := sc.walk(func(_ int, m []algorithms.Node, _ float64) error {
+	err := sc.walk(func(_ int, m []algorithms.Node, _ ratio) error {
 		out = append(out, m)
 		return nil
 	})
@@ -74,10 +74,11 @@ func (sc Scenario) Memberships() ([][]algorithms.Node, error) {
 
 // walk calls fn with the membership before the first step (t = 0) and
 // after each step t = 1..len(Steps), holding only the current and the next
-// membership, and with the step's IdealFraction (0 for t = 0). Each slice passed to fn is a new one that walk does not
-// modify afterwards. It returns the first error of Memberships' checks or
+// membership, and with the step's IdealFraction as a ratio (0/1 for t = 0).
+// Each slice passed to fn is a new one that walk does not modify
+// afterwards. It returns the first error of Memberships' checks or
 // of fn.
-func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error) error {
+func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal ratio) error) error {
 	if err := algorithms.ValidateNodes(sc.Initial); err != nil {
 		return fmt.Errorf("scenario %s: initial membership: %w", sc.Op, err)
 	}
@@ -92,7 +93,7 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 	for _, n := range cur {
 		ids[n.ID] = true
 	}
-	if err := fn(0, cur, 0); err != nil {
+	if err := fn(0, cur, ratio{0, 1}); err != nil {
 		return err
 	}
 	// The position each departed node held when it left, kept only when a
@@ -151,13 +152,13 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 		if err := algorithms.ValidateShares(next); err != nil {
 			return fmt.Errorf("scenario %s: step %d: %w", sc.Op, i+1, err)
 		}
-		var ideal float64
+		var ideal ratio
 		if len(st.Reweight) > 0 { // survivors' weights changed: the general form
-			ideal = IdealFraction(cur, next)
+			ideal = idealRatio(cur, next)
 		} else {
 			ideal = stepIdeal(cur, next, leave, st.Join)
 		}
-		if ideal == 0 {
+		if ideal.num == 0 {
 			return fmt.Errorf("scenario %s: step %d changes no node's share (ideal fraction 0)", sc.Op, i+1)
 		}
 		if err := fn(i+1, next, ideal); err != nil {
@@ -168,13 +169,13 @@ func (sc Scenario) walk(fn func(t int, m []algorithms.Node, ideal float64) error
 	return nil
 }
 
-// stepIdeal is IdealFraction(before, after) for a step that removes the
+// stepIdeal is idealRatio(before, after) for a step that removes the
 // IDs in leave from before and appends joins, and reweights no one:
 // survivors keep their weights, so a node's weight after is its join weight if it
 // (re)joins, 0 if it left, else its own. It sums the same terms in the same
-// order as IdealFraction, so the result is bit-identical, without a map of
+// order as idealRatio, so the result is bit-identical, without a map of
 // every node.
-func stepIdeal(before, after []algorithms.Node, leave idSet, joins []algorithms.Node) float64 {
+func stepIdeal(before, after []algorithms.Node, leave idSet, joins []algorithms.Node) ratio {
 	wb, wa := algorithms.TotalWeight(before), algorithms.TotalWeight(after)
 	rejoin := newIDSet(nil)
 	if leave.len() > 0 && len(joins) > 0 { // a node leaving and joining in one step
@@ -184,23 +185,70 @@ func stepIdeal(before, after []algorithms.Node, leave idSet, joins []algorithms.
 		}
 		rejoin = newIDSet(ids)
 	}
-	var f float64
+	s := newShareLoss(wb, wa)
 	for _, n := range before {
-		old := n.Weight / wb
-		now := n.Weight / wa
-		if leave.has(n.ID) {
-			now = 0
-			if rejoin.has(n.ID) {
-				for _, j := range joins {
-					if j.ID == n.ID {
-						now = j.Weight / wa
-					}
+		var now float64
+		if !leave.has(n.ID) {
+			now = n.Weight
+		} else if rejoin.has(n.ID) {
+			for _, j := range joins {
+				if j.ID == n.ID {
+					now = j.Weight
 				}
 			}
 		}
-		f += math.Max(0, old-now)
+		s.add(n.Weight, now)
 	}
-	return f
+	return s.ratio()
+}
+
+// ratio is a fraction num/den of two floats, kept apart until it is used
+// so that num/den and x*num/den each round once: for integer weights num
+// and den are exact integers, so 3 -> 4 nodes gives exactly 0.25 (not
+// 0.24999999999999994) and 170,000 keys x 1/170 exactly 1,000.
+type ratio struct{ num, den float64 }
+
+// value returns num/den.
+func (r ratio) value() float64 { return r.num / r.den }
+
+// times returns x*num/den, rounded once when x*num is exact (integers
+// below 2^53).
+func (r ratio) times(x float64) float64 { return x * r.num / r.den }
+
+// shareLoss sums the ideal fraction's terms max(0, old share - new share)
+// over nodes. When the product of the total weights is a normal finite
+// float, it sums max(0, w_old*W_after - w_new*W_before) and divides once
+// by W_before*W_after, which is exact for integer weights (the terms and
+// their sum are exact integers); otherwise (totals near the float range's
+// ends) it sums the share differences and divides by 1.
+type shareLoss struct {
+	wb, wa   float64
+	products bool
+	sum      float64
+}
+
+func newShareLoss(wb, wa float64) shareLoss {
+	p := wb * wa
+	// Every weight share is >= algorithms.MinWeightShare = 2^-53, so with
+	// p >= 2^-960 no product w*W underflows below 2^-1013.
+	return shareLoss{wb: wb, wa: wa, products: p >= 0x1p-960 && !math.IsInf(p, 1)}
+}
+
+// add adds the term of a node of weight old before and now after (0 if it
+// left).
+func (s *shareLoss) add(old, now float64) {
+	if s.products {
+		s.sum += math.Max(0, old*s.wa-now*s.wb)
+	} else {
+		s.sum += math.Max(0, old/s.wb-now/s.wa)
+	}
+}
+
+func (s *shareLoss) ratio() ratio {
+	if s.products {
+		return ratio{s.sum, s.wb * s.wa}
+	}
+	return ratio{s.sum, 1}
 }
 
 // idSet is a set of node IDs: a slice scanned for the few IDs of a
@@ -241,23 +289,25 @@ func (s idSet) len() int { return len(s.few) + len(s.many) }
 // max(0, oldShare - newShare), where a departed node's new share is 0 and
 // a joining node's old share is 0. Nodes are matched by ID. For n -> m
 // nodes of equal weight it is |m-n|/max(n,m): 1/(n+1) for one join, 1/n for
-// one leave. Both memberships must be valid ([algorithms.ValidateNodes]).
+// one leave. With integer weights it is the float nearest the exact
+// fraction (one rounding, see ratio). Both memberships must be valid
+// ([algorithms.ValidateNodes]).
 func IdealFraction(before, after []algorithms.Node) float64 {
+	return idealRatio(before, after).value()
+}
+
+// idealRatio is IdealFraction as a ratio.
+func idealRatio(before, after []algorithms.Node) ratio {
 	wb, wa := algorithms.TotalWeight(before), algorithms.TotalWeight(after)
 	weightAfter := make(map[string]float64, len(after)) // IndexOf per node would be O(n^2)
 	for _, n := range after {
 		weightAfter[n.ID] = n.Weight
 	}
-	var f float64
+	s := newShareLoss(wb, wa)
 	for _, n := range before {
-		old := n.Weight / wb
-		var now float64
-		if w, ok := weightAfter[n.ID]; ok {
-			now = w / wa
-		}
-		f += math.Max(0, old-now)
+		s.add(n.Weight, weightAfter[n.ID]) // 0 for a departed node
 	}
-	return f
+	return s.ratio()
 }
 
 // Resize returns the scenario from nodes equal-weight nodes node-0 ...

@@ -422,7 +422,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	}
 	var ci cis
 	r.MinShare, r.MaxShare = ci.of("min share", mins), ci.of("max share", maxs)
-	r.PeakToMean, r.CV = ci.of("peak-to-mean", p2ms), ci.of("cv", cvs)
+	r.PeakToMean, r.CV = ci.peakToMean("peak-to-mean", p2ms), ci.of("cv", cvs)
 	if len(keyRatios) > 0 {
 		b := &LoadBound{KeyRatio: ci.of("key load over bound", keyRatios)}
 		for _, p := range ps {

@@ -50,6 +50,20 @@ func MeanCI(xs []float64) (Estimate, error) {
 	return Estimate{Mean: m, Lo: lo, Hi: m + half}, nil
 }
 
+// PeakToMeanCI is [MeanCI] for peak-to-mean ratios, which are >= 1 by
+// definition (the busiest node carries at least the mean): Lo is truncated
+// at 1, or at the smallest sample should float rounding put one just below
+// 1, so Lo never exceeds Mean. With few key sets (t(0.975, 1) = 12.7 for
+// two) the Student-t interval otherwise reaches below 1 and down to 0.
+func PeakToMeanCI(xs []float64) (Estimate, error) {
+	e, err := MeanCI(xs)
+	if err != nil {
+		return e, err
+	}
+	e.Lo = max(e.Lo, min(1, slices.Min(xs)))
+	return e, nil
+}
+
 // cis collects MeanCI estimates of samples the package computed itself
 // and keeps the first error (a NaN or infinite sample, which validated
 // inputs should never produce), so that a broken invariant is an error
@@ -59,6 +73,16 @@ type cis struct{ err error }
 // of returns MeanCI(xs), recording the first error, named by what.
 func (c *cis) of(what string, xs []float64) Estimate {
 	e, err := MeanCI(xs)
+	if err != nil && c.err == nil {
+		c.err = fmt.Errorf("%s: %w", what, err)
+	}
+	return e
+}
+
+// peakToMean returns PeakToMeanCI(xs), recording the first error, named by
+// what; every interval of a peak-to-mean ratio goes through it.
+func (c *cis) peakToMean(what string, xs []float64) Estimate {
+	e, err := PeakToMeanCI(xs)
 	if err != nil && c.err == nil {
 		c.err = fmt.Errorf("%s: %w", what, err)
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/chbench/chbench/algorithms"
 )
 
 func TestMeanCIReference(t *testing.T) {
@@ -69,5 +71,91 @@ func TestMeanCITruncatesNonNegative(t *testing.T) {
 	}
 	if e.Lo >= 0 {
 		t.Errorf("signed samples: %+v, want Lo < 0", e)
+	}
+}
+
+// A peak-to-mean ratio is >= 1, so its interval is truncated at 1: two
+// sets 1 and 1.5 have the Student-t interval 1.25 ± 12.7 x 0.25 (MeanCI
+// truncates it at 0), and a sample that float rounding put just below 1
+// stays inside the interval.
+func TestPeakToMeanCI(t *testing.T) {
+	xs := []float64{1, 1.5}
+	plain, err := MeanCI(xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := PeakToMeanCI(xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.Lo != 0 || e.Lo != 1 || e.Mean != 1.25 || e.Hi != plain.Hi {
+		t.Errorf("PeakToMeanCI(1, 1.5) = %+v (MeanCI %+v), want Lo 1, mean 1.25 and MeanCI's Hi", e, plain)
+	}
+	below := 1 - 0x1p-52
+	if e, err := PeakToMeanCI([]float64{below, 1.2}); err != nil || e.Lo != below {
+		t.Errorf("PeakToMeanCI(1-2^-52, 1.2) = %+v, %v; want Lo = the sample below 1", e, err)
+	}
+	if e, err := PeakToMeanCI([]float64{1.3}); err != nil || e.Lo != 1.3 || e.Hi != 1.3 {
+		t.Errorf("one set: %+v, %v; want Lo = Hi = mean", e, err)
+	}
+	if _, err := PeakToMeanCI([]float64{1, math.NaN()}); err == nil {
+		t.Error("NaN sample: no error")
+	}
+}
+
+// Request load over 2 streams (few requests, so the two peak-to-means
+// differ): every peak_to_mean_lo is at least 1 though the plain Student-t
+// interval of some placements reaches below 1. The same for spread and
+// bounded loads.
+func TestPeakToMeanIntervalsTwoSets(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(10)
+	rs, err := Load(loadOpts(200, 2000, 2, 0), PlacementNames(), nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dipped := 0
+	for _, r := range rs {
+		var xs []float64
+		for _, s := range r.Samples {
+			xs = append(xs, s.PeakToMean)
+		}
+		if plain, _ := MeanCI(xs); plain.Lo < 1 {
+			dipped++
+		}
+		if r.PeakToMean.Lo < 1 || r.PeakToMean.Lo > r.PeakToMean.Mean {
+			t.Errorf("load %s: peak-to-mean %+v, want 1 <= lo <= mean", r.Placement, r.PeakToMean)
+		}
+	}
+	if dipped == 0 {
+		t.Errorf("no placement's plain interval reaches below 1: the case tests nothing")
+	}
+	dipped = 0
+	for _, algo := range []string{"ring", "jump", "rendezvous", "modulo"} {
+		sr, err := Spread(opts(algo, 100, 2), nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var xs []float64
+		for _, s := range sr.Samples {
+			xs = append(xs, s.PeakToMean)
+		}
+		if plain, _ := MeanCI(xs); plain.Lo < 1 {
+			dipped++
+		}
+		if sr.PeakToMean.Lo < 1 || sr.PeakToMean.Lo > sr.PeakToMean.Mean {
+			t.Errorf("spread %s: peak-to-mean %+v, want 1 <= lo <= mean", algo, sr.PeakToMean)
+		}
+	}
+	if dipped == 0 {
+		t.Errorf("spread: no algorithm's plain interval reaches below 1: the case tests nothing")
+	}
+	bs, err := SweepBoundedLoads(loadOpts(200, 2000, 2, 0), []float64{0.5}, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range bs {
+		if r.PeakToMean.Lo < 1 {
+			t.Errorf("bounded %s: peak-to-mean %+v, want lo >= 1", r.Variant, r.PeakToMean)
+		}
 	}
 }

@@ -14,7 +14,12 @@
 //
 // CSV has one header line of column names, then one row per result;
 // floats use the shortest representation that reads back exactly, and an
-// absent value is an empty cell. JSON is an indented array of objects
+// absent value is an empty cell. Values fixed by the configuration rather
+// than measured (ideal_frac, expected_moves, ideal_join_frac,
+// bound_1_over_eps2) are computed with a single rounding where the
+// weights are integers, so a value that is mathematically round prints
+// round (400, 0.25, 1000; not 399.99999999999994); measured means and
+// intervals keep every digit their floats carry. JSON is an indented array of objects
 // whose field names are the CSV column names, plus "config" (a [Config]
 // object) and "samples" (the per-key-set values); for spread, "shares"
 // (one [Share] per node); an absent value is null. In JSON, eps,
@@ -72,7 +77,9 @@
 // Intervals (*_lo, *_hi) are 95% Student-t intervals over the key sets
 // (gonum distuv.StudentsT); with one set there is none and lo = hi =
 // mean. Intervals of quantities that cannot be negative are truncated at
-// 0.
+// 0, and those of peak-to-mean ratios (peak_to_mean_lo; >= 1 by
+// definition) at 1 (analysis.PeakToMeanCI): with few sets, t(0.975, 1) =
+// 12.7 for two, the Student-t interval would otherwise reach below 1.
 //
 // # Movement (move): [MoveColumns]
 //
@@ -96,8 +103,10 @@
 //     first; for restore, the keys not back on their original owner.
 //   - steps: membership changes in the scenario.
 //   - expected_moves: ideal_frac x keys of one set, the moved keys a key
-//     set expects; with -min-moves (default 1,000) keys are raised until it
-//     reaches that, and plots draw no point below 1,000.
+//     set expects (keys x each step's ideal fraction, one rounding per
+//     step: exactly 1000 for 169 -> 170 with 170,000 keys); with -min-moves
+//     (default 1,000) keys are raised until it reaches that, and plots draw
+//     no point below 1,000.
 //   - JSON samples: moved_frac, collateral_frac, net_moved_frac per key set.
 //
 // # Spread (spread): [SpreadColumns]
@@ -209,7 +218,8 @@
 //     capacity C = ceil(c m/n) before the change; empty (null) for ring and
 //     bounded-request.
 //   - bound_1_over_eps2: 1/eps^2, the shape of the paper's O(C/eps^2)
-//     bound on expected moves per node update (its constant is not given).
+//     bound on expected moves per node update (its constant is not given),
+//     for eps read as the decimal written (0.05 gives exactly 400).
 //   - JSON samples: max_load_over_cap, away_frac, peak_to_mean,
 //     moved_join_frac, moved_leave_frac, ideal_leave_frac,
 //     moves_per_cap_join, moves_per_cap_leave per stream.

@@ -12,35 +12,70 @@ import (
 // WriteFile writes path by calling fill on a temporary file in the same
 // directory and renaming it over path (mode 0644), so readers see either
 // the old file or the complete new one, never a partial one; every results
-// file chbench writes itself goes through it. A fill that returns an error
-// or panics leaves path untouched, removes the temporary file and returns
-// the error. The temporary file is also removed on SIGINT or SIGTERM in a
-// process whose main called tempfile.RemoveOnSignal (chbench, targets).
-func WriteFile(path string, fill func(io.Writer) error) (err error) {
-	tmp, untrack, err := tempfile.Create(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
+// file chbench writes itself goes through it (or [WriteFiles]). A fill
+// that returns an error or panics leaves path untouched, removes the
+// temporary file and returns the error. The temporary file is also removed
+// on SIGINT or SIGTERM in a process whose main called
+// tempfile.RemoveOnSignal (chbench, targets).
+func WriteFile(path string, fill func(io.Writer) error) error {
+	return WriteFiles([]string{path}, func(_ int, w io.Writer) error { return fill(w) })
+}
+
+// WriteFiles writes several files as one, as [WriteFile] writes one:
+// fill(i, w) fills paths[i] in a temporary file in its directory, and only
+// once every fill has succeeded are the temporary files renamed over their
+// paths, in order. A fill that fails or panics leaves every path as it
+// was (no file of a failed run replaces an earlier run's) and removes the
+// temporary files; so does a path that is a directory. Should a rename
+// still fail, the paths before it hold the new files and the others the
+// old ones; the error names the path.
+func WriteFiles(paths []string, fill func(i int, w io.Writer) error) (err error) {
+	type pending struct {
+		f       *os.File
+		untrack func()
 	}
-	defer untrack()
+	var tmps []pending
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("writing %s failed: %v", path, r)
+			err = fmt.Errorf("writing %s failed: %v", paths[max(len(tmps)-1, 0)], r)
 		}
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+		for _, t := range tmps {
+			if err != nil {
+				t.f.Close()
+				os.Remove(t.f.Name()) // gone already once renamed
+			}
+			t.untrack()
 		}
 	}()
-	if err = fill(tmp); err != nil {
-		return err
+	for i, path := range paths {
+		tmp, untrack, err := tempfile.Create(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+		if err != nil {
+			return err
+		}
+		tmps = append(tmps, pending{tmp, untrack})
+		if err := fill(i, tmp); err != nil {
+			return err
+		}
+		if err := tmp.Chmod(0o644); err != nil {
+			return err
+		}
+		if err := tmp.Close(); err != nil {
+			return err
+		}
 	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
+	// A directory in the way would fail its rename after the others had
+	// replaced their files.
+	for _, path := range paths {
+		if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
+			return fmt.Errorf("%s is a directory", path)
+		}
 	}
-	if err = tmp.Close(); err != nil {
-		return err
+	for i, t := range tmps {
+		if err := os.Rename(t.f.Name(), paths[i]); err != nil {
+			return err
+		}
 	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
 
 // MaxInputBytes bounds a results file read back (by the plots): 256 MiB,

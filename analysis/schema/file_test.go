@@ -31,6 +31,71 @@ func TestWriteFileKeepsOldFileOnError(t *testing.T) {
 	}
 }
 
+// WriteFiles renames nothing until every file is written: a run whose
+// third format fails (or panics) leaves all three earlier files as they
+// were (WriteFile per format had already replaced the first two) and no
+// temporary file; a run that succeeds replaces all three.
+func TestWriteFilesAllOrNothing(t *testing.T) {
+	for _, failure := range []string{"error", "panic"} {
+		dir := t.TempDir()
+		var paths []string
+		for _, ext := range []string{".csv", ".txt", ".json"} {
+			p := filepath.Join(dir, "run"+ext)
+			os.WriteFile(p, []byte("old"+ext), 0o644)
+			paths = append(paths, p)
+		}
+		err := WriteFiles(paths, func(i int, w io.Writer) error {
+			if i == 2 {
+				if failure == "panic" {
+					panic("boom")
+				}
+				return errors.New("boom")
+			}
+			_, err := w.Write([]byte("new"))
+			return err
+		})
+		if err == nil || !strings.Contains(err.Error(), "boom") {
+			t.Fatalf("%s: error %v, want boom", failure, err)
+		}
+		for _, p := range paths {
+			if b, _ := os.ReadFile(p); string(b) != "old"+filepath.Ext(p) {
+				t.Errorf("%s: %s = %q after a failed run, want the old content", failure, filepath.Base(p), b)
+			}
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+			t.Errorf("%s: %d files left, want 3 (temporary files removed)", failure, len(ents))
+		}
+	}
+	// A directory in the way of the last file: nothing is replaced.
+	dir := t.TempDir()
+	paths := []string{filepath.Join(dir, "b.csv"), filepath.Join(dir, "b.json")}
+	os.WriteFile(paths[0], []byte("old"), 0o644)
+	os.Mkdir(paths[1], 0o755)
+	if err := WriteFiles(paths, func(int, io.Writer) error { return nil }); err == nil || !strings.Contains(err.Error(), "b.json is a directory") {
+		t.Errorf("directory in the way: error %v", err)
+	}
+	if b, _ := os.ReadFile(paths[0]); string(b) != "old" {
+		t.Errorf("b.csv = %q with b.json a directory, want the old content", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("%d files left, want 2 (temporary files removed)", len(ents))
+	}
+	dir = t.TempDir()
+	paths = []string{filepath.Join(dir, "a.csv"), filepath.Join(dir, "a.txt")}
+	os.WriteFile(paths[0], []byte("old"), 0o644)
+	if err := WriteFiles(paths, func(i int, w io.Writer) error { _, err := w.Write([]byte(strconv.Itoa(i))); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range paths {
+		if b, _ := os.ReadFile(p); string(b) != strconv.Itoa(i) {
+			t.Errorf("%s = %q, want %d", p, b, i)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("%d files, want 2", len(ents))
+	}
+}
+
 // A fill that panics is an error naming the path, and the old file stays.
 func TestWriteFilePanic(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.csv")

@@ -51,7 +51,7 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&a.kind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames()+" (ignored with -keyfile)")
 	fs.StringVar(&a.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets); - is standard input, and a pipe or FIFO is read once")
 	fs.StringVar(&a.format, "format", "table", "output format(s), comma-separated: table, csv, json or bench (Go benchmark format for benchstat); several need -o")
-	fs.StringVar(&a.out, "o", "", "write each format to `PREFIX`.csv, .json, .txt (bench) or .table, through a temporary file and a rename, instead of to standard output")
+	fs.StringVar(&a.out, "o", "", "write each format to `PREFIX`.csv, .json, .txt (bench) or .table instead of to standard output, through temporary files renamed once all are written; PREFIX names a file in an existing directory (not a directory or device)")
 	fs.IntVar(&a.workers, "workers", 0, "goroutines (0 = one per core); results do not depend on it")
 	fs.StringVar(&a.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
 	registerMem(fs, &a.mem)
@@ -113,6 +113,9 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 		return analysis.Options{}, sw, fmt.Errorf("sets %d: at most %d key sets", a.sets, keyset.MaxSets)
 	}
 	if a.formats, err = parseFormats(a.format, a.out); err != nil {
+		return analysis.Options{}, sw, err
+	}
+	if err := checkOutPrefix(a.out, a.formats); err != nil {
 		return analysis.Options{}, sw, err
 	}
 	commit := a.commit
@@ -494,17 +497,22 @@ func parseFormats(s, out string) ([]string, error) {
 
 // writeOutputs writes the results in each format with write: to stdout
 // when prefix is empty (one format), else to prefix plus the format's
-// extension through schema.WriteFile, printing each path written.
+// extension through schema.WriteFiles (every file is replaced only once
+// all are written, so a failed run leaves an earlier run's files whole),
+// then prints each path written.
 func writeOutputs(stdout io.Writer, prefix string, formats []string, write func(format string, w io.Writer) error) error {
 	if prefix == "" {
 		return write(formats[0], stdout)
 	}
-	for _, f := range formats {
-		path := prefix + formatExt[f]
-		if err := schema.WriteFile(path, func(w io.Writer) error { return write(f, w) }); err != nil {
-			return fmt.Errorf("-o %s: %w", path, err)
-		}
-		fmt.Fprintln(stdout, path)
+	paths := make([]string, len(formats))
+	for i, f := range formats {
+		paths[i] = prefix + formatExt[f]
+	}
+	if err := schema.WriteFiles(paths, func(i int, w io.Writer) error { return write(formats[i], w) }); err != nil {
+		return fmt.Errorf("-o %s: %w", prefix, err)
+	}
+	for _, p := range paths {
+		fmt.Fprintln(stdout, p)
 	}
 	return nil
 }

@@ -1,6 +1,11 @@
 package main
 
 import (
+	"errors"
+	"flag"
+	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -52,5 +57,60 @@ func TestBadFlagsFailBeforeWork(t *testing.T) {
 		if out != "" {
 			t.Errorf("chbench %s: wrote %q before failing", strings.Join(c.args, " "), out)
 		}
+	}
+}
+
+// Every integer flag of every command (found in its -h text: "-name int"
+// or "-name uint") reads plain decimal, the syntax of the comma-separated
+// list flags: the flag package's base 0 took -nodes 0x10 as 16, 1_000 as
+// 1000 and 010 as 8. Other syntax is a usage error naming the flag and
+// the value.
+func TestIntegerFlagsAreDecimal(t *testing.T) {
+	intFlag := regexp.MustCompile(`(?m)^  -(\S+) (int|uint)$`)
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	found := 0
+	for _, cmd := range names {
+		_, help, err := runCLI(t, cmd, "-h")
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Fatalf("%s -h: %v", cmd, err)
+		}
+		for _, m := range intFlag.FindAllStringSubmatch(help, -1) {
+			found++
+			for _, v := range []string{"0x10", "1_000", "0o7", "0b1", "1e3", "2.0"} {
+				// -no-such-flag ends a command line whose integer was
+				// accepted before any work starts.
+				for _, args := range [][]string{{cmd, "-" + m[1], v, "-no-such-flag"}, {cmd, "-" + m[1] + "=" + v, "-no-such-flag"}} {
+					_, _, err := runCLI(t, args...)
+					var stderr strings.Builder
+					if code := exitCode(err, &stderr); code != 2 || !strings.Contains(stderr.String(), fmt.Sprintf("-%s %q: not a decimal integer", m[1], v)) {
+						t.Errorf("chbench %s: exit %d, %q; want exit 2 naming -%s %q", strings.Join(args, " "), code, stderr.String(), m[1], v)
+					}
+				}
+			}
+		}
+	}
+	if found < 70 {
+		t.Errorf("found %d integer flags in the commands' help, want 70 or more (did the help format change?)", found)
+	}
+	// A leading zero is decimal too, as in the lists: 010 nodes are 10.
+	ten, _, err := runCLI(t, "locate", "-algo", "modulo", "-nodes", "10", "a", "b", "c", "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"-nodes", "010"}, {"-nodes=010"}, {"-nodes", " 10 "}, {"-nodes", "+10"}} {
+		out, _, err := runCLI(t, append(append([]string{"locate", "-algo", "modulo"}, args...), "a", "b", "c", "d")...)
+		if err != nil || out != ten {
+			t.Errorf("locate %v: %q (%v), want the owners of -nodes 10 %q", args, out, err, ten)
+		}
+	}
+	if _, _, err := runCLI(t, "spread", "-algo", "ring", "-nodes", "3", "-seed", "-1"); err == nil || !strings.Contains(err.Error(), `-seed "-1": not a decimal integer >= 0`) {
+		t.Errorf("-seed -1: error %v", err)
+	}
+	if _, _, err := runCLI(t, "spread", "-algo", "ring", "-nodes", "3", "-keys", "99999999999999999999"); err == nil || !strings.Contains(err.Error(), `-keys "99999999999999999999": out of range`) {
+		t.Errorf("-keys 10^20: error %v", err)
 	}
 }

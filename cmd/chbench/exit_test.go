@@ -43,7 +43,13 @@ func TestExitStatus(t *testing.T) {
 		{2, []string{"load", "-nodes", "3", "-keys", "10", "-requests", "9223372036854775807"}},
 		{2, []string{"bounded", "-nodes", "3", "-keys", "10", "-requests", "10", "-eps", "0.1,1e-300"}},
 		{2, []string{"locate", "-algo", "bounded", "-nodes", "3", "-eps", "1e-300", "k"}},
+		{2, []string{"replication", "-algo", "ring", "-from", "2", "-replicas", "3", "-keys", "10"}},
 		{1, []string{"move", "-algo", "ring", "-from", "3", "-keyfile", missing}},
+		// Every input file that is missing is an error while running, as
+		// -keyfile is, though found before any work.
+		{1, []string{"report", "-profile", missing}},
+		{1, []string{"move", "-algo", "ring", "-members", missing, "-leave", "node-0"}},
+		{1, []string{"load", "-nodes", "3", "-requestlog", missing}},
 		{1, []string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", filepath.Join(missing, "x")}},
 		{1, []string{"plot", "-dir", missing}},
 	} {

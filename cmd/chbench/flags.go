@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -114,7 +116,16 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 // An explicit empty (or blank) value is an error for every flag: -hash ""
 // must not silently mean the default hash, -weights "" all 1, or -op ""
 // add. Leaving a flag out is how to ask for its default.
+//
+// Integer flags take plain decimal, as the comma-separated lists do
+// (parseInts): the flag package reads them with strconv base 0, so that
+// -nodes 0x10 meant 16, -nodes 010 meant 8 and -nodes 1_000 meant 1000.
+// decimalInts rewrites or refuses those values first.
 func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
+	args, err := decimalInts(fs, args)
+	if err != nil {
+		return nil, err
+	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -124,6 +135,86 @@ func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	return set, nil
+}
+
+// decimalInts returns a copy of args in which the value of every integer
+// flag of fs (int, int64, uint or uint64: fs.Int, fs.Uint64, ...) is
+// rewritten as the decimal number it reads as with strconv.ParseInt or
+// ParseUint base 10 after trimming spaces, the syntax of parseInts, so
+// that fs.Parse (base 0) reads the same number. A value that is not such a
+// number (0x10, 1_000, 1e3, "") is an error naming the flag and the value.
+// It reads the arguments as flag.Parse does and stops where flag.Parse
+// would stop or fail (a non-flag, "--", an unknown flag or -h, a missing
+// value), leaving the rest to it.
+func decimalInts(fs *flag.FlagSet, args []string) ([]string, error) {
+	out := slices.Clone(args)
+	for i := 0; i < len(out); i++ {
+		a := out[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			break
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		value, inline := "", false
+		if k := strings.IndexByte(name, '='); k >= 0 {
+			name, value, inline = name[:k], name[k+1:], true
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			break
+		}
+		if b, isBool := f.Value.(interface{ IsBoolFlag() bool }); isBool && b.IsBoolFlag() {
+			continue
+		}
+		if !inline {
+			if i+1 == len(out) {
+				break
+			}
+			i++
+			value = out[i]
+		}
+		g, ok := f.Value.(flag.Getter)
+		if !ok {
+			continue
+		}
+		var canon string
+		t := strings.TrimSpace(value)
+		switch g.Get().(type) {
+		case int, int64:
+			v, err := strconv.ParseInt(t, 10, 64)
+			if err != nil {
+				return nil, decimalError(name, value, err, "")
+			}
+			if _, isInt := g.Get().(int); isInt && strconv.IntSize == 32 && int64(int32(v)) != v {
+				return nil, decimalError(name, value, strconv.ErrRange, "")
+			}
+			canon = strconv.FormatInt(v, 10)
+		case uint, uint64:
+			v, err := strconv.ParseUint(t, 10, 64)
+			if err != nil {
+				return nil, decimalError(name, value, err, " >= 0")
+			}
+			if _, isUint := g.Get().(uint); isUint && strconv.IntSize == 32 && uint64(uint32(v)) != v {
+				return nil, decimalError(name, value, strconv.ErrRange, "")
+			}
+			canon = strconv.FormatUint(v, 10)
+		default:
+			continue
+		}
+		if inline {
+			out[i] = "-" + name + "=" + canon
+		} else {
+			out[i] = canon
+		}
+	}
+	return out, nil
+}
+
+// decimalError is decimalInts' error for value of flag name.
+func decimalError(name, value string, err error, atLeast string) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("-%s %q: out of range", name, value)
+	}
+	return fmt.Errorf("-%s %q: not a decimal integer%s (decimal digits with an optional sign, as in the comma-separated lists: no 0x, 0o, 0b or _)", name, value, atLeast)
 }
 
 // emptyValue returns the first flag of args (already parsed by fs) given an

@@ -85,7 +85,10 @@ func (f *fleetFlags) initial(from string, set map[string]bool) ([][]algorithms.N
 			return nil, fmt.Errorf("-from %q and -members: give one membership", from)
 		}
 		nodes, err := analysis.ReadMembership(f.members)
-		return [][]algorithms.Node{nodes}, err
+		if err != nil {
+			return nil, fmt.Errorf("-members: %w", err)
+		}
+		return [][]algorithms.Node{nodes}, nil
 	}
 	if explicit {
 		p := placementFlags{nodeIDs: f.nodeIDs, weights: f.weights}

@@ -21,16 +21,22 @@
 // benchstat, the exit status is 2 for a usage error (a flag that does not
 // parse, an unknown name, a value out of range, a missing or extra
 // argument: reported before any work, naming the bad value), 1 for an
-// error while running (an unreadable key file, a failed write, a failed
-// reference check) and 0 otherwise, -h included.
+// error while running (an input file that is missing or unreadable, such
+// as -keyfile, -requestlog, -members or report's -profile, even when found
+// before any work; a failed write; a failed reference check) and 0
+// otherwise, -h included.
 //
 // With "chbench ... > file" it is the shell that truncates file, before
 // chbench starts, so a failed or interrupted run leaves it empty or
 // partial. move, spread, load and bounded take -o PREFIX instead: each
 // -format (several may be given, comma-separated, so that one sweep is
 // computed once) goes to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or
-// PREFIX.table, written through a temporary name and a rename. chbench
-// plot writes its own files the same way. On SIGINT or SIGTERM the
+// PREFIX.table, written through temporary names renamed only once every
+// format is written, so a failed run leaves an earlier run's files whole.
+// A PREFIX that names no file (a directory, a device such as /dev/null, a
+// trailing /) is a usage error and a missing directory an error while
+// running, both before any work. chbench plot writes its own files
+// through a temporary name and a rename each. On SIGINT or SIGTERM the
 // temporary files are removed and the process ends by the signal.
 package main
 
@@ -39,6 +45,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 
@@ -71,9 +78,13 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
-// badUsage marks err, if any, as a usage error; flag.ErrHelp stays as it is.
+// badUsage marks err, if any, as a usage error; flag.ErrHelp stays as it
+// is, and so does an error of the file system (an *fs.PathError: an input
+// file that is missing or unreadable, such as -profile or -members), which
+// is an error while running (exit status 1) like a missing -keyfile, even
+// when found before any work.
 func badUsage(err error) error {
-	if err == nil || errors.Is(err, flag.ErrHelp) {
+	if err == nil || errors.Is(err, flag.ErrHelp) || errors.As(err, new(*fs.PathError)) {
 		return err
 	}
 	return usageError{err}

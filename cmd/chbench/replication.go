@@ -21,7 +21,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 	var a analysisFlags
 	fs := newFlagSet("replication", "-algo A[,B...] -replicas R[,R...] -from N[,N...] [-to M | -op OP[,OP...] | fleet flags] [flags]", stderr)
 	a.register(fs)
-	replicas := fs.String("replicas", "3", fmt.Sprintf("replication factor(s) R, 1..%d: distinct nodes per key; a comma-separated list sweeps", analysis.MaxReplicationFactor))
+	replicas := fs.String("replicas", "3", fmt.Sprintf("replication factor(s) R, 1..%d and at most the nodes before the change (a larger R is refused, not capped): distinct nodes per key; a comma-separated list sweeps", analysis.MaxReplicationFactor))
 	from := fs.String("from", "", "node count(s) before the change: N, a comma-separated list, or grid")
 	to := fs.Int("to", 0, "node count after the change (one -from only)")
 	ops := fs.String("op", "", "scenario(s) instead of -to: "+strings.Join(analysis.Ops(), ", ")+" (default add); multi-step scenarios compare the first and last placement")
@@ -112,6 +112,16 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 			}
 		}
 	}
+	// A key has at most one replica per node: R above the first
+	// membership's nodes would be measured at fewer replicas than the
+	// replicas column says.
+	for _, sc := range scs {
+		for _, r := range rs {
+			if n := len(sc.Initial); r > n {
+				return fmt.Errorf("replicas %d: the fleet before the change has only %d nodes%s, and a key has at most one replica per node; give -replicas %d or less, or more nodes", r, n, fromFlag(*from, n), n)
+			}
+		}
+	}
 	usage = false
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs)*len(rs))) // stderr terminals only
 	defer bar.stop()
@@ -139,4 +149,13 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 		return schema.WriteReplicationJSON(stdout, analysis.ReplicationRows(results))
 	}
 	return analysis.WriteReplicationTable(stdout, results)
+}
+
+// fromFlag returns " (-from N)" when the fleet of n nodes came from -from,
+// else "" (it came from -node-ids, -weights or -members).
+func fromFlag(from string, n int) string {
+	if from == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (-from %d)", n)
 }

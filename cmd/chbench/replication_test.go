@@ -41,6 +41,11 @@ func TestReplicationCLI(t *testing.T) {
 		{[]string{"-replicas", "2"}, "-from is required"},
 		{[]string{"-from", "4", "-format", "bench"}, "format bench"},
 		{[]string{"-from", "4", "-to", "5", "-op", "add"}, "one or the other"},
+		// R above the nodes before the change was silently capped at them
+		// (2 replicas placed, replicas column 3): refused, naming both.
+		{[]string{"-from", "2", "-replicas", "3"}, "replicas 3: the fleet before the change has only 2 nodes (-from 2)"},
+		{[]string{"-from", "10,4", "-replicas", "1,5"}, "replicas 5: the fleet before the change has only 4 nodes (-from 4)"},
+		{[]string{"-node-ids", "a,b", "-leave", "a", "-replicas", "3"}, "replicas 3: the fleet before the change has only 2 nodes,"},
 	} {
 		_, _, err := runCLI(t, append([]string{"replication", "-keys", "10", "-sets", "1"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -23,11 +23,21 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		return badUsage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
+	target := *out
+	if target == "" {
+		target = filepath.Join(*dir, report.ReportFile)
+	}
+	if target != "-" && *compare == "" {
+		// Before any work: -o /dev/null would replace the device (as root).
+		if err := checkReplaceable(target); err != nil {
+			return badUsage(fmt.Errorf("-o: %w", err))
+		}
+	}
 	p := report.DefaultProfile()
 	if *profile != "" {
 		var err error
 		if p, err = report.ReadProfile(*profile); err != nil {
-			return badUsage(err)
+			return badUsage(fmt.Errorf("-profile: %w", err)) // exit 1 for a file that cannot be read
 		}
 	}
 	d, err := report.Load(*dir, p)
@@ -41,15 +51,12 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		}
 		return report.Compare(stdout, old, d)
 	}
-	switch *out {
-	case "-":
+	if target == "-" {
 		return report.Write(stdout, d)
-	case "":
-		*out = filepath.Join(*dir, report.ReportFile)
 	}
-	if err := schema.WriteFile(*out, func(w io.Writer) error { return report.Write(w, d) }); err != nil {
+	if err := schema.WriteFile(target, func(w io.Writer) error { return report.Write(w, d) }); err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, *out)
+	fmt.Fprintln(stdout, target)
 	return nil
 }

@@ -73,7 +73,10 @@ func TestReportUsageErrors(t *testing.T) {
 		{[]string{"report", "-dir", dir, "-profile", prof}, 2, `bad.txt:2: replicas = "0": want a replication factor 1..5`},
 		{[]string{"report", "-dir", dir, "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"report", "-dir", t.TempDir()}, 1, "no result files"},
-		{[]string{"report", "-dir", dir, "-profile", filepath.Join(dir, "absent.txt")}, 2, "absent.txt"},
+		// A profile that cannot be read is an error while running, as a
+		// missing -keyfile is (it exited 2, against the README).
+		{[]string{"report", "-dir", dir, "-profile", filepath.Join(dir, "absent.txt")}, 1, "-profile: open " + filepath.Join(dir, "absent.txt")},
+		{[]string{"report", "-dir", dir, "-profile", dir}, 1, "is a directory"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		var stderr strings.Builder
