@@ -321,7 +321,7 @@ func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
 	}
 	var ci cis
 	res.PairsMoved, res.AllLost = ci.of("pairs moved", moved), ci.of("all replicas lost", lost)
-	res.LoadPeakToMean, res.LoadCV, res.DistinctSets = ci.of("load peak-to-mean", ptm), ci.of("load cv", cv), ci.of("distinct sets", distinct)
+	res.LoadPeakToMean, res.LoadCV, res.DistinctSets = ci.peakToMean("load peak-to-mean", ptm), ci.of("load cv", cv), ci.of("distinct sets", distinct)
 	if ci.err != nil {
 		return nil, ci.err
 	}

@@ -117,7 +117,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 	// replicas column says.
 	for _, sc := range scs {
 		for _, r := range rs {
-			if n := len(sc.Initial); r > n {
+			if n := len(sc[0].Initial); r > n {
 				return fmt.Errorf("replicas %d: the fleet before the change has only %d nodes%s, and a key has at most one replica per node; give -replicas %d or less, or more nodes", r, n, fromFlag(*from, n), n)
 			}
 		}
