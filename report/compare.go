@@ -10,7 +10,10 @@ import (
 // Compare writes, as Markdown, the headline numbers (the trade-off table's
 // metric cells) that differ between the reports of two runs, old and new:
 // one line per algorithm and metric whose shown value changed, with the
-// relative change, plus cells present in only one run. It first lists the
+// relative change and whether the change is beyond noise (the two 95%
+// intervals do not overlap; blank when either value has none), plus cells
+// present in only one run. Metrics the table does not show (the rules'
+// own) are named by their short name. It first lists the
 // node counts, replication factor and Zipf exponent each run was read at
 // when they differ, since cells read at different sizes are not
 // comparable. It reports how many cells are unchanged.
@@ -37,7 +40,7 @@ func Compare(w io.Writer, old, new *Data) error {
 			}
 		}
 	}
-	b.WriteString("| algorithm | metric | old | new | change |\n|---|---|---|---|---|\n")
+	b.WriteString("| algorithm | metric | old | new | change | beyond noise |\n|---|---|---|---|---|---|\n")
 	same, changed := 0, 0
 	for _, name := range names {
 		for m := range numMetrics {
@@ -45,7 +48,7 @@ func Compare(w io.Writer, old, new *Data) error {
 			if !o.OK && !n.OK {
 				continue
 			}
-			os, ns, ch := "not in this run", "not in this run", ""
+			os, ns, ch, noise := "not in this run", "not in this run", "", ""
 			if o.OK {
 				os = mo[m].format(o.V)
 			}
@@ -60,9 +63,19 @@ func Compare(w io.Writer, old, new *Data) error {
 				if o.V != 0 {
 					ch = fmt.Sprintf("%+.1f%%", 100*(n.V-o.V)/o.V)
 				}
+				if o.CI && n.CI {
+					noise = "no (95% intervals overlap)"
+					if !overlap(o, n) {
+						noise = "yes"
+					}
+				}
 			}
 			changed++
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", name, mn[m].head, os, ns, ch)
+			head := mn[m].head
+			if head == "" {
+				head = mn[m].short
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", name, head, os, ns, ch, noise)
 		}
 	}
 	fmt.Fprintf(&b, "\n%d cells differ, %d are the same as shown.\n", changed, same)

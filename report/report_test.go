@@ -457,16 +457,31 @@ func TestCompare(t *testing.T) {
 	d2, _ := Load(runDir, p)
 	for i := range d2.Rows {
 		if d2.Rows[i].Info.Name == "jump" {
-			d2.Rows[i].Vals[JoinRatio].V *= 2
+			v := &d2.Rows[i].Vals[JoinRatio]
+			v.V, v.Lo, v.Hi = 2*v.V, 2*v.Lo, 2*v.Hi
 		}
 	}
 	b.Reset()
 	if err := Compare(&b, d, d2); err != nil {
 		t.Fatal(err)
 	}
-	want := "| `jump` | join moved/ideal @100 | " + fixed2(d.Rows[3].Vals[JoinRatio].V) + " | " + fixed2(2*d.Rows[3].Vals[JoinRatio].V) + " | +100.0% |"
+	want := "| `jump` | join moved/ideal @100 | " + fixed2(d.Rows[3].Vals[JoinRatio].V) + " | " + fixed2(2*d.Rows[3].Vals[JoinRatio].V) + " | +100.0% | yes |"
 	if d.Rows[3].Info.Name != "jump" || !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "\n1 cells differ,") {
 		t.Errorf("compare after doubling jump's join ratio:\n%s\nwant a line %q", b.String(), want)
+	}
+	// A change inside both intervals is not beyond noise.
+	d3, _ := Load(runDir, p)
+	v := &d3.Rows[3].Vals[JoinRatio]
+	if !v.CI || v.Hi <= v.V {
+		t.Fatalf("jump's join ratio has no interval to move inside: %+v", *v)
+	}
+	v.V = (v.V + v.Hi) / 2
+	b.Reset()
+	if err := Compare(&b, d, d3); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "| no (95% intervals overlap) |") {
+		t.Errorf("a change inside the interval is said to be beyond noise:\n%s", b.String())
 	}
 }
 
