@@ -322,7 +322,7 @@ var infos = []Info{
 			return perNode(len(n), jumpNodeBytes, "the bucket order, its rebalance and validation"), nil
 		}},
 	{Name: maglev.Name, Family: "table", Lookup: "O(1) (one table read)", Memory: "2 B per table entry (M >= 100 n)",
-		Removal: "any; table rebuilt: its entries plus a few % collateral", Weights: "fill turns proportional to w",
+		Removal: "any; table rebuilt: its entries plus collateral that grows with n at a fixed table size M", Weights: "fill turns proportional to w",
 		Source: "Eisenbud et al. NSDI 2016", UsesHash: true, UsesTableSize: true, Weighted: true, RandomLayout: true,
 		build: func(n []algorithms.Node, c Config, h algorithms.Hash) (algorithms.Placer, error) {
 			return placer(maglev.New(n, c.TableSize, h))
