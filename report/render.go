@@ -525,8 +525,12 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	if len(storm) == 0 {
 		s.text = append(s.text, notIn("Miss storm", StormFile))
 	} else {
-		s.text = append(s.text, fmt.Sprintf("**Takeaway:** a cache fleet resize %s, multiplies database reads by %s up to %s.",
-			d.Storm, list(head(storm, Top), fixed2, "x"), list(storm[len(storm)-1:], fixed2, "x")))
+		t := fmt.Sprintf("**Takeaway:** a cache fleet resize %s, multiplies database reads by %s up to %s.",
+			d.Storm, list(head(storm, Top), fixed2, "x"), list(storm[len(storm)-1:], fixed2, "x"))
+		if tied, _ := tiedWithFirst(storm); len(tied) > 1 {
+			t += fmt.Sprintf(" For %d of %d algorithms the 95%% interval overlaps the lowest's: they differ by noise, not by design.", len(tied), len(storm))
+		}
+		s.text = append(s.text, t)
 	}
 	out = append(out, s)
 	return out

@@ -14,13 +14,9 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 )
 
-// testdata/run holds real results, trimmed: lookup.txt, movement.csv,
-// spread.csv, storm.csv and replication.csv from one `make quick
-// RESULTS=/tmp/rq` of this commit's parent (lookup.txt reduced to the
-// Lookup from=key rows at 100 and 10,000 nodes and the Build rows at 100;
-// movement.csv to the add and remove-random rows; replication.csv to the
-// remove-random rows), and load.csv as committed on the traffic branch
-// (chbench load at 100 nodes, Zipf s = 0, 0.8, 0.99, 1.2).
+// testdata/run holds real results: a clean-clone `make bench` of the
+// report's measured-rules commit, trimmed by testdata/trim.sh to what the
+// report reads (see the script for the rows kept).
 const runDir = "testdata/run"
 
 func render(t *testing.T, dir string, p Profile) string {
@@ -273,8 +269,8 @@ func TestSentenceFollowsInput(t *testing.T) {
 	}
 	want := "by `" + best + "` (" + strconv.FormatFloat(bestV, 'f', 2, 64) + "x)"
 	wantEnd := "up to `" + worst + "` (" + strconv.FormatFloat(worstV, 'f', 2, 64) + "x)."
-	if l := stormLine(before); !strings.Contains(l, want) || !strings.HasSuffix(l, wantEnd) {
-		t.Errorf("storm takeaway %q: want it to contain %q and end with %q", l, want, wantEnd)
+	if l := stormLine(before); !strings.Contains(l, want) || !strings.Contains(l, wantEnd) {
+		t.Errorf("storm takeaway %q: want it to contain %q and %q", l, want, wantEnd)
 	}
 
 	// Make ring's multiple the lowest: the sentence must name it first.
@@ -376,8 +372,9 @@ func TestAbsentFilesAreNotInThisRun(t *testing.T) {
 	}
 }
 
-// The profile picks the rows: at 10 nodes the movement and spread come
-// from the 10-node rows, the lookup from 100 (the nearest of 100 and
+// The profile picks the rows: at 10 nodes the movement comes from its
+// nearest grid point (9 nodes) and the spread from the 10-node rows, the
+// lookup from 100 (the nearest of 100 and
 // 10,000), the load from its only node count; and it says so.
 func TestProfilePicksRows(t *testing.T) {
 	p, err := ParseProfile(strings.NewReader("# small fleet\nname = tiny\nnodes = 10..100 # range\nreplicas = 2\nzipf = 1.2\n"), "tiny.txt")
@@ -388,9 +385,9 @@ func TestProfilePicksRows(t *testing.T) {
 	for _, want := range []string{
 		"# chbench design review: tiny",
 		"profile `tiny.txt` asks for 10..100 nodes, R = 2, Zipf s = 1.2",
-		"lookup at 100 and 100 nodes, build at 100, movement from 10, spread at 10, request load at 100 nodes and s = 1.2, replication at 10 nodes and R = 2",
-		"join moved/ideal @10", "R=2 random leave: pairs moved @10", "Zipf s=1.2 requests peak/mean @100",
-		"when one node joins 10 nodes",
+		"lookup at 100 and 100 nodes, build at 100, movement from 9, spread at 10, request load at 100 nodes and s = 1.2, replication at 10 nodes and R = 2",
+		"join moved/ideal @9", "R=2 random leave: pairs moved @10", "Zipf s=1.2 requests peak/mean @100",
+		"when one node joins 9 nodes",
 	} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q", want)
@@ -465,7 +462,7 @@ func TestCompare(t *testing.T) {
 	if err := Compare(&b, d, d2); err != nil {
 		t.Fatal(err)
 	}
-	want := "| `jump` | join moved/ideal @100 | " + fixed2(d.Rows[3].Vals[JoinRatio].V) + " | " + fixed2(2*d.Rows[3].Vals[JoinRatio].V) + " | +100.0% | yes |"
+	want := "| `jump` | join moved/ideal @95 | " + fixed2(d.Rows[3].Vals[JoinRatio].V) + " | " + fixed2(2*d.Rows[3].Vals[JoinRatio].V) + " | +100.0% | yes |"
 	if d.Rows[3].Info.Name != "jump" || !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "\n1 cells differ,") {
 		t.Errorf("compare after doubling jump's join ratio:\n%s\nwant a line %q", b.String(), want)
 	}
