@@ -70,15 +70,15 @@ func LayoutNodes(nodes []algorithms.Node, r int) []algorithms.Node {
 	return out
 }
 
-// layoutScenario returns sc with every node ID (initial, leaving and
-// joining) replaced by LayoutID(ID, r).
+// layoutScenario returns sc with every node ID (initial, leaving, joining
+// and reweighted) replaced by LayoutID(ID, r).
 func layoutScenario(sc Scenario, r int) Scenario {
 	if r == 0 {
 		return sc
 	}
 	out := Scenario{Op: sc.Op, Initial: LayoutNodes(sc.Initial, r)}
 	for _, st := range sc.Steps {
-		ns := Step{Join: LayoutNodes(st.Join, r), Rejoin: st.Rejoin}
+		ns := Step{Join: LayoutNodes(st.Join, r), Reweight: LayoutNodes(st.Reweight, r), Rejoin: st.Rejoin}
 		for _, id := range st.Leave {
 			ns.Leave = append(ns.Leave, LayoutID(id, r))
 		}

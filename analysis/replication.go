@@ -214,29 +214,32 @@ func binomial(n, k int) float64 {
 	return math.Round(c)
 }
 
-// Replication runs the scenarios scs for the algorithm and keys of o at
-// replication factor r and returns its ReplicationResult. scs is one
-// scenario for every key set, or one per key set (set s runs scs[s], its
-// own history: see NewScenarioForSet), all with the same op, node counts
-// and ideal fraction. In per-set placement mode an algorithm with a random
-// layout runs key set s on the layout of LayoutNodes(.., s), as Movement
-// does; so with per-set scenarios and layouts the intervals cover which
-// node fails, the layout and the keys. It returns the errors of Movement
-// (invalid options, scenario or membership) and an error for r outside
-// 1..MaxReplicationFactor, a number of scenarios other than 1 or the key
-// sets, scenarios that differ in op, node counts or ideal fraction, chains
-// over the memory budget, or more than MaxCounters counters (key sets x
-// nodes x workers, plus distinct-set tracking of up to every key of every
-// set).
-func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
+// replicationPlan is what Replication checks before it builds a placement.
+type replicationPlan struct {
+	first, final []algorithms.Node // memberships before the first and after the last step (set 0)
+	ideal        float64
+	layouts      int // layouts: one per key set in per-set mode for a random layout, else 1
+	chains       int // chains built: 1, or one per key set
+}
+
+// CheckReplication returns the error Replication(o, scs, r) would return
+// before streaming any key (invalid options, scenarios or replication
+// factor, chains or counters over the budget), without building a
+// placement or reading a key file; o.Sets is taken as the key sets. The
+// command line calls it for every configuration before running any.
+func CheckReplication(o Options, scs []Scenario, r int) error {
+	_, err := planReplication(o, scs, r)
+	return err
+}
+
+func planReplication(o Options, scs []Scenario, r int) (*replicationPlan, error) {
 	if r < 1 || r > MaxReplicationFactor {
 		return nil, fmt.Errorf("replicas %d: the replication factor must be 1 to %d", r, MaxReplicationFactor)
 	}
-	src, rc, err := o.prepare()
-	if err != nil {
+	if err := o.checkConfig(); err != nil {
 		return nil, err
 	}
-	sets := src.Sets()
+	sets := o.Sets
 	if len(scs) != 1 && len(scs) != sets {
 		return nil, fmt.Errorf("%d scenarios for %d key sets: want 1 or one per set", len(scs), sets)
 	}
@@ -257,35 +260,71 @@ func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	first, final := ms[0], ms[len(ms)-1]
-	ideal := IdealFraction(first, final)
+	p := &replicationPlan{first: ms[0], final: ms[len(ms)-1]}
+	p.ideal = IdealFraction(p.first, p.final)
 	for s, other := range scs[1:] {
 		oms, err := other.Memberships()
 		if err != nil {
 			return nil, fmt.Errorf("key set %d: %w", s+1, err)
 		}
-		if of, ol := oms[0], oms[len(oms)-1]; other.Op != sc.Op || len(of) != len(first) || len(ol) != len(final) || IdealFraction(of, ol) != ideal {
+		if of, ol := oms[0], oms[len(oms)-1]; other.Op != sc.Op || len(of) != len(p.first) || len(ol) != len(p.final) || IdealFraction(of, ol) != p.ideal {
 			return nil, fmt.Errorf("key set %d: scenario %s from %d to %d nodes (ideal %v) differs from set 0's %s from %d to %d (ideal %v)",
-				s+1, other.Op, len(of), len(ol), IdealFraction(of, ol), sc.Op, len(first), len(final), ideal)
+				s+1, other.Op, len(of), len(ol), IdealFraction(of, ol), sc.Op, len(p.first), len(p.final), p.ideal)
 		}
 	}
-	layouts, err := o.layouts(sets)
-	if err != nil {
+	if p.layouts, err = o.layouts(sets); err != nil {
 		return nil, err
 	}
-	nc := max(len(scs), layouts) // 1, or one chain per key set
-	pl, err := planChain(o, sc, budget, nc)
+	p.chains = max(len(scs), p.layouts)
+	// planChain checks every membership with catalog.Check (weights,
+	// capacity, partitions) and the chains against MaxChainCost, without
+	// building a placement.
+	cp, err := planChain(o, sc, budget, p.chains)
 	if err != nil {
 		return nil, err
 	}
 	var total int64
-	for _, c := range pl.costs {
+	for _, c := range cp.costs {
 		total += c
 	}
-	if total *= int64(nc); total > budget {
-		return nil, fmt.Errorf("scenario %s: %d chains of %d placements of %s held at once need about %s, over the memory budget of %s: use fewer key sets, or -placement fixed",
-			sc.Op, nc, len(pl.costs), o.Algo, catalog.HumanBytes(total), catalog.HumanBytes(budget))
+	if total *= int64(p.chains); total > budget {
+		hint := "use fewer key sets, or -placement fixed"
+		if p.chains == 1 {
+			hint = "use fewer nodes, or raise the budget (-mem)"
+		}
+		return nil, fmt.Errorf("scenario %s: %d chains of %d placements of %s held at once need about %s, over the memory budget of %s: %s",
+			sc.Op, p.chains, len(cp.costs), o.Algo, catalog.HumanBytes(total), catalog.HumanBytes(budget), hint)
 	}
+	return p, nil
+}
+
+// Replication runs the scenarios scs for the algorithm and keys of o at
+// replication factor r and returns its ReplicationResult. scs is one
+// scenario for every key set, or one per key set (set s runs scs[s], its
+// own history: see NewScenarioForSet), all with the same op, node counts
+// and ideal fraction. In per-set placement mode an algorithm with a random
+// layout runs key set s on the layout of LayoutNodes(.., s), as Movement
+// does; so with per-set scenarios and layouts the intervals cover which
+// node fails, the layout and the keys. It returns the errors of Movement
+// (invalid options, scenario or membership) and an error for r outside
+// 1..MaxReplicationFactor, a number of scenarios other than 1 or the key
+// sets, scenarios that differ in op, node counts or ideal fraction, chains
+// over the memory budget, or more than MaxCounters counters (key sets x
+// nodes x workers, plus distinct-set tracking of up to every key of every
+// set).
+func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
+	pl, err := planReplication(o, scs, r)
+	if err != nil {
+		return nil, err
+	}
+	src, rc, err := o.prepare()
+	if err != nil {
+		return nil, err
+	}
+	if sets := src.Sets(); sets != o.Sets || (len(scs) != 1 && len(scs) != sets) {
+		return nil, fmt.Errorf("%d scenarios for %d key sets: want 1 or one per set", len(scs), sets)
+	}
+	sc, first, final, ideal, layouts, nc := scs[0], pl.first, pl.final, pl.ideal, pl.layouts, pl.chains
 	chains := make([][]algorithms.Placer, nc)
 	for s := range chains {
 		c := forSet(scs, s)

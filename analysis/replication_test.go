@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 )
 
@@ -193,5 +194,34 @@ func TestReplicationPerSetCoversFailingNode(t *testing.T) {
 	bad[4] = other
 	if _, err := Replication(o, bad, 3); err == nil || !strings.Contains(err.Error(), "key set 4") {
 		t.Errorf("set 4 from 50 nodes: err = %v", err)
+	}
+}
+
+// A layout renames every ID a step names, the reweighted ones included,
+// and keeps weights; churn is the one random op replication does not draw
+// per set (its histories end at different node counts).
+func TestLayoutScenarioKeepsEveryStep(t *testing.T) {
+	sc := Scenario{Op: "leave+reweight", Initial: []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 1}, {ID: "c", Weight: 1}},
+		Steps: []Step{{Leave: []string{"c"}, Reweight: []algorithms.Node{{ID: "a", Weight: 8}}}}}
+	l := layoutScenario(sc, 2)
+	st := l.Steps[0]
+	if len(st.Reweight) != 1 || st.Reweight[0] != (algorithms.Node{ID: "r2/a", Weight: 8}) || st.Leave[0] != "r2/c" {
+		t.Errorf("layout 2 step: %+v", st)
+	}
+	m0, err := sc.Memberships()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2, err := l.Memberships()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := IdealFraction(m0[0], m0[1]), IdealFraction(m2[0], m2[1]); a != b {
+		t.Errorf("ideal fraction %v, layout 2's %v", a, b)
+	}
+	for op, want := range map[string]bool{OpRemoveRandom: true, OpRestore: true, OpShrinkRandom: true, OpChurn: false, OpAdd: false} {
+		if PerSetOp(op) != want {
+			t.Errorf("PerSetOp(%s) = %v, want %v", op, !want, want)
+		}
 	}
 }

@@ -381,6 +381,13 @@ func RandomOp(op string) bool {
 	return false
 }
 
+// PerSetOp reports whether replication draws scenario op's random choices
+// once per key set (NewScenarioForSet): the ops whose histories all end
+// at the same node counts and ideal fraction (remove-random, restore,
+// shrink-random). Churn's histories differ in both, so one history serves
+// every set, as in Movement.
+func PerSetOp(op string) bool { return RandomOp(op) && op != OpChurn }
+
 // NewScenarioForSet is NewScenario with its random choices drawn from
 // math/rand/v2's PCG seeded with (seed, set): key set set's own history,
 // independent of every other set's, so that estimates over key sets cover

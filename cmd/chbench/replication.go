@@ -97,7 +97,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 		for _, n := range ns {
 			for _, op := range opList {
 				per := 1
-				if o.Placement == analysis.PlacementPerSet && analysis.RandomOp(op) {
+				if o.Placement == analysis.PlacementPerSet && analysis.PerSetOp(op) {
 					per = o.Sets
 				}
 				var one []analysis.Scenario
@@ -121,6 +121,31 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 				return fmt.Errorf("replicas %d: the fleet before the change has only %d nodes%s, and a key has at most one replica per node; give -replicas %d or less, or more nodes", r, n, fromFlag(*from, n), n)
 			}
 		}
+	}
+	if ff.used(set) {
+		var all []analysis.Scenario
+		for _, sc := range scs {
+			all = append(all, sc...)
+		}
+		skipUnweighted(&a, &o, &sw, all, stderr)
+	}
+	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
+		return err
+	}
+	// Every configuration x scenario x R, before the first key is
+	// streamed: a bad one would otherwise fail after the others had run.
+	err = sw.EachConfig(o, func(o analysis.Options) error {
+		for _, sc := range scs {
+			for _, r := range rs {
+				if err := analysis.CheckReplication(o, sc, r); err != nil {
+					return fmt.Errorf("%s from %d nodes, R=%d: %w", sc[0].Op, len(sc[0].Initial), r, err)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	usage = false
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs)*len(rs))) // stderr terminals only
