@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -116,6 +117,7 @@ type Data struct {
 	ReplN                 float64
 	ReplR                 float64
 	ReplIdeal             Value  // ideal fraction of the replication rows used
+	ReplNoLeave           bool   // replication.csv is present but has no remove-random rows
 	Storm                 string // storm scenario, e.g. "4 -> 5 nodes (add), 50000 reads/s at hit ratio 0.95 over 1000000 keys"
 }
 
@@ -151,9 +153,20 @@ func Load(dir string, p Profile) (*Data, error) {
 		}
 		return nil
 	}
+	// file is the result file being read; a second value for the same
+	// row and metric (a file holding a sweep of configurations) is an
+	// error, not silently dropped.
+	var file string
+	var dup error
 	set := func(algo string, m Metric, v Value) {
-		if r := row(algo); r != nil && !r.Vals[m].OK {
+		r := row(algo)
+		switch {
+		case r == nil:
+		case !r.Vals[m].OK:
 			r.Vals[m] = v
+		case dup == nil:
+			dup = fmt.Errorf("%s: two rows give %s's %s at the values the report reads (%v and %v): the report needs one configuration per algorithm; is this file a sweep?",
+				file, algo, metricName(m), r.Vals[m].V, v.V)
 		}
 	}
 	exists := func(name string) (string, bool) {
@@ -167,9 +180,13 @@ func Load(dir string, p Profile) (*Data, error) {
 	}
 
 	if path, ok := exists(LookupFile); ok {
+		file = LookupFile
 		sets, err := plots.ReadBenchmarks(path)
 		if err != nil {
 			return nil, err
+		}
+		if len(sets) == 0 {
+			return nil, fmt.Errorf("%s: no benchmark results (want the output of the bench package's go test -bench)", path)
 		}
 		for _, s := range sets {
 			switch {
@@ -200,26 +217,38 @@ func Load(dir string, p Profile) (*Data, error) {
 		}
 	}
 
-	meta := func(t *schema.Table) {
+	// meta collects the run's description from t, refusing text that
+	// would break the report's Markdown (control characters, backquotes,
+	// table bars).
+	meta := func(t *schema.Table) error {
 		for i := range t.Len() {
+			for _, c := range []string{schema.ColGoVersion, schema.ColCommit, schema.ColSeed, schema.ColPlacement, schema.ColKeyFile, schema.ColOp, schema.ColAlgo} {
+				if err := plainText(t, i, c); err != nil {
+					return err
+				}
+			}
 			addOnce(&d.GoVersions, t.Str(i, schema.ColGoVersion))
 			addOnce(&d.Commits, t.Str(i, schema.ColCommit))
 			addOnce(&d.Seeds, t.Str(i, schema.ColSeed))
-			addOnce(&d.Placements, t.Str(i, "placement"))
+			addOnce(&d.Placements, t.Str(i, schema.ColPlacement))
 			kf := t.Str(i, schema.ColKeyFile)
 			if kf == "" {
 				kf = "generated"
 			}
 			addOnce(&d.KeySources, kf)
 		}
+		return nil
 	}
 
 	if path, ok := exists(MovementFile); ok {
+		file = MovementFile
 		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColOp, schema.ColFrom, schema.ColMovedOverIdeal})
 		if err != nil {
 			return nil, err
 		}
-		meta(t)
+		if err := meta(t); err != nil {
+			return nil, err
+		}
 		if err := d.keysSets(t, MovementFile); err != nil {
 			return nil, err
 		}
@@ -230,7 +259,10 @@ func Load(dir string, p Profile) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
-		all, _ := column(t, schema.ColFrom, func(int) bool { return true })
+		all, err := column(t, schema.ColFrom, func(int) bool { return true })
+		if err != nil {
+			return nil, err
+		}
 		d.MoveNodes = sortedUnique(all)
 		d.MoveN = nearest(froms, float64(p.Nodes))
 		for i := range t.Len() {
@@ -260,7 +292,10 @@ func Load(dir string, p Profile) (*Data, error) {
 			}
 			ideal, err := t.Num(i, schema.ColIdealFrac)
 			if err != nil || ideal <= 0 {
-				return nil, fmt.Errorf("%s: row %d: ideal_frac %v: want > 0 (%v)", path, i+1, ideal, err)
+				if err == nil {
+					err = t.Errorf(i, schema.ColIdealFrac, "%v, want > 0", ideal)
+				}
+				return nil, err
 			}
 			mv := val(iv).scaled(ideal)
 			mv.V = v
@@ -269,11 +304,14 @@ func Load(dir string, p Profile) (*Data, error) {
 	}
 
 	if path, ok := exists(SpreadFile); ok {
+		file = SpreadFile
 		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColNodes, schema.ColPeakToMean, schema.ColNoisePeakToMean})
 		if err != nil {
 			return nil, err
 		}
-		meta(t)
+		if err := meta(t); err != nil {
+			return nil, err
+		}
 		if err := d.keysSets(t, SpreadFile); err != nil {
 			return nil, err
 		}
@@ -301,11 +339,14 @@ func Load(dir string, p Profile) (*Data, error) {
 	}
 
 	if path, ok := exists(LoadFile); ok {
+		file = LoadFile
 		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColNodes, "zipf", schema.ColPeakToMean})
 		if err != nil {
 			return nil, err
 		}
-		meta(t)
+		if err := meta(t); err != nil {
+			return nil, err
+		}
 		ns, err := column(t, schema.ColNodes, func(int) bool { return true })
 		if err != nil {
 			return nil, err
@@ -333,6 +374,9 @@ func Load(dir string, p Profile) (*Data, error) {
 				// load.csv names the catalog's bounded by its form.
 				algo = bounded.Name
 			default:
+				if !slices.Contains(analysis.PlacementNames(), algo) {
+					return nil, t.Errorf(i, schema.ColAlgo, "%q is neither a catalog algorithm nor a form of bounded loads (%s)", algo, strings.Join(analysis.PlacementNames(), ", "))
+				}
 				if row(algo) == nil {
 					in, _ := catalog.Describe(bounded.Name)
 					in.Name = algo
@@ -355,11 +399,14 @@ func Load(dir string, p Profile) (*Data, error) {
 	}
 
 	if path, ok := exists(StormFile); ok {
+		file = StormFile
 		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColOp, schema.ColFrom, schema.ColTo, schema.ColDBMultiple})
 		if err != nil {
 			return nil, err
 		}
-		meta(t)
+		if err := meta(t); err != nil {
+			return nil, err
+		}
 		// The default scenario is the first row's change; rows of other
 		// changes are left out.
 		first := func(i int) string {
@@ -386,16 +433,29 @@ func Load(dir string, p Profile) (*Data, error) {
 	}
 
 	if path, ok := exists(ReplicationFile); ok {
+		file = ReplicationFile
 		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColReplicas, schema.ColOp, schema.ColFrom,
-			schema.ColPairsMovedFrac, schema.ColAllLostFrac, schema.ColIdealFrac})
+			schema.ColPairsMovedFrac, schema.ColAllLostFrac, schema.ColIdealFrac, schema.ColLoadPeakToMean})
 		if err != nil {
 			return nil, err
 		}
-		meta(t)
+		if err := meta(t); err != nil {
+			return nil, err
+		}
 		leave := func(i int) bool { return t.Str(i, schema.ColOp) == "remove-random" }
 		ns, err := column(t, schema.ColFrom, leave)
 		if err != nil {
 			return nil, err
+		}
+		for i := range t.Len() {
+			if r, err := t.Count(i, schema.ColReplicas); err != nil {
+				return nil, err
+			} else if r > MaxReplicas {
+				return nil, t.Errorf(i, schema.ColReplicas, "%v, want 1 to %d", r, MaxReplicas)
+			}
+		}
+		if len(ns) == 0 {
+			d.ReplNoLeave = true
 		}
 		d.ReplN = nearest(ns, float64(p.Nodes))
 		rs, err := column(t, schema.ColReplicas, func(i int) bool { n, _ := t.Num(i, schema.ColFrom); return leave(i) && n == d.ReplN })
@@ -418,18 +478,24 @@ func Load(dir string, p Profile) (*Data, error) {
 				return nil, err
 			}
 			ideal, err := t.Num(i, schema.ColIdealFrac)
+			if err == nil && ideal <= 0 {
+				err = t.Errorf(i, schema.ColIdealFrac, "%v, want > 0", ideal)
+			}
+			if err == nil && d.ReplIdeal.OK && ideal != d.ReplIdeal.V {
+				err = t.Errorf(i, schema.ColIdealFrac, "%v, but an earlier row of the same scenario gives %v", ideal, d.ReplIdeal.V)
+			}
+			if err != nil {
+				return nil, err
+			}
+			load, err := t.Interval(i, schema.ColLoadPeakToMean)
 			if err != nil {
 				return nil, err
 			}
 			algo := t.Str(i, schema.ColAlgo)
 			set(algo, ReplicaMoved, val(moved))
 			set(algo, ReplicaLost, val(lost))
-			if load, err := t.Interval(i, schema.ColLoadPeakToMean); err == nil {
-				set(algo, ReplicaLoadPeak, val(load))
-			}
-			if !d.ReplIdeal.OK {
-				d.ReplIdeal = Value{V: ideal, OK: true}
-			}
+			set(algo, ReplicaLoadPeak, val(load))
+			d.ReplIdeal = Value{V: ideal, OK: true}
 		}
 	}
 
@@ -437,6 +503,9 @@ func Load(dir string, p Profile) (*Data, error) {
 		if err := d.boundedMovement(path, variants); err != nil {
 			return nil, err
 		}
+	}
+	if dup != nil {
+		return nil, dup
 	}
 
 	if all := resultFiles(); len(d.Missing) == len(all) {
@@ -505,8 +574,11 @@ func (d *Data) boundedMovement(path string, vs []Row) error {
 				return err
 			}
 			ideal, err := t.Num(i, c.ideal)
-			if err != nil || ideal <= 0 {
-				return fmt.Errorf("%s: row %d: %s %v: want > 0 (%v)", path, i+1, c.ideal, ideal, err)
+			if err == nil && ideal <= 0 {
+				err = t.Errorf(i, c.ideal, "%v, want > 0", ideal)
+			}
+			if err != nil {
+				return err
 			}
 			if !vs[j].Vals[c.m].OK {
 				vs[j].Vals[c.m] = val(iv).scaled(ideal)
@@ -538,20 +610,40 @@ func (d *Data) keysSets(t *schema.Table, file string) error {
 	return nil
 }
 
+// plainText returns an error naming the cell of row i in column name when
+// it holds a control character, a backquote or a "|", which would break
+// the report's Markdown (or a terminal showing it).
+func plainText(t *schema.Table, i int, name string) error {
+	if s := t.Str(i, name); strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == '`' || r == '|' }) {
+		return t.Errorf(i, name, "%q: control characters, backquotes and \"|\" are not allowed", s)
+	}
+	return nil
+}
+
+// metricName names m for messages: its short name in the report.
+func metricName(m Metric) string { return metricInfos(&Data{})[m].short }
+
 func addOnce(list *[]string, s string) {
 	if s != "" && !slices.Contains(*list, s) {
 		*list = append(*list, s)
 	}
 }
 
-// column returns the numbers of column name in the rows keep accepts.
+// column returns the numbers of column name in the rows keep accepts;
+// node counts (from, nodes, keys, sets, replicas) must be whole numbers
+// >= 1.
 func column(t *schema.Table, name string, keep func(int) bool) ([]float64, error) {
+	num := t.Num
+	switch name {
+	case schema.ColFrom, schema.ColNodes, schema.ColKeys, schema.ColSets, schema.ColReplicas:
+		num = t.Count
+	}
 	var out []float64
 	for i := range t.Len() {
 		if !keep(i) {
 			continue
 		}
-		v, err := t.Num(i, name)
+		v, err := num(i, name)
 		if err != nil {
 			return nil, err
 		}
@@ -603,8 +695,13 @@ func nearest(xs []float64, target float64) float64 {
 }
 
 // nearestLinear returns the value of xs closest to target (ties: the
-// smaller), or 0 when xs is empty.
+// smaller), or 0 when xs is empty. A target outside the values' range is
+// first brought to its nearer end, so that a huge target (1e17) still
+// picks the largest value instead of tying with every one.
 func nearestLinear(xs []float64, target float64) float64 {
+	if len(xs) > 0 {
+		target = min(max(target, slices.Min(xs)), slices.Max(xs))
+	}
 	best, dist := 0.0, math.Inf(1)
 	for _, x := range sortedUnique(xs) {
 		if d := math.Abs(x - target); d < dist {

@@ -6,8 +6,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Profile describes the reviewer's case: the report reads every result at
@@ -87,6 +89,11 @@ func ParseProfile(r io.Reader, file string) (Profile, error) {
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("%s:%d: %s = %q: %s", file, line, key, val, fmt.Sprintf(format, args...))
 		}
+		// Values go into the report's Markdown: no control characters,
+		// backquotes or table bars.
+		if strings.ContainsFunc(val, func(r rune) bool { return unicode.IsControl(r) || r == '`' || r == '|' }) {
+			return Profile{}, bad("control characters, backquotes and \"|\" are not allowed")
+		}
 		switch key {
 		case "name":
 			p.Name = val
@@ -110,7 +117,7 @@ func ParseProfile(r io.Reader, file string) (Profile, error) {
 			p.Replicas = r
 		case "zipf":
 			s, err := strconv.ParseFloat(val, 64)
-			if err != nil || math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+			if !decimalNumber.MatchString(val) || err != nil || math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
 				return Profile{}, bad("want a finite Zipf exponent s >= 0")
 			}
 			p.Zipf = s
@@ -128,3 +135,7 @@ func ParseProfile(r io.Reader, file string) (Profile, error) {
 	}
 	return p, nil
 }
+
+// decimalNumber is the plain decimal notation a profile's numbers take
+// (1.2, 0.99, 1e-3), without Go's underscores or hexadecimal floats.
+var decimalNumber = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)

@@ -60,10 +60,7 @@ func metricInfos(d *Data) [numMetrics]metricInfo {
 	if d.LoadN == 0 {
 		z = d.Profile.Zipf
 	}
-	r := d.ReplR
-	if r == 0 {
-		r = float64(d.Profile.Replicas)
-	}
+	r := replR(d)
 	return [numMetrics]metricInfo{
 		LookupLo:        {"lookup ns" + at(d.LookupLoN), "lookup time" + atN(d.LookupLoN), " ns", sig3, true},
 		LookupHi:        {"lookup ns" + at(d.LookupHiN), "lookup time" + atN(d.LookupHiN), " ns", sig3, true},
@@ -359,7 +356,7 @@ func usedValues(d *Data) string {
 	add(d.MoveN > 0, "movement from %s", count(d.MoveN))
 	add(d.SpreadNUsed > 0, "spread at %s", count(d.SpreadNUsed))
 	add(d.LoadN > 0, "request load at %s nodes and s = %s", count(d.LoadN), strconv.FormatFloat(d.LoadZipf, 'g', -1, 64))
-	add(d.ReplN > 0, "replication at %s nodes and R = %s", count(d.ReplN), count(d.ReplR))
+	add(d.ReplN > 0, "replication at %s nodes and R = %s", count(d.ReplN), count(replR(d)))
 	if len(parts) == 0 {
 		return "none"
 	}
@@ -486,13 +483,17 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 
 	// Failure with replicas.
 	n := count(d.ReplN)
-	s = section{title: "What does a node failure cost with replicas?",
-		plots: []string{"replication-remove-random-n" + n, "replication-lost-remove-random-n" + n, "storm"}}
-	s.plots[0], s.plots[1] = strings.ReplaceAll(s.plots[0], ",", ""), strings.ReplaceAll(s.plots[1], ",", "")
+	s = section{title: "What does a node failure cost with replicas?"}
+	if d.ReplN > 0 {
+		s.plots = []string{"replication-remove-random-n" + strings.ReplaceAll(n, ",", ""), "replication-lost-remove-random-n" + strings.ReplaceAll(n, ",", "")}
+	}
 	repl := ranked(d, ReplicaMoved, nil)
-	if len(repl) == 0 {
+	switch {
+	case d.ReplNoLeave:
+		s.text = append(s.text, "Replication: not in this run ("+ReplicationFile+" has no remove-random rows; `chbench replication -op remove-random` writes them).")
+	case len(repl) == 0:
 		s.text = append(s.text, notIn("Replication", ReplicationFile))
-	} else {
+	default:
 		ideal := d.ReplIdeal.V
 		at := func(nm Named) bool { return nm.Val.CI && nm.Val.Lo <= ideal && ideal <= nm.Val.Hi }
 		var atIdeal, above []Named
@@ -521,6 +522,10 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 		}
 		s.text = append(s.text, t+".")
 	}
+	out = append(out, s)
+
+	// The miss storm.
+	s = section{title: "What does a resize cost a cache?", plots: []string{"storm"}}
 	storm := ranked(d, StormMultiple, nil)
 	if len(storm) == 0 {
 		s.text = append(s.text, notIn("Miss storm", StormFile))
@@ -534,6 +539,15 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	}
 	out = append(out, s)
 	return out
+}
+
+// replR returns the replication factor the report shows: the one read
+// from replication.csv, else the profile's.
+func replR(d *Data) float64 {
+	if d.ReplR > 0 {
+		return d.ReplR
+	}
+	return float64(d.Profile.Replicas)
 }
 
 // valueOf returns metric m of the row called name.
@@ -666,9 +680,9 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 	add("A cache fleet that scales up and down, with hot keys",
 		fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s nodes (measured); ordered by %s, lowest first", fixed2(NearIdeal), nodes, hotWhat),
 		hot, LookupHi, nil, join, leave)
-	add(fmt.Sprintf("A sharded store with %s replicas", count(d.ReplR)),
+	add(fmt.Sprintf("A sharded store with %s replicas", count(replR(d))),
 		fmt.Sprintf("when a random node of %s fails at R = %s, at most %sx the ideal %s of key-replica pairs are re-homed and at most %s of keys lose every replica (replication.csv, measured); ordered by the busiest node's share of replicas over the mean (the storage to provision), lowest first",
-			count(d.ReplN), count(d.ReplR), fixed2(NearIdeal), percent(d.ReplIdeal.V), percent(LossLimit)),
+			count(d.ReplN), count(replR(d)), fixed2(NearIdeal), percent(d.ReplIdeal.V), percent(LossLimit)),
 		ReplicaLoadPeak, LookupHi, nil, pairs, noLoss)
 	add("Arbitrary removal and a lookup that does not slow down as the fleet grows",
 		fmt.Sprintf("a random leave moves at most %sx the ideal, and a lookup at %s nodes takes at most 2x its time at %s (measured); fastest at %s nodes first",

@@ -415,11 +415,18 @@ func TestParseProfileErrors(t *testing.T) {
 		"replicas = three":      `f:1: replicas = "three"`,
 		"nodes = 100..x":        `f:1: nodes = "100..x"`,
 		"name = a\nnodes = 1.5": `f:2: nodes = "1.5"`,
+		"zipf = 1_0":            `f:1: zipf = "1_0": want a finite Zipf exponent`,
+		"zipf = 0x1p-1":         `f:1: zipf = "0x1p-1"`,
+		"name = a\x1b[31mred":   `f:1: name = "a\x1b[31mred": control characters`,
+		"keyfile = a|b":         `f:1: keyfile = "a|b": control characters, backquotes`,
 	} {
 		_, err := ParseProfile(strings.NewReader(in), "f")
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("ParseProfile(%q) = %v, want an error containing %q", in, err, want)
 		}
+	}
+	if p, err := ParseProfile(strings.NewReader("zipf = 1e-1"), "f"); err != nil || p.Zipf != 0.1 {
+		t.Errorf("zipf = 1e-1: %v, %v; want 0.1", p.Zipf, err)
 	}
 	p, err := ParseProfile(strings.NewReader("nodes = 50\nkeyfile = /k.txt\n"), "f")
 	if err != nil || p.Nodes != 50 || p.MaxNodes != 50 || p.KeyFile != "/k.txt" || p.Replicas != 3 || p.Zipf != 0.99 {
@@ -610,5 +617,78 @@ func TestVerdictsAreFirstPicks(t *testing.T) {
 	}
 	if n != 6 {
 		t.Errorf("%d verdicts, want one per rule (6):\n%s", n, verdicts)
+	}
+}
+
+// A result file whose values the report cannot honestly use is an error
+// naming the file, never a silently dropped row or a nonsense sentence.
+func TestBadResultFiles(t *testing.T) {
+	cell := func(file, algo, col, v string) func(string, [][]string) {
+		return func(f string, recs [][]string) {
+			if f != file {
+				return
+			}
+			c := slices.Index(recs[0], col)
+			for _, r := range recs[1:] {
+				if r[0] == algo {
+					r[c] = v
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		edit func(string, [][]string)
+		want string
+	}{
+		{"replica load", cell(ReplicationFile, "ring", "load_peak_to_mean", "abc"), "load_peak_to_mean"},
+		{"replicas", cell(ReplicationFile, "ring", "replicas", "2.5"), `"2.5" is not a node count`},
+		{"replicas > 5", cell(ReplicationFile, "ring", "replicas", "9"), "9, want 1 to 5"},
+		{"from", cell(MovementFile, "ring", "from", "95.5"), `"95.5" is not a node count`},
+		{"ideal", cell(ReplicationFile, "ring", "ideal_frac", "0"), "0, want > 0"},
+		{"control", cell(MovementFile, "ring", "commit", "a\x1b[31m"), "control characters"},
+		{"algo", cell(LoadFile, "ring", "algo", "evil"), `"evil" is neither a catalog algorithm`},
+	} {
+		dir := copyRun(t, c.edit)
+		_, err := Load(dir, DefaultProfile())
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	// Two rows for the same algorithm and scenario: an error, not the first.
+	dir := copyRun(t, nil)
+	b, _ := os.ReadFile(filepath.Join(dir, StormFile))
+	lines := strings.SplitAfter(string(b), "\n")
+	if err := os.WriteFile(filepath.Join(dir, StormFile), []byte(string(b)+lines[1]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir, DefaultProfile()); err == nil || !strings.Contains(err.Error(), "two rows give modulo's storm database multiple") {
+		t.Errorf("duplicate storm row: err = %v", err)
+	}
+	// A lookup.txt with no benchmark lines is not silently "absent".
+	dir = copyRun(t, nil)
+	if err := os.WriteFile(filepath.Join(dir, LookupFile), []byte("# notes\nnot a benchmark\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(dir, DefaultProfile()); err == nil || !strings.Contains(err.Error(), "no benchmark results") {
+		t.Errorf("lookup.txt without benchmarks: err = %v", err)
+	}
+	// replication.csv without remove-random rows says so, at the profile's R.
+	dir = copyRun(t, func(f string, recs [][]string) {
+		if f == ReplicationFile {
+			for _, r := range recs[1:] {
+				r[slices.Index(recs[0], "op")] = "add"
+			}
+		}
+	})
+	rep := render(t, dir, DefaultProfile())
+	if !strings.Contains(rep, "replication.csv has no remove-random rows") || strings.Contains(rep, "0 replicas") || strings.Contains(rep, "-n0") {
+		t.Errorf("replication.csv without remove-random rows:\n%s", rep)
+	}
+	// A profile exponent far beyond the file's reads its largest, not s = 0.
+	p := DefaultProfile()
+	p.Zipf = 1e17
+	if rep := render(t, runDir, p); !strings.Contains(rep, "request load at 100 nodes and s = 1.2") {
+		t.Errorf("zipf 1e17 does not read the largest exponent, 1.2")
 	}
 }
