@@ -48,8 +48,7 @@ func (t *trafficFlags) register(fs *flag.FlagSet, zipfDefault string) {
 	fs.StringVar(&t.zipf, "zipf", zipfDefault, "Zipf exponent(s) s >= 0 of key popularity, comma-separated (0 = uniform)")
 	fs.StringVar(&t.keysKind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames())
 	fs.IntVar(&t.inFlight, "inflight", 0, fmt.Sprintf("bounded-request: requests in flight K (FIFO service); 0 = %d per node", analysis.DefaultInFlightPerNode))
-	fs.StringVar(&t.format, "format", "table", "output format(s), comma-separated: table, csv, json or bench (Go benchmark format for benchstat); several need -o")
-	fs.StringVar(&t.out, "o", "", "write each format to `PREFIX`.csv, .json, .txt (bench) or .table instead of to standard output, through temporary files renamed once all are written; PREFIX names a file in an existing directory (not a directory or device)")
+	registerOutput(fs, &t.format, &t.out)
 	fs.StringVar(&t.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
 }
 
