@@ -128,14 +128,18 @@ func (f *fleetFlags) initial(from string, set map[string]bool) ([][]algorithms.N
 	return out, nil
 }
 
-// fractions parses a comma-separated list of fractions (checked by the
-// scenario constructors).
+// fractions parses a comma-separated list of distinct fractions in
+// parseDecimal's syntax (their range is checked by the scenario
+// constructors); the error names the flag and the bad or repeated entry.
 func fractions(flagName, s string) ([]float64, error) {
 	var out []float64
 	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		v, err := parseDecimal(p)
 		if err != nil {
-			return nil, fmt.Errorf("%s %q: not a number", flagName, p)
+			return nil, fmt.Errorf("%s %w", flagName, err)
+		}
+		if slices.Contains(out, v) {
+			return nil, fmt.Errorf("%s %q: listed twice (each change would run and be written twice)", flagName, p)
 		}
 		out = append(out, v)
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
@@ -60,14 +59,15 @@ func kindNames() string {
 	return strings.Join(out, ", ")
 }
 
-// parseFloats parses a comma-separated list of distinct finite numbers >=
-// lo (> lo when strict); the error names the flag and the bad entry.
+// parseFloats parses a comma-separated list of distinct numbers >= lo (>
+// lo when strict), each in parseDecimal's syntax; the error names the
+// flag and the bad entry.
 func parseFloats(flagName, s string, lo float64, strict bool) ([]float64, error) {
 	var out []float64
 	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%s %q: not a finite number", flagName, p)
+		v, err := parseDecimal(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s %w", flagName, err)
 		}
 		if v < lo || (strict && v == lo) {
 			rel := ">="
