@@ -183,7 +183,9 @@ func replicationFigures(path string) ([]*figure, error) {
 	moved, lost := map[key][]groupedRow{}, map[key][]groupedRow{}
 	for i := range t.Len() {
 		var k key
-		k.op = t.Str(i, schema.ColOp)
+		if k.op, err = scenarioOp(t, i); err != nil {
+			return nil, err
+		}
 		if k.from, err = t.Count(i, schema.ColFrom); err != nil {
 			return nil, err
 		}

@@ -379,6 +379,11 @@ var boundedMetrics = []boundedMetric{
 func boundedFigures(t *schema.Table) ([]*figure, error) {
 	var zipfs []string
 	for i := range t.Len() {
+		// The exponent names plot files (bounded-<metric>-s<zipf>): only a
+		// number may, not "0.99/../../x".
+		if _, err := t.Num(i, schema.ColZipf); err != nil {
+			return nil, err
+		}
 		if z := t.Str(i, schema.ColZipf); !slices.Contains(zipfs, z) {
 			zipfs = append(zipfs, z)
 		}

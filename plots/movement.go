@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/schema"
 )
 
@@ -49,8 +50,11 @@ func ReadMovement(path string) ([]MovementRow, error) {
 func movementRows(t *schema.Table) ([]MovementRow, error) {
 	rows := make([]MovementRow, t.Len())
 	for i := range t.Len() {
-		r := MovementRow{Algo: t.Str(i, schema.ColAlgo), Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Op: t.Str(i, schema.ColOp), Line: t.Line(i)}
+		r := MovementRow{Algo: t.Str(i, schema.ColAlgo), Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Line: t.Line(i)}
 		var err error
+		if r.Op, err = scenarioOp(t, i); err != nil {
+			return nil, err
+		}
 		if r.From, err = t.Count(i, schema.ColFrom); err != nil {
 			return nil, err
 		}
@@ -86,6 +90,20 @@ func movementRows(t *schema.Table) ([]MovementRow, error) {
 		rows[i] = r
 	}
 	return rows, nil
+}
+
+// scenarioOp returns the op column of row i: a scenario op of
+// analysis.Ops or a fleet change label (join, leave+reweight,
+// reweight-5%-1-to-127, leave-10%, join-2: a plain name, see plainName).
+// Anything else is an error naming the file, line and value: ops name
+// plot files (movement-<op>, replication-<op>-n<from>), and "x/../../y"
+// would write outside the plots directory.
+func scenarioOp(t *schema.Table, i int) (string, error) {
+	op := t.Str(i, schema.ColOp)
+	if slices.Contains(analysis.Ops(), op) || plainName(op) {
+		return op, nil
+	}
+	return "", t.Errorf(i, schema.ColOp, "%q is neither a scenario op (%s) nor a fleet change label (%s)", op, strings.Join(analysis.Ops(), ", "), plainNameRule)
 }
 
 // MinExpectedMoves is the fewest moved keys per key set a movement point

@@ -85,9 +85,12 @@ const (
 // lookup.txt, movement.csv and spread.csv are the expected inputs; the
 // other files are optional and not listed as missing.
 // An input that exists but is malformed (no rows, bad number, NaN, node
-// count < 1, missing column, duplicate row) is always an error naming the
+// count < 1, missing column, duplicate row, an op that is neither a
+// scenario op nor a fleet change label, a Zipf exponent that is not a
+// number) is always an error naming the
 // file, line and value; the plots of the other inputs are still written and
-// returned with it.
+// returned with it. Every file goes into dir/plots: a figure whose name
+// is not a plain file name (one built from such a value) is not written.
 func RenderAll(dir string) ([]string, error) {
 	out := filepath.Join(dir, OutDir)
 	var (

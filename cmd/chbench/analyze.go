@@ -50,8 +50,11 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
 	fs.StringVar(&a.kind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames()+" (ignored with -keyfile)")
 	fs.StringVar(&a.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets); - is standard input, and a pipe or FIFO is read once")
-	fs.StringVar(&a.format, "format", "table", "output format(s), comma-separated: table, csv, json or bench (Go benchmark format for benchstat); several need -o")
-	fs.StringVar(&a.out, "o", "", "write each format to `PREFIX`.csv, .json, .txt (bench) or .table instead of to standard output, through temporary files renamed once all are written; PREFIX names a file in an existing directory (not a directory or device)")
+	if stdoutOnly[fs.Name()] {
+		fs.StringVar(&a.format, "format", "table", "output format: table, csv or json, written to standard output")
+	} else {
+		registerOutput(fs, &a.format, &a.out)
+	}
 	fs.IntVar(&a.workers, "workers", 0, "goroutines (0 = one per core); results do not depend on it")
 	fs.StringVar(&a.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
 	registerMem(fs, &a.mem)
@@ -151,12 +154,27 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	return o, sw, nil
 }
 
-// tableCSVOrJSON returns an error naming -format and -o unless a asks for
-// one of table, csv or json on standard output: the formats of commands
-// (storm, replication) that have no benchmark format and write one file.
+// stdoutOnly names the commands registering analysisFlags that write one
+// format, table, csv or json, to standard output (see tableCSVOrJSON):
+// register gives them no -o and a -format without bench, so that their
+// -h offers only what they accept.
+var stdoutOnly = map[string]bool{"storm": true, "replication": true}
+
+// registerOutput adds -format (a list of formatExt's formats) and -o
+// PREFIX to fs, for the commands that write any format to files.
+func registerOutput(fs *flag.FlagSet, format, out *string) {
+	fs.StringVar(format, "format", "table", "output format(s), comma-separated: table, csv, json or bench (Go benchmark format for benchstat); several need -o")
+	fs.StringVar(out, "o", "", "write each format to `PREFIX`.csv, .json, .txt (bench) or .table instead of to standard output (leave -o out for that), through temporary files renamed once all are written; PREFIX names a file in an existing directory, and none of the files may be a directory, device or symbolic link")
+}
+
+// tableCSVOrJSON returns an error naming -format unless a asks for one of
+// table, csv or json (surrounding spaces trimmed, as parseFormats does):
+// the formats of the stdoutOnly commands, which have no benchmark format
+// and write one format to standard output.
 func (a *analysisFlags) tableCSVOrJSON(cmd string) error {
-	if a.out != "" || strings.Contains(a.format, ",") {
-		return fmt.Errorf("-format %q -o %q: %s writes one format, to standard output", a.format, a.out, cmd)
+	a.format = strings.TrimSpace(a.format)
+	if strings.Contains(a.format, ",") {
+		return fmt.Errorf("-format %q: %s writes one format, to standard output", a.format, cmd)
 	}
 	if a.format == "bench" {
 		return fmt.Errorf("format bench: %s writes table, csv or json", cmd)

@@ -114,3 +114,85 @@ func TestIntegerFlagsAreDecimal(t *testing.T) {
 		t.Errorf("-keys 10^20: error %v", err)
 	}
 }
+
+// Every float flag of every command (found in its -h text: "-name float")
+// reads plain decimal or exponent notation only, as the integer flags
+// read plain decimal: strconv.ParseFloat took Go literals, so storm -hit
+// 1_0 was a hit ratio of 10 and -hit 0x1p-1 one of 0.5. Other syntax is a
+// usage error naming the flag and the value as typed.
+func TestFloatFlagsAreDecimal(t *testing.T) {
+	floatFlag := regexp.MustCompile(`(?m)^  -(\S+) float$`)
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	found := 0
+	for _, cmd := range names {
+		_, help, err := runCLI(t, cmd, "-h")
+		if !errors.Is(err, flag.ErrHelp) {
+			t.Fatalf("%s -h: %v", cmd, err)
+		}
+		for _, m := range floatFlag.FindAllStringSubmatch(help, -1) {
+			found++
+			for _, v := range []string{"1_0", "0x1p-1", "0X10", "Inf", "NaN", "-infinity", "1e", ".", "1.5.2"} {
+				for _, args := range [][]string{{cmd, "-" + m[1], v, "-no-such-flag"}, {cmd, "-" + m[1] + "=" + v, "-no-such-flag"}} {
+					_, code, stderr := exitOf(t, args...)
+					if code != 2 || !strings.Contains(stderr, fmt.Sprintf("-%s %q: not a decimal number", m[1], v)) {
+						t.Errorf("chbench %s: exit %d, %q; want exit 2 naming -%s %q", strings.Join(args, " "), code, stderr, m[1], v)
+					}
+				}
+			}
+			// Plain decimal and exponent forms get past the syntax check
+			// (to -no-such-flag, or to the flag's own range check).
+			for _, v := range []string{"0.95", "1e-3", "2", "+.5", "5.", "1E+2", " 0.25 "} {
+				_, _, stderr := exitOf(t, cmd, "-"+m[1], v, "-no-such-flag")
+				if strings.Contains(stderr, "not a decimal number") {
+					t.Errorf("chbench %s -%s %q: %q, want the value accepted", cmd, m[1], v, stderr)
+				}
+			}
+		}
+	}
+	if found < 12 {
+		t.Errorf("found %d float flags in the commands' help, want 12 or more (did the help format change?)", found)
+	}
+	// The value reaches the command as the number typed: -hit 0.9 and
+	// -hit " 9e-1 " are the same run.
+	want, _, err := runCLI(t, "storm", "-algo", "ring", "-keys", "100", "-sets", "2", "-hit", "0.9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, err := runCLI(t, "storm", "-algo", "ring", "-keys", "100", "-sets", "2", "-hit", " 9e-1 "); err != nil || got != want {
+		t.Errorf("-hit \" 9e-1 \": %v, output differs from -hit 0.9's", err)
+	}
+	// The float lists take the same syntax.
+	for _, args := range [][]string{
+		{"load", "-zipf", "0.5,1_0"},
+		{"bounded", "-eps", "0x1p-2"},
+		{"move", "-from", "10", "-leave-frac", "1_0"},
+		{"replication", "-from", "10", "-reweight-frac", "0x1p-1", "-reweight-to", "2"},
+	} {
+		if _, code, stderr := exitOf(t, args...); code != 2 || !strings.Contains(stderr, ": not a decimal number") {
+			t.Errorf("chbench %s: exit %d, %q; want exit 2, not a decimal number", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
+
+// A fraction listed twice in -leave-frac or -reweight-frac is refused, as
+// a repeated entry of every other list flag is: it printed the same rows
+// twice.
+func TestFleetFractionsListedTwice(t *testing.T) {
+	for _, cmd := range []string{"move", "replication"} {
+		for _, args := range [][]string{
+			{"-leave-frac", "0.1,0.1"},
+			{"-leave-frac", "0.1,0.2,0.10"},
+			{"-reweight-frac", "0.1,0.1", "-reweight-to", "2"},
+		} {
+			full := append([]string{cmd, "-algo", "ring", "-from", "10", "-keys", "10", "-sets", "2"}, args...)
+			out, code, stderr := exitOf(t, full...)
+			if code != 2 || out != "" || !strings.Contains(stderr, "listed twice") || !strings.Contains(stderr, args[0][1:]) {
+				t.Errorf("chbench %s: exit %d, stdout %q, stderr %q; want exit 2, listed twice", strings.Join(full, " "), code, out, stderr)
+			}
+		}
+	}
+}

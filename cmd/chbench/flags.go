@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -117,12 +117,14 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 // must not silently mean the default hash, -weights "" all 1, or -op ""
 // add. Leaving a flag out is how to ask for its default.
 //
-// Integer flags take plain decimal, as the comma-separated lists do
-// (parseInts): the flag package reads them with strconv base 0, so that
-// -nodes 0x10 meant 16, -nodes 010 meant 8 and -nodes 1_000 meant 1000.
-// decimalInts rewrites or refuses those values first.
+// Integer and float flags take plain decimal, as the comma-separated
+// lists do (parseInts, parseFloats): the flag package reads integers with
+// strconv base 0, so that -nodes 0x10 meant 16, -nodes 010 meant 8 and
+// -nodes 1_000 meant 1000, and floats with strconv.ParseFloat, which
+// takes Go literals too (-hit 1_0 meant 10, -hit 0x1p-1 meant 0.5).
+// decimalNumbers rewrites or refuses those values first.
 func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
-	args, err := decimalInts(fs, args)
+	args, err := decimalNumbers(fs, args)
 	if err != nil {
 		return nil, err
 	}
@@ -137,16 +139,18 @@ func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	return set, nil
 }
 
-// decimalInts returns a copy of args in which the value of every integer
-// flag of fs (int, int64, uint or uint64: fs.Int, fs.Uint64, ...) is
-// rewritten as the decimal number it reads as with strconv.ParseInt or
+// decimalNumbers returns a copy of args in which the value of every
+// integer flag of fs (int, int64, uint or uint64: fs.Int, fs.Uint64, ...)
+// is rewritten as the decimal number it reads as with strconv.ParseInt or
 // ParseUint base 10 after trimming spaces, the syntax of parseInts, so
-// that fs.Parse (base 0) reads the same number. A value that is not such a
-// number (0x10, 1_000, 1e3, "") is an error naming the flag and the value.
+// that fs.Parse (base 0) reads the same number, and the value of every
+// float64 flag as the number parseDecimal reads. A value that is not such
+// a number (0x10, 1_000, 1e3 or "" for an integer; 1_0, 0x1p-1, Inf or
+// NaN for a float) is an error naming the flag and the value as typed.
 // It reads the arguments as flag.Parse does and stops where flag.Parse
 // would stop or fail (a non-flag, "--", an unknown flag or -h, a missing
 // value), leaving the rest to it.
-func decimalInts(fs *flag.FlagSet, args []string) ([]string, error) {
+func decimalNumbers(fs *flag.FlagSet, args []string) ([]string, error) {
 	out := slices.Clone(args)
 	for i := 0; i < len(out); i++ {
 		a := out[i]
@@ -197,6 +201,12 @@ func decimalInts(fs *flag.FlagSet, args []string) ([]string, error) {
 				return nil, decimalError(name, value, strconv.ErrRange, "")
 			}
 			canon = strconv.FormatUint(v, 10)
+		case float64:
+			v, err := parseDecimal(value)
+			if err != nil {
+				return nil, fmt.Errorf("-%s %w", name, err)
+			}
+			canon = strconv.FormatFloat(v, 'g', -1, 64)
 		default:
 			continue
 		}
@@ -209,12 +219,33 @@ func decimalInts(fs *flag.FlagSet, args []string) ([]string, error) {
 	return out, nil
 }
 
-// decimalError is decimalInts' error for value of flag name.
+// decimalError is decimalNumbers' error for value of integer flag name.
 func decimalError(name, value string, err error, atLeast string) error {
 	if errors.Is(err, strconv.ErrRange) {
 		return fmt.Errorf("-%s %q: out of range", name, value)
 	}
 	return fmt.Errorf("-%s %q: not a decimal integer%s (decimal digits with an optional sign, as in the comma-separated lists: no 0x, 0o, 0b or _)", name, value, atLeast)
+}
+
+// decimalSyntax is a plain decimal number: an optional sign, digits with
+// an optional point (or a point and digits), an optional exponent.
+var decimalSyntax = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// parseDecimal parses s, surrounding spaces trimmed, as a finite number
+// in plain decimal or exponent notation (0.95, 1e-3, 5, -2.5E+2), the
+// syntax of every float flag and list. Go's other float literals, which
+// strconv.ParseFloat takes (1_0, 0x1p-1, Inf, NaN), and a number beyond
+// the float64 range are an error quoting s, to be prefixed with the flag.
+func parseDecimal(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if !decimalSyntax.MatchString(t) {
+		return 0, fmt.Errorf("%q: not a decimal number (digits with an optional sign, point and exponent, as in 0.95 or 1e-3: no _, 0x, Inf or NaN)", s)
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q: out of range", s)
+	}
+	return v, nil
 }
 
 // emptyValue returns the first flag of args (already parsed by fs) given an
@@ -270,9 +301,9 @@ func (b *byteSize) Set(s string) error {
 			break
 		}
 	}
-	x, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-		return fmt.Errorf("%q is not a size: give bytes, optionally with a unit B, KiB, MiB, GiB or TiB (e.g. 4GiB)", s)
+	x, err := parseDecimal(t)
+	if err != nil {
+		return fmt.Errorf("%q is not a size: give bytes in decimal, optionally with a unit B, KiB, MiB, GiB or TiB (e.g. 4GiB)", s)
 	}
 	v := x * mult
 	if v < 1<<20 || v > 1<<50 {

@@ -60,14 +60,29 @@ func (f *fleetFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.joinWeight, "join-weight", 1, "weight of the -join-n nodes")
 }
 
-// used reports whether any fleet flag was given.
-func (f *fleetFlags) used(set map[string]bool) bool {
-	for _, n := range []string{"node-ids", "weights", "members", "weight", "join", "leave", "reweight", "reweight-frac", "reweight-to", "leave-frac", "join-n", "join-weight"} {
+// fleetFlagNames are the flags of fleetFlags, in the order register adds
+// them.
+var fleetFlagNames = []string{"node-ids", "weights", "members", "weight", "join", "leave", "reweight", "reweight-frac", "reweight-to", "leave-frac", "join-n", "join-weight"}
+
+// given returns the fleet flags given explicitly (set), as "-name", in
+// fleetFlagNames' order.
+func (f *fleetFlags) given(set map[string]bool) []string {
+	var out []string
+	for _, n := range fleetFlagNames {
 		if set[n] {
-			return true
+			out = append(out, "-"+n)
 		}
 	}
-	return false
+	return out
+}
+
+// used reports whether any fleet flag was given.
+func (f *fleetFlags) used(set map[string]bool) bool { return len(f.given(set)) > 0 }
+
+// conflict returns the error for flag name (to, op), which describes the
+// change itself, given with fleet flags: it names the fleet flags given.
+func (f *fleetFlags) conflict(name string, set map[string]bool) error {
+	return fmt.Errorf("-%s cannot be combined with %s: with fleet flags, give the change as -join, -leave, -reweight, -reweight-frac, -leave-frac or -join-n", name, strings.Join(f.given(set), ", "))
 }
 
 // initial returns the initial memberships: the explicit one (-members, or
@@ -128,14 +143,18 @@ func (f *fleetFlags) initial(from string, set map[string]bool) ([][]algorithms.N
 	return out, nil
 }
 
-// fractions parses a comma-separated list of fractions (checked by the
-// scenario constructors).
+// fractions parses a comma-separated list of distinct fractions in
+// parseDecimal's syntax (their range is checked by the scenario
+// constructors); the error names the flag and the bad or repeated entry.
 func fractions(flagName, s string) ([]float64, error) {
 	var out []float64
 	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		v, err := parseDecimal(p)
 		if err != nil {
-			return nil, fmt.Errorf("%s %q: not a number", flagName, p)
+			return nil, fmt.Errorf("%s %w", flagName, err)
+		}
+		if slices.Contains(out, v) {
+			return nil, fmt.Errorf("%s %q: listed twice (each change would run and be written twice)", flagName, p)
 		}
 		out = append(out, v)
 	}
@@ -220,7 +239,7 @@ func runFleetMove(a *analysisFlags, ff *fleetFlags, from string, set map[string]
 	}()
 	for _, n := range []string{"to", "op"} {
 		if set[n] {
-			return fmt.Errorf("-%s cannot be combined with -join, -leave, -reweight, -reweight-frac, -leave-frac, -join-n or an explicit membership", n)
+			return ff.conflict(n, set)
 		}
 	}
 	o, sw, err := a.options()

@@ -68,3 +68,24 @@ func TestMoveFleetFlags(t *testing.T) {
 		}
 	}
 }
+
+// -to and -op with fleet flags: the error names the fleet flags given
+// (move -from 10 -weight 2 -to 11 listed -join, -leave, ... but not
+// -weight).
+func TestFleetConflictNamesFlagsGiven(t *testing.T) {
+	for _, c := range []struct {
+		args       []string
+		want, nots string
+	}{
+		{[]string{"move", "-from", "10", "-weight", "2", "-to", "11"}, "-to cannot be combined with -weight:", ""},
+		{[]string{"move", "-from", "10", "-leave-frac", "0.1", "-join-n", "2", "-op", "add"}, "-op cannot be combined with -leave-frac, -join-n:", ""},
+		{[]string{"move", "-node-ids", "a,b", "-join", "c", "-to", "3"}, "-to cannot be combined with -node-ids, -join:", ""},
+		{[]string{"storm", "-from", "4", "-to", "6", "-weight", "2"}, "-to cannot be combined with -weight:", ""},
+		{[]string{"storm", "-live", "-node-ids", "a,b", "-to", "3"}, "cannot be combined with -node-ids", "-reweight"},
+	} {
+		_, code, stderr := exitOf(t, c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || (c.nots != "" && strings.Contains(stderr, c.nots)) {
+			t.Errorf("chbench %s: exit %d, %q; want exit 2 and %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+	}
+}

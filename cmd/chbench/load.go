@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
@@ -48,8 +47,7 @@ func (t *trafficFlags) register(fs *flag.FlagSet, zipfDefault string) {
 	fs.StringVar(&t.zipf, "zipf", zipfDefault, "Zipf exponent(s) s >= 0 of key popularity, comma-separated (0 = uniform)")
 	fs.StringVar(&t.keysKind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames())
 	fs.IntVar(&t.inFlight, "inflight", 0, fmt.Sprintf("bounded-request: requests in flight K (FIFO service); 0 = %d per node", analysis.DefaultInFlightPerNode))
-	fs.StringVar(&t.format, "format", "table", "output format(s), comma-separated: table, csv, json or bench (Go benchmark format for benchstat); several need -o")
-	fs.StringVar(&t.out, "o", "", "write each format to `PREFIX`.csv, .json, .txt (bench) or .table instead of to standard output, through temporary files renamed once all are written; PREFIX names a file in an existing directory (not a directory or device)")
+	registerOutput(fs, &t.format, &t.out)
 	fs.StringVar(&t.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
 }
 
@@ -61,14 +59,15 @@ func kindNames() string {
 	return strings.Join(out, ", ")
 }
 
-// parseFloats parses a comma-separated list of distinct finite numbers >=
-// lo (> lo when strict); the error names the flag and the bad entry.
+// parseFloats parses a comma-separated list of distinct numbers >= lo (>
+// lo when strict), each in parseDecimal's syntax; the error names the
+// flag and the bad entry.
 func parseFloats(flagName, s string, lo float64, strict bool) ([]float64, error) {
 	var out []float64
 	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%s %q: not a finite number", flagName, p)
+		v, err := parseDecimal(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s %w", flagName, err)
 		}
 		if v < lo || (strict && v == lo) {
 			rel := ">="

@@ -34,10 +34,13 @@
 // PREFIX.table, written through temporary names renamed only once every
 // format is written, so a failed run leaves an earlier run's files whole.
 // A PREFIX that names no file (a directory, a device such as /dev/null, a
-// trailing /) is a usage error and a missing directory an error while
-// running, both before any work. chbench plot writes its own files
-// through a temporary name and a rename each. On SIGINT or SIGTERM the
-// temporary files are removed and the process ends by the signal.
+// trailing /, or -: leave -o out for standard output), a file in the way
+// that is not a regular file (a symbolic link, which the rename would
+// replace) and a name too long once made temporary are usage errors, and
+// a missing directory an error while running, all before any work;
+// report's -o FILE is checked the same way. chbench plot writes its own
+// files through a temporary name and a rename each. On SIGINT or SIGTERM
+// the temporary files are removed and the process ends by the signal.
 package main
 
 import (

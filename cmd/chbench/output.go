@@ -1,67 +1,148 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/chbench/chbench/internal/tempfile"
 )
 
 // checkOutPrefix returns an error unless files prefix+ext (one per format,
 // see formatExt) can be written next to prefix, checked before any work:
-// a usage error when prefix names no file (it ends in a separator, is "."
-// or "..", or is an existing directory, device, FIFO or socket: -o
-// /dev/null used to write /dev/null.table) or when one of the files
-// exists as something a rename must not replace (a directory, device,
-// FIFO or socket); an *fs.PathError (exit status 1, as for a missing
-// input file) when prefix's directory does not exist or no file can be
-// created in it. An empty prefix (standard output) is fine.
+// a usage error when prefix is "-" (standard output is the default: omit
+// -o), names no file (it ends in a separator, is "." or "..", or is an
+// existing directory, device, FIFO or socket: -o /dev/null used to write
+// /dev/null.table), when one of the files exists as something a rename
+// must not replace (see checkOutPaths) or when a file or its temporary
+// name is too long a name; an *fs.PathError (exit status 1, as for a
+// missing input file) when prefix's directory does not exist or no file
+// can be created in it. An empty prefix (standard output) is fine.
 func checkOutPrefix(prefix string, formats []string) error {
 	if prefix == "" {
 		return nil
 	}
-	if base := filepath.Base(prefix); strings.HasSuffix(prefix, string(filepath.Separator)) || base == "." || base == ".." {
+	if prefix == "-" {
+		return fmt.Errorf("-o -: -o takes a file name prefix (PREFIX.csv, ...); omit -o to write to standard output")
+	}
+	if namesDir(prefix) {
 		return fmt.Errorf("-o %q: names a directory, not a file name prefix; give DIR/NAME for DIR/NAME.csv and the like", prefix)
 	}
 	if fi, err := os.Stat(prefix); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("-o %q: is a %s, not a file name prefix; give DIR/NAME for DIR/NAME.csv and the like", prefix, fileKind(fi.Mode()))
 	}
-	for _, f := range formats {
-		if err := checkReplaceable(prefix + formatExt[f]); err != nil {
-			return fmt.Errorf("-o %q: %w", prefix, err)
+	paths := make([]string, len(formats))
+	for i, f := range formats {
+		paths[i] = prefix + formatExt[f]
+	}
+	return checkOutPaths(prefix, paths)
+}
+
+// checkOutFile is checkOutPrefix for an -o that names the output file
+// itself (report): a usage error when path names a directory (a trailing
+// separator, "." or "..") or fails checkOutPaths' checks, an
+// *fs.PathError when its directory does not exist or takes no new file.
+// "-" (standard output) is the caller's to handle.
+func checkOutFile(path string) error {
+	if namesDir(path) {
+		return fmt.Errorf("-o %q: names a directory, not a file; give DIR/NAME", path)
+	}
+	return checkOutPaths(path, []string{path})
+}
+
+// namesDir reports whether path can only name a directory: it ends in a
+// separator or its last element is "." or "..".
+func namesDir(path string) bool {
+	base := filepath.Base(path)
+	return strings.HasSuffix(path, string(filepath.Separator)) || base == "." || base == ".."
+}
+
+// checkOutPaths checks, before any work, that schema.WriteFiles can write
+// paths (all in one directory), the files of -o value: an error naming
+// value and the path when one exists as something other than a regular
+// file (a symbolic link, which the rename would replace rather than
+// write through, or a directory, device, FIFO or socket, which it must
+// not replace), or when a path or its temporary name (.NAME.NNNNNNNNNN.tmp,
+// longer than NAME) is too long for the file system; an *fs.PathError
+// wrapped with value when the directory is missing or takes no new file.
+// Only the missing directory and the unwritable one are errors while
+// running (exit status 1); the others are the command line's.
+func checkOutPaths(value string, paths []string) error {
+	for _, p := range paths {
+		if err := checkReplaceable(p); err != nil {
+			return fmt.Errorf("-o %q: %w", value, err)
 		}
 	}
-	dir := filepath.Dir(prefix)
+	dir := filepath.Dir(paths[0])
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return fmt.Errorf("-o %q: %w", prefix, err)
+		return fmt.Errorf("-o %q: %w", value, err)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("-o %q: %s is a %s, not a directory", prefix, dir, fileKind(fi.Mode()))
+		return fmt.Errorf("-o %q: %s is a %s, not a directory", value, dir, fileKind(fi.Mode()))
 	}
-	// The only sure test that files can be created there is creating one.
-	probe, untrack, err := tempfile.Create(dir, ".chbench-o-check.*.tmp")
-	if err != nil {
-		return fmt.Errorf("-o %q: no file can be created in %s: %w", prefix, dir, err)
+	longest := ""
+	for _, p := range paths {
+		if b := filepath.Base(p); len(b) > len(longest) {
+			longest = b
+		}
 	}
-	probe.Close()
-	os.Remove(probe.Name())
-	untrack()
+	if err := probeTempName(dir, longest); err != nil {
+		if errors.Is(err, syscall.ENAMETOOLONG) {
+			return fmt.Errorf("-o %q: %s is written through the temporary file .%s.NNNNNNNNNN.tmp, a name of %d bytes, too long for %s; shorten the -o value",
+				value, filepath.Join(dir, longest), longest, len(longest)+tempExtra, dir)
+		}
+		return fmt.Errorf("-o %q: no file can be created in %s: %w", value, dir, err)
+	}
 	return nil
 }
 
-// checkReplaceable returns an error naming path when it exists as
-// something other than a regular file or a symbolic link, which a rename
-// over it must not replace: a directory, or (for root) a device such as
-// /dev/null, a FIFO or a socket.
-func checkReplaceable(path string) error {
-	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() && fi.Mode()&fs.ModeSymlink == 0 {
-		return fmt.Errorf("%s exists and is a %s, which the output must not replace", path, fileKind(fi.Mode()))
+// tempExtra is how many bytes longer than NAME the temporary name
+// schema.WriteFiles writes NAME through can be: "." + NAME + "." + up to
+// 10 random digits (os.CreateTemp) + ".tmp".
+const tempExtra = 1 + 1 + 10 + len(".tmp")
+
+// probeTempName creates, and removes, a file in dir named as the longest
+// temporary name of base that schema.WriteFiles may use (pattern
+// ".BASE.*.tmp" with 10 random digits), since the only sure test that it
+// can be created is creating it. os.CreateTemp draws 1 to 10 digits (10
+// three times in four), so names with fewer are removed and drawn again,
+// a few times at most.
+func probeTempName(dir, base string) error {
+	for try := 0; ; try++ {
+		probe, untrack, err := tempfile.Create(dir, "."+base+".*.tmp")
+		if err != nil {
+			return err
+		}
+		name := probe.Name()
+		probe.Close()
+		os.Remove(name)
+		untrack()
+		if len(filepath.Base(name)) >= len(base)+tempExtra || try == 100 {
+			return nil
+		}
 	}
-	return nil
+}
+
+// checkReplaceable returns an error naming path when it exists as
+// something other than a regular file, which a rename over it must not
+// replace: a symbolic link (the rename would replace the link, not write
+// the file it points to; -o /dev/stdout as root would replace the link in
+// /dev), a directory, or (for root) a device such as /dev/null, a FIFO or
+// a socket.
+func checkReplaceable(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil || fi.Mode().IsRegular():
+		return nil
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return fmt.Errorf("%s is a symbolic link, which the output would replace by a rename; give the path of the file it points to", path)
+	}
+	return fmt.Errorf("%s exists and is a %s, which the output must not replace", path, fileKind(fi.Mode()))
 }
 
 // fileKind names the type of a file mode for error messages.

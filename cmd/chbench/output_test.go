@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -133,5 +134,165 @@ func TestOutPrefixRefused(t *testing.T) {
 	}
 	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("report -o FIFO replaced the FIFO: %v %v", fi, err)
+	}
+}
+
+// exitOf runs chbench args in-process and returns its stdout, exit status
+// and stderr as main would print them.
+func exitOf(t *testing.T, args ...string) (string, int, string) {
+	t.Helper()
+	out, _, err := runCLI(t, args...)
+	var stderr strings.Builder
+	code := exitCode(err, &stderr)
+	return out, code, stderr.String()
+}
+
+// -o - for a PREFIX command is refused (it wrote a file named -.csv,
+// while report's -o - means standard output), and so is a final name that
+// is a symbolic link: the rename replaced the link itself (as root, -o
+// /dev/stdout would have replaced the link in /dev). report -o follows the
+// same rules.
+func TestOutDashAndSymlinkRefused(t *testing.T) {
+	run := copyRun(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, cmd := range [][]string{
+		{"move", "-algo", "ring", "-from", "3", "-keys", "10", "-sets", "2"},
+		{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "2"},
+		{"load", "-nodes", "3", "-keys", "10", "-requests", "10", "-sets", "2"},
+		{"bounded", "-nodes", "3", "-eps", "1", "-keys", "10", "-requests", "10", "-sets", "2"},
+	} {
+		args := append(cmd, "-format", "csv", "-o", "-")
+		if out, code, stderr := exitOf(t, args...); code != 2 || out != "" || !strings.Contains(stderr, "omit -o to write to standard output") {
+			t.Errorf("chbench %s: exit %d, stdout %q, stderr %q; want exit 2, refused", strings.Join(args, " "), code, out, stderr)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("-o - wrote %v", ents)
+	}
+
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("theirs"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	for _, l := range []string{link + ".csv", link + ".md"} {
+		if err := os.Symlink(target, l); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), dangling+".csv"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		link string
+	}{
+		{[]string{"move", "-algo", "ring", "-from", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", link}, link + ".csv"},
+		{[]string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "2", "-format", "table,csv", "-o", link}, link + ".csv"},
+		{[]string{"load", "-nodes", "3", "-keys", "10", "-requests", "10", "-sets", "2", "-format", "csv", "-o", dangling}, dangling + ".csv"},
+		{[]string{"report", "-dir", run, "-o", link + ".md"}, link + ".md"},
+	} {
+		out, code, stderr := exitOf(t, c.args...)
+		if code != 2 || out != "" || !strings.Contains(stderr, c.link+" is a symbolic link") {
+			t.Errorf("chbench %s: exit %d, stdout %q, stderr %q; want exit 2 naming %s", strings.Join(c.args, " "), code, out, stderr, c.link)
+		}
+		if fi, err := os.Lstat(c.link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a symbolic link (%v)", c.link, err)
+		}
+	}
+	if b, _ := os.ReadFile(target); string(b) != "theirs" {
+		t.Errorf("the link's target was written: %q", b)
+	}
+}
+
+// An -o whose files, or their temporary names .NAME.NNNNNNNNNN.tmp, are
+// too long for the file system is a usage error found before any work:
+// move -format csv,table -o DIR/<250 x's> used to run for seconds and
+// then fail with "file name too long".
+func TestOutNameTooLong(t *testing.T) {
+	dir := t.TempDir()
+	// Only where the limit is the usual 255 bytes a name.
+	if f, err := os.Create(filepath.Join(dir, strings.Repeat("y", 255))); err != nil {
+		t.Skip("no 255-byte file names here:", err)
+	} else {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	if _, err := os.Create(filepath.Join(dir, strings.Repeat("y", 256))); !errors.Is(err, syscall.ENAMETOOLONG) {
+		t.Skip("file names longer than 255 bytes allowed here:", err)
+	}
+	long := func(n int) string { return filepath.Join(dir, strings.Repeat("x", n)) }
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		// The final name .table is too long itself.
+		{[]string{"move", "-algo", "ring", "-from", "3", "-keys", "10", "-sets", "2", "-format", "csv,table", "-o", long(250)}, long(250) + ".table is written through the temporary file"},
+		// The final names fit; the temporary names (16 bytes longer) do not.
+		{[]string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", long(240)}, "a name of 260 bytes, too long for " + dir},
+		{[]string{"report", "-dir", copyRun(t), "-o", long(245)}, "a name of 261 bytes, too long for " + dir},
+	} {
+		out, code, stderr := exitOf(t, c.args...)
+		if code != 2 || out != "" || !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "shorten the -o value") {
+			t.Errorf("chbench %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", strings.Join(c.args, " "), code, out, stderr, c.want)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("files left in %s: %v", dir, ents)
+	}
+	// A name just short enough works.
+	if _, code, stderr := exitOf(t, "move", "-algo", "ring", "-from", "3", "-keys", "10", "-sets", "2", "-format", "csv,table", "-o", long(255-tempExtra-len(".table"))); code != 0 {
+		t.Errorf("longest name that fits: exit %d, %s", code, stderr)
+	}
+}
+
+// report -o follows the -o PREFIX checks before any work: a value ending
+// in / names a directory (exit 2) and a missing directory is an error
+// while running (exit 1) naming the value given; both used to exit 1
+// naming a random temporary file.
+func TestReportOutChecked(t *testing.T) {
+	run := copyRun(t)
+	missing := filepath.Join(t.TempDir(), "nonexist", "dir", "x.md")
+	for _, c := range []struct {
+		o    string
+		code int
+		want string
+	}{
+		{"nonexist/", 2, `-o "nonexist/": names a directory, not a file`},
+		{filepath.Join(run, "REPORT.md") + "/", 2, "names a directory, not a file"},
+		{missing, 1, fmt.Sprintf("-o %q: stat %s: no such file or directory", missing, filepath.Dir(missing))},
+		{filepath.Join(run, "movement.csv", "x.md"), 2, "movement.csv is a regular file, not a directory"},
+	} {
+		out, code, stderr := exitOf(t, "report", "-dir", run, "-o", c.o)
+		if code != c.code || out != "" || !strings.Contains(stderr, c.want) || strings.Contains(stderr, ".tmp") {
+			t.Errorf("report -o %s: exit %d, stdout %q, stderr %q; want exit %d and %q", c.o, code, out, stderr, c.code, c.want)
+		}
+	}
+}
+
+// report -compare writes the comparison to -o FILE (it was printed to
+// standard output, -o silently ignored), and to standard output without
+// -o or with -o -.
+func TestReportCompareOut(t *testing.T) {
+	run := copyRun(t)
+	want, _, err := runCLI(t, "report", "-dir", run, "-compare", run)
+	if err != nil || !strings.Contains(want, "\n0 cells differ,") {
+		t.Fatalf("-compare to stdout: %v\n%s", err, want)
+	}
+	if got, _, err := runCLI(t, "report", "-dir", run, "-compare", run, "-o", "-"); err != nil || got != want {
+		t.Errorf("-compare -o -: %v, output differs from stdout's", err)
+	}
+	path := filepath.Join(t.TempDir(), "cmp.md")
+	out, _, err := runCLI(t, "report", "-dir", run, "-compare", run, "-o", path)
+	if err != nil || out != path+"\n" {
+		t.Fatalf("-compare -o FILE: stdout %q, %v; want the path", out, err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != want {
+		t.Errorf("%s: %q (%v), want the comparison", path, b, err)
+	}
+	if _, err := os.Stat(filepath.Join(run, "REPORT.md")); err == nil {
+		t.Error("-compare wrote REPORT.md")
 	}
 }

@@ -15,8 +15,8 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("report", "[-dir results] [-profile FILE] [-o FILE|-] [-compare OLDDIR]", stderr)
 	dir := fs.String("dir", "results", "results directory: reads lookup.txt, movement.csv, spread.csv, load.csv, storm.csv, replication.csv and links plots/*.png")
 	profile := fs.String("profile", "", "profile file of the reviewer's case, \"key = value\" lines: name, nodes (N or LO..HI), replicas, zipf, keyfile (default: nodes 100..10000, replicas 3, zipf 0.99)")
-	out := fs.String("o", "", "output file, written through a temporary file and a rename; - for stdout (default DIR/REPORT.md)")
-	compare := fs.String("compare", "", "old results directory: print how DIR's headline numbers differ from it (Markdown, stdout) instead of writing the report")
+	out := fs.String("o", "", "output `FILE` in an existing directory (not a directory, device or symbolic link), written through a temporary file and a rename; - for stdout (default DIR/REPORT.md; with -compare, stdout)")
+	compare := fs.String("compare", "", "old results directory: write how DIR's headline numbers differ from it (Markdown) instead of the report, to stdout or -o FILE")
 	if _, err := parse(fs, args); err != nil {
 		return badUsage(err)
 	}
@@ -24,13 +24,22 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		return badUsage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 	target := *out
-	if target == "" {
+	switch {
+	case target == "" && *compare != "":
+		target = "-"
+	case target == "":
+		// Before any work: a DIR/REPORT.md that is a directory, a device
+		// or a symbolic link must not be replaced by the rename.
 		target = filepath.Join(*dir, report.ReportFile)
-	}
-	if target != "-" && *compare == "" {
-		// Before any work: -o /dev/null would replace the device (as root).
 		if err := checkReplaceable(target); err != nil {
-			return badUsage(fmt.Errorf("-o: %w", err))
+			return badUsage(err)
+		}
+	case target != "-":
+		// Before any work, as for -o PREFIX: -o /dev/null would replace
+		// the device (as root), and a missing directory or too long a
+		// name would fail only once the report was built.
+		if err := checkOutFile(target); err != nil {
+			return badUsage(err)
 		}
 	}
 	p := report.DefaultProfile()
@@ -44,17 +53,18 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	write := func(w io.Writer) error { return report.Write(w, d) }
 	if *compare != "" {
 		old, err := report.Load(*compare, p)
 		if err != nil {
 			return err
 		}
-		return report.Compare(stdout, old, d)
+		write = func(w io.Writer) error { return report.Compare(w, old, d) }
 	}
 	if target == "-" {
-		return report.Write(stdout, d)
+		return write(stdout)
 	}
-	if err := schema.WriteFile(target, func(w io.Writer) error { return report.Write(w, d) }); err != nil {
+	if err := schema.WriteFile(target, write); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, target)

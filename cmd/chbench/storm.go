@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/schema"
@@ -55,7 +56,7 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	if lf.on {
 		if ff.used(set) {
-			return fmt.Errorf("-live runs a -from N -to M resize; it cannot be combined with -join, -leave, -reweight, -node-ids or other fleet flags")
+			return fmt.Errorf("-live runs a -from N -to M resize; it cannot be combined with %s", strings.Join(ff.given(set), ", "))
 		}
 		if math.IsNaN(*span) || math.IsInf(*span, 0) || *span <= 0 {
 			return fmt.Errorf("span %v: need a finite number of time constants > 0", *span)
@@ -75,7 +76,7 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 	if ff.used(set) {
 		// A named or seeded change of one membership.
 		if set["to"] {
-			return fmt.Errorf("-to cannot be combined with -join, -leave, -reweight, -reweight-frac, -leave-frac, -join-n or an explicit membership")
+			return ff.conflict("to", set)
 		}
 		fromArg := ""
 		if set["from"] || (ff.members == "" && ff.nodeIDs == "" && ff.weights == "") {

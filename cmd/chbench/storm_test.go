@@ -50,7 +50,7 @@ func TestStormBadFlags(t *testing.T) {
 		{[]string{"-format", "bench"}, "format bench"},
 		{[]string{"-span", "0", "-format", "csv", "-timeline"}, "span 0"},
 		{[]string{"-zipf", "-1"}, "zipf exponent -1"},
-		{[]string{"-zipf", "NaN"}, "zipf exponent NaN"},
+		{[]string{"-zipf", "NaN"}, `-zipf "NaN": not a decimal number`}, // not decimal: refused by parse
 	} {
 		_, _, err := runCLI(t, append([]string{"storm", "-keys", "10", "-sets", "1"}, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -72,7 +72,7 @@ func runStormLive(a *analysisFlags, set map[string]bool, l liveFlags, from, to i
 	if !set["working-set"] {
 		m.WorkingSet = liveWorkingSet
 	}
-	for _, f := range []string{"keyfile", "timeline", "o"} {
+	for _, f := range []string{"keyfile", "timeline"} {
 		if set[f] {
 			return fmt.Errorf("-%s cannot be combined with -live", f)
 		}
