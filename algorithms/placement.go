@@ -224,9 +224,9 @@ func ParseWeights(s string) ([]float64, error) {
 	parts := strings.Split(s, ",")
 	ws := make([]float64, len(parts))
 	for i, p := range parts {
-		w, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		w, err := ParseDecimal(p)
 		if err != nil {
-			return nil, fmt.Errorf("weight %q (entry %d): not a number", p, i)
+			return nil, fmt.Errorf("weight %q (entry %d): not a number: %w", p, i, err)
 		}
 		if err := ValidateWeight(w); err != nil {
 			return nil, fmt.Errorf("weight %q (entry %d): %w", p, i, err)

@@ -28,9 +28,9 @@ func ParseNodeWeight(s string) (algorithms.Node, error) {
 		return n, fmt.Errorf("node %q: empty node ID", s)
 	}
 	if hasW {
-		w, err := strconv.ParseFloat(strings.TrimSpace(ws), 64)
+		w, err := algorithms.ParseDecimal(ws)
 		if err != nil {
-			return n, fmt.Errorf("node %q: weight %q is not a number", s, ws)
+			return n, fmt.Errorf("node %q: weight %q is not a number: %w", s, ws, err)
 		}
 		if err := algorithms.ValidateWeight(w); err != nil {
 			return n, fmt.Errorf("node %q: %w", s, err)
@@ -52,9 +52,9 @@ func ParseReweight(s string) (algorithms.Node, error) {
 	if n.ID == "" {
 		return n, fmt.Errorf("reweight %q: empty node ID", s)
 	}
-	w, err := strconv.ParseFloat(strings.TrimSpace(ws), 64)
+	w, err := algorithms.ParseDecimal(ws)
 	if err != nil {
-		return n, fmt.Errorf("reweight %q: weight %q is not a number", s, ws)
+		return n, fmt.Errorf("reweight %q: weight %q is not a number: %w", s, ws, err)
 	}
 	if err := algorithms.ValidateWeight(w); err != nil {
 		return n, fmt.Errorf("reweight %q: %w", s, err)

@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/chbench/chbench/algorithms"
 )
 
 // Profile describes the reviewer's case: the report reads every result at
@@ -116,8 +116,8 @@ func ParseProfile(r io.Reader, file string) (Profile, error) {
 			}
 			p.Replicas = r
 		case "zipf":
-			s, err := strconv.ParseFloat(val, 64)
-			if !decimalNumber.MatchString(val) || err != nil || math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
+			s, err := algorithms.ParseDecimal(val)
+			if err != nil || s < 0 {
 				return Profile{}, bad("want a finite Zipf exponent s >= 0")
 			}
 			p.Zipf = s
@@ -135,7 +135,3 @@ func ParseProfile(r io.Reader, file string) (Profile, error) {
 	}
 	return p, nil
 }
-
-// decimalNumber is the plain decimal notation a profile's numbers take
-// (1.2, 0.99, 1e-3), without Go's underscores or hexadecimal floats.
-var decimalNumber = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)

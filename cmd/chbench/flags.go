@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -227,26 +226,9 @@ func decimalError(name, value string, err error, atLeast string) error {
 	return fmt.Errorf("-%s %q: not a decimal integer%s (decimal digits with an optional sign, as in the comma-separated lists: no 0x, 0o, 0b or _)", name, value, atLeast)
 }
 
-// decimalSyntax is a plain decimal number: an optional sign, digits with
-// an optional point (or a point and digits), an optional exponent.
-var decimalSyntax = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
-
-// parseDecimal parses s, surrounding spaces trimmed, as a finite number
-// in plain decimal or exponent notation (0.95, 1e-3, 5, -2.5E+2), the
-// syntax of every float flag and list. Go's other float literals, which
-// strconv.ParseFloat takes (1_0, 0x1p-1, Inf, NaN), and a number beyond
-// the float64 range are an error quoting s, to be prefixed with the flag.
-func parseDecimal(s string) (float64, error) {
-	t := strings.TrimSpace(s)
-	if !decimalSyntax.MatchString(t) {
-		return 0, fmt.Errorf("%q: not a decimal number (digits with an optional sign, point and exponent, as in 0.95 or 1e-3: no _, 0x, Inf or NaN)", s)
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q: out of range", s)
-	}
-	return v, nil
-}
+// parseDecimal is algorithms.ParseDecimal: the syntax of every float flag
+// and list.
+func parseDecimal(s string) (float64, error) { return algorithms.ParseDecimal(s) }
 
 // emptyValue returns the first flag of args (already parsed by fs) given an
 // empty or blank value, as -name "" or -name=. It reads the arguments

@@ -55,8 +55,11 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 	var scs [][]analysis.Scenario
 	switch {
 	case ff.used(set):
-		if set["to"] || *ops != "" {
-			return fmt.Errorf("-to and -op cannot be combined with -join, -leave, -reweight, -reweight-frac, -leave-frac, -join-n or an explicit membership")
+		if set["to"] {
+			return ff.conflict("to", set)
+		}
+		if *ops != "" {
+			return ff.conflict("op", set)
 		}
 		fleets, err := ff.scenarios(*from, set, o.Seed)
 		if err != nil {
