@@ -65,35 +65,47 @@ func TestBadFlagsFailBeforeWork(t *testing.T) {
 // list flags: the flag package's base 0 took -nodes 0x10 as 16, 1_000 as
 // 1000 and 010 as 8. Other syntax is a usage error naming the flag and
 // the value.
-func TestIntegerFlagsAreDecimal(t *testing.T) {
-	intFlag := regexp.MustCompile(`(?m)^  -(\S+) (int|uint)$`)
+// helpFlags returns, for every command in name order, the flags its -h
+// text lists with a type matching kind ("-name TYPE" lines): {command,
+// flag} pairs.
+func helpFlags(t *testing.T, kind string) [][2]string {
+	t.Helper()
+	re := regexp.MustCompile(`(?m)^  -(\S+) (` + kind + `)$`)
 	names := make([]string, 0, len(commands))
 	for name := range commands {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	found := 0
+	var out [][2]string
 	for _, cmd := range names {
 		_, help, err := runCLI(t, cmd, "-h")
 		if !errors.Is(err, flag.ErrHelp) {
 			t.Fatalf("%s -h: %v", cmd, err)
 		}
-		for _, m := range intFlag.FindAllStringSubmatch(help, -1) {
-			found++
-			for _, v := range []string{"0x10", "1_000", "0o7", "0b1", "1e3", "2.0"} {
-				// -no-such-flag ends a command line whose integer was
-				// accepted before any work starts.
-				for _, args := range [][]string{{cmd, "-" + m[1], v, "-no-such-flag"}, {cmd, "-" + m[1] + "=" + v, "-no-such-flag"}} {
-					_, _, err := runCLI(t, args...)
-					var stderr strings.Builder
-					if code := exitCode(err, &stderr); code != 2 || !strings.Contains(stderr.String(), fmt.Sprintf("-%s %q: not a decimal integer", m[1], v)) {
-						t.Errorf("chbench %s: exit %d, %q; want exit 2 naming -%s %q", strings.Join(args, " "), code, stderr.String(), m[1], v)
-					}
+		for _, m := range re.FindAllStringSubmatch(help, -1) {
+			out = append(out, [2]string{cmd, m[1]})
+		}
+	}
+	return out
+}
+
+func TestIntegerFlagsAreDecimal(t *testing.T) {
+	ints := helpFlags(t, "int|uint")
+	for _, cf := range ints {
+		cmd, name := cf[0], cf[1]
+		for _, v := range []string{"0x10", "1_000", "0o7", "0b1", "1e3", "2.0"} {
+			// -no-such-flag ends a command line whose integer was
+			// accepted before any work starts.
+			for _, args := range [][]string{{cmd, "-" + name, v, "-no-such-flag"}, {cmd, "-" + name + "=" + v, "-no-such-flag"}} {
+				_, _, err := runCLI(t, args...)
+				var stderr strings.Builder
+				if code := exitCode(err, &stderr); code != 2 || !strings.Contains(stderr.String(), fmt.Sprintf("-%s %q: not a decimal integer", name, v)) {
+					t.Errorf("chbench %s: exit %d, %q; want exit 2 naming -%s %q", strings.Join(args, " "), code, stderr.String(), name, v)
 				}
 			}
 		}
 	}
-	if found < 70 {
+	if found := len(ints); found < 70 {
 		t.Errorf("found %d integer flags in the commands' help, want 70 or more (did the help format change?)", found)
 	}
 	// A leading zero is decimal too, as in the lists: 010 nodes are 10.
@@ -121,39 +133,27 @@ func TestIntegerFlagsAreDecimal(t *testing.T) {
 // 1_0 was a hit ratio of 10 and -hit 0x1p-1 one of 0.5. Other syntax is a
 // usage error naming the flag and the value as typed.
 func TestFloatFlagsAreDecimal(t *testing.T) {
-	floatFlag := regexp.MustCompile(`(?m)^  -(\S+) float$`)
-	names := make([]string, 0, len(commands))
-	for name := range commands {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	found := 0
-	for _, cmd := range names {
-		_, help, err := runCLI(t, cmd, "-h")
-		if !errors.Is(err, flag.ErrHelp) {
-			t.Fatalf("%s -h: %v", cmd, err)
-		}
-		for _, m := range floatFlag.FindAllStringSubmatch(help, -1) {
-			found++
-			for _, v := range []string{"1_0", "0x1p-1", "0X10", "Inf", "NaN", "-infinity", "1e", ".", "1.5.2"} {
-				for _, args := range [][]string{{cmd, "-" + m[1], v, "-no-such-flag"}, {cmd, "-" + m[1] + "=" + v, "-no-such-flag"}} {
-					_, code, stderr := exitOf(t, args...)
-					if code != 2 || !strings.Contains(stderr, fmt.Sprintf("-%s %q: not a decimal number", m[1], v)) {
-						t.Errorf("chbench %s: exit %d, %q; want exit 2 naming -%s %q", strings.Join(args, " "), code, stderr, m[1], v)
-					}
-				}
-			}
-			// Plain decimal and exponent forms get past the syntax check
-			// (to -no-such-flag, or to the flag's own range check).
-			for _, v := range []string{"0.95", "1e-3", "2", "+.5", "5.", "1E+2", " 0.25 "} {
-				_, _, stderr := exitOf(t, cmd, "-"+m[1], v, "-no-such-flag")
-				if strings.Contains(stderr, "not a decimal number") {
-					t.Errorf("chbench %s -%s %q: %q, want the value accepted", cmd, m[1], v, stderr)
+	floats := helpFlags(t, "float")
+	for _, cf := range floats {
+		cmd, name := cf[0], cf[1]
+		for _, v := range []string{"1_0", "0x1p-1", "0X10", "Inf", "NaN", "-infinity", "1e", ".", "1.5.2"} {
+			for _, args := range [][]string{{cmd, "-" + name, v, "-no-such-flag"}, {cmd, "-" + name + "=" + v, "-no-such-flag"}} {
+				_, code, stderr := exitOf(t, args...)
+				if code != 2 || !strings.Contains(stderr, fmt.Sprintf("-%s %q: not a decimal number", name, v)) {
+					t.Errorf("chbench %s: exit %d, %q; want exit 2 naming -%s %q", strings.Join(args, " "), code, stderr, name, v)
 				}
 			}
 		}
+		// Plain decimal and exponent forms get past the syntax check
+		// (to -no-such-flag, or to the flag's own range check).
+		for _, v := range []string{"0.95", "1e-3", "2", "+.5", "5.", "1E+2", " 0.25 "} {
+			_, _, stderr := exitOf(t, cmd, "-"+name, v, "-no-such-flag")
+			if strings.Contains(stderr, "not a decimal number") {
+				t.Errorf("chbench %s -%s %q: %q, want the value accepted", cmd, name, v, stderr)
+			}
+		}
 	}
-	if found < 12 {
+	if found := len(floats); found < 12 {
 		t.Errorf("found %d float flags in the commands' help, want 12 or more (did the help format change?)", found)
 	}
 	// The value reaches the command as the number typed: -hit 0.9 and
