@@ -20,6 +20,17 @@ import (
 func Compare(w io.Writer, old, new *Data) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Headline numbers: %s -> %s\n\n", old.Dir, new.Dir)
+	if old.Machine != new.Machine {
+		fmt.Fprintf(&b, "Different machines, so lookup and build differences include the hardware:\n- old: %s\n- new: %s\n\n", orNone(old.Machine), orNone(new.Machine))
+	}
+	for _, c := range []struct {
+		what     string
+		old, new []string
+	}{{"Go", old.GoVersions, new.GoVersions}, {"commit", old.Commits, new.Commits}, {"seed", old.Seeds, new.Seeds}, {"keys", old.KeySources, new.KeySources}} {
+		if o, n := strings.Join(c.old, ", "), strings.Join(c.new, ", "); o != n {
+			fmt.Fprintf(&b, "- %s: %s -> %s\n", c.what, orNone(o), orNone(n))
+		}
+	}
 	if uo, un := usedValues(old), usedValues(new); uo != un {
 		fmt.Fprintf(&b, "Read at different sizes, compare with care:\n- old: %s\n- new: %s\n\n", uo, un)
 	}
@@ -81,4 +92,11 @@ func Compare(w io.Writer, old, new *Data) error {
 	fmt.Fprintf(&b, "\n%d cells differ, %d are the same as shown.\n", changed, same)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "not in this run"
+	}
+	return s
 }

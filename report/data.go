@@ -29,6 +29,7 @@ const (
 	StormFile       = "storm.csv"
 	ReplicationFile = "replication.csv"
 	BoundedFile     = "boundedloads.csv"
+	WeightsFile     = "weights.csv"
 	// ReportFile is the file Write's caller puts the report in.
 	ReportFile = "REPORT.md"
 )
@@ -52,6 +53,7 @@ const (
 	StormMultiple                 // database reads right after the storm scenario / steady reads
 	LastLeaveRatio                // moved/ideal when the last node leaves (rules only, not a column)
 	ReplicaLoadPeak               // busiest node's replicas over the mean, at R replicas (rules only)
+	WeightPeak                    // weights.csv: the largest node share over its weight share (rules only)
 	numMetrics
 )
 
@@ -98,9 +100,12 @@ type Data struct {
 	KeySources []string // key_file cells ("" shown as generated keys)
 	Placements []string // placement cells (fidelity runs), if any
 	KeysSets   []string // per file: "movement.csv: 100,000 keys per set x 5 sets" (a range when rows differ)
-	MoveNodes  []float64
-	MoveOps    []string
-	SpreadN    []float64
+	MoveShape  []string // per group of ops with the same node counts: "3..949 nodes, 11 sizes (add, remove-random)"
+	// LeaveSpan: per algorithm (catalog order) whose random-leave
+	// moved/ideal over movement.csv's node counts spans more than
+	// SpanFactor, the least and the most, with their node counts.
+	LeaveSpan []Span
+	SpreadN   []float64
 
 	// The values the report used (the nearest ones the files have).
 	LookupLoN, LookupHiN, BuildN float64
@@ -118,7 +123,9 @@ type Data struct {
 	ReplR                 float64
 	ReplIdeal             Value  // ideal fraction of the replication rows used
 	ReplNoLeave           bool   // replication.csv is present but has no remove-random rows
-	Storm                 string // storm scenario, e.g. "4 -> 5 nodes (add), 50000 reads/s at hit ratio 0.95 over 1000000 keys"
+	Weights               string // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
+	Storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
+	StormShort            string // " (4 -> 5)" for the table header
 }
 
 // Named is a number belonging to an algorithm (or variant) name, with
@@ -252,18 +259,25 @@ func Load(dir string, p Profile) (*Data, error) {
 		if err := d.keysSets(t, MovementFile); err != nil {
 			return nil, err
 		}
+		var ops []string
+		byOp := map[string][]float64{}
 		for i := range t.Len() {
-			addOnce(&d.MoveOps, t.Str(i, schema.ColOp))
+			op := t.Str(i, schema.ColOp)
+			n, err := t.Count(i, schema.ColFrom)
+			if err != nil {
+				return nil, err
+			}
+			addOnce(&ops, op)
+			byOp[op] = append(byOp[op], n)
+		}
+		d.MoveShape = shapes(ops, byOp)
+		if d.LeaveSpan, err = leaveSpans(t); err != nil {
+			return nil, err
 		}
 		froms, err := column(t, schema.ColFrom, func(i int) bool { return t.Str(i, schema.ColOp) == "add" })
 		if err != nil {
 			return nil, err
 		}
-		all, err := column(t, schema.ColFrom, func(int) bool { return true })
-		if err != nil {
-			return nil, err
-		}
-		d.MoveNodes = sortedUnique(all)
 		d.MoveN = nearest(froms, float64(p.Nodes))
 		for i := range t.Len() {
 			from, _ := t.Num(i, schema.ColFrom)
@@ -420,6 +434,7 @@ func Load(dir string, p Profile) (*Data, error) {
 		}
 		d.Storm = fmt.Sprintf("from %s to %s nodes, %s reads/s at hit ratio %s over %s keys",
 			count(v[0]), count(v[1]), count(v[2]), strconv.FormatFloat(v[3], 'g', -1, 64), count(v[4]))
+		d.StormShort = fmt.Sprintf(" (%s -> %s)", count(v[0]), count(v[1]))
 		for i := range t.Len() {
 			if first(i) != first(0) {
 				continue
@@ -499,6 +514,13 @@ func Load(dir string, p Profile) (*Data, error) {
 		}
 	}
 
+	if path, ok := exists(WeightsFile); ok {
+		file = WeightsFile
+		if err := d.weightPeaks(path, set); err != nil {
+			return nil, err
+		}
+	}
+
 	if path, ok := exists(BoundedFile); ok && len(variants) > 0 {
 		if err := d.boundedMovement(path, variants); err != nil {
 			return nil, err
@@ -522,9 +544,138 @@ func Load(dir string, p Profile) (*Data, error) {
 	return d, nil
 }
 
+// SpanFactor is how much an algorithm's random-leave moved/ideal must
+// vary across fleet sizes (largest over smallest) for the report to say
+// that one size's value does not speak for the others.
+const SpanFactor = 1.5
+
+// Span is the least and the most of an algorithm's moved/ideal across
+// node counts, at the counts where they occur.
+type Span struct {
+	Name         string
+	Lo, Hi       float64
+	LoAtN, HiAtN float64
+}
+
+// leaveSpans returns the Spans of the remove-random rows of movement.csv
+// (t) that vary more than SpanFactor, in the order algorithms first appear.
+func leaveSpans(t *schema.Table) ([]Span, error) {
+	var order []string
+	spans := map[string]*Span{}
+	for i := range t.Len() {
+		if t.Str(i, schema.ColOp) != "remove-random" {
+			continue
+		}
+		algo := t.Str(i, schema.ColAlgo)
+		n, err := t.Count(i, schema.ColFrom)
+		if err != nil {
+			return nil, err
+		}
+		v, err := t.Num(i, schema.ColMovedOverIdeal)
+		if err != nil {
+			return nil, err
+		}
+		sp, ok := spans[algo]
+		if !ok {
+			order = append(order, algo)
+			spans[algo] = &Span{algo, v, v, n, n}
+			continue
+		}
+		if v < sp.Lo {
+			sp.Lo, sp.LoAtN = v, n
+		}
+		if v > sp.Hi {
+			sp.Hi, sp.HiAtN = v, n
+		}
+	}
+	var out []Span
+	for _, algo := range order {
+		if sp := spans[algo]; sp.Lo > 0 && sp.Hi/sp.Lo > SpanFactor {
+			out = append(out, *sp)
+		}
+	}
+	return out, nil
+}
+
+// shapes describes the node counts of each op, grouping ops that share
+// them: "3..949 nodes, 11 sizes (add, remove-random)".
+func shapes(ops []string, byOp map[string][]float64) []string {
+	var keys []string
+	groups := map[string][]string{}
+	for _, op := range ops {
+		ns := sortedUnique(byOp[op])
+		k := count(ns[0]) + ".." + count(ns[len(ns)-1]) + " nodes, " + strconv.Itoa(len(ns)) + " sizes"
+		if len(ns) == 1 {
+			k = count(ns[0]) + " nodes"
+		}
+		if groups[k] == nil {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], op)
+	}
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k + " (" + strings.Join(groups[k], ", ") + ")"
+	}
+	return out
+}
+
 // resultFiles returns the result files Load reads, in its order.
 func resultFiles() []string {
-	return []string{LookupFile, MovementFile, SpreadFile, LoadFile, StormFile, ReplicationFile, BoundedFile}
+	return []string{LookupFile, MovementFile, SpreadFile, LoadFile, StormFile, ReplicationFile, BoundedFile, WeightsFile}
+}
+
+// weightPeaks sets WeightPeak of every algorithm of weights.csv at path
+// (one row per node of one weighted fleet, chbench spread -shares): the
+// largest share / weight_share over its nodes, with that node's interval
+// (share_lo, share_hi over weight_share), and describes the fleet in
+// d.Weights from the first algorithm's rows.
+func (d *Data) weightPeaks(path string, set func(string, Metric, Value)) error {
+	t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColNodes, schema.ColWeight, schema.ColWeightShare, schema.ColShare})
+	if err != nil {
+		return err
+	}
+	var order []string
+	best := map[string]Value{}
+	var ws []string
+	for i := range t.Len() {
+		if err := plainText(t, i, schema.ColAlgo); err != nil {
+			return err
+		}
+		algo := t.Str(i, schema.ColAlgo)
+		if !slices.Contains(order, algo) {
+			order = append(order, algo)
+		}
+		w, err := t.Num(i, schema.ColWeightShare)
+		if err == nil && w <= 0 {
+			err = t.Errorf(i, schema.ColWeightShare, "%v, want > 0", w)
+		}
+		if err != nil {
+			return err
+		}
+		share, err := t.Interval(i, schema.ColShare)
+		if err != nil {
+			return err
+		}
+		v := val(share).scaled(w)
+		if b, ok := best[algo]; !ok || v.V > b.V {
+			best[algo] = v
+		}
+		if algo == order[0] {
+			wt, err := t.Num(i, schema.ColWeight)
+			if err != nil {
+				return err
+			}
+			ws = append(ws, strconv.FormatFloat(wt, 'g', -1, 64))
+		}
+	}
+	for _, algo := range order {
+		set(algo, WeightPeak, best[algo])
+	}
+	if len(ws) > 0 {
+		d.Weights = fmt.Sprintf("%d nodes weighted %s (%s)", len(ws), strings.Join(ws, ", "), WeightsFile)
+	}
+	return nil
 }
 
 // boundedMovement sets JoinRatio and LeaveRatio of the bounded-loads

@@ -69,12 +69,13 @@ func metricInfos(d *Data) [numMetrics]metricInfo {
 		JoinRatio:       {"join moved/ideal" + at(d.MoveN), "join moved/ideal", "x", fixed2, false},
 		LeaveRatio:      {"random leave moved/ideal" + at(d.MoveN), "random leave moved/ideal", "x", fixed2, false},
 		ReplicaMoved:    {"R=" + count(r) + " random leave: pairs moved" + at(d.ReplN), "key-replica pairs re-homed", "", percent, false},
-		ReplicaLost:     {"R=" + count(r) + " random leave: keys losing all replicas" + at(d.ReplN), "keys losing all replicas", "", percent, true},
+		ReplicaLost:     {"R=" + count(r) + " random leave: keys re-homed entirely" + at(d.ReplN), "keys re-homed entirely", "", percent, true},
 		KeyPeak:         {"keys peak/mean" + at(d.SpreadNUsed), "key peak-to-mean", "x", fixed2, true},
 		ZipfPeak:        {"Zipf s=" + strconv.FormatFloat(z, 'g', -1, 64) + " requests peak/mean" + at(d.LoadN), "request peak-to-mean", "x", fixed2, true},
-		StormMultiple:   {"storm DB reads x", "storm database multiple", "x", fixed2, true},
+		StormMultiple:   {"storm DB reads x" + d.StormShort, "storm database multiple", "x", fixed2, true},
 		LastLeaveRatio:  {"", "last-node leave moved/ideal", "x", fixed2, false},
 		ReplicaLoadPeak: {"", "replica load peak-to-mean", "x", fixed2, true},
+		WeightPeak:      {"", "weighted share peak", "x", fixed2, true},
 	}
 }
 
@@ -133,8 +134,8 @@ func tiedWithFirst(ns []Named) (tied, rest []Named) {
 }
 
 // ranking formats ns (sorted, best first) as the tied group joined by
-// " ≈ ", then "; behind the first: " and the rest: "`a` (1.00x) ≈ `b` (1.01x);
-// behind the first: `c` (2.00x)".
+// " ≈ ", then "; clearly above the lowest: " and the rest: "`a` (1.00x) ≈
+// `b` (1.01x); clearly above the lowest: `c` (2.00x)".
 func ranking(ns []Named, f func(float64) string, unit string) string {
 	tied, rest := tiedWithFirst(ns)
 	parts := make([]string, len(tied))
@@ -143,7 +144,7 @@ func ranking(ns []Named, f func(float64) string, unit string) string {
 	}
 	out := strings.Join(parts, " ≈ ")
 	if len(rest) > 0 {
-		out += "; behind the first: " + list(rest, f, unit)
+		out += "; clearly above the lowest: " + list(rest, f, unit)
 	}
 	return out
 }
@@ -207,8 +208,8 @@ func Write(w io.Writer, d *Data) error {
 		item("Ring and bounded layouts", strings.Join(d.Placements, ", "))
 	}
 	shape := []string{}
-	if len(d.MoveNodes) > 0 {
-		shape = append(shape, fmt.Sprintf("movement from %s nodes (%s)", counts(d.MoveNodes), strings.Join(d.MoveOps, ", ")))
+	if len(d.MoveShape) > 0 {
+		shape = append(shape, "movement from "+strings.Join(d.MoveShape, "; "))
 	}
 	if len(d.SpreadN) > 0 {
 		shape = append(shape, fmt.Sprintf("spread at %s nodes", counts(d.SpreadN)))
@@ -224,6 +225,9 @@ func Write(w io.Writer, d *Data) error {
 	}
 	used += "; the nearest values the files have are used: " + usedValues(d)
 	item("Inputs used", used)
+	if off := offProfile(d); len(off) > 0 {
+		fmt.Fprintf(&b, "- **Warning**: these results do not hold the profile's values; the report reads the nearest: %s. Numbers read far from your fleet describe another fleet: run the commands at your sizes (README, \"The command line\"), or `make bench` with its size variables (the Makefile's first lines).\n", strings.Join(off, "; "))
+	}
 	if p.KeyFile != "" && !slices.Equal(d.KeySources, []string{p.KeyFile}) {
 		fmt.Fprintf(&b, "- **Warning**: the profile names key file `%s` but these results were made with %s; run `make bench KEYFILE=%s` to measure on it.\n",
 			p.KeyFile, keySources(d), p.KeyFile)
@@ -241,12 +245,12 @@ func Write(w io.Writer, d *Data) error {
 			fmt.Fprintf(&b, "- **%s**: none in this run.\n", r.need)
 			continue
 		}
-		fmt.Fprintf(&b, "- **%s**: `%s`; %s.\n", r.need, r.first, r.why)
+		fmt.Fprintf(&b, "- **%s**: %s; %s.\n", r.need, r.first, r.why)
 	}
 
 	// The trade-off table.
 	b.WriteString("\n## Trade-offs\n\n")
-	b.WriteString("One row per algorithm; a blank cell is not in this run. Lookup: median ns from a key string (lookup.txt); build: median ns and retained bytes per node (BenchmarkBuild); moved/ideal: moved fraction over the minimum (movement.csv; 1.00 = ideal); pairs moved and keys losing all replicas: when a random node leaves (replication.csv); peak/mean: busiest node over the mean, by keys (spread.csv) and by Zipf requests (load.csv); storm: database reads right after the cache resize over the steady rate (storm.csv). Leave and weights are catalog facts. **Bold**: the lowest of a column where lower is better, and every cell whose 95% interval overlaps the lowest's (this run cannot tell them apart).\n\n")
+	b.WriteString("One row per algorithm; a blank cell is not in this run. Lookup: median ns from a key string (lookup.txt); build: median ns and retained bytes per node (BenchmarkBuild); moved/ideal: moved fraction over the minimum (movement.csv; 1.00 = ideal); pairs moved: key-replica pairs re-homed when a random node leaves (replication.csv), and keys re-homed entirely: keys none of whose R replicas stays (the data still exists on the surviving copies, but all R must be copied anew; for a cache, a certain miss); peak/mean: busiest node over the mean, by keys (spread.csv) and by Zipf requests (load.csv); storm: database reads right after the cache resize over the steady rate (storm.csv). Leave and weights are catalog facts. **Bold**: the lowest of a column where lower is better, and every cell whose 95% interval overlaps the lowest's (this run cannot tell them apart).\n\n")
 	// One lookup column when both fleet sizes read the same node count.
 	shown := func(m Metric) bool { return mi[m].head != "" && (m != LookupHi || d.LookupHiN != d.LookupLoN) }
 	hdr := []string{"algorithm", "family"}
@@ -294,7 +298,7 @@ func Write(w io.Writer, d *Data) error {
 	if vs := variantNames(d); len(vs) > 0 {
 		fmt.Fprintf(&b, "%s: forms of bounded loads beside the catalog's `%s` (its partition form), from load.csv at eps %s", vs, bounded.Name, strconv.FormatFloat(d.LoadEps, 'g', -1, 64))
 		if d.BoundedN > 0 {
-			fmt.Fprintf(&b, "; their moved/ideal is boundedloads.csv's at %s nodes, Zipf s = %s (movement.csv does not run them)", count(d.BoundedN), strconv.FormatFloat(d.BoundedZipf, 'g', -1, 64))
+			fmt.Fprintf(&b, "; their moved/ideal is boundedloads.csv's at %s nodes, Zipf s = %s (movement.csv does not run them), and for `%s` it counts requests re-routed, not keys", count(d.BoundedN), strconv.FormatFloat(d.BoundedZipf, 'g', -1, 64), analysis.VariantRequest)
 		}
 		b.WriteString(".\n\n")
 	}
@@ -314,7 +318,7 @@ func Write(w io.Writer, d *Data) error {
 	}
 
 	b.WriteString("## Pick this if\n\n")
-	b.WriteString("Each rule is applied to the table above; the algorithms it keeps are listed best first, with the number that orders them. `a` ≈ `b`: their 95% intervals overlap the first's, so this run cannot order them; \"behind the first\" lists those whose intervals do not. \"Left out\" names each algorithm a measured condition excluded, with the number that failed it.\n\n")
+	b.WriteString("Each rule is applied to the measurements (the table above, and the files a rule names); the algorithms it keeps are listed best first, with the number that orders them. `a` ≈ `b`: their 95% intervals overlap the lowest's, so this run cannot order them (a tied group is listed by lookup time, noted where it is); \"clearly above the lowest\" lists those whose intervals do not. A condition excludes an algorithm only when its whole 95% interval is past the limit. \"Left out\" names each algorithm a measured condition excluded, with the number that failed it.\n\n")
 	for _, r := range rs {
 		fmt.Fprintf(&b, "- **%s.** Rule: %s.\n  -> %s\n", r.need, r.rule, r.pick)
 		if r.out != "" {
@@ -323,6 +327,37 @@ func Write(w io.Writer, d *Data) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// FarOff is the factor by which a node count the report reads may differ
+// from the profile's before the report warns.
+const FarOff = 1.5
+
+// offProfile lists the values the report read that differ from the
+// profile's: node counts more than FarOff apart, another replication
+// factor, a Zipf exponent more than 0.05 away.
+func offProfile(d *Data) []string {
+	p := d.Profile
+	var out []string
+	nodes := func(what string, got float64, want int) {
+		if got > 0 && (got > FarOff*float64(want) || got*FarOff < float64(want)) {
+			out = append(out, fmt.Sprintf("%s at %s nodes (asked %s)", what, count(got), count(float64(want))))
+		}
+	}
+	nodes("lookup", d.LookupLoN, p.Nodes)
+	nodes("lookup", d.LookupHiN, p.MaxNodes)
+	nodes("build", d.BuildN, p.Nodes)
+	nodes("movement", d.MoveN, p.Nodes)
+	nodes("spread", d.SpreadNUsed, p.Nodes)
+	nodes("request load", d.LoadN, p.Nodes)
+	nodes("replication", d.ReplN, p.Nodes)
+	if d.ReplR > 0 && d.ReplR != float64(p.Replicas) {
+		out = append(out, fmt.Sprintf("replication at R = %s (asked %d)", count(d.ReplR), p.Replicas))
+	}
+	if d.LoadN > 0 && math.Abs(d.LoadZipf-p.Zipf) > 0.05 {
+		out = append(out, fmt.Sprintf("request load at Zipf s = %s (asked %s)", strconv.FormatFloat(d.LoadZipf, 'g', -1, 64), strconv.FormatFloat(p.Zipf, 'g', -1, 64)))
+	}
+	return out
 }
 
 func keySources(d *Data) string {
@@ -395,18 +430,23 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	if len(join) == 0 {
 		s.text = append(s.text, notIn("Movement", MovementFile))
 	} else {
-		closest := slices.Clone(join)
-		slices.SortStableFunc(closest, func(a, b Named) int { return cmp.Compare(math.Abs(math.Log(a.V)), math.Abs(math.Log(b.V))) })
 		ci := countIf(join, func(n Named) bool { return containsIdeal(n.Val) })
-		t := fmt.Sprintf("**Takeaway:** when one node joins %s nodes, %d of %d algorithms move at most %sx the ideal fraction (for %d of %d the 95%% interval contains the ideal itself); closest to it: %s; most: %s.",
+		t := fmt.Sprintf("**Takeaway:** when one node joins %s nodes, %d of %d algorithms move at most %sx the ideal fraction (for %d of %d the 95%% interval contains the ideal itself); most: %s.",
 			count(d.MoveN), countIf(join, func(n Named) bool { return near(n.V) }), len(join), fixed2(NearIdeal), ci, len(join),
-			list(head(closest, Top), fixed2, "x"), list(join[len(join)-1:], fixed2, "x"))
+			list(lastK(join, Top, func(v float64) bool { return !near(v) }), fixed2, "x"))
 		if len(leave) > 0 {
 			t += fmt.Sprintf(" When a random node leaves, %d of %d algorithms do", countIf(leave, func(n Named) bool { return near(n.V) }), len(leave))
 			if far := lastK(leave, Top, func(v float64) bool { return !near(v) }); len(far) > 0 {
 				t += "; most: " + list(far, fixed2, "x")
 			}
 			t += "."
+		}
+		if len(d.LeaveSpan) > 0 {
+			parts := make([]string, len(d.LeaveSpan))
+			for i, sp := range d.LeaveSpan {
+				parts[i] = fmt.Sprintf("`%s` (%sx at %s nodes to %sx at %s)", sp.Name, fixed2(sp.Lo), count(sp.LoAtN), fixed2(sp.Hi), count(sp.HiAtN))
+			}
+			t += fmt.Sprintf(" One fleet size does not speak for the others where a random leave's moved/ideal varies more than %sx across the sizes measured: %s; see the plot.", fixed2(SpanFactor), strings.Join(parts, ", "))
 		}
 		s.text = append(s.text, t)
 	}
@@ -418,8 +458,8 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	if len(keys) == 0 {
 		s.text = append(s.text, notIn("Key spread", SpreadFile))
 	} else {
-		t := fmt.Sprintf("**Takeaway:** at %s nodes the busiest node holds from %s to %s the mean number of keys.",
-			count(d.SpreadNUsed), list(head(keys, Top), fixed2, "x"), list(keys[len(keys)-1:], fixed2, "x"))
+		t := fmt.Sprintf("**Takeaway:** at %s nodes the busiest node holds from %sx to %s the mean number of keys.",
+			count(d.SpreadNUsed), fixed2(keys[0].V), list(keys[len(keys)-1:], fixed2, "x"))
 		if d.NoisePeak.OK {
 			t += fmt.Sprintf(" Key sampling alone would give %sx (the noise floor)", fixed2(d.NoisePeak.V))
 			in := countIf(keys, func(n Named) bool { return n.Val.CI && n.Val.Lo <= d.NoisePeak.V && d.NoisePeak.V <= n.Val.Hi })
@@ -516,9 +556,9 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 			t += " Most above it: " + list(head(above, Top), percent, "") + "."
 		}
 		lost := ranked(d, ReplicaLost, nil)
-		t += fmt.Sprintf(" %d of %d algorithms lose no key entirely", countIf(lost, func(nm Named) bool { return nm.V == 0 }), len(lost))
+		t += fmt.Sprintf(" %d of %d algorithms re-home no key entirely (every one of its R replicas moved)", countIf(lost, func(nm Named) bool { return nm.V == 0 }), len(lost))
 		if some := lastK(lost, Top, func(v float64) bool { return v > 0 }); len(some) > 0 {
-			t += "; the most keys with no surviving replica: " + list(some, percent, "")
+			t += "; the most keys re-homed entirely: " + list(some, percent, "")
 		}
 		s.text = append(s.text, t+".")
 	}
@@ -577,9 +617,6 @@ func lastK(ns []Named, k int, keep func(float64) bool) []Named {
 // first pick with the reason it is first (for the verdicts).
 type rule struct{ need, rule, pick, out, first, why string }
 
-// noMetric is the tiebreak of a rule that has none.
-const noMetric Metric = -1
-
 // A criterion is one measured condition of a rule: it keeps a row whose
 // metric m is OK and at most limit; a row without the metric is left out.
 type criterion struct {
@@ -596,27 +633,42 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 	join := criterion{JoinRatio, upTo(NearIdeal), "join moved/ideal"}
 	leave := criterion{LeaveRatio, upTo(NearIdeal), "random leave moved/ideal"}
 	last := criterion{LastLeaveRatio, upTo(NearIdeal), "last-node leave moved/ideal"}
-	noLoss := criterion{ReplicaLost, upTo(LossLimit), "keys losing all replicas"}
+	rehomed := criterion{ReplicaLost, upTo(LossLimit), "keys re-homed entirely"}
 	pairs := criterion{ReplicaMoved, upTo(NearIdeal * d.ReplIdeal.V), "pairs re-homed"}
+	even := criterion{KeyPeak, upTo(NearIdeal * d.NoisePeak.V), "key peak-to-mean"}
 	flat := criterion{LookupHi, func(r Row) float64 { return 2 * r.Vals[LookupLo].V }, fmt.Sprintf("lookup ns @%s over @%s", count(d.LookupHiN), count(d.LookupLoN))}
-	apply := func(m, then Metric, keep func(Row) bool, cs ...criterion) (r rule) {
+	// fails reports whether row r fails criterion c: its value is missing,
+	// or its whole 95% interval (its value, without one) is above the
+	// limit, so that a value within noise of the limit is kept.
+	fails := func(r Row, c criterion) bool {
+		v := r.Vals[c.m]
+		if !v.OK || (c.m == LookupHi && !r.Vals[LookupLo].OK) {
+			return true
+		}
+		lo := v.V
+		if v.CI {
+			lo = v.Lo
+		}
+		return lo > c.limit(r)
+	}
+	apply := func(m Metric, keep func(Row) bool, cs ...criterion) (r rule) {
 		var outs []string
 		ok := func(r Row) bool {
 			if keep != nil && !keep(r) {
 				return false
 			}
 			for _, c := range cs {
-				v := r.Vals[c.m]
-				if !v.OK || v.V > c.limit(r) || (c.m == LookupHi && !r.Vals[LookupLo].OK) {
-					if v.OK && r.Vals[m].OK {
-						shown := mi[c.m].format(v.V) + mi[c.m].unit
-						if c.m == LookupHi {
-							shown = fixed2(v.V/r.Vals[LookupLo].V) + "x"
-						}
-						outs = append(outs, fmt.Sprintf("`%s` (%s %s)", r.Info.Name, c.what, shown))
-					}
-					return false
+				if !fails(r, c) {
+					continue
 				}
+				if v := r.Vals[c.m]; v.OK && r.Vals[m].OK {
+					shown := mi[c.m].format(v.V) + mi[c.m].unit
+					if c.m == LookupHi {
+						shown = fixed2(v.V/r.Vals[LookupLo].V) + "x"
+					}
+					outs = append(outs, fmt.Sprintf("`%s` (%s %s)", r.Info.Name, c.what, shown))
+				}
+				return false
 			}
 			return true
 		}
@@ -626,19 +678,21 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 			r.pick = "none in this run"
 			return r
 		}
-		tied, _ := tiedWithFirst(ns)
-		if then == noMetric || len(tied) == 1 {
+		tied, rest := tiedWithFirst(ns)
+		if len(tied) == 1 || m == LookupHi {
 			r.pick = ranking(ns, mi[m].format, mi[m].unit)
-			r.first = ns[0].Name
+			r.first = "`" + ns[0].Name + "`"
 			r.why = fmt.Sprintf("the lowest %s of the %d the rule keeps", mi[m].short, len(ns))
 			if len(tied) > 1 {
-				r.why = fmt.Sprintf("%d of the %d the rule keeps tie on %s", len(tied), len(ns), mi[m].short)
+				r.first = names(tied)
+				r.why = fmt.Sprintf("tie on %s (of the %d the rule keeps); the first has the lowest median", mi[m].short, len(ns))
 			}
 			return r
 		}
-		// The tied group, ordered by the tiebreak (rows without it last),
-		// each shown with both numbers.
-		tv := func(n Named) Value { v, _ := valueOf(d, n.Name, then); return v }
+		// The measure cannot separate the tied group: it is listed by
+		// lookup time at the largest fleet (rows without one last), each
+		// with both numbers, and the verdict names the whole group.
+		tv := func(n Named) Value { v, _ := valueOf(d, n.Name, LookupHi); return v }
 		slices.SortStableFunc(tied, func(a, b Named) int {
 			va, vb := tv(a), tv(b)
 			if va.OK != vb.OK {
@@ -651,18 +705,18 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 		})
 		parts := make([]string, len(tied))
 		for i, n := range tied {
-			sec := "no " + mi[then].short
+			sec := "no " + mi[LookupHi].short
 			if v := tv(n); v.OK {
-				sec = mi[then].format(v.V) + mi[then].unit
+				sec = mi[LookupHi].format(v.V) + mi[LookupHi].unit
 			}
 			parts[i] = fmt.Sprintf("`%s` (%s%s, %s)", n.Name, mi[m].format(n.V), mi[m].unit, sec)
 		}
-		r.pick = fmt.Sprintf("tied on %s, so by %s: %s", mi[m].short, mi[then].short, strings.Join(parts, " ≈ "))
-		if _, rest := tiedWithFirst(ns); len(rest) > 0 {
-			r.pick += "; behind the first on " + mi[m].short + ": " + list(rest, mi[m].format, mi[m].unit)
+		r.pick = fmt.Sprintf("tied on %s, listed by %s: %s", mi[m].short, mi[LookupHi].short, strings.Join(parts, " ≈ "))
+		if len(rest) > 0 {
+			r.pick += "; clearly above the lowest: " + list(rest, mi[m].format, mi[m].unit)
 		}
-		r.first = tied[0].Name
-		r.why = fmt.Sprintf("%d of the %d the rule keeps tie on %s; it has the lowest %s of those", len(tied), len(ns), mi[m].short, mi[then].short)
+		r.first = names(tied)
+		r.why = fmt.Sprintf("tie on %s (of the %d the rule keeps), so this run does not pick one; listed by %s, which matters little behind a network hop", mi[m].short, len(ns), mi[LookupHi].short)
 		return r
 	}
 	hot := ZipfPeak
@@ -671,31 +725,47 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 		hot, hotWhat = KeyPeak, "key peak-to-mean (spread.csv; load.csv is not in this run)"
 	}
 	var out []rule
-	add := func(need, text string, m, then Metric, keep func(Row) bool, cs ...criterion) {
-		r := apply(m, then, keep, cs...)
+	add := func(need, text string, m Metric, keep func(Row) bool, cs ...criterion) {
+		r := apply(m, keep, cs...)
 		r.need, r.rule = need, text
 		out = append(out, r)
 	}
 	nodes := count(d.MoveN)
+	evenText := fmt.Sprintf("the busiest node holds at most %sx the noise floor's %sx the mean keys at %s nodes (memory headroom)", fixed2(NearIdeal), fixed2(d.NoisePeak.V), count(d.SpreadNUsed))
 	add("A cache fleet that scales up and down, with hot keys",
-		fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s nodes (measured); ordered by %s, lowest first", fixed2(NearIdeal), nodes, hotWhat),
-		hot, LookupHi, nil, join, leave)
+		fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s nodes, and %s; ordered by %s, lowest first", fixed2(NearIdeal), nodes, evenText, hotWhat),
+		hot, nil, join, leave, even)
 	add(fmt.Sprintf("A sharded store with %s replicas", count(replR(d))),
-		fmt.Sprintf("when a random node of %s fails at R = %s, at most %sx the ideal %s of key-replica pairs are re-homed and at most %s of keys lose every replica (replication.csv, measured); ordered by the busiest node's share of replicas over the mean (the storage to provision), lowest first",
-			count(d.ReplN), count(replR(d)), fixed2(NearIdeal), percent(d.ReplIdeal.V), percent(LossLimit)),
-		ReplicaLoadPeak, LookupHi, nil, pairs, noLoss)
+		fmt.Sprintf("when a random node of %s fails at R = %s, at most %sx the ideal %s of key-replica pairs are re-homed and at most %s of keys have every replica re-homed (replication.csv), and %s; ordered by pairs re-homed, fewest first",
+			count(d.ReplN), count(replR(d)), fixed2(NearIdeal), percent(d.ReplIdeal.V), percent(LossLimit), evenText),
+		ReplicaMoved, nil, pairs, rehomed, even)
 	add("Arbitrary removal and a lookup that does not slow down as the fleet grows",
-		fmt.Sprintf("a random leave moves at most %sx the ideal, and a lookup at %s nodes takes at most 2x its time at %s (measured); fastest at %s nodes first",
+		fmt.Sprintf("a random leave moves at most %sx the ideal, and a lookup at %s nodes takes at most 2x its time at %s; fastest at %s nodes first",
 			fixed2(NearIdeal), count(d.LookupHiN), count(d.LookupLoN), count(d.LookupHiN)),
-		LookupHi, noMetric, nil, leave, flat)
-	add("Nodes of different sizes (weights)",
-		fmt.Sprintf("the algorithm takes weights (catalog); ordered by key peak-to-mean at %s nodes", count(d.SpreadNUsed)),
-		KeyPeak, LookupHi, func(r Row) bool { return r.Info.Weighted && !r.Variant })
+		LookupHi, nil, leave, flat)
+	wtext := "the algorithm takes weights (catalog) and was measured with them; ordered by the busiest node's share over its weight's share"
+	if d.Weights != "" {
+		wtext += " on " + d.Weights
+	}
+	add("Nodes of different sizes (weights)", wtext+", lowest first", WeightPeak,
+		func(r Row) bool { return r.Info.Weighted && !r.Variant })
 	add("Nodes only join or leave at the end (a numbered shard list)",
-		fmt.Sprintf("a join and a last-node leave each move at most %sx the ideal at %s nodes (measured); fastest lookup at %s nodes first", fixed2(NearIdeal), nodes, count(d.LookupHiN)),
-		LookupHi, noMetric, nil, join, last)
+		fmt.Sprintf("a join and a last-node leave each move at most %sx the ideal at %s nodes; fastest lookup at %s nodes first", fixed2(NearIdeal), nodes, count(d.LookupHiN)),
+		LookupHi, nil, join, last)
 	add("Memory is tight",
-		fmt.Sprintf("every algorithm; ordered by bytes retained per node at %s nodes, fewest first", count(d.BuildN)),
-		RetainedPerNode, LookupHi, nil)
+		fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s nodes; ordered by bytes retained per node at %s nodes, fewest first", fixed2(NearIdeal), nodes, count(d.BuildN)),
+		RetainedPerNode, nil, join, leave)
 	return out
+}
+
+// names formats ns as "`a`, `b` and `c`".
+func names(ns []Named) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = "`" + n.Name + "`"
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
