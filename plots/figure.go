@@ -46,6 +46,7 @@ type figure struct {
 	// panels, when set, are drawn in a grid under the title and caption
 	// instead of p and legend (small multiples, see familyPanels).
 	panels        []*figure
+	cols          int       // columns of the panel grid; 0 = panelCols
 	width, height vg.Length // image size; 0 = figWidth, figHeight
 	legendW       vg.Length // legend strip; 0 = as wide as the legend needs, at most legendWidth
 }

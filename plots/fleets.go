@@ -180,7 +180,7 @@ func replicationFigures(path string) ([]*figure, error) {
 		from, to float64
 	}
 	var keys []key
-	moved, lost := map[key][]groupedRow{}, map[key][]groupedRow{}
+	moved, lost := map[key][]groupedRow{}, map[key][]lostRow{}
 	for i := range t.Len() {
 		var k key
 		if k.op, err = scenarioOp(t, i); err != nil {
@@ -220,8 +220,7 @@ func replicationFigures(path string) ([]*figure, error) {
 		g := "R = " + strconv.FormatFloat(rf, 'f', -1, 64)
 		r := groupedRow{group: g, algo: t.Str(i, schema.ColAlgo), line: t.Line(i), value: pm, mark: ideal, hasMark: true, info: info(t, i)}
 		moved[k] = append(moved[k], r)
-		r.value, r.hasMark = al, false
-		lost[k] = append(lost[k], r)
+		lost[k] = append(lost[k], lostRow{algo: r.algo, replicas: rf, line: r.line, value: al, info: r.info})
 	}
 	var figs []*figure
 	for _, k := range keys {
@@ -236,12 +235,9 @@ func replicationFigures(path string) ([]*figure, error) {
 			figs = append(figs, f)
 		}
 		if k.to >= k.from {
-			continue // a join removes no copy a node holds: data loss is a removal question
+			continue // keys re-homed entirely are drawn for removals, where a copy can be gone
 		}
-		rows, note = omitModulo(lost[k], "it loses")
-		notes := append([]string{"at R = 1 every moved key loses its only copy; from R = 2 only keys whose replicas all changed"}, note...)
-		f, err = groupedFigure(fmt.Sprintf("replication-lost-%s-n%v", k.op, k.from), "Keys losing every replica: "+what,
-			"replication factor (distinct nodes per key)", "fraction of keys with no surviving replica (0..1)", "", rows, notes...)
+		f, err = rehomedFigure(fmt.Sprintf("replication-lost-%s-n%v", k.op, k.from), what, lost[k])
 		if err != nil {
 			return figs, err
 		}
@@ -250,6 +246,75 @@ func replicationFigures(path string) ([]*figure, error) {
 		}
 	}
 	return figs, nil
+}
+
+// lostRow is the fraction of keys re-homed entirely (all_lost_frac) of
+// one algorithm at one replication factor.
+type lostRow struct {
+	algo     string
+	replicas float64
+	line     int
+	value    Point
+	info     runInfo
+}
+
+// rehomedFigure draws the keys of a removal that no replica stays with
+// (none of a key's nodes before the change is among its nodes after it)
+// as a dot chart: one panel per replication factor R, every algorithm
+// (modulo too) labelled under its slot, on a log axis shared by the
+// panels so that R = 3's thousandths of a percent read as well as R = 1's
+// percents, with 0 on a row of its own under a break. what describes the
+// change. Two rows for the same algorithm and R are an error.
+func rehomedFigure(name, what string, rows []lostRow) (*figure, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	var algos []string
+	var rs []float64
+	seen := map[string]int{}
+	for _, r := range rows {
+		k := r.algo + "\x00" + strconv.FormatFloat(r.replicas, 'g', -1, 64)
+		if l, dup := seen[k]; dup {
+			return nil, fmt.Errorf("%s: lines %d and %d both give %s at R = %v", name, l, r.line, r.algo, r.replicas)
+		}
+		seen[k] = r.line
+		if !slices.Contains(algos, r.algo) {
+			algos = append(algos, r.algo)
+		}
+		if !slices.Contains(rs, r.replicas) {
+			rs = append(rs, r.replicas)
+		}
+	}
+	slices.SortFunc(algos, algoOrder)
+	slices.Sort(rs)
+	panels := make([]dotPanel, len(rs))
+	for i, r := range rs {
+		panels[i].title = fmt.Sprintf("R = %v replicas", r)
+		if r == 1 {
+			panels[i].title = "R = 1 replica"
+		}
+	}
+	infos := make([]runInfo, len(rows))
+	for i, r := range rows {
+		infos[i] = r.info
+		p := &panels[slices.Index(rs, r.replicas)]
+		p.slots = append(p.slots, dotSlot{slot: slices.Index(algos, r.algo), value: r.value})
+	}
+	for _, p := range panels {
+		slices.SortFunc(p.slots, func(a, b dotSlot) int { return a.slot - b.slot })
+	}
+	return dotFigure(dotChart{
+		name:  name,
+		title: "Keys re-homed entirely (no replica stays in place): " + what,
+		caption: append(captionLines(runCaption(infos)),
+			"re-homed entirely: none of a key's R nodes before the change is among its R nodes after it, so every copy must be made anew (not data loss while an old copy is readable)",
+			"marker: mean over the key sets, bar: 95% CI; log axis shared by the panels; 0 (under the break): no key re-homed entirely in any key set; a CI reaching 0 runs down to that row"),
+		yLabel:  "keys re-homed entirely (fraction, log)",
+		labels:  algos,
+		algos:   algos,
+		panels:  panels,
+		logZero: true,
+	})
 }
 
 // reweightNodes returns the node count of the reweight rows when they all
@@ -264,7 +329,7 @@ func reweightNodes(rows []groupedRow) float64 {
 	return n
 }
 
-// omitModulo leaves modulo's rows out (it moves or loses most keys at
+// omitModulo leaves modulo's rows out (it moves most key replicas at
 // every R and would flatten the other algorithms' bars to zero) and
 // returns a caption line stating its values ("modulo omitted ...: it
 // moves 90% at R = 1, ...").

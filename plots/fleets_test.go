@@ -49,8 +49,8 @@ func TestFleetFigures(t *testing.T) {
 	if s := svg("reweight"); !strings.Contains(s, "5%: 1 -&gt; 127") || !strings.Contains(s, "fraction of the 500 nodes reweighted") {
 		t.Error("reweight.svg lacks its group label or axis label")
 	}
-	if s := svg("replication-lost-remove-random-n10"); !strings.Contains(s, "it loses 90% at R = 1, 29% at R = 3") {
-		t.Error("replication-lost: modulo's omitted values not in the caption")
+	if s := svg("replication-lost-remove-random-n10"); !strings.Contains(s, ">modulo<") || strings.Contains(s, "omitted") || !strings.Contains(s, "Keys re-homed entirely") {
+		t.Error("replication-lost: want modulo drawn on the log axis, not omitted, and the title naming keys re-homed entirely")
 	}
 	if got := changeLabel("reweight-50%-to-75", 40, 40); got != "50%: -> 75" {
 		t.Errorf("changeLabel = %q", got)

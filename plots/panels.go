@@ -104,17 +104,21 @@ func familyPanelsBy(full *figure, series []Series, family func(algo string) stri
 	return out, nil
 }
 
-// drawPanels draws f.panels on c in a grid of panelCols columns, row by
-// row, each panel with its own title and legend.
+// drawPanels draws f.panels on c in a grid of f.cols columns (panelCols
+// if 0), row by row, each panel with its own title and legend.
 func (f *figure) drawPanels(c draw.Canvas) {
-	rows := (len(f.panels) + panelCols - 1) / panelCols
-	w := (c.Max.X - c.Min.X) / vg.Length(panelCols)
+	cols := f.cols
+	if cols <= 0 {
+		cols = panelCols
+	}
+	rows := (len(f.panels) + cols - 1) / cols
+	w := (c.Max.X - c.Min.X) / vg.Length(cols)
 	h := (c.Max.Y - c.Min.Y) / vg.Length(rows)
 	gap := vg.Points(8)
 	for i, pf := range f.panels {
-		col, row := i%panelCols, i/panelCols
+		col, row := i%cols, i/cols
 		tile := draw.Crop(c,
-			vg.Length(col)*w, -vg.Length(panelCols-1-col)*w,
+			vg.Length(col)*w, -vg.Length(cols-1-col)*w,
 			vg.Length(rows-1-row)*h+gap, -vg.Length(row)*h)
 		pf.draw(tile)
 	}

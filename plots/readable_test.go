@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chbench/chbench/algorithms/catalog"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
@@ -168,9 +169,12 @@ func TestBenchTitlesAndCaption(t *testing.T) {
 	}
 }
 
-// The spread axis starts a little below the smallest value drawn, labels
-// 1.0, and leaves room for the markers at the extremes.
-func TestSpreadAxis(t *testing.T) {
+// The spread chart is a dot chart, not bars: one panel per node count,
+// stacked, on one y axis that spans 1 (perfectly even, drawn as a line)
+// and every value, CI end, noise floor and exact value with 5% to spare,
+// labelled at 1. A bar from the bottom of that axis would have a length
+// that means nothing; a marker has none.
+func TestSpreadDotChart(t *testing.T) {
 	rows, err := ReadSpread(filepath.Join(okDir, SpreadFile))
 	if err != nil {
 		t.Fatal(err)
@@ -179,25 +183,162 @@ func TestSpreadAxis(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, bars, _ := PeakBars(rows)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, b := range bars {
-		lo, hi = min(lo, b.Value.Lo), max(hi, b.Value.Hi)
-		if b.HasExact {
-			lo, hi = min(lo, b.Exact), max(hi, b.Exact)
+	if len(f.panels) != 2 || f.cols != 1 || f.panels[0].title != "n = 10 nodes" || f.panels[1].title != "n = 1,000 nodes" {
+		t.Fatalf("%d panels in %d columns, want n = 10 and n = 1,000 nodes stacked", len(f.panels), f.cols)
+	}
+	lo, hi := 1.0, 1.0
+	for _, r := range rows {
+		lo, hi = min(lo, r.PeakToMean.Lo), max(hi, r.PeakToMean.Hi)
+		if r.HasExact {
+			lo, hi = min(lo, r.ExactPeakToMean), max(hi, r.ExactPeakToMean)
 		}
-		if b.HasNoise {
-			lo, hi = min(lo, b.Noise), max(hi, b.Noise)
+		if r.HasNoise {
+			lo, hi = min(lo, r.NoisePeakToMean), max(hi, r.NoisePeakToMean)
 		}
 	}
-	pad := 0.04 * (hi - lo)
-	if !near(f.p.Y.Min, lo-pad) || !near(f.p.Y.Max, hi+pad) {
-		t.Errorf("y axis %v..%v, want %v..%v (4%% beyond %v..%v)", f.p.Y.Min, f.p.Y.Max, lo-pad, hi+pad, lo, hi)
+	pad := 0.05 * (hi - lo)
+	for _, pf := range f.panels {
+		if !near(pf.p.Y.Min, lo-pad) || !near(pf.p.Y.Max, hi+pad) {
+			t.Errorf("%s: y axis %v..%v, want %v..%v (5%% beyond %v..%v)", pf.title, pf.p.Y.Min, pf.p.Y.Max, lo-pad, hi+pad, lo, hi)
+		}
+		ticks := pf.p.Y.Tick.Marker.Ticks(pf.p.Y.Min, pf.p.Y.Max)
+		one := slices.IndexFunc(ticks, func(tk plot.Tick) bool { return tk.Value == 1 && tk.Label != "" })
+		if labels := tickLabels(ticks); one < 0 || len(labels) < 3 {
+			t.Errorf("%s: y labels %v, want >= 3 with one at 1", pf.title, labels)
+		}
 	}
-	ticks := f.p.Y.Tick.Marker.Ticks(f.p.Y.Min, f.p.Y.Max)
-	one := slices.IndexFunc(ticks, func(tk plot.Tick) bool { return tk.Value == 1 && tk.Label != "" })
-	if labels := tickLabels(ticks); one < 0 || len(labels) < 3 {
-		t.Errorf("y labels %v, want >= 3 with one at 1", labels)
+	shapes, texts := record(f)
+	for _, a := range []string{"modulo", "ring", "jump"} {
+		n := 0
+		for _, s := range shapes {
+			if !sameColor(s.col, AlgoStyle(a).Color) {
+				continue
+			}
+			n++
+			if h := s.box.Max.Y - s.box.Min.Y; s.fill && h > vg.Points(20) {
+				t.Errorf("%s: a filled shape %v tall in its colour: a bar", a, h)
+			}
+		}
+		if n < 2 {
+			t.Errorf("%s: %d shapes in its colour, want a marker in each panel", a, n)
+		}
+		if got := countText(texts, a); got != 2 {
+			t.Errorf("%s: name drawn %d times, want under its slot in both panels", a, got)
+		}
+	}
+	for _, want := range []string{"1 = perfectly even", "measured with keys (95% CI)", "sampling-noise floor", "exact (no sampling), default IDs"} {
+		if got := countText(texts, want); got != 1 {
+			t.Errorf("legend entry %q drawn %d times, want once (beside the first panel)", want, got)
+		}
+	}
+	if c := strings.Join(f.caption, "\n"); strings.Contains(c, "bars") || !strings.Contains(c, "ring left of it: exact") {
+		t.Errorf("caption %q: want where the marks sit, not bars", c)
+	}
+}
+
+// With all sixteen algorithms every name is printed under its slot in
+// every panel: none is dropped for want of room (the figure is
+// panelFigWidth wide), and a configuration label runs on two lines.
+// Algorithms are told apart by name, marker and colour, the markers and
+// colours those of AlgoStyle.
+func TestSpreadDirectLabels(t *testing.T) {
+	var rows []SpreadRow
+	for _, n := range []float64{10, 100, 1000} {
+		for i, a := range catalog.Names() {
+			v := 1.02 + 0.01*float64(i)
+			r := SpreadRow{Algo: a, Hash: "xxhash", VNodes: "160", Nodes: n, PeakToMean: ci(0, v, v-0.005, v+0.005),
+				NoisePeakToMean: 1.02, HasNoise: true}
+			if a == "bounded" {
+				r.Label = "bounded (partitions)"
+			}
+			rows = append(rows, r)
+		}
+	}
+	f, err := spreadFigure(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h := f.size(); w != panelFigWidth || h < 3*dotPanelHeight {
+		t.Errorf("size %v x %v, want %v wide and >= %v high", w, h, panelFigWidth, 3*dotPanelHeight)
+	}
+	shapes, texts := record(f)
+	for _, a := range catalog.Names() {
+		name := a
+		if a == "bounded" && countText(texts, "(partitions)") != 3 {
+			t.Errorf("(partitions) drawn %d times, want 3", countText(texts, "(partitions)"))
+		}
+		if got := countText(texts, name); got != 3 {
+			t.Errorf("%s: name drawn %d times, want once per panel", name, got)
+		}
+		n := 0
+		for _, s := range shapes {
+			if sameColor(s.col, AlgoStyle(a).Color) {
+				n++
+			}
+		}
+		if n < 3 {
+			t.Errorf("%s: %d shapes in its colour, want its marker in each panel", a, n)
+		}
+	}
+}
+
+// Keys re-homed entirely: one panel per replication factor on one shared
+// log axis, so R = 3's thousandths of a percent read as well as R = 1's
+// percents, 0 on a row of its own; modulo drawn, not left out; the title,
+// axis and caption name the metric (no replica stays in place) and say it
+// is not data loss.
+func TestRehomedFigure(t *testing.T) {
+	rows := []lostRow{
+		{algo: "ring", replicas: 1, line: 2, value: ci(0, 0.0104, 0.0096, 0.0112)},
+		{algo: "modulo", replicas: 1, line: 3, value: ci(0, 0.989, 0.988, 0.99)},
+		{algo: "ketama", replicas: 1, line: 4, value: ci(0, 0.0348, 0.033, 0.0366)},
+		{algo: "ring", replicas: 3, line: 5, value: ci(0, 0, 0, 0)},
+		{algo: "modulo", replicas: 3, line: 6, value: ci(0, 0.911, 0.91, 0.913)},
+		{algo: "ketama", replicas: 3, line: 7, value: ci(0, 2e-5, 0, 4e-5)},
+		{algo: "jump", replicas: 3, line: 8, value: ci(0, 1e-5, 0, 3.8e-5)},
+	}
+	f, err := rehomedFigure("replication-lost-remove-random-n100", "remove-random, 100 -> 99 nodes", rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.panels) != 2 || f.panels[0].title != "R = 1 replica" || f.panels[1].title != "R = 3 replicas" {
+		t.Fatalf("%d panels, want R = 1 and R = 3", len(f.panels))
+	}
+	y0, y := f.panels[0].p.Y, f.panels[1].p.Y
+	if _, ok := y.Scale.(plot.LogScale); !ok || y0.Min != y.Min || y0.Max != y.Max || y.Max < 0.99 || y.Min >= 1e-5 {
+		t.Errorf("y axes %T %v..%v and %v..%v, want one log axis from under 1e-5 to over 0.99", y.Scale, y0.Min, y0.Max, y.Min, y.Max)
+	}
+	ticks := y.Tick.Marker.Ticks(y.Min, y.Max)
+	if ticks[0].Label != "0" || !(ticks[0].Value < 1e-5) {
+		t.Errorf("lowest tick %+v, want 0 below every value", ticks[0])
+	}
+	if d := y.Norm(2e-5) - y.Norm(1e-5); d < 0.04 {
+		t.Errorf("1e-5 and 2e-5 %.3f of the axis apart, want >= 0.04", d)
+	}
+	if d := y.Norm(1e-5) - y.Norm(ticks[0].Value); d < 0.06 {
+		t.Errorf("1e-5 and 0 %.3f of the axis apart, want >= 0.06", d)
+	}
+	_, texts := record(f)
+	for _, a := range []string{"modulo", "ring", "jump", "ketama"} {
+		if got := countText(texts, a); got != 2 {
+			t.Errorf("%s: name drawn %d times, want once per panel", a, got)
+		}
+	}
+	all := f.title + "\n" + strings.Join(f.caption, "\n") + "\n" + y.Label.Text
+	for _, want := range []string{"Keys re-homed entirely (no replica stays in place): remove-random, 100 -> 99 nodes",
+		"none of a key's R nodes before the change is among its R nodes after it", "not data loss", "0 (under the break)", "keys re-homed entirely (fraction, log)"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("title, caption and y label %q lack %q", all, want)
+		}
+	}
+	for _, bad := range []string{"losing", "omitted", "surviving"} {
+		if strings.Contains(all, bad) {
+			t.Errorf("title, caption and y label %q say %q", all, bad)
+		}
+	}
+	rows = append(rows, lostRow{algo: "jump", replicas: 3, line: 9, value: ci(0, 0, 0, 0)})
+	if _, err := rehomedFigure("x", "y", rows); err == nil || !strings.Contains(err.Error(), "lines 8 and 9 both give jump at R = 3") {
+		t.Errorf("duplicate row: error %v", err)
 	}
 }
 

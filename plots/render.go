@@ -36,7 +36,9 @@ const (
 // a PNG (1200x800 pixels; line plots of more than 8 algorithms are small
 // multiples, one panel per catalog family, 1600 pixels wide and 1200 high
 // for up to two rows of panels; bar charts of more than 8 algorithms are
-// 1600x1000) and an SVG, and returns the paths written, in a
+// 1600x1000; dot charts stack one panel per setting, 330 pixels each
+// under a 110-pixel header, at least 800 high, 1600 wide for more than 8
+// algorithms) and an SVG, and returns the paths written, in a
 // fixed order. Each file is replaced atomically (temporary file + rename),
 // so a failed run never leaves a partial file or destroys an older plot.
 //
@@ -47,8 +49,9 @@ const (
 //   - movement-<op>: moved fraction vs nodes with the ideal line, and
 //     movement-ratio-<op>: moved/ideal without modulo, for each op in
 //     movement.csv and then in scenarios.csv (same columns, other ops);
-//   - spread-peak-to-mean: peak-to-mean per algorithm grouped by nodes,
-//     with CI and the sampling-noise floor;
+//   - spread-peak-to-mean: a dot chart of peak-to-mean per algorithm, one
+//     panel per node count, with CI, the sampling-noise floor, a line at
+//     1 and, where known, exact values, layout bands and theory;
 //   - ring-vnodes: ring peak-to-mean vs virtual nodes, from vnodes.csv, or
 //     from spread.csv when it holds several ring vnodes values;
 //   - spread-hashes: peak-to-mean per hash function grouped by algorithm,
@@ -64,8 +67,10 @@ const (
 //     the ideal, and collateral moves, of named and weighted fleet changes
 //     and reweights, from reweight.csv;
 //   - replication-<op>-n<from>, replication-lost-<op>-n<from>: key-replica
-//     pairs moved per replication factor against the ideal, and keys
-//     losing every replica (removals), from replication.csv.
+//     pairs moved per replication factor against the ideal, and (for
+//     removals) a dot chart of the keys re-homed entirely (none of their
+//     replicas stays in place), one panel per replication factor on a log
+//     axis with 0 under a break, from replication.csv;
 //   - load-peak-to-mean: peak-to-mean request load against the Zipf
 //     exponent (ticked at the exponents measured) per placement, with the
 //     hot-key floor, from load.csv; in panels, the forms of bounded loads

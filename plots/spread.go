@@ -168,7 +168,15 @@ func PeakBars(rows []SpreadRow) (groups []float64, labels []string, algos []stri
 	return groups, labels, algos, bars, nil
 }
 
-// spreadFigure draws the grouped bar chart of peak-to-mean ratios.
+// spreadFigure draws the peak-to-mean ratios as a dot chart: one panel
+// per node count, one slot per algorithm (labelled with its name), the
+// measured value with its 95% CI as the algorithm's marker, the
+// sampling-noise floor as a black dash across the slot, the exact value
+// of the default node IDs as a ring left of it, and the layouts' mean and
+// 5-95% band and the theory right of it, with a line at 1 (perfectly
+// even). Dots, not bars: a peak-to-mean is at least 1, so a bar from 0
+// would be mostly the same for every algorithm, and a bar from the bottom
+// of a zoomed axis has a length that means nothing.
 func spreadFigure(rows []SpreadRow) (*figure, error) {
 	groups, labels, algos, bars, err := PeakBars(rows)
 	if err != nil {
@@ -177,18 +185,32 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 	if len(bars) == 0 {
 		return nil, nil
 	}
-	names := make([]string, len(groups))
+	panels := make([]dotPanel, len(groups))
 	for i, n := range groups {
-		names[i] = "n = " + tickText(n, -1)
+		panels[i].title = "n = " + tickText(n, -1) + " nodes"
 	}
-	colors := make([]color.RGBA, len(algos))
-	for i, a := range algos {
-		colors[i] = AlgoStyle(a).Color
+	for _, b := range bars {
+		panels[b.Group].slots = append(panels[b.Group].slots, dotSlot{slot: b.Series, value: b.Value,
+			noise: b.Noise, hasNoise: b.HasNoise, exact: b.Exact, hasExact: b.HasExact,
+			layouts: b.Layouts, draws: b.Draws, hasLayouts: b.HasLayouts, theory: b.Theory, hasTheory: b.HasTheory})
 	}
-	f := newFigure("spread-peak-to-mean", "Peak-to-mean ratio per algorithm (1 = perfectly even)", "number of nodes", "peak-to-mean (max/mean keys per node)")
-	f.caption = captionLines(runCaption(spreadInfos(rows)), layoutNote(rows))
-	err = drawBars(f, barChart{groups: names, labels: labels, colors: colors, bars: bars, markLabel: "sampling-noise floor"})
-	return f, err
+	return dotFigure(dotChart{
+		name: "spread-peak-to-mean", title: "Peak-to-mean ratio per algorithm (1 = perfectly even)",
+		caption: captionLines(runCaption(spreadInfos(rows)), dotLayoutNote(rows)),
+		yLabel:  "peak-to-mean (max/mean keys per node)",
+		labels:  labels, algos: algos, panels: panels,
+		valueLabel: "measured with keys (95% CI)",
+		ref:        1, refLabel: "1 = perfectly even",
+	})
+}
+
+// dotLayoutNote says where the marks of the spread dot chart sit, or is
+// "" when no row has layout draws or exact values.
+func dotLayoutNote(rows []SpreadRow) string {
+	if !slices.ContainsFunc(rows, func(r SpreadRow) bool { return r.HasLayouts || r.HasExact }) {
+		return ""
+	}
+	return "each algorithm's marker: measured with keys (95% CI); ring left of it: exact for the default node IDs; grey right of it: exact over independent layouts (salted IDs); x: theory"
 }
 
 // layoutNote explains the marks beside the bars of algorithms with random

@@ -177,6 +177,13 @@ func multiple(m float64) string {
 	return strconv.FormatFloat(math.Round(10*m)/10, 'f', -1, 64) + "x"
 }
 
+// peakMultiple formats the peak of a curve as a multiple of the steady
+// load with two decimals, whole or not ("5.00x", "4.80x"), so that legend
+// entries side by side differ only where the values do.
+func peakMultiple(m float64) string {
+	return strconv.FormatFloat(m, 'f', 2, 64) + "x"
+}
+
 // stormMarkers is the number of markers drawn along each curve (the lines
 // carry every time point; markers tell the algorithms apart).
 const stormMarkers = 12
@@ -232,7 +239,7 @@ func stormFigure(rows []StormPointRow, name string) (*figure, error) {
 		}
 		for _, s := range series {
 			// The legend gives the peak, which the crowded curves hide.
-			s.Label += " (" + multiple(s.Points[0].Y/steady) + " at " + strconv.FormatFloat(s.Points[0].X, 'f', -1, 64) + " s)"
+			s.Label += " (" + peakMultiple(s.Points[0].Y/steady) + " at " + strconv.FormatFloat(s.Points[0].X, 'f', -1, 64) + " s)"
 			if err := addTimeSeries(f, s, AlgoStyle(s.Algo)); err != nil {
 				return nil, err
 			}

@@ -54,7 +54,7 @@ func TestStormSeriesAndRender(t *testing.T) {
 		t.Errorf("files %v", names)
 	}
 	svg, _ := os.ReadFile(filepath.Join(dir, OutDir, "storm.svg"))
-	for _, want := range []string{"Database load after the cache fleet grows from 4 to 5 nodes", "steady state 2,500 reads/s", "modulo (16.2x at 0 s)", "ring (4.8x at 0 s)",
+	for _, want := range []string{"Database load after the cache fleet grows from 4 to 5 nodes", "steady state 2,500 reads/s", "modulo (16.20x at 0 s)", "ring (4.80x at 0 s)",
 		"2,500 (1x)", "5,000 (2x)", "40,000 (16x)", "(multiple of steady state, log)"} {
 		if !strings.Contains(string(svg), want) {
 			t.Errorf("storm.svg lacks %q", want)
@@ -103,7 +103,7 @@ func TestStormZipfRender(t *testing.T) {
 		t.Errorf("files %v", names)
 	}
 	svg, _ := os.ReadFile(filepath.Join(dir, OutDir, "storm-zipf.svg"))
-	for _, want := range []string{"grows from 4 to 5 nodes, Zipf 0.99 popularity", "keys read with Zipf popularity s = 0.99", "modulo (16.2x at 0 s)"} {
+	for _, want := range []string{"grows from 4 to 5 nodes, Zipf 0.99 popularity", "keys read with Zipf popularity s = 0.99", "modulo (16.20x at 0 s)"} {
 		if !strings.Contains(string(svg), want) {
 			t.Errorf("storm-zipf.svg lacks %q", want)
 		}
@@ -147,5 +147,19 @@ func TestStormLogAxis(t *testing.T) {
 	}
 	if _, isLog := f.p.Y.Scale.(plot.LogScale); isLog || f.p.Y.Min != 0 {
 		t.Errorf("a load of 0: y scale %T from %v, want linear from 0", f.p.Y.Scale, f.p.Y.Min)
+	}
+}
+
+// Legend peaks print with two decimals whether whole or not, so "5x"
+// beside "4.8x" no longer suggests a difference the values do not have;
+// axis ticks at doublings stay whole ("16x").
+func TestPeakMultipleSamePrecision(t *testing.T) {
+	for m, want := range map[float64]string{5: "5.00x", 4.8: "4.80x", 16.2: "16.20x", 4.996: "5.00x", 4.794: "4.79x"} {
+		if got := peakMultiple(m); got != want {
+			t.Errorf("peakMultiple(%v) = %q, want %q", m, got, want)
+		}
+	}
+	if got := multiple(16); got != "16x" {
+		t.Errorf("tick multiple(16) = %q, want 16x", got)
 	}
 }
