@@ -47,7 +47,7 @@ const (
 	JoinRatio                     // moved/ideal when one node joins, at the working size
 	LeaveRatio                    // moved/ideal when a random node leaves, at the working size
 	ReplicaMoved                  // key-replica pairs moved on a random leave at R replicas
-	ReplicaLost                   // keys losing every replica on that leave
+	ReplicaLost                   // keys re-homed entirely (no replica stays) on that leave
 	KeyPeak                       // peak-to-mean of keys per node
 	ZipfPeak                      // peak-to-mean of requests per node under Zipf s
 	StormMultiple                 // database reads right after the storm scenario / steady reads

@@ -12,7 +12,7 @@ import (
 const (
 	ColReplicas        = "replicas"          // replication factor R: distinct nodes per key
 	ColPairsMovedFrac  = "pairs_moved_frac"  // key-replica pairs of the first placement whose node holds no replica of the key after
-	ColAllLostFrac     = "all_lost_frac"     // keys none of whose replicas survives the change
+	ColAllLostFrac     = "all_lost_frac"     // keys none of whose replicas stays in the replica set after the change: re-homed entirely (every copy made anew; not data loss while an old copy is readable)
 	ColLoadPeakToMean  = "load_peak_to_mean" // replicas per node, first placement: max of share / weight share
 	ColLoadCV          = "load_cv"           // coefficient of variation of the replicas per node
 	ColDistinctSets    = "distinct_sets"     // distinct replica sets among the keys of a key set
