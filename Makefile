@@ -163,7 +163,7 @@ analyses: build
 	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/spread
 	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,vnodes.csv)
 	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,hashes.csv)
-	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded,ketama,maglev -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
 	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS) $(MOVEARGS)
 	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS)
 
