@@ -5,12 +5,13 @@
 // The benchmarks live in the package's tests; run them and tabulate with
 // benchstat (from the root module, which has it as a tool) with
 //
-//	go test -run '^$' -bench . -count 6 -benchtime 200ms ./bench/ > lookup.txt
+//	go test -run '^$' -bench . -count 6 -benchtime 50ms ./bench/ > lookup.txt
 //	go tool benchstat -filter '.name:Lookup .unit:sec/op' -table /from -col /algo -row /nodes lookup.txt
 //	go tool benchstat -filter '.name:Build' -col /algo -row /nodes lookup.txt
 //
-// (about 4.5 minutes on 2 cores; with -short and -benchtime 20ms, half a
-// minute). `go test ./bench/` alone runs only the tests, in about a second.
+// (`make lookup`'s settings: 3 minutes on 2 cores; with -short and
+// -benchtime 20ms, one minute). `go test ./bench/` alone runs only the
+// tests, in a few seconds.
 //
 // Benchmark names (every value is free of '/', spaces and trailing -digits):
 //
