@@ -107,7 +107,8 @@ func samePlacement(t *testing.T, what string, got, want algorithms.Placer, keys 
 }
 
 // TestConfigMatchesAnalysis holds the benchmarks to the placements the
-// analyses measure, for every algorithm and node count n:
+// analyses measure, for every algorithm at the node counts n that
+// configNodeCounts selects for it:
 //   - the configuration the spread analysis records for n nodes is Config(n)
 //     (bounded's partitions resolved for n; 0 for algorithms without);
 //   - NewPlacer (Lookup, LookupParallel, Build) builds the placement of the
