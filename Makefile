@@ -102,7 +102,9 @@ help:
 build:
 	$(GO) build -o $(CHBENCH) ./cmd/chbench
 
-## bench: the main job, about 13 minutes on 2 cores.
+## bench: the main job, about 13 minutes on 2 cores (PROFILE=file: also REPORT-name.md beside REPORT.md).
+# The staged run always writes the default REPORT.md, so that a PROFILE
+# never leaves the previous run's REPORT.md beside the new results.
 # Interrupts: the staged run is a sub-make, and publishing is a later line
 # of the recipe of the make you started, never of a sub-make. GNU make
 # passes SIGINT to no child (only SIGTERM): interrupted alone (kill -INT),
@@ -111,7 +113,8 @@ build:
 # NOPUBLISH=1 (quick's) leaves publishing to its caller for the same reason.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots report OUT=$(STAGE)
+	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots report OUT=$(STAGE) PROFILE=
+	$(if $(PROFILE),$(MAKE) --no-print-directory report OUT=$(STAGE))
 	touch $(STAGE)/.complete
 	$(if $(NOPUBLISH),@true,$(MAKE) --no-print-directory publish summary)
 
@@ -220,21 +223,34 @@ reference: build
 plots: build
 	$(CHBENCH) plot -dir $(OUT)
 
-## report: write OUT/REPORT.md, the design-review report of the results (PROFILE=file: your fleet, see README).
+## report: write OUT/REPORT.md, the design-review report of the results; PROFILE=dir/name.txt reads your fleet from it and writes OUT/REPORT-name.md instead (see README).
+# A profile's report gets its own file, so it never overwrites the
+# committed REPORT.md of the default case.
 report: build
-	$(CHBENCH) report -dir $(OUT) $(if $(PROFILE),-profile $(PROFILE))
+	$(CHBENCH) report -dir $(OUT) $(if $(PROFILE),-profile $(PROFILE) -o $(OUT)/REPORT-$(basename $(notdir $(PROFILE))).md)
 
 ## compare: benchstat tables and the report's headline numbers of two result sets (OLD=dir NEW=dir).
-# First the headline numbers of the two reports that differ (read with the
-# same PROFILE), then benchstat on each benchfmt file both runs have
-# (commit and Go version ignored, so two commits line up).
-COMPARE_FILES = lookup.txt movement.txt spread.txt load.txt peers.txt
+# First a warning when the two runs' benchmarks ran on different machines
+# (their goos, goarch or cpu lines differ), then the headline numbers of
+# the two reports that differ (read with the same PROFILE), then benchstat
+# on each benchfmt file both runs have. benchstat ignores COMPARE_IGNORE:
+# commit and go (the Go version line of chbench's files) so that two
+# commits or toolchains line up, and the machine lines, without which
+# benchstat prints two separate tables and no delta.
+COMPARE_FILES  = lookup.txt movement.txt spread.txt load.txt peers.txt
+COMPARE_IGNORE = commit,go,goos,goarch,cpu
+# machine DIR: the sorted goos, goarch and cpu lines of DIR's Go benchmark files.
+machine = cat $(1)/lookup.txt $(1)/peers.txt 2>/dev/null | grep -E '^(goos|goarch|cpu):' | sort -u
 compare: build
 	@if [ -z "$(OLD)" ] || [ -z "$(NEW)" ]; then echo "usage: make compare OLD=dir NEW=dir [PROFILE=file]" >&2; exit 2; fi
+	@old=$$($(call machine,$(OLD))); new=$$($(call machine,$(NEW))); \
+	if [ -n "$$old" ] && [ -n "$$new" ] && [ "$$old" != "$$new" ]; then \
+		echo "warning: different machines: lookup and build differences include hardware (old $$(echo "$$old" | grep -m1 '^cpu:'); new $$(echo "$$new" | grep -m1 '^cpu:'))"; \
+	fi
 	@$(CHBENCH) report -dir $(NEW) -compare $(OLD) $(if $(PROFILE),-profile $(PROFILE))
 	@for f in $(COMPARE_FILES); do \
 		echo; if [ -f "$(OLD)/$$f" ] && [ -f "$(NEW)/$$f" ]; then \
-			echo "## benchstat $$f"; $(BENCHSTAT) -ignore commit,go_version old=$(OLD)/$$f new=$(NEW)/$$f || exit 1; \
+			echo "## benchstat $$f"; $(BENCHSTAT) -ignore $(COMPARE_IGNORE) old=$(OLD)/$$f new=$(NEW)/$$f || exit 1; \
 		else echo "## $$f: not in both runs"; fi; \
 	done
 

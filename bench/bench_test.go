@@ -105,13 +105,22 @@ func BenchmarkHash(b *testing.B) {
 
 // BenchmarkLookupParallel measures Locate from GOMAXPROCS goroutines on one
 // shared placement. Each goroutine starts at a different point of the pool.
+//
+// The placement is built on the first call of the nodes=N function and
+// kept for its later calls: a b.N benchmark's function runs again for
+// every step of its ramp-up and every -count sample (some 30 times at
+// -count 6), and a build takes up to seconds (bounded's 10 million
+// partitions at 10,000 nodes).
 func BenchmarkLookupParallel(b *testing.B) {
 	keys := Pool(b)
 	for _, algo := range catalog.Names() {
 		b.Run("algo="+algo, func(b *testing.B) {
 			for _, n := range nodeCounts(false) {
+				var p algorithms.Placer // see [BenchmarkLookupParallel]
 				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-					p := NewPlacer(b, algo, n)
+					if p == nil {
+						p = NewPlacer(b, algo, n)
+					}
 					var start atomic.Int64
 					b.ReportAllocs()
 					b.ResetTimer()
@@ -125,6 +134,7 @@ func BenchmarkLookupParallel(b *testing.B) {
 						sinkLen.Add(total)
 					})
 				})
+				p = nil // released before the next node count is built
 			}
 		})
 	}
@@ -133,18 +143,18 @@ func BenchmarkLookupParallel(b *testing.B) {
 // BenchmarkLookupSwap is BenchmarkLookupParallel during membership change:
 // readers load the current placement from an atomic.Pointer for every
 // lookup, while a writer goroutine alternates it between the placements of
-// N and N+1 nodes (the second built from the first with Join) every
-// SwapInterval. No lock is taken on either side.
+// N and N+1 nodes ([swapPair]) every SwapInterval. No lock is taken on
+// either side.
 func BenchmarkLookupSwap(b *testing.B) {
 	keys := Pool(b)
 	for _, algo := range catalog.Names() {
 		b.Run("algo="+algo, func(b *testing.B) {
 			for _, n := range nodeCounts(false) {
+				// Built once per node count, see [BenchmarkLookupParallel].
+				var small, large algorithms.Placer
 				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-					small := NewPlacer(b, algo, n)
-					large, err := algorithms.Join(small, algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
-					if err != nil {
-						b.Fatalf("%s: join node %d: %v", algo, n, err)
+					if small == nil {
+						small, large = swapPair(b, algo, n)
 					}
 					var cur atomic.Pointer[algorithms.Placer]
 					cur.Store(&small)
@@ -179,13 +189,31 @@ func BenchmarkLookupSwap(b *testing.B) {
 					b.StopTimer()
 					close(done)
 				})
+				small, large = nil, nil
 			}
 		})
 	}
 }
 
-// BenchmarkBuild measures catalog.New on N nodes of weight 1 with the
-// default configuration, and reports the heap one placement retains.
+// swapPair returns the two placements BenchmarkLookupSwap alternates: algo
+// on n default nodes, and the placement of n+1 nodes built from it with
+// Join (node-n joins), both with Config(n+1): the two placements the
+// movement analysis measures for a join to n+1 nodes (its "add" from n),
+// which sizes bounded's partitions for the scenario's largest membership.
+// It fails tb, naming the algorithm, when a build or the join fails.
+func swapPair(tb testing.TB, algo string, n int) (small, large algorithms.Placer) {
+	tb.Helper()
+	small = newPlacer(tb, algo, n, Config(n+1))
+	large, err := algorithms.Join(small, algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
+	if err != nil {
+		tb.Fatalf("%s: join node %d: %v", algo, n, err)
+	}
+	return small, large
+}
+
+// BenchmarkBuild measures catalog.New on N nodes of weight 1 with
+// Config(N), the configuration the analyses build N nodes with, and
+// reports the heap one placement retains.
 func BenchmarkBuild(b *testing.B) {
 	for _, algo := range catalog.Names() {
 		b.Run("algo="+algo, func(b *testing.B) {
@@ -195,7 +223,7 @@ func BenchmarkBuild(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					cfg := Config()
+					cfg := Config(n)
 					b.ReportAllocs()
 					var p algorithms.Placer
 					for b.Loop() {
@@ -206,7 +234,7 @@ func BenchmarkBuild(b *testing.B) {
 					sinkPlace = p
 					// Custom metrics go after the loop: the first b.Loop
 					// call resets them.
-					retained, err := retainedBytes(func() (any, error) { return catalog.New(algo, nodes, cfg) })
+					retained, err := retainedOnce(algo, n, func() (any, error) { return catalog.New(algo, nodes, cfg) })
 					if err != nil {
 						b.Fatalf("%s on %d nodes: %v", algo, n, err)
 					}
@@ -216,6 +244,33 @@ func BenchmarkBuild(b *testing.B) {
 			}
 		})
 	}
+}
+
+// retained holds the retained bytes BenchmarkBuild measured per algorithm
+// and node count, so that each is measured once per process rather than
+// once per -count sample: the measurement builds the placement again (a
+// second build of bounded's 10 million partitions at 10,000 nodes, 3 s on
+// 2 cores), and its result is the same every time but for heap noise.
+// Benchmarks run one at a time, so it needs no lock.
+var retained = map[retainedKey]int64{}
+
+type retainedKey struct {
+	algo  string
+	nodes int
+}
+
+// retainedOnce returns retainedBytes(build) for algo on n nodes, measured
+// on the first call for them and remembered; an error is not remembered.
+func retainedOnce(algo string, n int, build func() (any, error)) (int64, error) {
+	k := retainedKey{algo, n}
+	if d, ok := retained[k]; ok {
+		return d, nil
+	}
+	d, err := retainedBytes(build)
+	if err == nil {
+		retained[k] = d
+	}
+	return d, err
 }
 
 // retainedBytes returns the bytes one result of build holds: the growth

@@ -5,12 +5,13 @@
 // The benchmarks live in the package's tests; run them and tabulate with
 // benchstat (from the root module, which has it as a tool) with
 //
-//	go test -run '^$' -bench . -count 6 -benchtime 200ms ./bench/ > lookup.txt
+//	go test -run '^$' -bench . -count 6 -benchtime 50ms ./bench/ > lookup.txt
 //	go tool benchstat -filter '.name:Lookup .unit:sec/op' -table /from -col /algo -row /nodes lookup.txt
 //	go tool benchstat -filter '.name:Build' -col /algo -row /nodes lookup.txt
 //
-// (about 4.5 minutes on 2 cores; with -short and -benchtime 20ms, half a
-// minute). `go test ./bench/` alone runs only the tests, in about a second.
+// (`make lookup`'s settings: 3 minutes on 2 cores; with -short and
+// -benchtime 20ms, one minute). `go test ./bench/` alone runs only the
+// tests, in a few seconds.
 //
 // Benchmark names (every value is free of '/', spaces and trailing -digits):
 //
@@ -26,10 +27,17 @@
 //     swaps an atomic.Pointer between the placements of N and N+1 nodes
 //     every [SwapInterval]; each lookup loads the pointer (lock-free).
 //   - Hash/hash=H: the key hash alone, the floor under every lookup.
-//   - Build/algo=A/nodes=N: catalog.New on N nodes of weight 1 with the
-//     default configuration; besides ns/op, B/op and allocs/op it reports
-//     retained-bytes (heap still held by one placement after a garbage
-//     collection; benchstat scales it in KiB/MiB) and retained-bytes/node.
+//   - Build/algo=A/nodes=N: catalog.New on N nodes of weight 1; besides
+//     ns/op, B/op and allocs/op it reports retained-bytes (heap still held
+//     by one placement after a garbage collection, measured once per
+//     process; benchstat scales it in KiB/MiB) and retained-bytes/node.
+//
+// Every placement is built with the configuration the analyses use for
+// the same membership ([Config]): at N nodes bounded places 1,024
+// partitions a node (10,240,000 at 10,000 nodes), Maglev's table holds
+// at least 100 N entries, anchor and dx have 2N buckets; LookupSwap's two
+// placements are sized for N+1 nodes, as the movement analysis sizes a
+// join to N+1. The names carry no configuration because there is one.
 //
 // Node counts are [NodeCounts] (10, 100, 1000, 10000); with -short the
 // largest is left out of Build, LookupParallel and LookupSwap. All
@@ -43,7 +51,6 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
-	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/keyset"
 )
@@ -58,25 +65,36 @@ const PoolSeed = 1
 // NodeCounts are the membership sizes the benchmarks cover.
 var NodeCounts = []int{10, 100, 1000, 10000}
 
-// Config returns the configuration the benchmarks build placers with:
-// catalog.DefaultConfig() with bounded's partitions fixed at
-// bounded.DefaultPartitions (16,384). The analyses size partitions
-// automatically (1,024 per node) so that loads mean something; a lookup
-// reads one partition-table entry whatever their number, and a fixed table
-// keeps the lookup and build benchmarks comparable across node counts and
-// with earlier runs instead of measuring a 40 MB table at 10,000 nodes.
-func Config() catalog.Config {
+// Config returns the configuration the benchmarks build a placement of
+// up to maxNodes nodes with, the one the analyses use for it: every
+// command's defaults, catalog.DefaultConfig() (`make bench` overrides none
+// of them), with bounded's automatic partitions resolved for maxNodes,
+// [catalog.Config.PartitionsFor](maxNodes) = 1,024 per node, at least
+// 16,384. The spread analysis of n nodes resolves them for n, a movement
+// scenario for its largest membership (n+1 for a join to n nodes). The
+// other settings that depend on the node count are resolved by catalog.New
+// from the membership, alike for benchmarks and analyses: Maglev's table
+// size (65,537, grown to at least 100 n) and the capacity of anchor and dx
+// (2n, at least 16). TestConfigMatchesAnalysis holds the benchmarks'
+// placements to the analyses' ones.
+func Config(maxNodes int) catalog.Config {
 	c := catalog.DefaultConfig()
-	c.Partitions = bounded.DefaultPartitions
+	c.Partitions = c.PartitionsFor(maxNodes)
 	return c
 }
 
 // NewPlacer builds algo on n default nodes (node-0 ... node-{n-1}, weight 1)
-// with Config(), for benchmarks and tests here and in the
-// peers module. A construction error, or a constructor that panics, fails
-// the calling test or benchmark alone, naming the algorithm, instead of
-// ending the whole run.
-func NewPlacer(tb testing.TB, algo string, n int) (p algorithms.Placer) {
+// with Config(n), for benchmarks and tests here and in the peers module. A
+// construction error, or a constructor that panics, fails the calling test
+// or benchmark alone, naming the algorithm, instead of ending the whole
+// run.
+func NewPlacer(tb testing.TB, algo string, n int) algorithms.Placer {
+	tb.Helper()
+	return newPlacer(tb, algo, n, Config(n))
+}
+
+// newPlacer is [NewPlacer] with the configuration cfg.
+func newPlacer(tb testing.TB, algo string, n int, cfg catalog.Config) (p algorithms.Placer) {
 	tb.Helper()
 	nodes, err := algorithms.DefaultNodes(n)
 	if err != nil {
@@ -87,7 +105,7 @@ func NewPlacer(tb testing.TB, algo string, n int) (p algorithms.Placer) {
 			tb.Fatalf("%s on %d nodes: constructor panicked: %v", algo, n, v)
 		}
 	}()
-	p, err = catalog.New(algo, nodes, Config())
+	p, err = catalog.New(algo, nodes, cfg)
 	if err != nil {
 		tb.Fatalf("%s on %d nodes: %v", algo, n, err)
 	}

@@ -11,8 +11,9 @@
 // BenchmarkPeerLookup/impl=I/algo=A/nodes=N/removed=R for a placement of N
 // nodes after R of them left:
 //
-//   - impl=chbench: catalog.New(A, ...) with the default configuration,
-//     Placer.Locate, for every algorithm in the catalog, at the cells
+//   - impl=chbench: bench.NewPlacer(A, N), the placement the analyses
+//     measure at N nodes (bench.Config: bounded with 1,024 partitions a
+//     node), Placer.Locate, for every algorithm in the catalog, at the cells
 //     [BenchCells] lists: NodeCounts, plus what a target compares (the
 //     range hashes up to 10,000 nodes, anchor and memento with 10% of
 //     their nodes removed).
