@@ -102,7 +102,7 @@ help:
 build:
 	$(GO) build -o $(CHBENCH) ./cmd/chbench
 
-## bench: the main job, about 13 minutes on 2 cores (PROFILE=file: also REPORT-name.md beside REPORT.md).
+## bench: the main job, about 10-11 minutes on 2 cores (PROFILE=file: also REPORT-name.md beside REPORT.md).
 # The staged run always writes the default REPORT.md, so that a PROFILE
 # never leaves the previous run's REPORT.md beside the new results.
 # Interrupts: the staged run is a sub-make, and publishing is a later line

@@ -239,7 +239,7 @@ func Write(w io.Writer, d *Data) error {
 	// The verdicts: each rule's first pick.
 	rs := rules(d, mi)
 	b.WriteString("\n## Verdicts\n\n")
-	b.WriteString("The first algorithm each rule of \"Pick this if\" (at the end, with the rule, the full list and what it left out) keeps, and why it is first.\n\n")
+	b.WriteString("What each rule of \"Pick this if\" (at the end, with the rule, the full list and what it left out) keeps first, or, where its measures cannot separate several, that whole group; and why.\n\n")
 	for _, r := range rs {
 		if r.first == "" {
 			fmt.Fprintf(&b, "- **%s**: none in this run.\n", r.need)
