@@ -229,17 +229,7 @@ func TestDotMarkersNotBars(t *testing.T) {
 	}
 	shapes, texts := record(f)
 	for _, a := range []string{"ring", "jump"} {
-		n := 0
-		for _, s := range shapes {
-			if !sameColor(s.col, AlgoStyle(a).Color) {
-				continue
-			}
-			n++
-			if h := s.box.Max.Y - s.box.Min.Y; s.fill && h > vg.Points(20) {
-				t.Errorf("%s: a filled shape %v tall: a bar", a, h)
-			}
-		}
-		if n == 0 {
+		if n := markersNotBars(t, shapes, a); n == 0 {
 			t.Errorf("%s: nothing drawn in its colour", a)
 		}
 		if countText(texts, a) != 1 {

@@ -209,17 +209,7 @@ func TestSpreadDotChart(t *testing.T) {
 	}
 	shapes, texts := record(f)
 	for _, a := range []string{"modulo", "ring", "jump"} {
-		n := 0
-		for _, s := range shapes {
-			if !sameColor(s.col, AlgoStyle(a).Color) {
-				continue
-			}
-			n++
-			if h := s.box.Max.Y - s.box.Min.Y; s.fill && h > vg.Points(20) {
-				t.Errorf("%s: a filled shape %v tall in its colour: a bar", a, h)
-			}
-		}
-		if n < 2 {
+		if n := markersNotBars(t, shapes, a); n < 2 {
 			t.Errorf("%s: %d shapes in its colour, want a marker in each panel", a, n)
 		}
 		if got := countText(texts, a); got != 2 {
@@ -723,4 +713,21 @@ func barsOf(rows []groupedRow) []Bar {
 		bars[i] = Bar{Series: slices.Index(algos, r.algo), Value: r.value}
 	}
 	return bars
+}
+
+// markersNotBars returns how many recorded shapes are drawn in algo's
+// colour, and flags any filled one taller than a marker (a bar).
+func markersNotBars(t *testing.T, shapes []drawnShape, algo string) int {
+	t.Helper()
+	n := 0
+	for _, s := range shapes {
+		if !sameColor(s.col, AlgoStyle(algo).Color) {
+			continue
+		}
+		n++
+		if h := s.box.Max.Y - s.box.Min.Y; s.fill && h > vg.Points(20) {
+			t.Errorf("%s: a filled shape %v tall in its colour: a bar", algo, h)
+		}
+	}
+	return n
 }
