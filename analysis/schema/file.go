@@ -48,7 +48,7 @@ func WriteFiles(paths []string, fill func(i int, w io.Writer) error) (err error)
 		}
 	}()
 	for i, path := range paths {
-		tmp, untrack, err := tempfile.Create(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+		tmp, untrack, err := tempfile.Create(filepath.Dir(path), tempfile.Pattern(filepath.Base(path)))
 		if err != nil {
 			return err
 		}

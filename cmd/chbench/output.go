@@ -91,7 +91,7 @@ func checkOutPaths(value string, paths []string) error {
 			longest = b
 		}
 	}
-	if err := probeTempName(dir, longest); err != nil {
+	if err := tempfile.Probe(dir, longest); err != nil {
 		if errors.Is(err, syscall.ENAMETOOLONG) {
 			return fmt.Errorf("-o %q: %s is written through the temporary file .%s.NNNNNNNNNN.tmp, a name of %d bytes, too long for %s; shorten the -o value",
 				value, filepath.Join(dir, longest), longest, len(longest)+tempExtra, dir)
@@ -102,31 +102,8 @@ func checkOutPaths(value string, paths []string) error {
 }
 
 // tempExtra is how many bytes longer than NAME the temporary name
-// schema.WriteFiles writes NAME through can be: "." + NAME + "." + up to
-// 10 random digits (os.CreateTemp) + ".tmp".
-const tempExtra = 1 + 1 + 10 + len(".tmp")
-
-// probeTempName creates, and removes, a file in dir named as the longest
-// temporary name of base that schema.WriteFiles may use (pattern
-// ".BASE.*.tmp" with 10 random digits), since the only sure test that it
-// can be created is creating it. os.CreateTemp draws 1 to 10 digits (10
-// three times in four), so names with fewer are removed and drawn again,
-// a few times at most.
-func probeTempName(dir, base string) error {
-	for try := 0; ; try++ {
-		probe, untrack, err := tempfile.Create(dir, "."+base+".*.tmp")
-		if err != nil {
-			return err
-		}
-		name := probe.Name()
-		probe.Close()
-		os.Remove(name)
-		untrack()
-		if len(filepath.Base(name)) >= len(base)+tempExtra || try == 100 {
-			return nil
-		}
-	}
-}
+// schema.WriteFiles writes NAME through can be (tempfile.Longest).
+var tempExtra = len(tempfile.Longest(""))
 
 // checkReplaceable returns an error naming path when it exists as
 // something other than a regular file, which a rename over it must not

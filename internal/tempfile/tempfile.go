@@ -8,8 +8,11 @@
 package tempfile
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -40,6 +43,34 @@ func Create(dir, pattern string) (*os.File, func(), error) {
 		delete(paths, name)
 		mu.Unlock()
 	}, nil
+}
+
+// Pattern is the os.CreateTemp pattern of the temporary file through which
+// a file named base is replaced: ".BASE.*.tmp", in base's directory.
+func Pattern(base string) string { return "." + base + ".*.tmp" }
+
+// Longest is the longest name Pattern(base) can give: os.CreateTemp's
+// random part is a uint32 in decimal, at most 10 digits.
+func Longest(base string) string { return "." + base + ".4294967295.tmp" }
+
+// Probe reports whether a file with the longest temporary name of base,
+// Longest(base), can be created in dir, by creating and removing it (the
+// only sure test of a name's length and the directory's permissions). An
+// existing file of that name counts as yes. It holds the lock signal
+// cleanup takes, so an interrupt cannot leave the probe behind.
+func Probe(dir, base string) error {
+	mu.Lock()
+	defer mu.Unlock()
+	name := filepath.Join(dir, Longest(base))
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(name)
 }
 
 // RemoveOnSignal installs, once per process, a handler for SIGINT and
