@@ -321,14 +321,13 @@ func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sets := src.Sets(); sets != o.Sets || (len(scs) != 1 && len(scs) != sets) {
-		return nil, fmt.Errorf("%d scenarios for %d key sets: want 1 or one per set", len(scs), sets)
+	if sets := src.Sets(); sets != o.Sets { // planReplication counted o.Sets
+		return nil, fmt.Errorf("the key source holds %d key sets, the options %d", sets, o.Sets)
 	}
-	sc, first, final, ideal, layouts, nc := scs[0], pl.first, pl.final, pl.ideal, pl.layouts, pl.chains
-	chains := make([][]algorithms.Placer, nc)
+	chains := make([][]algorithms.Placer, pl.chains)
 	for s := range chains {
 		c := forSet(scs, s)
-		if layouts > 1 {
+		if pl.layouts > 1 {
 			c = layoutScenario(c, s)
 		}
 		if chains[s], err = Placements(o, c); err != nil {
@@ -340,8 +339,9 @@ func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &ReplicationResult{Config: rc, Replicas: r, Op: sc.Op, From: len(first), To: len(final),
-		Ideal: ideal, MaxSets: binomial(len(first), min(r, len(first)))}
+	n0 := len(pl.first)
+	res := &ReplicationResult{Config: rc, Replicas: r, Op: scs[0].Op, From: n0, To: len(pl.final),
+		Ideal: pl.ideal, MaxSets: binomial(n0, min(r, n0))}
 	var moved, lost, ptm, cv, distinct []float64
 	for s, c := range counts {
 		shares := make([]float64, len(c.Load))
