@@ -3,7 +3,6 @@ package plots
 import (
 	"image/color"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -245,14 +244,7 @@ func TestDotMarkersNotBars(t *testing.T) {
 // its tile, wherever its values lie: nothing drawn (such as a noise floor
 // dash as wide as a slot) makes gonum pad one panel's axis.
 func TestDotPanelsAlign(t *testing.T) {
-	rows, err := ReadSpread(filepath.Join(okDir, SpreadFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := spreadFigure(rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, f := okSpreadFigure(t)
 	_, h := f.size()
 	tile := h / vg.Length(len(f.panels))
 	_, texts := record(f)

@@ -175,14 +175,7 @@ func TestBenchTitlesAndCaption(t *testing.T) {
 // labelled at 1. A bar from the bottom of that axis would have a length
 // that means nothing; a marker has none.
 func TestSpreadDotChart(t *testing.T) {
-	rows, err := ReadSpread(filepath.Join(okDir, SpreadFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := spreadFigure(rows)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows, f := okSpreadFigure(t)
 	if len(f.panels) != 2 || f.cols != 1 || f.panels[0].title != "n = 10 nodes" || f.panels[1].title != "n = 1,000 nodes" {
 		t.Fatalf("%d panels in %d columns, want n = 10 and n = 1,000 nodes stacked", len(f.panels), f.cols)
 	}
@@ -730,4 +723,18 @@ func markersNotBars(t *testing.T, shapes []drawnShape, algo string) int {
 		}
 	}
 	return n
+}
+
+// okSpreadFigure reads the test spread.csv and builds its figure.
+func okSpreadFigure(t *testing.T) ([]SpreadRow, *figure) {
+	t.Helper()
+	rows, err := ReadSpread(filepath.Join(okDir, SpreadFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := spreadFigure(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows, f
 }
