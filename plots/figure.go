@@ -265,8 +265,47 @@ func labelRank(v float64) int {
 	return 3
 }
 
-// writeTo renders the figure in format "png" or "svg" to w.
+// logRangeErr returns an error naming the axis (x or y) and its lowest
+// value when a, on a log scale, would reach a value <= 0 once gonum has
+// sanitized its range (an empty range is widened by 1 each side), and
+// nil otherwise. gonum's own message names neither.
+func logRangeErr(name string, a *plot.Axis) error {
+	if _, isLog := a.Scale.(plot.LogScale); !isLog {
+		return nil
+	}
+	lo, hi := math.Min(a.Min, a.Max), math.Max(a.Min, a.Max)
+	if lo == hi {
+		lo--
+	}
+	if !(lo > 0) {
+		return fmt.Errorf("%s axis on a log scale reaches %v (range %v to %v): a log axis needs values > 0", name, lo, a.Min, a.Max)
+	}
+	return nil
+}
+
+// checkLogAxes returns the first logRangeErr of f's axes or its panels'.
+func (f *figure) checkLogAxes() error {
+	for _, g := range append([]*figure{f}, f.panels...) {
+		if g.p == nil {
+			continue
+		}
+		if err := logRangeErr("x", &g.p.X); err != nil {
+			return err
+		}
+		if err := logRangeErr("y", &g.p.Y); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTo renders the figure in format "png" or "svg" to w. A log axis
+// that would reach a value <= 0 is an error naming the axis and the value
+// (see logRangeErr); nothing is drawn then.
 func (f *figure) writeTo(w io.Writer, format string) error {
+	if err := f.checkLogAxes(); err != nil {
+		return err
+	}
 	var cw vg.CanvasWriterTo
 	width, height := f.size()
 	switch format {
@@ -511,7 +550,15 @@ func padAxes(f *figure) {
 	for _, a := range []*plot.Axis{&f.p.X, &f.p.Y} {
 		if _, isLog := a.Scale.(plot.LogScale); isLog {
 			// 5% of the axis length, as on linear axes, at most a factor
-			// 1.12 (gonum adds room for markers on its own).
+			// 1.12 (gonum adds room for markers on its own). A single
+			// value (one eps, one node count) gets a factor 2 each side:
+			// gonum would widen an empty range by 1 each side, below 0
+			// for values under 1, which a log scale cannot draw.
+			if a.Min == a.Max && a.Min > 0 {
+				a.Min /= 2
+				a.Max *= 2
+				continue
+			}
 			k := math.Min(1.12, math.Pow(a.Max/a.Min, 0.05))
 			a.Min /= k
 			a.Max *= k

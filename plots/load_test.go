@@ -223,3 +223,72 @@ func TestLoadPanels(t *testing.T) {
 		t.Errorf("image %dx%d, want 1600x1740 (three rows of panels)", r.Dx(), r.Dy())
 	}
 }
+
+// A boundedloads.csv of one eps value (chbench bounded -eps 0.25) draws
+// all five bounded figures: the log eps axis spans a factor 2 each side
+// of the one value instead of gonum's +-1, which went below 0.
+func TestBoundedOneEps(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(trafficDir, BoundedLoadsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for i, l := range strings.Split(string(b), "\n") {
+		if i == 0 || strings.Contains(l, ",0.1,0.99,") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 5 {
+		t.Fatalf("%d lines kept, want the header and 4 rows at eps 0.1", len(lines))
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, BoundedLoadsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	figs, errs := trafficFigures(dir)
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	if len(figs) != 5 {
+		t.Fatalf("%d figures, want the 5 bounded ones", len(figs))
+	}
+	out := t.TempDir()
+	for _, f := range figs {
+		if !near(f.p.X.Min, 0.05) || !near(f.p.X.Max, 0.2) {
+			t.Errorf("%s: x axis %v..%v, want 0.05..0.2", f.name, f.p.X.Min, f.p.X.Max)
+		}
+		paths, err := f.save(out)
+		if err != nil {
+			t.Errorf("%s: %v", f.name, err)
+			continue
+		}
+		pf, err := os.Open(paths[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(pf)
+		pf.Close()
+		if err != nil || img.Bounds().Dx() != 1200 {
+			t.Errorf("%s: png %v, %v", f.name, img, err)
+		}
+	}
+}
+
+// A log axis that would still reach a value <= 0 is an error naming the
+// file and the value, not gonum's bare "Values must be greater than 0".
+func TestLogAxisNonPositiveNamed(t *testing.T) {
+	f := newFigure("neg", "t", "x", "y")
+	if err := logX(f, "eps", []float64{0.25}); err != nil {
+		t.Fatal(err)
+	}
+	f.p.X.Min, f.p.X.Max = -0.75, 1.25
+	dir := t.TempDir()
+	_, err := f.save(dir)
+	path := filepath.Join(dir, "neg.png")
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "x axis on a log scale reaches -0.75") {
+		t.Errorf("error %v, want one naming %s and -0.75", err, path)
+	}
+	if _, serr := os.Stat(path); serr == nil {
+		t.Errorf("%s written despite the error", path)
+	}
+}
