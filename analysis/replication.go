@@ -359,7 +359,7 @@ func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
 		ptm, cv, distinct = append(ptm, smp.LoadPeakToMean), append(cv, smp.LoadCV), append(distinct, float64(smp.DistinctSets))
 	}
 	var ci cis
-	res.PairsMoved, res.AllLost = ci.of("pairs moved", moved), ci.of("all replicas lost", lost)
+	res.PairsMoved, res.AllLost = ci.fraction("pairs moved", moved), ci.fraction("keys re-homed entirely", lost)
 	res.LoadPeakToMean, res.LoadCV, res.DistinctSets = ci.peakToMean("load peak-to-mean", ptm), ci.of("load cv", cv), ci.of("distinct sets", distinct)
 	if ci.err != nil {
 		return nil, ci.err

@@ -79,6 +79,14 @@ func (c *cis) of(what string, xs []float64) Estimate {
 	return e
 }
 
+// fraction returns MeanCI(xs) for a fraction 0..1, its Hi cut at 1 as
+// its Lo is at 0, recording the first error, named by what.
+func (c *cis) fraction(what string, xs []float64) Estimate {
+	e := c.of(what, xs)
+	e.Hi = min(e.Hi, 1)
+	return e
+}
+
 // peakToMean returns PeakToMeanCI(xs), recording the first error, named by
 // what; every interval of a peak-to-mean ratio goes through it.
 func (c *cis) peakToMean(what string, xs []float64) Estimate {

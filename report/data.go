@@ -124,8 +124,32 @@ type Data struct {
 	ReplIdeal             Value  // ideal fraction of the replication rows used
 	ReplNoLeave           bool   // replication.csv is present but has no remove-random rows
 	Weights               string // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
+	plotLinks             string // see LinkTo
 	Storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
 	StormShort            string // " (4 -> 5)" for the table header
+}
+
+// LinkTo makes the report's plot links relative to dir, the directory the
+// report is written to (by default Dir itself: links "plots/NAME.png").
+// Where that has no relative path to Dir the links are absolute.
+func (d *Data) LinkTo(dir string) {
+	plotsDir, err1 := filepath.Abs(filepath.Join(d.Dir, "plots"))
+	from, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return
+	}
+	d.plotLinks = filepath.ToSlash(plotsDir)
+	if rel, err := filepath.Rel(from, plotsDir); err == nil {
+		d.plotLinks = filepath.ToSlash(rel)
+	}
+}
+
+// plotsLink returns the link prefix of the plots ("plots" by default).
+func (d *Data) plotsLink() string {
+	if d.plotLinks == "" {
+		return "plots"
+	}
+	return d.plotLinks
 }
 
 // Named is a number belonging to an algorithm (or variant) name, with
@@ -194,6 +218,18 @@ func Load(dir string, p Profile) (*Data, error) {
 		}
 		if len(sets) == 0 {
 			return nil, fmt.Errorf("%s: no benchmark results (want the output of the bench package's go test -bench)", path)
+		}
+		for _, s := range sets {
+			if strings.ContainsAny(s.Caption, "`|") {
+				return nil, fmt.Errorf("%s: %q: backquotes and \"|\" are not allowed in its configuration lines", path, s.Caption)
+			}
+			for _, sr := range s.Series {
+				for _, pt := range sr.Points {
+					if pt.X < 1 || pt.X != math.Trunc(pt.X) || !(pt.Y > 0) {
+						return nil, fmt.Errorf("%s: %s %s: nodes=%v, %v %s: want a whole node count >= 1 and a median > 0", path, s.Name, sr.Algo, pt.X, pt.Y, s.Unit)
+					}
+				}
+			}
 		}
 		for _, s := range sets {
 			switch {
@@ -637,6 +673,7 @@ func (d *Data) weightPeaks(path string, set func(string, Metric, Value)) error {
 	}
 	var order []string
 	best := map[string]Value{}
+	seen := map[string]int{} // algo and node ID -> line
 	var ws []string
 	for i := range t.Len() {
 		if err := plainText(t, i, schema.ColAlgo); err != nil {
@@ -653,6 +690,17 @@ func (d *Data) weightPeaks(path string, set func(string, Metric, Value)) error {
 		if err != nil {
 			return err
 		}
+		if wt, err := t.Num(i, schema.ColWeight); err != nil || wt <= 0 {
+			if err == nil {
+				err = t.Errorf(i, schema.ColWeight, "%v, want > 0", wt)
+			}
+			return err
+		}
+		id := algo + "\x00" + t.Str(i, "id")
+		if l, dup := seen[id]; dup {
+			return fmt.Errorf("%s: lines %d and %d both give %s's node %q", path, l, t.Line(i), algo, t.Str(i, "id"))
+		}
+		seen[id] = t.Line(i)
 		share, err := t.Interval(i, schema.ColShare)
 		if err != nil {
 			return err
@@ -731,9 +779,10 @@ func (d *Data) boundedMovement(path string, vs []Row) error {
 			if err != nil {
 				return err
 			}
-			if !vs[j].Vals[c.m].OK {
-				vs[j].Vals[c.m] = val(iv).scaled(ideal)
+			if vs[j].Vals[c.m].OK {
+				return fmt.Errorf("%s: line %d: a second row for %s at %s nodes, eps %v, Zipf s = %v", path, t.Line(i), vs[j].Info.Name, count(d.BoundedN), d.LoadEps, d.BoundedZipf)
 			}
+			vs[j].Vals[c.m] = val(iv).scaled(ideal)
 		}
 	}
 	return nil

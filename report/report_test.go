@@ -732,3 +732,41 @@ func TestLeaveSpan(t *testing.T) {
 		t.Errorf("report lacks %q", want)
 	}
 }
+
+// A report written elsewhere links the plots relative to where it is, and
+// an algorithm without the lookup a rule needs is named, never as +Inf.
+func TestLinksAndMissingLookup(t *testing.T) {
+	dir := copyRun(t, nil)
+	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plots", "storm.png"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load(dir, DefaultProfile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.LinkTo(filepath.Join(dir, "sub"))
+	var b strings.Builder
+	if err := Write(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "![storm](../plots/storm.png)") || !strings.Contains(b.String(), "from the result files in `..`") {
+		t.Errorf("report written to %s/sub: no relative link ../plots/storm.png or source line", dir)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, LookupFile))
+	var kept []string
+	for l := range strings.SplitSeq(string(src), "\n") {
+		if !strings.HasPrefix(l, "BenchmarkLookup/algo=anchor/nodes=100/") {
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, LookupFile), []byte(strings.Join(kept, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := render(t, dir, DefaultProfile())
+	if strings.Contains(rep, "Inf") || !strings.Contains(rep, "`anchor` (lookup ns @10,000 over @100 not in this run)") {
+		t.Errorf("anchor without lookup at 100 nodes: Inf, or not named as not in this run")
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
+	"unicode"
 )
 
 // Table is a results CSV file read by header name, the way every reader
@@ -64,6 +66,11 @@ func ParseTable(r io.Reader, file string, required []string) (*Table, error) {
 			return nil, fmt.Errorf("%s: %w", file, err)
 		}
 		line, _ := cr.FieldPos(0)
+		for j, c := range rec {
+			if strings.ContainsFunc(c, unicode.IsControl) {
+				return nil, fmt.Errorf("%s:%d: column %d: %q: control characters are not allowed", file, line, j+1, c)
+			}
+		}
 		t.rows = append(t.rows, rec)
 		t.lines = append(t.lines, line)
 	}

@@ -53,6 +53,9 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if target != "-" { // plot links relative to where the report is written
+		d.LinkTo(filepath.Dir(target))
+	}
 	write := func(w io.Writer) error { return report.Write(w, d) }
 	if *compare != "" {
 		old, err := report.Load(*compare, p)
