@@ -202,11 +202,11 @@ func ReweightFraction(initial []algorithms.Node, frac, w float64, seed uint64) (
 	for _, i := range idx {
 		st.Reweight = append(st.Reweight, algorithms.Node{ID: initial[i].ID, Weight: w})
 	}
-	op := "reweight-" + strconv.FormatFloat(100*frac, 'f', -1, 64) + "%-"
+	op := "reweight-" + labelNum(100*frac) + "%-"
 	if algorithms.Uniform(initial) {
-		op += strconv.FormatFloat(initial[0].Weight, 'f', -1, 64) + "-"
+		op += labelNum(initial[0].Weight) + "-"
 	}
-	op += "to-" + strconv.FormatFloat(w, 'f', -1, 64)
+	op += "to-" + labelNum(w)
 	return Change(op, initial, st)
 }
 
@@ -229,7 +229,7 @@ func LeaveFraction(initial []algorithms.Node, frac float64, seed uint64) (Scenar
 	for _, i := range idx {
 		st.Leave = append(st.Leave, initial[i].ID)
 	}
-	return Change("leave-"+strconv.FormatFloat(100*frac, 'f', -1, 64)+"%", initial, st)
+	return Change("leave-"+labelNum(100*frac)+"%", initial, st)
 }
 
 // JoinCount returns the one-step scenario in which k new nodes of weight w
@@ -305,3 +305,7 @@ func ShareChanges(chain []algorithms.Placer, gids [][]int32, n int) [][]uint8 {
 	}
 	return out
 }
+
+// labelNum formats x for a scenario label: 6 significant digits, so that
+// 100 x 0.07 reads 7, not 7.000000000000001, and 1e200 stays short.
+func labelNum(x float64) string { return strconv.FormatFloat(x, 'g', 6, 64) }

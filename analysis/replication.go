@@ -400,7 +400,17 @@ func WriteReplicationTable(w io.Writer, rs []*ReplicationResult) error {
 	for i, r := range rs {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s (of %s)\n", labels[i], r.Replicas, r.Op, r.From, r.To,
 			ci(r.PairsMoved, pct), pct(r.Ideal), ci(r.AllLost, pct), ci(r.LoadPeakToMean, f4), f4(r.LoadCV.Mean),
-			strconv.FormatFloat(r.DistinctSets.Mean, 'f', 0, 64), num(r.MaxSets))
+			strconv.FormatFloat(r.DistinctSets.Mean, 'f', 0, 64), countOf(r.MaxSets))
 	}
 	return tw.Flush()
+}
+
+// countOf formats a count held in a float64: exactly with thousands
+// separators up to 2^53, past which a float64 no longer holds every whole
+// number, in 4 significant digits ("2.665e+22").
+func countOf(x float64) string {
+	if x > 1<<53 {
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	}
+	return num(x)
 }

@@ -128,8 +128,8 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	// Values written into every output format must be valid in each: a
 	// newline in a commit or key file path would end a benchfmt
 	// configuration line and pass the rest off as a result.
-	if strings.ContainsFunc(commit, unicode.IsControl) {
-		return analysis.Options{}, sw, fmt.Errorf("commit %q: contains a control character", commit)
+	if err := checkCommit(commit); err != nil {
+		return analysis.Options{}, sw, err
 	}
 	if slices.Contains(a.formats, "bench") && strings.ContainsFunc(a.keyFile, unicode.IsControl) {
 		return analysis.Options{}, sw, fmt.Errorf("keyfile %q: a path with a control character cannot be written in -format bench", a.keyFile)
@@ -531,6 +531,19 @@ func writeOutputs(stdout io.Writer, prefix string, formats []string, write func(
 	}
 	for _, p := range paths {
 		fmt.Fprintln(stdout, p)
+	}
+	return nil
+}
+
+// checkCommit refuses a -commit that could not be written in every output
+// and read back by the report: a control character would end a benchfmt
+// configuration line, a backquote or "|" would break the report's Markdown.
+func checkCommit(commit string) error {
+	if strings.ContainsFunc(commit, unicode.IsControl) {
+		return fmt.Errorf("commit %q: contains a control character", commit)
+	}
+	if strings.ContainsAny(commit, "`|") {
+		return fmt.Errorf("commit %q: contains a backquote or \"|\", which the report cannot show", commit)
 	}
 	return nil
 }

@@ -128,6 +128,9 @@ func (t *trafficFlags) options(set map[string]bool) (analysis.LoadOptions, []alg
 		return o, nil, err
 	}
 	commit := t.commit
+	if err := checkCommit(commit); err != nil {
+		return analysis.LoadOptions{}, nil, err
+	}
 	if commit == "" {
 		commit = vcsRevision()
 	}

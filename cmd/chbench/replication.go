@@ -133,6 +133,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 		skipUnweighted(&a, &o, &sw, all, stderr)
 	}
 	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
+		usage = false // an input file's content is an error while running, as in move
 		return err
 	}
 	// Every configuration x scenario x R, before the first key is

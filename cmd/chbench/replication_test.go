@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -116,5 +117,25 @@ func TestReplicationChecksFirst(t *testing.T) {
 	// fixed fleet's value (ring shares vary by layout, cv ~0.08 a node).
 	if f, p := moved("fixed"), moved("per-set"); math.Abs(p-f) > f/4 || p < 0.3 {
 		t.Errorf("leave + reweight: per-set moved %v, fixed %v; want both near the 40%% ideal", p, f)
+	}
+}
+
+// replication: a key file's content is an error while running (exit 1) as
+// in move, and a -commit the report could not show is refused up front.
+func TestReplicationKeyFileAndCommit(t *testing.T) {
+	empty := t.TempDir() + "/empty.txt"
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCLI(t, "replication", "-algo", "ring", "-from", "10", "-keyfile", empty)
+	var ue usageError
+	if err == nil || errors.As(err, &ue) {
+		t.Errorf("empty key file: err = %v (%T), want an error while running", err, err)
+	}
+	for _, cmd := range [][]string{{"replication", "-algo", "ring", "-from", "10"}, {"load", "-nodes", "3", "-requests", "10"}} {
+		_, _, err := runCLI(t, append(cmd, "-keys", "10", "-commit", "a|b")...)
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), `commit "a|b"`) {
+			t.Errorf("%v -commit a|b: err = %v, want a usage error naming it", cmd, err)
+		}
 	}
 }
