@@ -9,8 +9,8 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
-	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/schema"
 )
 
 // LoadOptions configures a request-load analysis. The embedded Options

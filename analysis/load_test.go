@@ -16,7 +16,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 func loadOpts(keys, requests, sets int, zipfs ...float64) LoadOptions {

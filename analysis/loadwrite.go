@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 func zipfPtr(s float64) *float64 {

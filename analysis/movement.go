@@ -10,8 +10,8 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/slots"
 
-	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/schema"
 )
 
 // MoveCount holds the counts of one key set over a chain of placements.

@@ -20,7 +20,7 @@ import (
 
 	"github.com/chbench/chbench/keyset"
 
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 func opts(algo string, keys, sets int) Options {

@@ -30,8 +30,8 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 
-	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/schema"
 )
 
 // Options configures one analysis run.

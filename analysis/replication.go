@@ -10,8 +10,8 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/schema"
 )
 
 // This file measures replication: each key stored on R distinct nodes

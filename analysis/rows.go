@@ -1,6 +1,6 @@
 package analysis
 
-import "github.com/chbench/chbench/analysis/schema"
+import "github.com/chbench/chbench/schema"
 
 // MoveRows returns the results schema rows of rs, in order.
 func MoveRows(rs []*MoveResult) []schema.Move {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchproc"
 
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // BenchSet is the data of one benchmark plot: one benchmark, one variant of

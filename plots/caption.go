@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // runInfo is how one CSV result row was produced: the optional columns

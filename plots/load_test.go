@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 const trafficDir = "testdata/traffic"

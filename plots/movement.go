@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // MovementRow is one row of movement.csv: the keys that changed owner when

@@ -16,7 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // SpreadRow is one row of spread.csv (or vnodes.csv, same header): how

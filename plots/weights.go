@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // WeightRow is one row of weights.csv: the share of keys one node of a

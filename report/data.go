@@ -15,8 +15,8 @@ import (
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/plots"
+	"github.com/chbench/chbench/schema"
 )
 
 // Result files the report reads from its directory. Every one is

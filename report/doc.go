@@ -9,7 +9,7 @@
 // Every number and every ordering in the report is read or computed from
 // the result files of one directory (lookup.txt, movement.csv, spread.csv,
 // load.csv, storm.csv, replication.csv, boundedloads.csv, as
-// analysis/schema defines them; lookup medians and their intervals through
+// package schema defines them; lookup medians and their intervals through
 // x/perf's benchmath) and the catalog's facts; the sentences are
 // templates, so a different run rewrites them. Orderings respect the 95%
 // intervals the files give: values whose intervals overlap the best's are

@@ -14,8 +14,8 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/schema"
 )
 
 // analysisFlags are the flags move and spread share beyond placementFlags.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // The weighted join of the issue, named nodes and weights on the command

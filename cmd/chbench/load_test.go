@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 func TestLoadCommand(t *testing.T) {

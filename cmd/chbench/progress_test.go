@@ -9,7 +9,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // fakeClock is a clock tests advance by hand.

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // runReplication measures replica-set movement, replica load and distinct

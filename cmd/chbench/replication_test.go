@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // "We run 3 replicas, how much data moves when one node dies?"

@@ -5,8 +5,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/report"
+	"github.com/chbench/chbench/schema"
 )
 
 // runReport writes the design-review report of a results directory, or

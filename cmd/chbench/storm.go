@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // runStorm derives the cache miss storm of a resize from the measured

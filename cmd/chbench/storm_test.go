@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chbench/chbench/analysis/schema"
+	"github.com/chbench/chbench/schema"
 )
 
 // The default storm is the field's headline: modulo 4 -> 5 at 50,000

@@ -17,9 +17,9 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/live"
+	"github.com/chbench/chbench/schema"
 )
 
 // Bounds and defaults of storm -live: seconds of load on loopback, never

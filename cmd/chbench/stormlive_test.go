@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/live"
+	"github.com/chbench/chbench/schema"
 )
 
 // A tiny storm -live (4 -> 5 memcached on 127.0.0.1, 5,000 keys, 4

@@ -21,9 +21,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/chbench/chbench/analysis/schema"
 	"github.com/chbench/chbench/internal/tempfile"
 	"github.com/chbench/chbench/peers"
+	"github.com/chbench/chbench/schema"
 )
 
 func main() {
