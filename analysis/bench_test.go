@@ -103,3 +103,25 @@ func BenchmarkKeys(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchKeys, "ns/key")
 }
+
+// BenchmarkLoadCount measures a request-load run of one placement (ring,
+// 100 nodes) over one stream of 2^20 Zipf requests on 2^16 keys and
+// reports ns/request: drawing the requests, placing the keys and counting
+// per node.
+func BenchmarkLoadCount(b *testing.B) {
+	nodes, err := algorithms.DefaultNodes(100)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const requests = 1 << 20
+	o := LoadOptions{Options: Options{Config: catalog.DefaultConfig(), Keys: 1 << 16, Sets: 1, Seed: 1}, Requests: requests, Zipfs: []float64{0.99}}
+	b.ReportAllocs()
+	for b.Loop() {
+		rs, err := Load(o, []string{"ring"}, nodes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sink = rs
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/requests, "ns/request")
+}
