@@ -9,6 +9,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 
 	"github.com/chbench/chbench/keyset"
 )
@@ -43,7 +44,7 @@ func TestResizeRejectsHugeCounts(t *testing.T) {
 	wantErr(t, "Resize(1, 2e9)", err, "2000000000")
 	_, err = Resize(algorithms.MaxNodes+1, 1)
 	wantErr(t, "Resize(MaxNodes+1, 1)", err, strconv.Itoa(algorithms.MaxNodes+1))
-	_, err = NewScenario(OpAdd, 100_000_000, 1)
+	_, err = NewScenario(schema.OpAdd, 100_000_000, 1)
 	wantErr(t, "NewScenario(add, 1e8)", err, "100000000")
 }
 
@@ -51,13 +52,13 @@ func TestResizeRejectsHugeCounts(t *testing.T) {
 // nodes (3*10^10 ring points), far beyond memory. It must be refused up
 // front, naming the bound.
 func TestShrinkTooLargeRefused(t *testing.T) {
-	for _, op := range []string{OpShrinkLIFO, OpShrinkRandom} {
+	for _, op := range []string{schema.OpShrinkLIFO, schema.OpShrinkRandom} {
 		_, err := NewScenario(op, 20000, 1)
 		wantErr(t, op+" on 20000 nodes", err, "20000", strconv.Itoa(MaxChainCost))
 	}
 	// The largest shrink under the bound is still built: 10,000 nodes hold
 	// sum(1000..10000) ~ 5*10^7 node entries.
-	if _, err := NewScenario(OpShrinkLIFO, 10000, 1); err != nil {
+	if _, err := NewScenario(schema.OpShrinkLIFO, 10000, 1); err != nil {
 		t.Errorf("shrink-lifo on 10000 nodes: %v", err)
 	}
 }

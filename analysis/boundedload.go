@@ -9,26 +9,6 @@ import (
 	"github.com/chbench/chbench/algorithms/ring"
 )
 
-// The three forms of consistent hashing with bounded loads (Mirrokni,
-// Thorup, Zadimoghaddam, "Consistent Hashing with Bounded Loads", SODA
-// 2018) that chbench measures, always named apart: they bound different
-// things.
-const (
-	// VariantPartition is the catalog algorithm "bounded" (package
-	// algorithms/bounded): P fixed partitions are the balls, so a node's
-	// partition count is bounded, not its keys or requests.
-	VariantPartition = "bounded-partition"
-	// VariantKey is the paper's rule on keys: the m keys, in a stated
-	// order, each take the first node clockwise on the ring whose key count
-	// is under ceil(c*m*w_i/W) ([PlaceKeysBounded]).
-	VariantKey = "bounded-key"
-	// VariantRequest is the rule as proxies run it on requests (HAProxy's
-	// hash-balance-factor, Vimeo, Envoy): each request goes to the first
-	// node clockwise whose in-flight count is under ceil(c*(T+1)*w_i/W),
-	// T the requests in flight before it ([RequestBalancer]).
-	VariantRequest = "bounded-request"
-)
-
 // checkEps returns an error naming eps unless it is finite, > 0 and large
 // enough that 1 + eps > 1.
 func checkEps(eps float64) error {

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 	"math/rand/v2"
 	"runtime"
@@ -13,66 +12,8 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/schema"
 )
-
-// BoundedSample is one stream's measurement of one bounded-load form.
-type BoundedSample struct {
-	MaxLoadOverCap float64  `json:"-"` // NaN for ring; a nil max_load_over_cap in the schema rows (BoundedRows)
-	Away           float64  `json:"away_frac"`
-	PeakToMean     float64  `json:"peak_to_mean"`
-	MovedJoin      float64  `json:"moved_join_frac"`
-	MovedLeave     float64  `json:"moved_leave_frac"`
-	IdealLeave     float64  `json:"ideal_leave_frac"`
-	MovesCapJoin   *float64 `json:"moves_per_cap_join"`
-	MovesCapLeave  *float64 `json:"moves_per_cap_leave"`
-}
-
-// BoundedResult is one form of bounded loads (or the plain ring it
-// starts from, Variant "ring") at one eps and one popularity law, over
-// the streams of [BoundedLoads]:
-//   - MaxLoadOverCap: the largest load / capacity over every stream and
-//     every placement measured (before, after the join, after the leave;
-//     for bounded-request over every request): <= 1 exactly; NaN for ring;
-//   - Away: fraction of requests served away from their first-choice node;
-//   - PeakToMean: peak-to-mean request load on the n nodes;
-//   - MovedJoin, MovedLeave: moved fraction when node n joins, and when one
-//     seeded random node leaves (a different one per stream): of keys for
-//     ring, bounded-partition and bounded-key (owners compared by ID), of
-//     requests for bounded-request (the same stream replayed on both
-//     memberships); IdealJoin = 1/(W+1) for total weight W (1/(n+1) for
-//     equal weights; the joining node has weight 1) and IdealLeave = the leaving
-//     node's weight share, the least any placement moves;
-//   - MovesPerCapJoin, MovesPerCapLeave: moved units (partitions for
-//     bounded-partition, keys for bounded-key) divided by one node's
-//     capacity C = ceil(c*m/n) before the change: the paper bounds the
-//     expected moves of a node update by O(C/eps^2) (and of a key update
-//     by O(1/eps^2)), so this ratio against Bound = 1/eps^2 shows how far
-//     below the bound's shape the measured moves stay; nil for the others.
-type BoundedResult struct {
-	Config           RunConfig
-	Variant          string
-	Nodes            int
-	Zipf             float64
-	Requests         int
-	InFlight         int
-	MaxLoadOverCap   float64
-	Away             Estimate
-	PeakToMean       Estimate
-	MovedJoin        Estimate
-	MovedLeave       Estimate
-	IdealJoin        float64
-	IdealLeave       Estimate
-	MovesPerCapJoin  *Estimate
-	MovesPerCapLeave *Estimate
-	Bound            float64
-	Samples          []BoundedSample
-}
-
-// BoundedVariants returns the variants SweepBoundedLoads reports, in order:
-// the plain ring first (no bound), then the three forms of bounded loads.
-func BoundedVariants() []string {
-	return []string{"ring", VariantPartition, VariantKey, VariantRequest}
-}
 
 // DefaultEpsGrid returns the eps values of the bounded-loads sweep:
 // 0.05, 0.1, 0.25, 0.5, 1.
@@ -104,14 +45,37 @@ func movedFrac(a, b []string) (moved int, frac float64) {
 	return moved, float64(moved) / float64(len(a))
 }
 
-// SweepBoundedLoads measures the three forms of bounded loads, and the plain
-// ring, on nodes for every eps in epsList and every Zipf exponent of o
-// (o.RequestLog is not supported here), over o.Sets streams: keys and
+// SweepBoundedLoads measures the three forms of bounded loads, and the
+// plain ring, on nodes for every eps in epsList and every Zipf exponent of
+// o (o.RequestLog is not supported here), over o.Sets streams: keys and
 // requests as in [Load], the ring with o.Config's hash and vnodes, the
-// partition form with o.Config.PartitionsFor(n) partitions. Results come in the order
-// exponents, eps, variants. It returns an error naming a bad eps or
-// option.
-func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node) ([]*BoundedResult, error) {
+// partition form with o.Config.PartitionsFor(n) partitions. It returns one
+// row of bounded-loads results ([schema.Bounded]) per exponent, eps and
+// form ([schema.BoundedVariants]), in that order:
+//   - MaxLoadOverCap: the largest load / capacity over every stream and
+//     every placement measured (before, after the join, after the leave;
+//     for bounded-request over every request): <= 1 exactly; nil for ring;
+//   - AwayFrac: fraction of requests served away from their first-choice
+//     node;
+//   - PeakToMean: peak-to-mean request load on the n nodes;
+//   - MovedJoinFrac, MovedLeaveFrac: moved fraction when node n joins, and
+//     when one seeded random node leaves (a different one per stream): of
+//     keys for ring, bounded-partition and bounded-key (owners compared by
+//     ID), of requests for bounded-request (the same stream replayed on
+//     both memberships); IdealJoinFrac = 1/(W+1) for total weight W
+//     (1/(n+1) for equal weights; the joining node has weight 1) and
+//     IdealLeaveFrac = the leaving node's weight share, the least any
+//     placement moves (mean over streams);
+//   - MovesPerCapJoin, MovesPerCapLeave: moved units (partitions for
+//     bounded-partition, keys for bounded-key) divided by one node's
+//     capacity C = ceil(c*m/n) before the change: the paper bounds the
+//     expected moves of a node update by O(C/eps^2) (and of a key update
+//     by O(1/eps^2)), so this ratio against BoundOneOverEpsSq = 1/eps^2
+//     shows how far below the bound's shape the measured moves stay; nil
+//     for the others.
+//
+// It returns an error naming a bad eps or option.
+func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node) ([]schema.Bounded, error) {
 	if o.RequestLog != "" {
 		return nil, fmt.Errorf("request log %q: the bounded-loads sweep draws its requests from a Zipf law; use load for a log", o.RequestLog)
 	}
@@ -158,17 +122,17 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 	}
 	total := algorithms.TotalWeight(nodes)
 	k := o.inFlightFor(n)
-	variants := BoundedVariants()
+	variants := schema.BoundedVariants()
 	// samples[z][e][v] over streams
-	samples := make([][][][]BoundedSample, len(o.Zipfs))
+	samples := make([][][][]schema.BoundedSample, len(o.Zipfs))
 	laws := make([]*Zipf, len(o.Zipfs))
 	for z, s := range o.Zipfs {
 		if laws[z], err = NewZipf(o.Keys, s); err != nil {
 			return nil, err
 		}
-		samples[z] = make([][][]BoundedSample, len(epsList))
+		samples[z] = make([][][]schema.BoundedSample, len(epsList))
 		for e := range epsList {
-			samples[z][e] = make([][]BoundedSample, len(variants))
+			samples[z][e] = make([][]schema.BoundedSample, len(variants))
 		}
 	}
 	r0, err := ring.New(nodes, o.Config.VNodes, h)
@@ -227,11 +191,10 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 			}
 			for e, eps := range epsList {
 				for v, variant := range variants {
-					var smp BoundedSample
+					var smp schema.BoundedSample
 					smp.IdealLeave = idealLeave
 					switch variant {
-					case "ring":
-						smp.MaxLoadOverCap = math.NaN()
+					case schema.VariantRing:
 						_, smp.MovedJoin = movedFrac(ring0, ringJoin)
 						if ringLeave != nil {
 							_, smp.MovedLeave = movedFrac(ring0, ringLeave)
@@ -239,15 +202,15 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 						if smp.PeakToMean, err = p2m(ring0, nodes); err != nil {
 							return nil, err
 						}
-					case VariantPartition:
+					case schema.VariantPartition:
 						if smp, err = measurePartition(nodes, joined, left, o, eps, h, hashes, reqs, idealLeave); err != nil {
 							return nil, err
 						}
-					case VariantKey:
+					case schema.VariantKey:
 						if smp, err = measureKeyLevel(r0, rJoin, rLeave, eps, hashes, reqs, idealLeave); err != nil {
 							return nil, err
 						}
-					case VariantRequest:
+					case schema.VariantRequest:
 						if smp, err = measureRequestLevel(r0, rJoin, rLeave, eps, k, hashes, reqs, idealLeave); err != nil {
 							return nil, err
 						}
@@ -257,36 +220,48 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 			}
 		}
 	}
-	var out []*BoundedResult
+	var out []schema.Bounded
 	for z, zs := range o.Zipfs {
 		for e, eps := range epsList {
 			for v, variant := range variants {
 				ss := samples[z][e][v]
-				r := &BoundedResult{Config: rc, Variant: variant, Nodes: n, Zipf: zs, Requests: o.Requests,
-					IdealJoin: 1 / (total + 1), Bound: oneOverEpsSquared(eps), Samples: ss}
-				r.Config.Algo, r.Config.Eps, r.Config.GoVersion = variant, eps, runtime.Version()
-				if variant == VariantRequest {
+				r := schema.Bounded{Config: rc, Nodes: n, Zipf: zs, Requests: o.Requests,
+					IdealJoinFrac: 1 / (total + 1), BoundOneOverEpsSq: oneOverEpsSquared(eps), Samples: ss}
+				r.Algo, r.Eps, r.GoVersion = variant, eps, runtime.Version()
+				if variant == schema.VariantRequest {
 					r.InFlight = k
 				}
 				var away, p2m, mj, ml, il, cj, cl []float64
-				r.MaxLoadOverCap = math.Inf(-1)
+				var ratio *float64 // the largest load / capacity; nil once a stream has no capacity
+				noCap := false
 				for _, x := range ss {
 					away, p2m, mj, ml, il = append(away, x.Away), append(p2m, x.PeakToMean), append(mj, x.MovedJoin), append(ml, x.MovedLeave), append(il, x.IdealLeave)
 					if x.MovesCapJoin != nil {
 						cj, cl = append(cj, *x.MovesCapJoin), append(cl, *x.MovesCapLeave)
 					}
-					if math.IsNaN(x.MaxLoadOverCap) {
-						r.MaxLoadOverCap = math.NaN()
-					} else if !math.IsNaN(r.MaxLoadOverCap) {
-						r.MaxLoadOverCap = max(r.MaxLoadOverCap, x.MaxLoadOverCap)
+					switch {
+					case x.MaxLoadOverCap == nil:
+						noCap = true
+					case ratio == nil:
+						v := *x.MaxLoadOverCap
+						ratio = &v
+					default:
+						*ratio = max(*ratio, *x.MaxLoadOverCap)
 					}
 				}
+				if !noCap {
+					r.MaxLoadOverCap = ratio
+				}
 				var ci cis
-				r.Away, r.PeakToMean, r.MovedJoin = ci.of("away fraction", away), ci.peakToMean("peak-to-mean", p2m), ci.of("moved on join", mj)
-				r.MovedLeave, r.IdealLeave = ci.of("moved on leave", ml), ci.of("ideal on leave", il)
+				setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.of("away fraction", away))
+				setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
+				setEstimate(&r.MovedJoinFrac, &r.MovedJoinFracLo, &r.MovedJoinFracHi, ci.of("moved on join", mj))
+				setEstimate(&r.MovedLeaveFrac, &r.MovedLeaveFracLo, &r.MovedLeaveFracHi, ci.of("moved on leave", ml))
+				r.IdealLeaveFrac = ci.of("ideal on leave", il).Mean
 				if len(cj) > 0 {
 					a, b := ci.of("moves per capacity on join", cj), ci.of("moves per capacity on leave", cl)
-					r.MovesPerCapJoin, r.MovesPerCapLeave = &a, &b
+					r.MovesPerCapJoin, r.MovesPerCapJoinLo, r.MovesPerCapJoinHi = &a.Mean, &a.Lo, &a.Hi
+					r.MovesPerCapLeave, r.MovesPerCapLeaveLo, r.MovesPerCapLeaveHi = &b.Mean, &b.Lo, &b.Hi
 				}
 				if ci.err != nil {
 					return nil, ci.err
@@ -325,10 +300,10 @@ func awayFrac(owner, first []int32, reqs []int32) float64 {
 
 // measurePartition measures the catalog's partition form: built fresh on
 // nodes, then rebalanced (its own rule) for the join and the leave.
-func measurePartition(nodes, joined, left []algorithms.Node, o LoadOptions, eps float64, h algorithms.Hash, hashes []uint64, reqs []int32, idealLeave float64) (BoundedSample, error) {
+func measurePartition(nodes, joined, left []algorithms.Node, o LoadOptions, eps float64, h algorithms.Hash, hashes []uint64, reqs []int32, idealLeave float64) (schema.BoundedSample, error) {
 	b, err := bounded.New(nodes, o.Config.VNodes, eps, o.Config.PartitionsFor(len(nodes)), h)
 	if err != nil {
-		return BoundedSample{}, err
+		return schema.BoundedSample{}, err
 	}
 	r := b.Ring()
 	owner := make([]int32, len(hashes))
@@ -350,9 +325,10 @@ func measurePartition(nodes, joined, left []algorithms.Node, o LoadOptions, eps 
 	}
 	bal, err := requestBalance(owner, b.Nodes(), reqs)
 	if err != nil {
-		return BoundedSample{}, err
+		return schema.BoundedSample{}, err
 	}
-	smp := BoundedSample{MaxLoadOverCap: ratio(b), Away: awayFrac(owner, first, reqs), PeakToMean: bal.PeakToMean, IdealLeave: idealLeave}
+	maxRatio := ratio(b)
+	smp := schema.BoundedSample{Away: awayFrac(owner, first, reqs), PeakToMean: bal.PeakToMean, IdealLeave: idealLeave}
 	capUnits := float64(bounded.Capacity(eps, b.Partitions(), 1, float64(len(nodes))))
 	keysOf := func(p *bounded.Bounded) []string {
 		ids := make([]string, len(hashes))
@@ -372,40 +348,42 @@ func measurePartition(nodes, joined, left []algorithms.Node, o LoadOptions, eps 
 	var cj, cl float64
 	pj, err := b.Rebalance(joined)
 	if err != nil {
-		return BoundedSample{}, err
+		return schema.BoundedSample{}, err
 	}
 	bj := pj.(*bounded.Bounded)
-	smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, ratio(bj))
+	maxRatio = max(maxRatio, ratio(bj))
 	_, smp.MovedJoin = movedFrac(k0, keysOf(bj))
 	mp, _ := movedFrac(p0, partsOf(bj))
 	cj = float64(mp) / capUnits
 	if len(left) > 0 {
 		pl, err := b.Rebalance(left)
 		if err != nil {
-			return BoundedSample{}, err
+			return schema.BoundedSample{}, err
 		}
 		bl := pl.(*bounded.Bounded)
-		smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, ratio(bl))
+		maxRatio = max(maxRatio, ratio(bl))
 		_, smp.MovedLeave = movedFrac(k0, keysOf(bl))
 		mp, _ := movedFrac(p0, partsOf(bl))
 		cl = float64(mp) / capUnits
 	}
 	smp.MovesCapJoin, smp.MovesCapLeave = &cj, &cl
+	smp.MaxLoadOverCap = &maxRatio
 	return smp, nil
 }
 
 // measureKeyLevel measures the paper's key-level form: the assignment is
 // recomputed (same key order) on the joined and the left rings.
-func measureKeyLevel(r0, rJoin, rLeave *ring.Ring, eps float64, hashes []uint64, reqs []int32, idealLeave float64) (BoundedSample, error) {
+func measureKeyLevel(r0, rJoin, rLeave *ring.Ring, eps float64, hashes []uint64, reqs []int32, idealLeave float64) (schema.BoundedSample, error) {
 	kp, err := PlaceKeysBounded(r0, hashes, eps)
 	if err != nil {
-		return BoundedSample{}, err
+		return schema.BoundedSample{}, err
 	}
 	bal, err := requestBalance(kp.Owner, r0.Nodes(), reqs)
 	if err != nil {
-		return BoundedSample{}, err
+		return schema.BoundedSample{}, err
 	}
-	smp := BoundedSample{MaxLoadOverCap: kp.MaxLoadOverCap(), Away: awayFrac(kp.Owner, kp.First, reqs), PeakToMean: bal.PeakToMean, IdealLeave: idealLeave}
+	maxRatio := kp.MaxLoadOverCap()
+	smp := schema.BoundedSample{Away: awayFrac(kp.Owner, kp.First, reqs), PeakToMean: bal.PeakToMean, IdealLeave: idealLeave}
 	capUnits := float64(kp.Caps[0])
 	for _, c := range kp.Caps {
 		capUnits = max(capUnits, float64(c))
@@ -413,22 +391,23 @@ func measureKeyLevel(r0, rJoin, rLeave *ring.Ring, eps float64, hashes []uint64,
 	k0 := ownerIDs(kp.Owner, r0.Nodes())
 	kj, err := PlaceKeysBounded(rJoin, hashes, eps)
 	if err != nil {
-		return BoundedSample{}, err
+		return schema.BoundedSample{}, err
 	}
-	smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, kj.MaxLoadOverCap())
+	maxRatio = max(maxRatio, kj.MaxLoadOverCap())
 	mj, fj := movedFrac(k0, ownerIDs(kj.Owner, rJoin.Nodes()))
 	smp.MovedJoin = fj
 	cj, cl := float64(mj)/capUnits, 0.0
 	if rLeave != nil {
 		kl, err := PlaceKeysBounded(rLeave, hashes, eps)
 		if err != nil {
-			return BoundedSample{}, err
+			return schema.BoundedSample{}, err
 		}
-		smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, kl.MaxLoadOverCap())
+		maxRatio = max(maxRatio, kl.MaxLoadOverCap())
 		ml, fl := movedFrac(k0, ownerIDs(kl.Owner, rLeave.Nodes()))
 		smp.MovedLeave, cl = fl, float64(ml)/capUnits
 	}
 	smp.MovesCapJoin, smp.MovesCapLeave = &cj, &cl
+	smp.MaxLoadOverCap = &maxRatio
 	return smp, nil
 }
 
@@ -464,26 +443,28 @@ func replay(r *ring.Ring, eps float64, k int, hashes []uint64, reqs []int32) ([]
 
 // measureRequestLevel measures the request-level form: the same requests
 // replayed on each membership.
-func measureRequestLevel(r0, rJoin, rLeave *ring.Ring, eps float64, k int, hashes []uint64, reqs []int32, idealLeave float64) (BoundedSample, error) {
+func measureRequestLevel(r0, rJoin, rLeave *ring.Ring, eps float64, k int, hashes []uint64, reqs []int32, idealLeave float64) (schema.BoundedSample, error) {
 	ids0, away, bal, m0, err := replay(r0, eps, k, hashes, reqs)
 	if err != nil {
-		return BoundedSample{}, err
+		return schema.BoundedSample{}, err
 	}
-	smp := BoundedSample{MaxLoadOverCap: m0, Away: away, PeakToMean: bal.PeakToMean, IdealLeave: idealLeave}
+	maxRatio := m0
+	smp := schema.BoundedSample{Away: away, PeakToMean: bal.PeakToMean, IdealLeave: idealLeave}
 	idsJ, _, _, mj, err := replay(rJoin, eps, k, hashes, reqs)
 	if err != nil {
-		return BoundedSample{}, err
+		return schema.BoundedSample{}, err
 	}
-	smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, mj)
+	maxRatio = max(maxRatio, mj)
 	_, smp.MovedJoin = movedFrac(ids0, idsJ)
 	if rLeave != nil {
 		idsL, _, _, ml, err := replay(rLeave, eps, k, hashes, reqs)
 		if err != nil {
-			return BoundedSample{}, err
+			return schema.BoundedSample{}, err
 		}
-		smp.MaxLoadOverCap = max(smp.MaxLoadOverCap, ml)
+		maxRatio = max(maxRatio, ml)
 		_, smp.MovedLeave = movedFrac(ids0, idsL)
 	}
+	smp.MaxLoadOverCap = &maxRatio
 	return smp, nil
 }
 

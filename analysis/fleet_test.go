@@ -7,6 +7,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
 
 // A weighted join: A = 1, B = 2, then C = 1 joins. Ring (vnodes =
@@ -29,11 +30,11 @@ func TestWeightedJoinZeroCollateral(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Collateral.Mean != 0 || r.Collateral.Hi != 0 {
-			t.Errorf("%s: collateral %v, want exactly 0", algo, r.Collateral)
+		if r.CollateralFrac != 0 || r.CollateralFracHi != 0 {
+			t.Errorf("%s: collateral %v, want exactly 0", algo, r.CollateralFrac)
 		}
-		if math.Abs(r.Ideal-0.25) > 1e-15 {
-			t.Errorf("%s: ideal %v, want 1/4", algo, r.Ideal)
+		if math.Abs(r.IdealFrac-0.25) > 1e-15 {
+			t.Errorf("%s: ideal %v, want 1/4", algo, r.IdealFrac)
 		}
 		// Rendezvous gives C exactly its weight share in expectation: 3.29
 		// binomial standard errors over 60,000 keys. The ring's share is a
@@ -42,8 +43,8 @@ func TestWeightedJoinZeroCollateral(t *testing.T) {
 		if algo == "ring" {
 			tol = 0.08
 		}
-		if math.Abs(r.Moved.Mean-0.25) > tol {
-			t.Errorf("%s: moved %v, want 0.25 ± %v", algo, r.Moved.Mean, tol)
+		if math.Abs(r.MovedFrac-0.25) > tol {
+			t.Errorf("%s: moved %v, want 0.25 ± %v", algo, r.MovedFrac, tol)
 		}
 	}
 }
@@ -103,7 +104,7 @@ func TestReweightCollateral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := map[string]*MoveResult{}
+	res := map[string]schema.Move{}
 	for _, algo := range []string{"rendezvous", "ring"} {
 		c := catalog.DefaultConfig()
 		c.VNodes = 4
@@ -113,14 +114,14 @@ func TestReweightCollateral(t *testing.T) {
 		}
 		res[algo] = r
 	}
-	if c := res["rendezvous"].Collateral; c.Mean != 0 {
+	if c := res["rendezvous"].CollateralFrac; c != 0 {
 		t.Errorf("rendezvous collateral %v, want 0", c)
 	}
 	// Ring: half the nodes triple their points; a key moves when one of
 	// the new points lands before it on its arc: about 1 - 1/2 = 50% of
 	// keys move, of which the moves between two reweighted nodes (half of
 	// the old owners) are collateral.
-	if c := res["ring"].Collateral.Mean; c < 0.15 || c > 0.35 {
+	if c := res["ring"].CollateralFrac; c < 0.15 || c > 0.35 {
 		t.Errorf("ring collateral %v, want ~0.25", c)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
 
 // Issue 9, kind 2: a long scenario used to hold every membership twice and
@@ -22,10 +23,10 @@ func TestStreamedChainMatchesHeldChain(t *testing.T) {
 	for _, c := range []struct {
 		algo, op string
 		n        int
-	}{{"modulo", OpShrinkLIFO, 300}, {"ring", OpChurn, 40}, {"slots", OpShrinkRandom, 60}, {"jump", OpChurn, 30}, {"bounded", OpRestore, 20}} {
+	}{{"modulo", schema.OpShrinkLIFO, 300}, {"ring", schema.OpChurn, 40}, {"slots", schema.OpShrinkRandom, 60}, {"jump", schema.OpChurn, 30}, {"bounded", schema.OpRestore, 20}} {
 		// Per-set placement gives ring and bounded one chain per key set:
 		// those are streamed a group of sets at a time.
-		for _, mode := range PlacementModes() {
+		for _, mode := range schema.PlacementModes() {
 			sc, err := NewScenario(c.op, c.n, 3)
 			if err != nil {
 				t.Fatal(err)
@@ -75,7 +76,7 @@ func TestStreamedChainMatchesHeldChain(t *testing.T) {
 					t.Errorf("%s %s %s set %d: streamed %+v, held %+v", c.algo, c.op, mode, s, mc, held[s])
 				}
 				k := float64(mc.Keys)
-				got := MoveSample{Moved: float64(mc.Moves) / k, Collateral: float64(mc.Collateral) / k, Net: float64(mc.Net) / k}
+				got := schema.MoveSample{Moved: float64(mc.Moves) / k, Collateral: float64(mc.Collateral) / k, Net: float64(mc.Net) / k}
 				if got != whole.Samples[s] {
 					t.Errorf("%s %s %s set %d: streamed %+v, Movement %+v", c.algo, c.op, mode, s, got, whole.Samples[s])
 				}
@@ -88,7 +89,7 @@ func TestStreamedChainMatchesHeldChain(t *testing.T) {
 // the chain, is refused naming the budget; Movement streams and agrees
 // with the default budget byte for byte.
 func TestShrinkWithinBudget(t *testing.T) {
-	sc, err := NewScenario(OpShrinkLIFO, 1000, 1)
+	sc, err := NewScenario(schema.OpShrinkLIFO, 1000, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func countKeys(o Options) (Options, *atomic.Int64) {
 // before jump refused the weights.
 func TestSweepsCheckEveryConfigurationFirst(t *testing.T) {
 	o, streamed := countKeys(Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 1000, Sets: 2, Seed: 1})
-	_, _, err := SweepMove(o, Sweep{Algos: catalog.Names(), Nodes: DefaultNodeGrid(), Ops: []string{OpAddMany}})
+	_, _, err := SweepMove(o, Sweep{Algos: catalog.Names(), Nodes: DefaultNodeGrid(), Ops: []string{schema.OpAddMany}})
 	wantErr(t, "add-many over the grid", err, "slots", "18974 nodes exceed the 16384 hash slots")
 	nodes, err := WeightedNodes([]float64{1, 1, 2, 4})
 	if err != nil {
@@ -249,7 +250,7 @@ func TestPerSetLayoutsCountAgainstBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 100, Sets: 20, Seed: 1, Workers: 1, Placement: PlacementFixed}
+	o := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 100, Sets: 20, Seed: 1, Workers: 1, Placement: schema.PlacementFixed}
 	c, err := catalog.Estimate("ring", nodes, o.Config)
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +259,7 @@ func TestPerSetLayoutsCountAgainstBudget(t *testing.T) {
 	if err := CheckSpread(o, nodes); err != nil {
 		t.Fatalf("fixed placement in %d B: %v", o.Config.MemoryBudget, err)
 	}
-	o.Placement = PlacementPerSet
+	o.Placement = schema.PlacementPerSet
 	wantErr(t, "per-set ring spread, 20 sets", CheckSpread(o, nodes), "20 layouts", "memory budget")
 	o.Sets = 2
 	if err := CheckSpread(o, nodes); err != nil {
@@ -274,7 +275,7 @@ func TestPerSetLayoutsCountAgainstBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 2000, Sets: 4, Seed: 2, Workers: 2, Placement: PlacementPerSet}
+	m := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 2000, Sets: 4, Seed: 2, Workers: 2, Placement: schema.PlacementPerSet}
 	want, err := Movement(m, sc)
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +295,7 @@ func TestPerSetLayoutsCountAgainstBudget(t *testing.T) {
 	}
 	for s, mc := range counts {
 		k := float64(mc.Keys)
-		if got := (MoveSample{Moved: float64(mc.Moves) / k, Collateral: float64(mc.Collateral) / k, Net: float64(mc.Net) / k}); got != want.Samples[s] {
+		if got := (schema.MoveSample{Moved: float64(mc.Moves) / k, Collateral: float64(mc.Collateral) / k, Net: float64(mc.Net) / k}); got != want.Samples[s] {
 			t.Errorf("set %d: grouped %+v, Movement %+v", s, got, want.Samples[s])
 		}
 	}

@@ -36,55 +36,12 @@ type LoadOptions struct {
 	InFlight int
 }
 
-// LoadSample is the request load measured on one stream (the results
-// schema's per-stream row).
-type LoadSample = schema.LoadSample
-
-// LoadResult is the request load of one placement under one popularity
-// law, over Sets independent request streams.
-//
-// Placement is the catalog algorithm name, except that the partition form
-// of bounded loads is "bounded-partition", and the two forms without a
-// catalog entry are [VariantKey] and [VariantRequest]. PeakToMean, CV and
-// MaxShare are the per-stream request-load statistics ([Balance] of the
-// per-node request counts) as means with 95% intervals; Floor is the
-// hot-key floor ([HotKeyFloor]) of the mean hottest-key share; HotNode is
-// the node that served most of the hottest key's requests in stream 0 and
-// HotIsBusiest the fraction of streams in which that node was the busiest.
-// Away is the fraction of requests served away from their first-choice
-// node (0 for placements without a bound, which have only one choice);
-// MaxLoadOverCap (bounded forms only) the largest load / capacity seen,
-// which must be <= 1: partitions for bounded-partition, keys for
-// bounded-key, in-flight requests for bounded-request.
-type LoadResult struct {
-	Config         RunConfig
-	Placement      string
-	Nodes          int
-	Zipf           float64 // NaN with a request log
-	Requests       int     // per stream (for a request log: all lines)
-	InFlight       int     // K of bounded-request, 0 for the others
-	PeakToMean     Estimate
-	CV             Estimate
-	MaxShare       Estimate
-	HotShare       Estimate
-	Floor          float64
-	HotNode        string
-	HotIsBusiest   float64
-	Away           Estimate
-	MaxLoadOverCap *float64
-	Samples        []LoadSample
-}
-
-// PlacementNames returns the placements Load accepts: the catalog
-// algorithms, then VariantKey and VariantRequest.
-func PlacementNames() []string { return append(catalog.Names(), VariantKey, VariantRequest) }
-
 // placementLabel returns the name a load result carries for algorithm or
 // variant name: the catalog's partition form of bounded loads (the one
 // algorithm that reads eps and partitions) is labelled bounded-partition.
 func placementLabel(name string) string {
 	if in, err := catalog.Describe(name); err == nil && in.UsesEps && in.UsesPartitions {
-		return VariantPartition
+		return schema.VariantPartition
 	}
 	return name
 }
@@ -203,7 +160,7 @@ type partitioned interface {
 func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys []string, placers map[string]algorithms.Placer) (*loadPlacement, error) {
 	lp := &loadPlacement{label: placementLabel(name)}
 	switch name {
-	case VariantKey, VariantRequest:
+	case schema.VariantKey, schema.VariantRequest:
 		r, err := ring.New(nodes, o.Config.VNodes, algorithms.MustHash(o.Config.Hash))
 		if err != nil {
 			return nil, err
@@ -213,7 +170,7 @@ func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys 
 		for k, key := range keys {
 			hashes[k] = r.HashKey(key)
 		}
-		if name == VariantKey {
+		if name == schema.VariantKey {
 			kp, err := PlaceKeysBounded(r, hashes, o.Config.Eps)
 			if err != nil {
 				return nil, err
@@ -257,7 +214,7 @@ func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys 
 }
 
 // measure serves the requests of st with lp and returns the sample.
-func (lp *loadPlacement) measure(st *requestStream) (LoadSample, *float64, error) {
+func (lp *loadPlacement) measure(st *requestStream) (schema.LoadSample, *float64, error) {
 	n := len(lp.nodes)
 	counts := make([]int64, n)
 	hotCounts := make([]int64, n)
@@ -266,7 +223,7 @@ func (lp *loadPlacement) measure(st *requestStream) (LoadSample, *float64, error
 	if lp.balancer != nil {
 		b, err := lp.balancer()
 		if err != nil {
-			return LoadSample{}, nil, err
+			return schema.LoadSample{}, nil, err
 		}
 		for _, k := range st.reqs {
 			o, f := b.ServeFrom(int(lp.keyPoints[k]))
@@ -298,10 +255,10 @@ func (lp *loadPlacement) measure(st *requestStream) (LoadSample, *float64, error
 	}
 	bal, err := BalanceOf(shares, lp.nodes)
 	if err != nil {
-		return LoadSample{}, nil, err
+		return schema.LoadSample{}, nil, err
 	}
 	hot := argmax(hotCounts)
-	return LoadSample{
+	return schema.LoadSample{
 		PeakToMean: bal.PeakToMean, CV: bal.CV, MaxShare: bal.MaxShare, HotShare: st.hotShare,
 		Away: float64(away) / total, HotNode: lp.nodes[hot].ID, HotBusiest: hot == argmax(counts),
 	}, maxRatio, nil
@@ -340,18 +297,18 @@ func (o LoadOptions) inFlightFor(n int) int {
 }
 
 // validate checks o and returns its run configuration.
-func (o LoadOptions) validate() (RunConfig, error) {
+func (o LoadOptions) validate() (schema.Config, error) {
 	if err := o.Config.Validate(); err != nil {
-		return RunConfig{}, err
+		return schema.Config{}, err
 	}
 	if o.Sets < 1 || o.Sets > keyset.MaxSets {
-		return RunConfig{}, fmt.Errorf("sets %d: need 1 to %d request streams", o.Sets, keyset.MaxSets)
+		return schema.Config{}, fmt.Errorf("sets %d: need 1 to %d request streams", o.Sets, keyset.MaxSets)
 	}
 	if o.InFlight < 0 {
-		return RunConfig{}, fmt.Errorf("in-flight requests %d: need >= 1, or 0 for %d per node", o.InFlight, DefaultInFlightPerNode)
+		return schema.Config{}, fmt.Errorf("in-flight requests %d: need >= 1, or 0 for %d per node", o.InFlight, DefaultInFlightPerNode)
 	}
 	h, _ := algorithms.LookupHash(o.Config.Hash)
-	rc := RunConfig{Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps, Partitions: o.Config.Partitions,
+	rc := schema.Config{Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps, Partitions: o.Config.Partitions,
 		TableSize: o.Config.TableSize, Probes: o.Config.Probes, Capacity: o.Config.Capacity,
 		Keys: o.Keys, Sets: o.Sets, Seed: o.Seed, GoVersion: runtime.Version(), Commit: o.Commit}
 	if o.RequestLog != "" {
@@ -359,32 +316,32 @@ func (o LoadOptions) validate() (RunConfig, error) {
 		return rc, nil
 	}
 	if o.Requests < 1 {
-		return RunConfig{}, fmt.Errorf("requests %d: need at least 1 request per stream", o.Requests)
+		return schema.Config{}, fmt.Errorf("requests %d: need at least 1 request per stream", o.Requests)
 	}
 	if o.Requests > math.MaxInt32 {
-		return RunConfig{}, fmt.Errorf("requests %d: at most %d per stream", o.Requests, math.MaxInt32)
+		return schema.Config{}, fmt.Errorf("requests %d: at most %d per stream", o.Requests, math.MaxInt32)
 	}
 	if o.Keys < 1 || o.Keys > MaxZipfKeys {
-		return RunConfig{}, fmt.Errorf("keys %d: the Zipf law needs 1 to %d keys", o.Keys, MaxZipfKeys)
+		return schema.Config{}, fmt.Errorf("keys %d: the Zipf law needs 1 to %d keys", o.Keys, MaxZipfKeys)
 	}
 	// A stream's requests and keys are held in memory: requestBytes per
 	// request, zipfKeyBytes per key (the key, its hash, point, owners and
 	// the law's CDF and guide table).
 	if need := int64(o.Requests)*requestBytes + int64(o.Keys)*zipfKeyBytes; need > o.Config.Budget()/2 {
-		return RunConfig{}, fmt.Errorf("%d requests x %d B + %d keys x %d B need about %s, over half the memory budget of %s: use fewer requests or keys",
+		return schema.Config{}, fmt.Errorf("%d requests x %d B + %d keys x %d B need about %s, over half the memory budget of %s: use fewer requests or keys",
 			o.Requests, requestBytes, o.Keys, zipfKeyBytes, catalog.HumanBytes(need), catalog.HumanBytes(o.Config.Budget()))
 	}
 	if len(o.Zipfs) == 0 {
-		return RunConfig{}, fmt.Errorf("no Zipf exponent given")
+		return schema.Config{}, fmt.Errorf("no Zipf exponent given")
 	}
 	for _, s := range o.Zipfs {
 		if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
-			return RunConfig{}, fmt.Errorf("zipf exponent %v: must be a finite number >= 0 (0 = uniform)", s)
+			return schema.Config{}, fmt.Errorf("zipf exponent %v: must be a finite number >= 0 (0 = uniform)", s)
 		}
 	}
 	if o.KeyKind != "" {
 		if _, err := keyset.ParseKeyKind(string(o.KeyKind)); err != nil {
-			return RunConfig{}, err
+			return schema.Config{}, err
 		}
 		if o.KeyKind != keyset.KindRandom {
 			rc.KeyKind = string(o.KeyKind)
@@ -394,15 +351,29 @@ func (o LoadOptions) validate() (RunConfig, error) {
 }
 
 // Load measures the request load of every placement in names (catalog
-// algorithms, [VariantKey], [VariantRequest]) on nodes, for every Zipf
-// exponent of o (or the request log), over o.Sets independent streams.
+// algorithms, [schema.VariantKey], [schema.VariantRequest]) on nodes, for
+// every Zipf exponent of o (or the request log), over o.Sets independent
+// streams, and returns one row of request-load results ([schema.Load]) per
+// exponent and placement, exponents outermost.
+//
 // Stream s uses key set s of the generator (rank i is key i, so ranks are
 // unrelated to hashes) and R requests drawn from the exact Zipf law with
-// [RequestRand](seed, s); every placement serves the same requests.
-// Results come in the order exponents, then names. It returns an error
-// naming a bad value, an unknown name or a membership an algorithm
-// rejects.
-func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult, error) {
+// [RequestRand](seed, s); every placement serves the same requests. A
+// row's algo is the catalog name, except that the partition form of
+// bounded loads is [schema.VariantPartition]. PeakToMean, CV and MaxShare
+// are the per-stream request-load statistics ([Balance] of the per-node
+// request counts) as means with 95% intervals; Floor is the hot-key floor
+// ([HotKeyFloor]) of the mean hottest-key share; HotKeyNode is the node
+// that served most of the hottest key's requests in stream 0 and
+// HotIsBusiest the fraction of streams in which that node was the busiest.
+// AwayFrac is the fraction of requests served away from their
+// first-choice node (0 for placements without a bound, which have only one
+// choice); MaxLoadOverCap (bounded forms only) the largest load / capacity
+// seen, which must be <= 1: partitions for bounded-partition, keys for
+// bounded-key, in-flight requests for bounded-request. Zipf is nil with a
+// request log. It returns an error naming a bad value, an unknown name or
+// a membership an algorithm rejects.
+func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]schema.Load, error) {
 	rc, err := o.validate()
 	if err != nil {
 		return nil, err
@@ -415,10 +386,10 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult
 	}
 	placers := map[string]algorithms.Placer{}
 	for _, name := range names {
-		if !slices.Contains(PlacementNames(), name) {
-			return nil, fmt.Errorf("unknown placement %q (known: %v)", name, PlacementNames())
+		if !slices.Contains(schema.LoadPlacements(), name) {
+			return nil, fmt.Errorf("unknown placement %q (known: %v)", name, schema.LoadPlacements())
 		}
-		if name == VariantKey || name == VariantRequest {
+		if name == schema.VariantKey || name == schema.VariantRequest {
 			continue
 		}
 		p, err := catalog.New(name, nodes, o.Config)
@@ -452,10 +423,10 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult
 			laws = append(laws, z)
 		}
 	}
-	samples := make([][][]LoadSample, len(exps)) // [exp][name][stream]
-	ratios := make([][]*float64, len(exps))      // [exp][name], max over streams
+	samples := make([][][]schema.LoadSample, len(exps)) // [exp][name][stream]
+	ratios := make([][]*float64, len(exps))             // [exp][name], max over streams
 	for e := range samples {
-		samples[e] = make([][]LoadSample, len(names))
+		samples[e] = make([][]schema.LoadSample, len(names))
 		ratios[e] = make([]*float64, len(names))
 	}
 	for s := range o.Sets {
@@ -491,17 +462,17 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult
 			}
 		}
 	}
-	var out []*LoadResult
+	var out []schema.Load
 	for e, s := range exps {
 		for j, name := range names {
 			ss := samples[e][j]
-			r := &LoadResult{Config: rc, Placement: placementLabel(name), Nodes: len(nodes), Zipf: s,
-				Requests: o.Requests, MaxLoadOverCap: ratios[e][j], Samples: ss, HotNode: ss[0].HotNode}
-			r.Config.Algo = r.Placement
+			r := schema.Load{Config: rc, Nodes: len(nodes), Zipf: zipfOrLog(s),
+				Requests: o.Requests, MaxLoadOverCap: ratios[e][j], Samples: ss, HotKeyNode: ss[0].HotNode}
+			r.Algo = placementLabel(name)
 			if o.RequestLog != "" {
 				r.Requests = rc.Keys
 			}
-			if name == VariantRequest {
+			if name == schema.VariantRequest {
 				r.InFlight = o.inFlightFor(len(nodes))
 			}
 			var p2m, cv, maxs, hots, away []float64
@@ -513,17 +484,30 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]*LoadResult
 				}
 			}
 			var ci cis
-			r.PeakToMean, r.CV, r.MaxShare = ci.peakToMean("peak-to-mean", p2m), ci.of("cv", cv), ci.of("max share", maxs)
-			r.HotShare, r.Away = ci.of("hot share", hots), ci.of("away fraction", away)
+			setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
+			setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.of("cv", cv))
+			setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.of("max share", maxs))
+			setEstimate(&r.HotShare, &r.HotShareLo, &r.HotShareHi, ci.of("hot share", hots))
+			setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.of("away fraction", away))
 			if ci.err != nil {
 				return nil, ci.err
 			}
 			r.HotIsBusiest = float64(busiest) / float64(len(ss))
-			if r.Floor, err = HotKeyFloor(r.HotShare.Mean, nodes); err != nil {
+			var err error
+			if r.Floor, err = HotKeyFloor(r.HotShare, nodes); err != nil {
 				return nil, err
 			}
 			out = append(out, r)
 		}
 	}
 	return out, nil
+}
+
+// zipfOrLog returns the Zipf exponent s of a row, nil for a request log
+// (s NaN).
+func zipfOrLog(s float64) *float64 {
+	if math.IsNaN(s) {
+		return nil
+	}
+	return &s
 }

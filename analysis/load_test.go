@@ -32,25 +32,25 @@ func loadOpts(keys, requests, sets int, zipfs ...float64) LoadOptions {
 func TestLoadHotKeyFloor(t *testing.T) {
 	const n, keys, R = 50, 10000, 100_000
 	nodes, _ := algorithms.DefaultNodes(n)
-	rs, err := Load(loadOpts(keys, R, 2, 1.2), PlacementNames(), nodes)
+	rs, err := Load(loadOpts(keys, R, 2, 1.2), schema.LoadPlacements(), nodes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h, _ := HarmonicNumber(keys, 1.2)
 	floor := n / h
 	se := n * math.Sqrt((1/h)*(1-1/h)/R)
-	if len(rs) != len(PlacementNames()) {
-		t.Fatalf("%d results, want %d", len(rs), len(PlacementNames()))
+	if len(rs) != len(schema.LoadPlacements()) {
+		t.Fatalf("%d results, want %d", len(rs), len(schema.LoadPlacements()))
 	}
 	for _, r := range rs {
-		if math.Abs(r.Floor-floor) > 1e-9 || math.Abs(r.HotShare.Mean-1/h) > 1e-12 {
-			t.Errorf("%s: floor %v hot share %v, want %v and %v", r.Placement, r.Floor, r.HotShare.Mean, floor, 1/h)
+		if math.Abs(r.Floor-floor) > 1e-9 || math.Abs(r.HotShare-1/h) > 1e-12 {
+			t.Errorf("%s: floor %v hot share %v, want %v and %v", r.Algo, r.Floor, r.HotShare, floor, 1/h)
 		}
-		switch r.Placement {
-		case VariantRequest:
+		switch r.Algo {
+		case schema.VariantRequest:
 			K := DefaultInFlightPerNode * n
 			C := float64(KeyCaps1(t, n, K, 0.25))
-			if limit := n*C/float64(K) + n*float64(K)/R; r.PeakToMean.Hi > limit {
+			if limit := n*C/float64(K) + n*float64(K)/R; r.PeakToMeanHi > limit {
 				t.Errorf("bounded-request: peak-to-mean %v above %v", r.PeakToMean, limit)
 			}
 			if r.InFlight != K || r.MaxLoadOverCap == nil || *r.MaxLoadOverCap > 1 {
@@ -59,14 +59,14 @@ func TestLoadHotKeyFloor(t *testing.T) {
 		default:
 			for _, s := range r.Samples {
 				if s.PeakToMean < floor-5*se {
-					t.Errorf("%s: peak-to-mean %.3f below the hot-key floor %.3f", r.Placement, s.PeakToMean, floor)
+					t.Errorf("%s: peak-to-mean %.3f below the hot-key floor %.3f", r.Algo, s.PeakToMean, floor)
 				}
 				if !s.HotBusiest {
-					t.Errorf("%s: the hot key's node is not the busiest at s = 1.2", r.Placement)
+					t.Errorf("%s: the hot key's node is not the busiest at s = 1.2", r.Algo)
 				}
 			}
-			if r.Away.Mean != 0 && r.MaxLoadOverCap == nil {
-				t.Errorf("%s: no bound, yet %v away", r.Placement, r.Away)
+			if r.AwayFrac != 0 && r.MaxLoadOverCap == nil {
+				t.Errorf("%s: no bound, yet %v away", r.Algo, r.AwayFrac)
 			}
 		}
 	}
@@ -74,11 +74,11 @@ func TestLoadHotKeyFloor(t *testing.T) {
 	// bounded-partition, and no result carries the ambiguous "bounded".
 	var labels []string
 	for _, r := range rs {
-		labels = append(labels, r.Placement)
+		labels = append(labels, r.Algo)
 	}
-	if i := slices.Index(catalog.Names(), "bounded"); i < 0 || labels[i] != VariantPartition ||
+	if i := slices.Index(catalog.Names(), "bounded"); i < 0 || labels[i] != schema.VariantPartition ||
 		slices.Contains(labels, "bounded") || len(slices.Compact(slices.Sorted(slices.Values(labels)))) != len(labels) {
-		t.Errorf("placement labels %v: want the catalog's bounded as %q, every label distinct", labels, VariantPartition)
+		t.Errorf("placement labels %v: want the catalog's bounded as %q, every label distinct", labels, schema.VariantPartition)
 	}
 }
 
@@ -99,23 +99,23 @@ func TestLoadRequestLog(t *testing.T) {
 	o := loadOpts(1, 1, 1)
 	o.RequestLog = path
 	nodes, _ := algorithms.DefaultNodes(3)
-	rs, err := Load(o, []string{"modulo", VariantKey}, nodes)
+	rs, err := Load(o, []string{"modulo", schema.VariantKey}, nodes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rs[0]
-	if r.HotShare.Mean != 0.6 || r.Requests != 10 || !math.IsNaN(r.Zipf) {
-		t.Errorf("hot share %v, requests %d, zipf %v; want 0.6, 10, NaN", r.HotShare.Mean, r.Requests, r.Zipf)
+	if r.HotShare != 0.6 || r.Requests != 10 || r.Zipf != nil {
+		t.Errorf("hot share %v, requests %d, zipf %v; want 0.6, 10, NaN", r.HotShare, r.Requests, r.Zipf)
 	}
 	if math.Abs(r.Floor-1.8) > 1e-12 { // 3 nodes x 0.6
 		t.Errorf("floor %v, want 1.8", r.Floor)
 	}
 	p, _ := catalog.New("modulo", nodes, o.Config)
-	if want := p.Locate("a"); r.HotNode != want {
-		t.Errorf("hot key node %s, want %s (modulo owner of \"a\")", r.HotNode, want)
+	if want := p.Locate("a"); r.HotKeyNode != want {
+		t.Errorf("hot key node %s, want %s (modulo owner of \"a\")", r.HotKeyNode, want)
 	}
-	if r.MaxShare.Mean < 0.6 {
-		t.Errorf("busiest node serves %v < the hot key's 0.6", r.MaxShare.Mean)
+	if r.MaxShare < 0.6 {
+		t.Errorf("busiest node serves %v < the hot key's 0.6", r.MaxShare)
 	}
 	o.RequestLog = filepath.Join(t.TempDir(), "missing.txt")
 	if _, err := Load(o, []string{"modulo"}, nodes); err == nil || !strings.Contains(err.Error(), "missing.txt") {
@@ -125,24 +125,24 @@ func TestLoadRequestLog(t *testing.T) {
 
 func TestLoadWriters(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(5)
-	rs, err := Load(loadOpts(500, 2000, 2, 0, 0.99), []string{"ring", "bounded", VariantRequest}, nodes)
+	rs, err := Load(loadOpts(500, 2000, 2, 0, 0.99), []string{"ring", "bounded", schema.VariantRequest}, nodes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := LoadRows(rs)
+	rows := rs
 	var buf bytes.Buffer
-	if err := schema.WriteLoadCSV(&buf, rows); err != nil {
+	if err := schema.WriteCSV(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&buf).ReadAll()
 	if err != nil || len(recs) != 1+len(rs) {
 		t.Fatalf("csv: %d records, %v", len(recs), err)
 	}
-	if recs[2][0] != VariantPartition || recs[1][4] != "0" || recs[4][4] != "0.99" {
+	if recs[2][0] != schema.VariantPartition || recs[1][4] != "0" || recs[4][4] != "0.99" {
 		t.Errorf("csv rows: %v / %v", recs[1][:5], recs[4][:5])
 	}
 	buf.Reset()
-	if err := schema.WriteLoadJSON(&buf, rows); err != nil {
+	if err := schema.WriteJSON(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	var js []map[string]any
@@ -156,12 +156,12 @@ func TestLoadWriters(t *testing.T) {
 			t.Errorf("json lacks CSV column %q", col)
 		}
 	}
-	back, err := schema.ReadLoadJSON(bytes.NewReader(buf.Bytes()))
+	back, err := schema.ReadJSON[schema.Load](bytes.NewReader(buf.Bytes()))
 	if err != nil || !reflect.DeepEqual(back, rows) {
 		t.Errorf("JSON does not read back: %v", err)
 	}
 	buf.Reset()
-	if err := schema.WriteLoadBench(&buf, rows); err != nil {
+	if err := schema.WriteBench(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	br := benchfmt.NewReader(&buf, "load.txt")
@@ -202,7 +202,7 @@ func TestLoadBadInput(t *testing.T) {
 	}
 	o := loadOpts(100, 100, 1, 1)
 	o.InFlight = -1
-	if _, err := Load(o, []string{VariantRequest}, nodes); err == nil {
+	if _, err := Load(o, []string{schema.VariantRequest}, nodes); err == nil {
 		t.Error("in flight -1 accepted")
 	}
 }
@@ -229,29 +229,29 @@ func TestBoundedSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != len(DefaultEpsGrid())*len(BoundedVariants()) {
+	if len(rs) != len(DefaultEpsGrid())*len(schema.BoundedVariants()) {
 		t.Fatalf("%d results", len(rs))
 	}
 	for _, r := range rs {
-		if r.Variant == "ring" {
-			if !math.IsNaN(r.MaxLoadOverCap) || r.MovedJoin != rs[0].MovedJoin {
-				t.Errorf("ring at eps %v: max load/cap %v, moved %v vs %v", r.Config.Eps, r.MaxLoadOverCap, r.MovedJoin, rs[0].MovedJoin)
+		if r.Algo == "ring" {
+			if r.MaxLoadOverCap != nil || r.MovedJoinFrac != rs[0].MovedJoinFrac {
+				t.Errorf("ring at eps %v: max load/cap %v, moved %v vs %v", r.Config.Eps, r.MaxLoadOverCap, r.MovedJoinFrac, rs[0].MovedJoinFrac)
 			}
 			continue
 		}
-		if !(r.MaxLoadOverCap <= 1) {
-			t.Errorf("%s eps %v: max load/cap %v", r.Variant, r.Config.Eps, r.MaxLoadOverCap)
+		if r.MaxLoadOverCap == nil || !(*r.MaxLoadOverCap <= 1) {
+			t.Errorf("%s eps %v: max load/cap %v", r.Algo, r.Config.Eps, r.MaxLoadOverCap)
 		}
-		if r.MovesPerCapJoin != nil && r.MovesPerCapJoin.Mean > r.Bound {
-			t.Errorf("%s eps %v: %v moves per capacity > 1/eps^2 = %v", r.Variant, r.Config.Eps, r.MovesPerCapJoin.Mean, r.Bound)
+		if r.MovesPerCapJoin != nil && *r.MovesPerCapJoin > r.BoundOneOverEpsSq {
+			t.Errorf("%s eps %v: %v moves per capacity > 1/eps^2 = %v", r.Algo, r.Config.Eps, *r.MovesPerCapJoin, r.BoundOneOverEpsSq)
 		}
-		if math.Abs(r.IdealJoin-1.0/11) > 1e-15 || math.Abs(r.IdealLeave.Mean-0.1) > 1e-15 {
-			t.Errorf("ideal fractions %v, %v", r.IdealJoin, r.IdealLeave)
+		if math.Abs(r.IdealJoinFrac-1.0/11) > 1e-15 || math.Abs(r.IdealLeaveFrac-0.1) > 1e-15 {
+			t.Errorf("ideal fractions %v, %v", r.IdealJoinFrac, r.IdealLeaveFrac)
 		}
 	}
-	rows := BoundedRows(rs)
+	rows := rs
 	var buf bytes.Buffer
-	if err := schema.WriteBoundedCSV(&buf, rows); err != nil {
+	if err := schema.WriteCSV(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&buf).ReadAll()
@@ -271,15 +271,15 @@ func TestBoundedSweep(t *testing.T) {
 		}
 	}
 	buf.Reset()
-	if err := schema.WriteBoundedJSON(&buf, rows); err != nil {
+	if err := schema.WriteJSON(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
-	back, err := schema.ReadBoundedJSON(bytes.NewReader(buf.Bytes()))
+	back, err := schema.ReadJSON[schema.Bounded](bytes.NewReader(buf.Bytes()))
 	if err != nil || !reflect.DeepEqual(back, rows) {
 		t.Errorf("JSON does not read back: %v", err)
 	}
 	for _, w := range []func() error{
-		func() error { return schema.WriteBoundedBench(&buf, rows) },
+		func() error { return schema.WriteBench(&buf, rows) },
 		func() error { return WriteBoundedTable(&buf, rs) },
 	} {
 		if err := w(); err != nil {

@@ -185,42 +185,6 @@ func countPass(src keyset.Source, chains []passChain, chainOf func(set int) int,
 	return nil
 }
 
-// MoveSample holds the fractions (0..1) measured on one key set.
-type MoveSample = schema.MoveSample
-
-// MoveResult is the movement of one algorithm through one scenario.
-//
-// Moved is the number of owner changes summed over the scenario's steps,
-// as a fraction of the keys (for a one-step scenario, the moved fraction;
-// for shrink and churn, the total, which can exceed 1). Ideal is the sum of
-// the steps' [IdealFraction]s, MovedOverIdeal = Moved.Mean / Ideal.
-// Collateral counts the moves no ideal placement makes (see
-// [ShareChanges]): from a node whose weight share did not shrink or to one
-// whose share did not grow; for joins and leaves of equal-weight nodes,
-// exactly the moves between two nodes that were members both before and
-// after the step. Net is the fraction of keys whose last owner
-// differs from their first: for restore, the keys not back on their
-// original owner. Estimates are means over the key sets with 95% intervals
-// (see [MeanCI]).
-type MoveResult struct {
-	Config         RunConfig
-	Label          string // catalog Info.Label: the algorithm, its variant and (when a node other than the last leaves) its leave policy
-	Op             string
-	From, To       int // node counts before the first and after the last step
-	Steps          int
-	Moved          Estimate
-	Ideal          float64
-	MovedOverIdeal float64
-	// ExpectedMoves is the moved keys one key set expects: Ideal times its
-	// keys (for a key file, times keys/sets), summed step by step with one
-	// rounding per step, so a round count comes out round. Below about
-	// 1,000 a set's moved fraction is mostly counting noise.
-	ExpectedMoves float64
-	Collateral    Estimate
-	Net           Estimate
-	Samples       []MoveSample // one per key set, in set order
-}
-
 // MaxChainCost bounds the work of building a movement's chain of
 // placements, each built once: the sum over the placements of one unit per
 // node, per virtual node (ring, bounded), per partition (bounded) and per
@@ -684,15 +648,35 @@ func CheckMovement(o Options, sc Scenario) error {
 }
 
 // Movement runs scenario sc for the algorithm and keys of o and returns its
-// MoveResult. In per-set placement mode an algorithm with a random layout
-// runs key set s through the chain of LayoutNodes(.., s) (every ID of the
-// scenario salted alike). With o.MinMoves set, the keys per set are
-// MovementKeys. The chains are streamed: placements are built one step at
-// a time, each the previous one's Rebalance, and keys pass through windows
-// of (key sets x consecutive steps) that fit in the memory budget
-// (o.Config.Budget(), less the counters; see streamChains), so memory
-// stays within the budget however long the scenario and however many
-// per-set chains; a run that fits is one pass over the keys.
+// row of movement results ([schema.Move]).
+//
+// MovedFrac is the number of owner changes summed over the scenario's
+// steps, as a fraction of the keys (for a one-step scenario, the moved
+// fraction; for shrink and churn, the total, which can exceed 1).
+// IdealFrac is the sum of the steps' [IdealFraction]s, MovedOverIdeal =
+// MovedFrac / IdealFrac. CollateralFrac counts the moves no ideal
+// placement makes (see [ShareChanges]): from a node whose weight share did
+// not shrink or to one whose share did not grow; for joins and leaves of
+// equal-weight nodes, exactly the moves between two nodes that were
+// members both before and after the step. NetMovedFrac is the fraction of
+// keys whose last owner differs from their first: for restore, the keys
+// not back on their original owner. Estimates are means over the key sets
+// with 95% intervals (see [MeanCI]). ExpectedMoves is the moved keys one
+// key set expects: IdealFrac times its keys (for a key file, times
+// keys/sets), summed step by step with one rounding per step, so a round
+// count comes out round; below about 1,000 a set's moved fraction is
+// mostly counting noise.
+//
+// In per-set placement mode an algorithm with a random layout runs key set
+// s through the chain of LayoutNodes(.., s) (every ID of the scenario
+// salted alike). With o.MinMoves set, the keys per set are MovementKeys.
+// The chains are streamed: placements are built one step at a time, each
+// the previous one's Rebalance, and keys pass through windows of (key sets
+// x consecutive steps) that fit in the memory budget (o.Config.Budget(),
+// less the counters; see streamChains), so memory stays within the budget
+// however long the scenario and however many per-set chains; a run that
+// fits is one pass over the keys.
+//
 // It returns an error for invalid options (unknown algorithm, bad config
 // or placement mode, keys < 1, sets < 1, unreadable key file, workers >
 // MaxWorkers), counters over the budget, an invalid scenario, a chain over
@@ -700,19 +684,19 @@ func CheckMovement(o Options, sc Scenario) error {
 // membership the algorithm rejects, or (wrapping ErrTooFewMoves) too many
 // keys needed; every one of these before the first key is streamed,
 // except a Rebalance error.
-func Movement(o Options, sc Scenario) (*MoveResult, error) {
+func Movement(o Options, sc Scenario) (schema.Move, error) {
 	src, rc, err := o.prepare()
 	if err != nil {
-		return nil, err
+		return schema.Move{}, err
 	}
 	pl, left, keys, err := planMovement(o, sc, src.Sets())
 	if err != nil {
-		return nil, err
+		return schema.Move{}, err
 	}
 	if keys != o.Keys { // scaled for MinMoves: generated keys only
 		o.Keys = keys
 		if src, rc, err = o.prepare(); err != nil {
-			return nil, err
+			return schema.Move{}, err
 		}
 	}
 	rc.Partitions = usedPartitions(o.Algo, pl.cfg.Partitions)
@@ -720,29 +704,32 @@ func Movement(o Options, sc Scenario) (*MoveResult, error) {
 	// Windows fill half of what is left, so that the garbage of the previous
 	// window, not yet collected, still fits in the budget.
 	if _, err := streamChains(o, sc, pl, max(left/2, minWindow(pl)), src, counts); err != nil {
-		return nil, err
+		return schema.Move{}, err
 	}
 	for s, c := range counts {
 		if c.Keys == 0 {
-			return nil, fmt.Errorf("key set %d is empty", s)
+			return schema.Move{}, fmt.Errorf("key set %d is empty", s)
 		}
 	}
 	info, _ := catalog.Describe(o.Algo) // checked by prepare
-	r := &MoveResult{Config: rc, Label: info.Label(pl.leavesInside), Op: sc.Op, From: pl.from, To: pl.to, Steps: len(sc.Steps), Ideal: pl.ideal}
+	r := schema.Move{Config: rc, Label: info.Label(pl.leavesInside), Op: sc.Op, From: pl.from, To: pl.to, Steps: len(sc.Steps), IdealFrac: pl.ideal}
 	moved := make([]float64, len(counts))
 	coll := make([]float64, len(counts))
 	net := make([]float64, len(counts))
 	for s, c := range counts {
 		k := float64(c.Keys)
 		moved[s], coll[s], net[s] = float64(c.Moves)/k, float64(c.Collateral)/k, float64(c.Net)/k
-		r.Samples = append(r.Samples, MoveSample{Moved: moved[s], Collateral: coll[s], Net: net[s]})
+		r.Samples = append(r.Samples, schema.MoveSample{Moved: moved[s], Collateral: coll[s], Net: net[s]})
 	}
 	var ci cis
-	r.Moved, r.Collateral, r.Net = ci.of("moved fraction", moved), ci.of("collateral fraction", coll), ci.of("net moved fraction", net)
+	m, c, n := ci.of("moved fraction", moved), ci.of("collateral fraction", coll), ci.of("net moved fraction", net)
 	if ci.err != nil {
-		return nil, ci.err
+		return schema.Move{}, ci.err
 	}
-	r.MovedOverIdeal = r.Moved.Mean / r.Ideal // walk guarantees Ideal > 0
+	r.MovedFrac, r.MovedFracLo, r.MovedFracHi = m.Mean, m.Lo, m.Hi
+	r.CollateralFrac, r.CollateralFracLo, r.CollateralFracHi = c.Mean, c.Lo, c.Hi
+	r.NetMovedFrac, r.NetMovedFracLo, r.NetMovedFracHi = n.Mean, n.Lo, n.Hi
+	r.MovedOverIdeal = r.MovedFrac / r.IdealFrac // walk guarantees IdealFrac > 0
 	perSet := float64(rc.Keys)
 	if o.KeyFile != "" {
 		perSet /= float64(rc.Sets)

@@ -48,14 +48,14 @@ func TestModuloMovedFraction(t *testing.T) {
 			t.Fatal(err)
 		}
 		se := math.Sqrt(p * (1 - p) / (keys * sets))
-		if math.Abs(r.Moved.Mean-p) > 5*se {
-			t.Errorf("modulo %d->%d: moved %.4f, want %.4f ± %.4f", n, m, r.Moved.Mean, p, 5*se)
+		if math.Abs(r.MovedFrac-p) > 5*se {
+			t.Errorf("modulo %d->%d: moved %.4f, want %.4f ± %.4f", n, m, r.MovedFrac, p, 5*se)
 		}
-		if r.Net != r.Moved {
-			t.Errorf("modulo %d->%d: one step, but net %+v != moved %+v", n, m, r.Net, r.Moved)
+		if r.NetMovedFrac != r.MovedFrac {
+			t.Errorf("modulo %d->%d: one step, but net %+v != moved %+v", n, m, r.NetMovedFrac, r.MovedFrac)
 		}
-		if want := math.Abs(float64(m-n)) / float64(max(n, m)); math.Abs(r.Ideal-want) > 1e-12 {
-			t.Errorf("modulo %d->%d: ideal %v, want %v", n, m, r.Ideal, want)
+		if want := math.Abs(float64(m-n)) / float64(max(n, m)); math.Abs(r.IdealFrac-want) > 1e-12 {
+			t.Errorf("modulo %d->%d: ideal %v, want %v", n, m, r.IdealFrac, want)
 		}
 	}
 }
@@ -71,8 +71,8 @@ func TestModuloMovedFraction(t *testing.T) {
 func TestMinimalMovers(t *testing.T) {
 	const n, keys, sets = 10, 20000, 3
 	for _, algo := range []string{"ring", "rendezvous", "jump"} {
-		for _, op := range []string{OpAdd, OpRemoveLast, OpRemoveRandom, OpAddMany} {
-			if algo == "jump" && op == OpRemoveRandom {
+		for _, op := range []string{schema.OpAdd, schema.OpRemoveLast, schema.OpRemoveRandom, schema.OpAddMany} {
+			if algo == "jump" && op == schema.OpRemoveRandom {
 				continue // swap-last moves a second node's keys; see TestJumpRemoveRandom
 			}
 			sc, err := NewScenario(op, n, 5)
@@ -84,16 +84,16 @@ func TestMinimalMovers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.Collateral.Mean != 0 || r.Collateral.Hi != 0 {
-				t.Errorf("%s %s: collateral %+v, want 0", algo, op, r.Collateral)
+			if r.CollateralFrac != 0 || r.CollateralFracHi != 0 {
+				t.Errorf("%s %s: collateral %+v, want 0", algo, op, r.CollateralFrac)
 			}
-			p := r.Ideal
+			p := r.IdealFrac
 			if algo == "ring" {
 				p = ringMovedShare(t, o, sc)
 			}
 			se := math.Sqrt(p * (1 - p) / (keys * sets))
-			if math.Abs(r.Moved.Mean-p) > 5*se {
-				t.Errorf("%s %s: moved %.4f, want %.4f ± %.4f", algo, op, r.Moved.Mean, p, 5*se)
+			if math.Abs(r.MovedFrac-p) > 5*se {
+				t.Errorf("%s %s: moved %.4f, want %.4f ± %.4f", algo, op, r.MovedFrac, p, 5*se)
 			}
 		}
 	}
@@ -134,7 +134,7 @@ func ringMovedShare(t *testing.T, o Options, sc Scenario) float64 {
 // TestMinimalMovers.
 func TestJumpRemoveRandom(t *testing.T) {
 	const n, keys, sets = 10, 20000, 3
-	sc := Scenario{Op: OpRemoveRandom, Initial: mustNodes(t, n), Steps: []Step{{Leave: []string{"node-3"}}}}
+	sc := Scenario{Op: schema.OpRemoveRandom, Initial: mustNodes(t, n), Steps: []Step{{Leave: []string{"node-3"}}}}
 	r, err := Movement(opts("jump", keys, sets), sc)
 	if err != nil {
 		t.Fatal(err)
@@ -142,7 +142,7 @@ func TestJumpRemoveRandom(t *testing.T) {
 	for _, c := range []struct {
 		name      string
 		got, want float64
-	}{{"moved", r.Moved.Mean, 1.0/n + (n-2.0)/(n*(n-1.0))}, {"collateral", r.Collateral.Mean, (n - 2.0) / (n * (n - 1.0))}} {
+	}{{"moved", r.MovedFrac, 1.0/n + (n-2.0)/(n*(n-1.0))}, {"collateral", r.CollateralFrac, (n - 2.0) / (n * (n - 1.0))}} {
 		se := math.Sqrt(c.want * (1 - c.want) / (keys * sets))
 		if math.Abs(c.got-c.want) > 5*se {
 			t.Errorf("jump remove node-3: %s %.4f, want %.4f ± %.4f", c.name, c.got, c.want, 5*se)
@@ -165,7 +165,7 @@ func mustNodes(t *testing.T, n int) []algorithms.Node {
 // moved fraction is exactly 0 while the total is two moves per key of the
 // node.
 func TestRestore(t *testing.T) {
-	sc, err := NewScenario(OpRestore, 8, 1)
+	sc, err := NewScenario(schema.OpRestore, 8, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,8 +177,8 @@ func TestRestore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Net.Mean != 0 || r.Net.Hi != 0 {
-			t.Errorf("%s restore: net moved %+v, want 0", algo, r.Net)
+		if r.NetMovedFrac != 0 || r.NetMovedFracHi != 0 {
+			t.Errorf("%s restore: net moved %+v, want 0", algo, r.NetMovedFrac)
 		}
 		for _, s := range r.Samples {
 			if s.Moved == 0 {
@@ -195,7 +195,7 @@ func TestRestore(t *testing.T) {
 // nodes, so TestRestore's net-0 check has the power to catch it.
 func TestRestoreReturnsToItsPlace(t *testing.T) {
 	initial := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}, {ID: "c", Weight: 3}, {ID: "d", Weight: 1}}
-	sc := Scenario{Op: OpRestore, Initial: initial, Steps: []Step{{Leave: []string{"b"}}, {Join: []algorithms.Node{initial[1]}, Rejoin: true}}}
+	sc := Scenario{Op: schema.OpRestore, Initial: initial, Steps: []Step{{Leave: []string{"b"}}, {Join: []algorithms.Node{initial[1]}, Rejoin: true}}}
 	ms, err := sc.Memberships()
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +205,7 @@ func TestRestoreReturnsToItsPlace(t *testing.T) {
 	}
 	// NewScenario's restore must return the node to its place too.
 	for seed := range uint64(20) {
-		sc, err := NewScenario(OpRestore, 7, seed)
+		sc, err := NewScenario(schema.OpRestore, 7, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,13 +218,13 @@ func TestRestoreReturnsToItsPlace(t *testing.T) {
 		}
 	}
 	eight, _ := algorithms.DefaultNodes(8)
-	broken := Scenario{Op: OpRestore, Initial: eight, Steps: []Step{{Leave: []string{"node-2"}}, {Join: []algorithms.Node{eight[2]}}}} // appended: a different fleet
+	broken := Scenario{Op: schema.OpRestore, Initial: eight, Steps: []Step{{Leave: []string{"node-2"}}, {Join: []algorithms.Node{eight[2]}}}} // appended: a different fleet
 	r, err := Movement(opts("modulo", 5000, 2), broken)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Net.Mean < 0.5 {
-		t.Errorf("modulo restore appended at the end: net moved %.3f, want most keys (the broken variant must fail TestRestore)", r.Net.Mean)
+	if r.NetMovedFrac < 0.5 {
+		t.Errorf("modulo restore appended at the end: net moved %.3f, want most keys (the broken variant must fail TestRestore)", r.NetMovedFrac)
 	}
 }
 
@@ -272,7 +272,7 @@ func TestMovementKeysScale(t *testing.T) {
 // random, is identical in both modes.
 func TestPlacementPerSet(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(10)
-	run := func(algo, mode string) *SpreadResult {
+	run := func(algo, mode string) schema.Spread {
 		o := opts(algo, 20000, 8)
 		o.Config.VNodes = 1
 		o.Placement = mode
@@ -285,11 +285,11 @@ func TestPlacementPerSet(t *testing.T) {
 		}
 		return r
 	}
-	fixed, per := run("ring", PlacementFixed), run("ring", PlacementPerSet)
+	fixed, per := run("ring", schema.PlacementFixed), run("ring", schema.PlacementPerSet)
 	if fixed.Samples[0] != per.Samples[0] {
 		t.Errorf("set 0: fixed %+v, per-set %+v; want the same ring and keys", fixed.Samples[0], per.Samples[0])
 	}
-	sd := func(r *SpreadResult) float64 {
+	sd := func(r schema.Spread) float64 {
 		var xs []float64
 		for _, s := range r.Samples {
 			xs = append(xs, s.CV)
@@ -299,10 +299,10 @@ func TestPlacementPerSet(t *testing.T) {
 	if sd(per) < 5*sd(fixed) {
 		t.Errorf("ring cv over sets: sd %.4f per-set vs %.4f fixed; want layouts to dominate key noise", sd(per), sd(fixed))
 	}
-	if *fixed.Exact != *per.Exact {
-		t.Errorf("exact values (the given node IDs) differ between modes: %+v vs %+v", fixed.Exact, per.Exact)
+	if *fixed.ExactPeakToMean != *per.ExactPeakToMean || *fixed.ExactCV != *per.ExactCV {
+		t.Errorf("exact values (the given node IDs) differ between modes: %v, %v vs %v, %v", *fixed.ExactPeakToMean, *fixed.ExactCV, *per.ExactPeakToMean, *per.ExactCV)
 	}
-	if a, b := run("rendezvous", PlacementFixed), run("rendezvous", PlacementPerSet); !slices.Equal(a.Samples, b.Samples) {
+	if a, b := run("rendezvous", schema.PlacementFixed), run("rendezvous", schema.PlacementPerSet); !slices.Equal(a.Samples, b.Samples) {
 		t.Errorf("rendezvous differs between modes")
 	}
 	// Movement: a join on a 1-vnode ring moves the new node's arc, one
@@ -322,7 +322,7 @@ func TestPlacementPerSet(t *testing.T) {
 		}
 		return xs
 	}
-	if f, p := stat.StdDev(moves(PlacementFixed), nil), stat.StdDev(moves(PlacementPerSet), nil); p < 5*f {
+	if f, p := stat.StdDev(moves(schema.PlacementFixed), nil), stat.StdDev(moves(schema.PlacementPerSet), nil); p < 5*f {
 		t.Errorf("ring join moved fraction over sets: sd %.4f per-set vs %.4f fixed; want layouts to dominate", p, f)
 	}
 	o := opts("ring", 100, 1)
@@ -404,8 +404,8 @@ func TestExpectedMovesExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.ExpectedMoves != 250 || r.Ideal != 0.25 {
-		t.Errorf("3 -> 4, 1,000 keys: expected moves %v, ideal %v; want 250, 0.25", r.ExpectedMoves, r.Ideal)
+	if r.ExpectedMoves != 250 || r.IdealFrac != 0.25 {
+		t.Errorf("3 -> 4, 1,000 keys: expected moves %v, ideal %v; want 250, 0.25", r.ExpectedMoves, r.IdealFrac)
 	}
 	for _, c := range []struct {
 		sc   Scenario
@@ -416,8 +416,8 @@ func TestExpectedMovesExact(t *testing.T) {
 		{mustResize(t, 300, 301), 301_000, 1000},
 		{mustResize(t, 949, 948), 949_000, 1000},
 		{mustResize(t, 5335, 10670), 100_000, 50_000},
-		{mustScenario(t, OpRestore, 300), 150_000, 1000},
-		{mustScenario(t, OpRestore, 949), 474_500, 1000},
+		{mustScenario(t, schema.OpRestore, 300), 150_000, 1000},
+		{mustScenario(t, schema.OpRestore, 949), 474_500, 1000},
 	} {
 		pl, err := planChain(opts("modulo", 1000, 1), c.sc, 1<<40, 1)
 		if err != nil {
@@ -447,7 +447,7 @@ func ones(n int) []float64 {
 }
 
 func TestScenarios(t *testing.T) {
-	for _, op := range Ops() {
+	for _, op := range schema.Ops() {
 		a, err := NewScenario(op, 20, 9)
 		if err != nil {
 			t.Fatalf("%s: %v", op, err)
@@ -467,14 +467,14 @@ func TestScenarios(t *testing.T) {
 			}
 		}
 		last := len(ms[len(ms)-1])
-		want := map[string]int{OpAdd: 21, OpAddMany: 40, OpRemoveLast: 19, OpRemoveRandom: 19, OpRestore: 20, OpShrinkRandom: 2, OpShrinkLIFO: 2}
+		want := map[string]int{schema.OpAdd: 21, schema.OpAddMany: 40, schema.OpRemoveLast: 19, schema.OpRemoveRandom: 19, schema.OpRestore: 20, schema.OpShrinkRandom: 2, schema.OpShrinkLIFO: 2}
 		if w, ok := want[op]; ok && last != w {
 			t.Errorf("%s: ends with %d nodes, want %d", op, last, w)
 		}
-		if op == OpChurn && len(a.Steps) != ChurnSteps {
+		if op == schema.OpChurn && len(a.Steps) != ChurnSteps {
 			t.Errorf("churn: %d steps, want %d", len(a.Steps), ChurnSteps)
 		}
-		if op == OpShrinkLIFO {
+		if op == schema.OpShrinkLIFO {
 			// The newest node leaves first: node-19, node-18, ...
 			for i, st := range a.Steps {
 				if st.Leave[0] != algorithms.NodeID(19-i) {
@@ -487,7 +487,7 @@ func TestScenarios(t *testing.T) {
 		op   string
 		n    int
 		want string
-	}{{"grow", 3, `"grow"`}, {OpAdd, 0, "nodes 0"}, {OpRemoveLast, 1, "nodes 1"}, {OpRestore, 1, "nodes 1"}} {
+	}{{"grow", 3, `"grow"`}, {schema.OpAdd, 0, "nodes 0"}, {schema.OpRemoveLast, 1, "nodes 1"}, {schema.OpRestore, 1, "nodes 1"}} {
 		if _, err := NewScenario(c.op, c.n, 1); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("NewScenario(%q, %d): error %v, want one naming %s", c.op, c.n, err, c.want)
 		}
@@ -532,7 +532,7 @@ func TestWorkerIndependence(t *testing.T) {
 	if err := os.WriteFile(path, []byte(file.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sc, err := NewScenario(OpChurn, 7, 11)
+	sc, err := NewScenario(schema.OpChurn, 7, 11)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -550,10 +550,10 @@ func TestWorkerIndependence(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := schema.WriteMoveJSON(&b, MoveRows([]*MoveResult{m})); err != nil {
+			if err := schema.WriteJSON(&b, []schema.Move{m}); err != nil {
 				t.Fatal(err)
 			}
-			if err := schema.WriteSpreadJSON(&b, SpreadRows([]*SpreadResult{s})); err != nil {
+			if err := schema.WriteJSON(&b, []schema.Spread{s}); err != nil {
 				t.Fatal(err)
 			}
 			outs = append(outs, b.String())
@@ -596,7 +596,7 @@ func TestMovementErrors(t *testing.T) {
 // allocated by a movement count do not grow with the number of keys: ten
 // times the keys must allocate less than twice the bytes.
 func TestFlatMemory(t *testing.T) {
-	chain, err := Placements(opts("ring", 1, 1), mustScenario(t, OpAdd, 10))
+	chain, err := Placements(opts("ring", 1, 1), mustScenario(t, schema.OpAdd, 10))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -635,16 +635,16 @@ func mustScenario(t *testing.T, op string, n int) Scenario {
 // and make bench's default grid failed on it).
 func TestLeftOutBeforeChainCost(t *testing.T) {
 	o := opts("bounded", 100000, 5)
-	o.Placement = PlacementPerSet
+	o.Placement = schema.PlacementPerSet
 	o.MinMoves, o.MaxKeys = 1000, 2_000_000
-	sc, err := NewScenario(OpRestore, 9487, o.Seed)
+	sc, err := NewScenario(schema.OpRestore, 9487, o.Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := CheckMovement(o, sc); !errors.Is(err, ErrTooFewMoves) {
 		t.Fatalf("CheckMovement: %v, want ErrTooFewMoves", err)
 	}
-	sw := Sweep{Algos: []string{"bounded"}, Nodes: []int{9487}, Ops: []string{OpRestore}}
+	sw := Sweep{Algos: []string{"bounded"}, Nodes: []int{9487}, Ops: []string{schema.OpRestore}}
 	if err := sw.CheckMove(o); err != nil {
 		t.Errorf("CheckMove: %v, want the point left out without an error", err)
 	}

@@ -45,9 +45,9 @@ type Options struct {
 	KeyKind keyset.KeyKind // shape of generated keys (see keyset.KeyKind); "" = keyset.KindRandom
 	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0), at most MaxWorkers. Results do not depend on it.
 	Commit  string         // the caller's source revision, copied into results
-	// Placement is PlacementPerSet (each key set on its own layout, for
-	// algorithms whose layout is random) or PlacementFixed (one layout,
-	// the given node IDs, for every set); "" means PlacementFixed.
+	// Placement is schema.PlacementPerSet (each key set on its own layout, for
+	// algorithms whose layout is random) or schema.PlacementFixed (one layout,
+	// the given node IDs, for every set); "" means schema.PlacementFixed.
 	Placement string
 	// Draws, if > 0, is the number of independent layouts (LayoutNodes(nodes,
 	// r), r = 0..Draws-1) over which Spread summarises the exact

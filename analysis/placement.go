@@ -6,43 +6,19 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
-
-// The placement modes of [Options.Placement].
-//
-// A ring, and anything built on one (bounded loads), is one random draw:
-// its virtual nodes land where the hashes of the node IDs put them, so one
-// ring has its own uneven shares, and a statistic measured on it speaks for
-// that ring only. For such algorithms (catalog Info.RandomLayout) the
-// per-set mode gives every key set its own independent layout, so means
-// and intervals cover layouts and keys together: what a reader's own ring
-// will do. The fixed mode keeps one layout (the given node IDs) for every
-// key set: what this exact fleet does.
-//
-// Algorithms whose layout is not random (modulo, rendezvous, jump, slots)
-// give the same results in both modes.
-const (
-	// PlacementPerSet: key set s is placed on the layout of [LayoutNodes](nodes, s):
-	// set 0 on the given node IDs, set s >= 1 on IDs salted with "r<s>/".
-	PlacementPerSet = "per-set"
-	// PlacementFixed: every key set is placed on the given node IDs.
-	PlacementFixed = "fixed"
-)
-
-// PlacementModes returns the accepted values of Options.Placement (besides
-// "", which means PlacementFixed).
-func PlacementModes() []string { return []string{PlacementPerSet, PlacementFixed} }
 
 // placementMode returns the resolved mode of o ("" is fixed) or an error
 // naming an unknown one.
 func (o Options) placementMode() (string, error) {
 	switch o.Placement {
-	case "", PlacementFixed:
-		return PlacementFixed, nil
-	case PlacementPerSet:
-		return PlacementPerSet, nil
+	case "", schema.PlacementFixed:
+		return schema.PlacementFixed, nil
+	case schema.PlacementPerSet:
+		return schema.PlacementPerSet, nil
 	}
-	return "", fmt.Errorf("placement %q: want %s or %s", o.Placement, PlacementPerSet, PlacementFixed)
+	return "", fmt.Errorf("placement %q: want %s or %s", o.Placement, schema.PlacementPerSet, schema.PlacementFixed)
 }
 
 // LayoutID returns the node ID that layout r gives the node called id:
@@ -99,7 +75,7 @@ func (o Options) layouts(sets int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if mode == PlacementPerSet && in.RandomLayout {
+	if mode == schema.PlacementPerSet && in.RandomLayout {
 		return sets, nil
 	}
 	return 1, nil

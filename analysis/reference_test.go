@@ -9,6 +9,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/slots"
+	"github.com/chbench/chbench/schema"
 )
 
 // TestBoundedLoads: no bounded-loads placement ever exceeds ceil(c*P/n)
@@ -16,7 +17,7 @@ import (
 func TestBoundedLoads(t *testing.T) {
 	o := opts("bounded", 1, 1)
 	o.Config.Partitions = 4096
-	for _, op := range []string{OpChurn, OpShrinkRandom, OpAddMany} {
+	for _, op := range []string{schema.OpChurn, schema.OpShrinkRandom, schema.OpAddMany} {
 		sc, err := NewScenario(op, 20, 3)
 		if err != nil {
 			t.Fatal(err)
@@ -105,11 +106,11 @@ func TestSweep(t *testing.T) {
 			t.Errorf("result %d: %s, want %s", i, got, want[i])
 		}
 	}
-	ms, _, err := SweepMove(o, Sweep{Hashes: []string{"fnv1a32", "fnv1a64"}, Ops: []string{OpAdd, OpRestore}, Nodes: []int{4}})
+	ms, _, err := SweepMove(o, Sweep{Hashes: []string{"fnv1a32", "fnv1a64"}, Ops: []string{schema.OpAdd, schema.OpRestore}, Nodes: []int{4}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != 4 || ms[0].Config.Hash != "fnv1a32" || ms[1].Op != OpRestore || ms[3].Config.Hash != "fnv1a64" {
+	if len(ms) != 4 || ms[0].Config.Hash != "fnv1a32" || ms[1].Op != schema.OpRestore || ms[3].Config.Hash != "fnv1a64" {
 		t.Errorf("move sweep order wrong: %d results", len(ms))
 	}
 	if _, err := SweepSpread(o, Sweep{Algos: []string{"modulo"}, Nodes: []int{0}}); err == nil {

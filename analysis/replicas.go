@@ -6,6 +6,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
 
 // A published single-run statistic (one ring, one hash, one key set) is a
@@ -63,22 +64,22 @@ func MoveReplicas(o Options, from, to, replicas int) ([]float64, error) {
 	out := make([]float64, replicas)
 	for r := range out {
 		all := replicaNodes(max(from, to), r)
-		sc := Scenario{Op: OpAdd, Initial: all[:from], Steps: []Step{{Join: all[from:]}}}
+		sc := Scenario{Op: schema.OpAdd, Initial: all[:from], Steps: []Step{{Join: all[from:]}}}
 		if to < from {
-			sc = Scenario{Op: OpRemoveLast, Initial: all}
+			sc = Scenario{Op: schema.OpRemoveLast, Initial: all}
 			var leave []string
 			for _, n := range all[to:] {
 				leave = append(leave, n.ID)
 			}
 			sc.Steps = []Step{{Leave: leave}}
 		} else if to > from+1 {
-			sc.Op = OpAddMany
+			sc.Op = schema.OpAddMany
 		}
 		res, err := Movement(replicaOptions(o, r), sc)
 		if err != nil {
 			return nil, fmt.Errorf("replica %d: %w", r, err)
 		}
-		out[r] = res.Moved.Mean // equal set sizes: the pooled fraction
+		out[r] = res.MovedFrac // equal set sizes: the pooled fraction
 	}
 	return out, nil
 }

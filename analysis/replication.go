@@ -2,11 +2,8 @@ package analysis
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"slices"
-	"strconv"
-	"text/tabwriter"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -171,39 +168,6 @@ func setFingerprint(xs []int) uint64 {
 	return f
 }
 
-// ReplicationSample holds the values measured on one key set.
-type ReplicationSample = schema.ReplicationSample
-
-// ReplicationResult is the replication of one algorithm at replication
-// factor R through one scenario, between its first and its last
-// placement.
-//
-// PairsMoved is the fraction of the key-replica pairs of the first
-// placement whose node no longer holds a replica of the key in the last
-// (copies that must be made elsewhere); AllLost the fraction of keys none
-// of whose replicas survives (data loss for a cache, a full re-fetch for a
-// store). Ideal is the scenario's ideal fraction (the minimum moved
-// fraction of single owners; with even replica loads the minimum for pairs
-// too). LoadPeakToMean and LoadCV describe the replicas per node of the
-// first placement (peak-to-mean of share over weight share; coefficient of
-// variation of the loads), and DistinctSets the distinct replica sets among
-// a key set's keys (at most C(n, R), and at most the keys). Estimates are
-// means over key sets with 95% intervals.
-type ReplicationResult struct {
-	Config         RunConfig
-	Replicas       int
-	Op             string
-	From, To       int
-	PairsMoved     Estimate
-	AllLost        Estimate
-	Ideal          float64
-	LoadPeakToMean Estimate
-	LoadCV         Estimate
-	DistinctSets   Estimate
-	MaxSets        float64 // C(n, R) of the first membership (R capped at n)
-	Samples        []ReplicationSample
-}
-
 // binomial returns C(n, k) as a float64.
 func binomial(n, k int) float64 {
 	k = min(k, n-k)
@@ -299,7 +263,21 @@ func planReplication(o Options, scs []Scenario, r int) (*replicationPlan, error)
 }
 
 // Replication runs the scenarios scs for the algorithm and keys of o at
-// replication factor r and returns its ReplicationResult. scs is one
+// replication factor r and returns its row of replication results
+// ([schema.Replication]), between the first and the last placement.
+//
+// PairsMovedFrac is the fraction of the key-replica pairs of the first
+// placement whose node no longer holds a replica of the key in the last
+// (copies that must be made elsewhere); AllLostFrac the fraction of keys
+// none of whose replicas survives (every copy made anew). IdealFrac is the
+// scenario's ideal fraction (the minimum moved fraction of single owners;
+// with even replica loads the minimum for pairs too). LoadPeakToMean and
+// LoadCV describe the replicas per node of the first placement
+// (peak-to-mean of share over weight share; coefficient of variation of
+// the loads), DistinctSets the distinct replica sets among a key set's
+// keys, and MaxSets C(n, R) of the first membership (at most the keys
+// too). Estimates are means over key sets with 95% intervals.
+// scs is one
 // scenario for every key set, or one per key set (set s runs scs[s], its
 // own history: see NewScenarioForSet), all with the same op, node counts
 // and ideal fraction. In per-set placement mode an algorithm with a random
@@ -312,17 +290,17 @@ func planReplication(o Options, scs []Scenario, r int) (*replicationPlan, error)
 // over the memory budget, or more than MaxCounters counters (key sets x
 // nodes x workers, plus distinct-set tracking of up to every key of every
 // set).
-func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
+func Replication(o Options, scs []Scenario, r int) (schema.Replication, error) {
 	pl, err := planReplication(o, scs, r)
 	if err != nil {
-		return nil, err
+		return schema.Replication{}, err
 	}
 	src, rc, err := o.prepare()
 	if err != nil {
-		return nil, err
+		return schema.Replication{}, err
 	}
 	if sets := src.Sets(); sets != o.Sets { // planReplication counted o.Sets
-		return nil, fmt.Errorf("the key source holds %d key sets, the options %d", sets, o.Sets)
+		return schema.Replication{}, fmt.Errorf("the key source holds %d key sets, the options %d", sets, o.Sets)
 	}
 	chains := make([][]algorithms.Placer, pl.chains)
 	for s := range chains {
@@ -331,17 +309,17 @@ func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
 			c = layoutScenario(c, s)
 		}
 		if chains[s], err = Placements(o, c); err != nil {
-			return nil, err
+			return schema.Replication{}, err
 		}
 	}
 	bits := algorithms.MustHash(o.Config.Hash).Bits()
 	counts, err := CountReplicasPerSet(src, chains, r, bits, o.Workers)
 	if err != nil {
-		return nil, err
+		return schema.Replication{}, err
 	}
 	n0 := len(pl.first)
-	res := &ReplicationResult{Config: rc, Replicas: r, Op: scs[0].Op, From: n0, To: len(pl.final),
-		Ideal: pl.ideal, MaxSets: binomial(n0, min(r, n0))}
+	res := schema.Replication{Config: rc, Replicas: r, Op: scs[0].Op, From: n0, To: len(pl.final),
+		IdealFrac: pl.ideal, MaxSets: binomial(n0, min(r, n0))}
 	var moved, lost, ptm, cv, distinct []float64
 	for s, c := range counts {
 		shares := make([]float64, len(c.Load))
@@ -350,19 +328,22 @@ func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
 		}
 		b, err := BalanceOf(shares, forSet(chains, s)[0].Nodes())
 		if err != nil {
-			return nil, err
+			return schema.Replication{}, err
 		}
-		smp := ReplicationSample{PairsMoved: float64(c.Moved) / float64(c.Pairs), AllLost: float64(c.AllLost) / float64(c.Keys),
+		smp := schema.ReplicationSample{PairsMoved: float64(c.Moved) / float64(c.Pairs), AllLost: float64(c.AllLost) / float64(c.Keys),
 			LoadPeakToMean: b.PeakToMean, LoadCV: b.CV, DistinctSets: c.Sets}
 		res.Samples = append(res.Samples, smp)
 		moved, lost = append(moved, smp.PairsMoved), append(lost, smp.AllLost)
 		ptm, cv, distinct = append(ptm, smp.LoadPeakToMean), append(cv, smp.LoadCV), append(distinct, float64(smp.DistinctSets))
 	}
 	var ci cis
-	res.PairsMoved, res.AllLost = ci.fraction("pairs moved", moved), ci.fraction("keys re-homed entirely", lost)
-	res.LoadPeakToMean, res.LoadCV, res.DistinctSets = ci.peakToMean("load peak-to-mean", ptm), ci.of("load cv", cv), ci.of("distinct sets", distinct)
+	setEstimate(&res.PairsMovedFrac, &res.PairsMovedFracLo, &res.PairsMovedFracHi, ci.fraction("pairs moved", moved))
+	setEstimate(&res.AllLostFrac, &res.AllLostFracLo, &res.AllLostFracHi, ci.fraction("keys re-homed entirely", lost))
+	setEstimate(&res.LoadPeakToMean, &res.LoadPeakToMeanLo, &res.LoadPeakToMeanHi, ci.peakToMean("load peak-to-mean", ptm))
+	setEstimate(&res.LoadCV, &res.LoadCVLo, &res.LoadCVHi, ci.of("load cv", cv))
+	setEstimate(&res.DistinctSets, &res.DistinctSetsLo, &res.DistinctSetsHi, ci.of("distinct sets", distinct))
 	if ci.err != nil {
-		return nil, ci.err
+		return schema.Replication{}, ci.err
 	}
 	return res, nil
 }
@@ -370,47 +351,3 @@ func Replication(o Options, scs []Scenario, r int) (*ReplicationResult, error) {
 // replicaSetBytes bounds what one distinct replica set costs in the maps of
 // CountReplicas (a uint64 key in a Go map, with its share of the table).
 const replicaSetBytes = 48
-
-// ReplicationRows returns the results schema rows of rs, in order.
-func ReplicationRows(rs []*ReplicationResult) []schema.Replication {
-	out := make([]schema.Replication, 0, len(rs))
-	for _, r := range rs {
-		c := r.Config
-		out = append(out, schema.Replication{
-			Algo: c.Algo, Hash: c.Hash, VNodes: c.VNodes, Replicas: r.Replicas, Op: r.Op, From: r.From, To: r.To,
-			Keys: c.Keys, Sets: c.Sets, Seed: c.Seed,
-			PairsMovedFrac: r.PairsMoved.Mean, PairsMovedFracLo: r.PairsMoved.Lo, PairsMovedFracHi: r.PairsMoved.Hi,
-			AllLostFrac: r.AllLost.Mean, AllLostFracLo: r.AllLost.Lo, AllLostFracHi: r.AllLost.Hi,
-			IdealFrac:      r.Ideal,
-			LoadPeakToMean: r.LoadPeakToMean.Mean, LoadPeakToMeanLo: r.LoadPeakToMean.Lo, LoadPeakToMeanHi: r.LoadPeakToMean.Hi,
-			LoadCV: r.LoadCV.Mean, LoadCVLo: r.LoadCV.Lo, LoadCVHi: r.LoadCV.Hi,
-			DistinctSets: r.DistinctSets.Mean, DistinctSetsLo: r.DistinctSets.Lo, DistinctSetsHi: r.DistinctSets.Hi,
-			MaxSets: r.MaxSets, Config: c, Samples: r.Samples,
-		})
-	}
-	return out
-}
-
-// WriteReplicationTable writes rs as an aligned text table for terminals:
-// fractions in percent, 95% intervals in brackets.
-func WriteReplicationTable(w io.Writer, rs []*ReplicationResult) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "algo\tR\top\tfrom\tto\treplicas moved [95% CI]\tideal\tkeys losing all replicas [95% CI]\treplica load peak/mean [95% CI]\tload cv\tdistinct sets (of C(n,R))")
-	labels := tableLabels(rs, func(r *ReplicationResult) (RunConfig, string) { return r.Config, "" })
-	for i, r := range rs {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s (of %s)\n", labels[i], r.Replicas, r.Op, r.From, r.To,
-			ci(r.PairsMoved, pct), pct(r.Ideal), ci(r.AllLost, pct), ci(r.LoadPeakToMean, f4), f4(r.LoadCV.Mean),
-			strconv.FormatFloat(r.DistinctSets.Mean, 'f', 0, 64), countOf(r.MaxSets))
-	}
-	return tw.Flush()
-}
-
-// countOf formats a count held in a float64: exactly with thousands
-// separators up to 2^53, past which a float64 no longer holds every whole
-// number, in 4 significant digits ("2.665e+22").
-func countOf(x float64) string {
-	if x > 1<<53 {
-		return strconv.FormatFloat(x, 'g', 4, 64)
-	}
-	return num(x)
-}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
 
 func replOpts(algo string) Options {
@@ -20,7 +21,7 @@ func replOpts(algo string) Options {
 // are exactly the keys that move, and a key that moves loses its only copy.
 func TestReplicationR1IsTheOwner(t *testing.T) {
 	for _, algo := range catalog.Names() {
-		sc, err := NewScenario(OpRemoveRandom, 10, 4)
+		sc, err := NewScenario(schema.OpRemoveRandom, 10, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,8 +38,8 @@ func TestReplicationR1IsTheOwner(t *testing.T) {
 				t.Errorf("%s set %d: R=1 pairs moved %v, all lost %v; owners moved %v", algo, s, r.Samples[s].PairsMoved, r.Samples[s].AllLost, m.Samples[s].Moved)
 			}
 		}
-		if r.MaxSets != 10 || r.DistinctSets.Mean != 10 {
-			t.Errorf("%s R=1: distinct sets %v of %v, want 10 of 10", algo, r.DistinctSets.Mean, r.MaxSets)
+		if r.MaxSets != 10 || r.DistinctSets != 10 {
+			t.Errorf("%s R=1: distinct sets %v of %v, want 10 of 10", algo, r.DistinctSets, r.MaxSets)
 		}
 	}
 }
@@ -56,8 +57,8 @@ func TestReplicationJoinRingRendezvous(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.AllLost.Hi != 0 {
-			t.Errorf("%s: %v of keys lost every replica on a join, want 0", algo, r.AllLost)
+		if r.AllLostFracHi != 0 {
+			t.Errorf("%s: %v of keys lost every replica on a join, want 0", algo, r.AllLostFrac)
 		}
 		// Rendezvous exactly in expectation: 3.29 se of a binomial over
 		// 60,000 keys (each key displaces one pair with probability 3/11,
@@ -67,11 +68,11 @@ func TestReplicationJoinRingRendezvous(t *testing.T) {
 		if algo == "ring" {
 			tol = 0.25 / 11
 		}
-		if math.Abs(r.PairsMoved.Mean-1.0/11) > tol {
-			t.Errorf("%s: pairs moved %v, want 1/11 ± %v", algo, r.PairsMoved.Mean, tol)
+		if math.Abs(r.PairsMovedFrac-1.0/11) > tol {
+			t.Errorf("%s: pairs moved %v, want 1/11 ± %v", algo, r.PairsMovedFrac, tol)
 		}
-		if r.DistinctSets.Mean != 120 || r.MaxSets != 120 {
-			t.Errorf("%s: distinct sets %v of %v, want all C(10,3) = 120", algo, r.DistinctSets.Mean, r.MaxSets)
+		if r.DistinctSets != 120 || r.MaxSets != 120 {
+			t.Errorf("%s: distinct sets %v of %v, want all C(10,3) = 120", algo, r.DistinctSets, r.MaxSets)
 		}
 	}
 	// Slots take replicas in slot order: contiguous slot ranges make one
@@ -80,11 +81,11 @@ func TestReplicationJoinRingRendezvous(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.DistinctSets.Mean != 10 {
-		t.Errorf("slots: distinct sets %v, want 10 (one per slot range)", r.DistinctSets.Mean)
+	if r.DistinctSets != 10 {
+		t.Errorf("slots: distinct sets %v, want 10 (one per slot range)", r.DistinctSets)
 	}
 	var b bytes.Buffer
-	if err := WriteReplicationTable(&b, []*ReplicationResult{r}); err != nil || !strings.Contains(b.String(), "10 (of 120)") {
+	if err := WriteReplicationTable(&b, []schema.Replication{r}); err != nil || !strings.Contains(b.String(), "10 (of 120)") {
 		t.Errorf("table (%v):\n%s", err, b.String())
 	}
 }
@@ -102,8 +103,8 @@ func TestReplicationBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.PairsMoved.Mean != 0 || r.LoadPeakToMean.Mean != 1 || r.MaxSets != 1 {
-		t.Errorf("R=5 on 2 -> 3 nodes: pairs moved %v, load peak/mean %v, max sets %v; want 0, 1, 1", r.PairsMoved.Mean, r.LoadPeakToMean.Mean, r.MaxSets)
+	if r.PairsMovedFrac != 0 || r.LoadPeakToMean != 1 || r.MaxSets != 1 {
+		t.Errorf("R=5 on 2 -> 3 nodes: pairs moved %v, load peak/mean %v, max sets %v; want 0, 1, 1", r.PairsMovedFrac, r.LoadPeakToMean, r.MaxSets)
 	}
 }
 
@@ -111,13 +112,13 @@ func TestReplicationBadInput(t *testing.T) {
 // set 0 is NewScenario's, sets differ from each other, and an op without
 // random choices is the same for every set.
 func TestNewScenarioForSet(t *testing.T) {
-	base, err := NewScenario(OpRemoveRandom, 100, 7)
+	base, err := NewScenario(schema.OpRemoveRandom, 100, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	gone := map[string]bool{}
 	for s := range 20 {
-		sc, err := NewScenarioForSet(OpRemoveRandom, 100, 7, s)
+		sc, err := NewScenarioForSet(schema.OpRemoveRandom, 100, 7, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,15 +133,15 @@ func TestNewScenarioForSet(t *testing.T) {
 	if len(gone) <= 15 {
 		t.Errorf("20 sets chose %d distinct leaving nodes, want about 18", len(gone))
 	}
-	a, _ := NewScenarioForSet(OpAdd, 10, 7, 0)
-	b, _ := NewScenarioForSet(OpAdd, 10, 7, 5)
+	a, _ := NewScenarioForSet(schema.OpAdd, 10, 7, 0)
+	b, _ := NewScenarioForSet(schema.OpAdd, 10, 7, 5)
 	if len(a.Steps) != 1 || len(b.Steps) != 1 || a.Steps[0].Join[0] != b.Steps[0].Join[0] {
 		t.Errorf("add differs between sets: %+v, %+v", a.Steps, b.Steps)
 	}
-	if RandomOp(OpAdd) || !RandomOp(OpRemoveRandom) || !RandomOp(OpChurn) {
+	if RandomOp(schema.OpAdd) || !RandomOp(schema.OpRemoveRandom) || !RandomOp(schema.OpChurn) {
 		t.Error("RandomOp: add is not random, remove-random and churn are")
 	}
-	if _, err := NewScenarioForSet(OpAdd, 10, 7, -1); err == nil || !strings.Contains(err.Error(), "-1") {
+	if _, err := NewScenarioForSet(schema.OpAdd, 10, 7, -1); err == nil || !strings.Contains(err.Error(), "-1") {
 		t.Errorf("set -1: err = %v", err)
 	}
 }
@@ -153,40 +154,40 @@ func TestNewScenarioForSet(t *testing.T) {
 // misses by more than that: its interval covers key sampling only.
 func TestReplicationPerSetCoversFailingNode(t *testing.T) {
 	const sets = 20
-	o := Options{Algo: "multiprobe", Config: catalog.DefaultConfig(), Keys: 20000, Sets: sets, Seed: 3, Placement: PlacementPerSet}
+	o := Options{Algo: "multiprobe", Config: catalog.DefaultConfig(), Keys: 20000, Sets: sets, Seed: 3, Placement: schema.PlacementPerSet}
 	var scs []Scenario
 	for s := range sets {
-		sc, err := NewScenarioForSet(OpRemoveRandom, 100, 3, s)
+		sc, err := NewScenarioForSet(schema.OpRemoveRandom, 100, 3, s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		scs = append(scs, sc)
 	}
-	off := func(r *ReplicationResult) (dev, se float64) {
+	off := func(r schema.Replication) (dev, se float64) {
 		var xs []float64
 		for _, s := range r.Samples {
 			xs = append(xs, s.PairsMoved)
 		}
 		mean, sd := stat.MeanStdDev(xs, nil)
-		return math.Abs(mean - r.Ideal), sd / math.Sqrt(float64(len(xs)))
+		return math.Abs(mean - r.IdealFrac), sd / math.Sqrt(float64(len(xs)))
 	}
 	per, err := Replication(o, scs, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d, se := off(per); d > 3.29*se {
-		t.Errorf("per-set pairs moved %v, ideal %v: off by %v, over 3.29 x %v", per.PairsMoved.Mean, per.Ideal, d, se)
+		t.Errorf("per-set pairs moved %v, ideal %v: off by %v, over 3.29 x %v", per.PairsMovedFrac, per.IdealFrac, d, se)
 	}
-	o.Placement = PlacementFixed
+	o.Placement = schema.PlacementFixed
 	fixed, err := Replication(o, scs[:1], 3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d, se := off(fixed); d <= 3.29*se {
-		t.Errorf("fixed layout and node: pairs moved %v, ideal %v within 3.29 x %v; this test needs a seed whose node is off", fixed.PairsMoved.Mean, fixed.Ideal, se)
+		t.Errorf("fixed layout and node: pairs moved %v, ideal %v within 3.29 x %v; this test needs a seed whose node is off", fixed.PairsMovedFrac, fixed.IdealFrac, se)
 	}
 	// Scenarios that differ in their node counts are refused, naming the set.
-	other, _ := NewScenarioForSet(OpRemoveRandom, 50, 3, 1)
+	other, _ := NewScenarioForSet(schema.OpRemoveRandom, 50, 3, 1)
 	if _, err := Replication(o, []Scenario{scs[0], other}, 3); err == nil || !strings.Contains(err.Error(), "2 scenarios for 20 key sets") {
 		t.Errorf("2 scenarios for 20 sets: err = %v", err)
 	}
@@ -219,7 +220,7 @@ func TestLayoutScenarioKeepsEveryStep(t *testing.T) {
 	if a, b := IdealFraction(m0[0], m0[1]), IdealFraction(m2[0], m2[1]); a != b {
 		t.Errorf("ideal fraction %v, layout 2's %v", a, b)
 	}
-	for op, want := range map[string]bool{OpRemoveRandom: true, OpRestore: true, OpShrinkRandom: true, OpChurn: false, OpAdd: false} {
+	for op, want := range map[string]bool{schema.OpRemoveRandom: true, schema.OpRestore: true, schema.OpShrinkRandom: true, schema.OpChurn: false, schema.OpAdd: false} {
 		if PerSetOp(op) != want {
 			t.Errorf("PerSetOp(%s) = %v, want %v", op, !want, want)
 		}

@@ -7,24 +7,8 @@ import (
 	"slices"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/schema"
 )
-
-// The scenario operations (the "op" column of movement results).
-const (
-	OpAdd          = "add"           // n -> n+1: one node joins
-	OpAddMany      = "add-many"      // n -> m > n+1 (by default n -> 2n): m-n nodes join at once
-	OpRemoveLast   = "remove-last"   // n -> m < n: the last n-m nodes leave at once (default m = n-1)
-	OpRemoveRandom = "remove-random" // n -> n-1: a seeded random node leaves
-	OpRestore      = "restore"       // n -> n-1 -> n: a seeded random node leaves and comes back to its old place
-	OpShrinkRandom = "shrink-random" // n -> ceil(n/10), one seeded random node at a time
-	OpShrinkLIFO   = "shrink-lifo"   // n -> ceil(n/10), the newest node first, one at a time
-	OpChurn        = "churn"         // ChurnSteps seeded joins and leaves
-)
-
-// Ops returns the scenario operations NewScenario accepts, in a fixed order.
-func Ops() []string {
-	return []string{OpAdd, OpAddMany, OpRemoveLast, OpRemoveRandom, OpRestore, OpShrinkRandom, OpShrinkLIFO, OpChurn}
-}
 
 // ChurnSteps is the number of membership changes in the churn scenario.
 const ChurnSteps = 20
@@ -337,11 +321,11 @@ func Resize(from, to int) (Scenario, error) {
 	var st Step
 	switch {
 	case to == from+1:
-		sc.Op = OpAdd
+		sc.Op = schema.OpAdd
 	case to > from:
-		sc.Op = OpAddMany
+		sc.Op = schema.OpAddMany
 	default:
-		sc.Op = OpRemoveLast
+		sc.Op = schema.OpRemoveLast
 	}
 	for i := from; i < to; i++ {
 		st.Join = append(st.Join, algorithms.Node{ID: algorithms.NodeID(i), Weight: 1})
@@ -357,7 +341,7 @@ func Resize(from, to int) (Scenario, error) {
 // n, rounded up.
 func ShrinkTarget(n int) int { return (n + 9) / 10 }
 
-// NewScenario returns the named scenario (see [Ops]) on n equal-weight nodes
+// NewScenario returns the named scenario (see [schema.Ops]) on n equal-weight nodes
 // node-0 ... node-{n-1}. Random choices (which node leaves, churn joins and
 // leaves) come from math/rand/v2's PCG seeded with (seed, 0), so the same
 // seed gives the same history. New nodes get fresh IDs node-n, node-{n+1},
@@ -375,7 +359,7 @@ func NewScenario(op string, n int, seed uint64) (Scenario, error) {
 // see different histories.
 func RandomOp(op string) bool {
 	switch op {
-	case OpRemoveRandom, OpRestore, OpShrinkRandom, OpChurn:
+	case schema.OpRemoveRandom, schema.OpRestore, schema.OpShrinkRandom, schema.OpChurn:
 		return true
 	}
 	return false
@@ -386,7 +370,7 @@ func RandomOp(op string) bool {
 // at the same node counts and ideal fraction (remove-random, restore,
 // shrink-random). Churn's histories differ in both, so one history serves
 // every set, as in Movement.
-func PerSetOp(op string) bool { return RandomOp(op) && op != OpChurn }
+func PerSetOp(op string) bool { return RandomOp(op) && op != schema.OpChurn }
 
 // NewScenarioForSet is NewScenario with its random choices drawn from
 // math/rand/v2's PCG seeded with (seed, set): key set set's own history,
@@ -414,27 +398,27 @@ func NewScenarioForSet(op string, n int, seed uint64, set int) (Scenario, error)
 	}
 	sc := Scenario{Op: op, Initial: initial}
 	switch op {
-	case OpAdd:
+	case schema.OpAdd:
 		return Resize(n, n+1)
-	case OpAddMany:
+	case schema.OpAddMany:
 		sc, err := Resize(n, 2*n)
-		sc.Op = OpAddMany
+		sc.Op = schema.OpAddMany
 		return sc, err
-	case OpRemoveLast:
+	case schema.OpRemoveLast:
 		if err := need2(); err != nil {
 			return Scenario{}, err
 		}
 		return Resize(n, n-1)
-	case OpRemoveRandom, OpRestore:
+	case schema.OpRemoveRandom, schema.OpRestore:
 		if err := need2(); err != nil {
 			return Scenario{}, err
 		}
 		gone := initial[rng.IntN(n)]
 		sc.Steps = []Step{{Leave: []string{gone.ID}}}
-		if op == OpRestore {
+		if op == schema.OpRestore {
 			sc.Steps = append(sc.Steps, Step{Join: []algorithms.Node{gone}, Rejoin: true})
 		}
-	case OpShrinkRandom, OpShrinkLIFO:
+	case schema.OpShrinkRandom, schema.OpShrinkLIFO:
 		if err := need2(); err != nil {
 			return Scenario{}, err
 		}
@@ -447,13 +431,13 @@ func NewScenarioForSet(op string, n int, seed uint64, set int) (Scenario, error)
 		cur := slices.Clone(initial)
 		for len(cur) > ShrinkTarget(n) {
 			i := len(cur) - 1 // newest first
-			if op == OpShrinkRandom {
+			if op == schema.OpShrinkRandom {
 				i = rng.IntN(len(cur))
 			}
 			sc.Steps = append(sc.Steps, Step{Leave: []string{cur[i].ID}})
 			cur = slices.Delete(cur, i, i+1)
 		}
-	case OpChurn:
+	case schema.OpChurn:
 		cur := slices.Clone(initial)
 		next := n
 		for range ChurnSteps {
@@ -469,7 +453,7 @@ func NewScenarioForSet(op string, n int, seed uint64, set int) (Scenario, error)
 			}
 		}
 	default:
-		return Scenario{}, fmt.Errorf("unknown scenario op %q (known: %v)", op, Ops())
+		return Scenario{}, fmt.Errorf("unknown scenario op %q (known: %v)", op, schema.Ops())
 	}
 	return sc, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/schema"
 )
 
 // CountOwners streams src through placer p and returns, per key set, the
@@ -252,47 +253,19 @@ func simulateNoise(keys int, nodes []algorithms.Node, seed uint64) (peakToMean, 
 	return peakToMean, cv, nil
 }
 
-// NodeShare is one node's measured and ideal share.
-type NodeShare struct {
-	ID          string   `json:"id"`
-	Weight      float64  `json:"weight"`
-	WeightShare float64  `json:"weight_share"` // w_i/W, the ideal share
-	Share       Estimate `json:"-"`            // fraction of keys, mean over sets with 95% CI
-	Exact       *float64 `json:"exact_share"`  // exact share of the hash space on the given node IDs; nil without ExactSharer
+// quantileSummary summarises a statistic over independent layouts: its mean
+// and its 5th and 95th percentiles (gonum stat.Quantile, empirical).
+type quantileSummary struct {
+	mean, p5, p95 float64
 }
 
-// SpreadSample is the Balance measured on one key set.
-type SpreadSample = Balance
-
-// Quantiles summarises a statistic over independent layouts: its mean and
-// its 5th and 95th percentiles (gonum stat.Quantile, empirical).
-type Quantiles struct {
-	Mean, P5, P95 float64
-}
-
-// LayoutSpread is the exact spread (no key sampling) over Draws
-// independent layouts LayoutNodes(nodes, r), r = 0..Draws-1, of an
+// layoutSummary is the exact spread (no key sampling) over draws
+// independent layouts LayoutNodes(nodes, r), r = 0..draws-1, of an
 // algorithm with a random layout: what a reader's own ring will show.
-type LayoutSpread struct {
-	Draws      int
-	PeakToMean Quantiles
-	CV         Quantiles
-}
-
-// LoadBound is the load bound of consistent hashing with bounded loads
-// (Mirrokni, Thorup, Zadimoghaddam 2018): no node holds more than
-// ceil(c * m * w_i/W) of m balls, c = LoadFactor. chbench's balls are
-// partitions, so the bound holds on partitions by construction
-// (PartitionRatio <= 1); keys follow their partition, and KeyRatio is
-// what the paper's bound on keys would read.
-type LoadBound struct {
-	LoadFactor float64 // c = 1 + eps
-	// KeyRatio is max over nodes of keys_i / ceil(c * K * w_i/W) for the K
-	// keys of a set: mean over sets with 95% CI.
-	KeyRatio Estimate
-	// PartitionRatio is max over nodes of partitions_i / capacity_i, the
-	// largest over the placements of the run.
-	PartitionRatio float64
+type layoutSummary struct {
+	draws      int
+	peakToMean quantileSummary
+	cv         quantileSummary
 }
 
 // capacityPlacer is a placement with a load bound on its partitions (package
@@ -304,59 +277,39 @@ type capacityPlacer interface {
 	Cap(i int) int
 }
 
-// SpreadResult is the spread of keys over one membership.
+// Spread places the keys of o on nodes with the algorithm of o and returns
+// their spread, a row of spread results ([schema.Spread]).
 //
 // MinShare, MaxShare, PeakToMean and CV are the per-set [Balance] values,
 // as means over the key sets with 95% intervals; in the per-set placement
-// mode each set is on its own layout, so the intervals cover layouts and
-// keys together. NoisePeakToMean and NoiseCV are the floor a perfect
-// algorithm shows by sampling noise with the same keys per set and nodes
-// ([NoiseFloor]). Exact is the Balance of the exact shares of the
-// placement on the given node IDs (this exact fleet), when the placer
-// implements [algorithms.ExactSharer], else nil. Layouts is the exact
-// spread over Options.Draws independent layouts (nil unless Draws > 0 and
-// the algorithm has a random layout and exact shares). TheoryPeakToMean
-// and TheoryCV are [RingTheory] for algorithms whose shares are arcs of
-// virtual nodes (catalog Info.VNodeArcs) with equal weights, else nil.
-// Bound is set for placements with a load bound (bounded loads).
-type SpreadResult struct {
-	Config           RunConfig
-	Label            string // catalog Info.Label: the algorithm and its variant
-	Nodes            int
-	MinShare         Estimate
-	MaxShare         Estimate
-	PeakToMean       Estimate
-	CV               Estimate
-	NoisePeakToMean  float64
-	NoiseCV          float64
-	NoiseMethod      string // NoiseAnalytic or NoiseSimulated: how NoisePeakToMean was obtained
-	Exact            *Balance
-	Layouts          *LayoutSpread
-	TheoryPeakToMean *float64
-	TheoryCV         *float64
-	Bound            *LoadBound
-	Shares           []NodeShare // per node, in membership order
-	Samples          []Balance   // one per key set
-}
-
-// Spread places the keys of o on nodes with the algorithm of o and returns
-// their spread. In per-set placement mode an algorithm with a random
-// layout places key set s on LayoutNodes(nodes, s); shares are reported
-// per node of nodes whatever its salted ID. For a key file the noise floor
-// uses floor(L/S) keys. It returns an error for invalid options or a
-// membership the algorithm rejects.
-func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
+// mode an algorithm with a random layout places key set s on
+// LayoutNodes(nodes, s), so the intervals cover layouts and keys
+// together, and shares are reported per node of nodes whatever its salted
+// ID. NoisePeakToMean and NoiseCV are the floor a perfect algorithm shows
+// by sampling noise with the same keys per set and nodes ([NoiseFloor];
+// for a key file with floor(L/S) keys). The exact values are the Balance
+// of the exact shares of the placement on the given node IDs (this exact
+// fleet), when the placer implements [algorithms.ExactSharer]; the
+// placements values the exact spread over Options.Draws independent
+// layouts (when Draws > 0 and the algorithm has a random layout and exact
+// shares); the theory values [RingTheory] for algorithms whose shares are
+// arcs of virtual nodes (catalog Info.VNodeArcs) with equal weights; the
+// load bound values are set for placements with a load bound (bounded
+// loads: keys over ceil(c*K*w/W) per set, partitions over their capacity).
+// It returns an error for invalid options or a membership the algorithm
+// rejects.
+func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 	src, rc, err := o.prepare()
 	if err != nil {
-		return nil, err
+		return schema.Spread{}, err
 	}
 	if err := checkSpreadMemory(o, src.Sets(), nodes); err != nil {
-		return nil, err
+		return schema.Spread{}, err
 	}
 	info, _ := catalog.Describe(o.Algo) // checked by prepare
 	layouts, err := o.layouts(src.Sets())
 	if err != nil {
-		return nil, err
+		return schema.Spread{}, err
 	}
 	cfg := o.Config
 	cfg.Partitions = cfg.PartitionsFor(len(nodes))
@@ -368,7 +321,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	for l := range ps {
 		ln := LayoutNodes(nodes, l)
 		if ps[l], err = catalog.New(o.Algo, ln, cfg); err != nil {
-			return nil, err
+			return schema.Spread{}, err
 		}
 		index := make(map[string]int, len(ln)) // IndexOf per node would be O(n^2)
 		for i, nd := range ln {
@@ -381,9 +334,9 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	}
 	counts, err := CountOwnersPerSet(src, ps, o.Workers)
 	if err != nil {
-		return nil, err
+		return schema.Spread{}, err
 	}
-	r := &SpreadResult{Config: rc, Label: info.Label(false), Nodes: len(nodes)}
+	r := schema.Spread{Config: rc, Label: info.Label(false), Nodes: len(nodes)}
 	perNode := make([][]float64, len(nodes))
 	var mins, maxs, p2ms, cvs, keyRatios []float64
 	minKeys := int64(math.MaxInt64)
@@ -394,7 +347,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 			k += x
 		}
 		if k == 0 {
-			return nil, fmt.Errorf("key set %d is empty", s)
+			return schema.Spread{}, fmt.Errorf("key set %d is empty", s)
 		}
 		minKeys = min(minKeys, k)
 		shares := make([]float64, len(c))
@@ -407,9 +360,9 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		}
 		b, err := balanceOf(shares, nodes)
 		if err != nil {
-			return nil, err
+			return schema.Spread{}, err
 		}
-		r.Samples = append(r.Samples, b)
+		r.Samples = append(r.Samples, schema.SpreadSample(b))
 		mins, maxs, p2ms, cvs = append(mins, b.MinShare), append(maxs, b.MaxShare), append(p2ms, b.PeakToMean), append(cvs, b.CV)
 		if cp, ok := forSet(ps, s).(capacityPlacer); ok {
 			c := 1 + cp.Eps()
@@ -421,18 +374,22 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		}
 	}
 	var ci cis
-	r.MinShare, r.MaxShare = ci.of("min share", mins), ci.of("max share", maxs)
-	r.PeakToMean, r.CV = ci.peakToMean("peak-to-mean", p2ms), ci.of("cv", cvs)
+	setEstimate(&r.MinShare, &r.MinShareLo, &r.MinShareHi, ci.of("min share", mins))
+	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.of("max share", maxs))
+	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2ms))
+	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.of("cv", cvs))
 	if len(keyRatios) > 0 {
-		b := &LoadBound{KeyRatio: ci.of("key load over bound", keyRatios)}
+		kr := ci.of("key load over bound", keyRatios)
+		var lf, pr float64
 		for _, p := range ps {
 			cp := p.(capacityPlacer)
-			b.LoadFactor = 1 + cp.Eps()
+			lf = 1 + cp.Eps()
 			for i := range cp.Nodes() {
-				b.PartitionRatio = max(b.PartitionRatio, float64(cp.Load(i))/float64(cp.Cap(i)))
+				pr = max(pr, float64(cp.Load(i))/float64(cp.Cap(i)))
 			}
 		}
-		r.Bound = b
+		r.LoadFactor, r.PartitionLoadOverBound = &lf, &pr
+		r.KeyLoadOverBound, r.KeyLoadOverBoundLo, r.KeyLoadOverBoundHi = &kr.Mean, &kr.Lo, &kr.Hi
 	}
 	keys := int(minKeys)
 	if o.KeyFile == "" {
@@ -441,7 +398,7 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 	r.NoiseMethod = NoiseMethod(nodes)
 	r.NoisePeakToMean, r.NoiseCV, err = noiseFloorCached(keys, nodes, o.Seed)
 	if err != nil {
-		return nil, err
+		return schema.Spread{}, err
 	}
 	var exact []float64 // on the given node IDs (layout 0), in the order of nodes
 	if es, ok := ps[0].(algorithms.ExactSharer); ok {
@@ -451,24 +408,30 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		}
 		b, err := balanceOf(exact, nodes)
 		if err != nil {
-			return nil, fmt.Errorf("%s exact shares: %w", o.Algo, err)
+			return schema.Spread{}, fmt.Errorf("%s exact shares: %w", o.Algo, err)
 		}
-		r.Exact = &b
+		r.ExactPeakToMean, r.ExactCV, r.ExactMinShare, r.ExactMaxShare = &b.PeakToMean, &b.CV, &b.MinShare, &b.MaxShare
 		if info.RandomLayout && o.Draws > 0 {
-			if r.Layouts, err = layoutSpread(o, cfg, nodes); err != nil {
-				return nil, err
+			l, err := layoutSpread(o, cfg, nodes)
+			if err != nil {
+				return schema.Spread{}, err
 			}
+			r.Placements = &l.draws
+			r.PlacementsPeakToMean, r.PlacementsPeakToMeanP5, r.PlacementsPeakToMeanP95 = &l.peakToMean.mean, &l.peakToMean.p5, &l.peakToMean.p95
+			r.PlacementsCV, r.PlacementsCVP5, r.PlacementsCVP95 = &l.cv.mean, &l.cv.p5, &l.cv.p95
 		}
 	}
 	if info.VNodeArcs && algorithms.Uniform(nodes) {
 		p, cv, err := RingTheory(len(nodes), cfg.VNodes)
 		if err != nil {
-			return nil, err
+			return schema.Spread{}, err
 		}
 		r.TheoryPeakToMean, r.TheoryCV = &p, &cv
 	}
 	for i, nd := range nodes {
-		ns := NodeShare{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: ci.of("share of "+nd.ID, perNode[i])}
+		share := ci.of("share of "+nd.ID, perNode[i])
+		ns := schema.Share{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: share.Mean, ShareLo: share.Lo, ShareHi: share.Hi}
+		ns.Error = ns.Share - ns.WeightShare
 		if exact != nil {
 			x := exact[i]
 			ns.Exact = &x
@@ -476,10 +439,13 @@ func Spread(o Options, nodes []algorithms.Node) (*SpreadResult, error) {
 		r.Shares = append(r.Shares, ns)
 	}
 	if ci.err != nil {
-		return nil, fmt.Errorf("%s spread: %w", o.Algo, ci.err)
+		return schema.Spread{}, fmt.Errorf("%s spread: %w", o.Algo, ci.err)
 	}
 	return r, nil
 }
+
+// setEstimate stores e into the mean, lo and hi fields of a row.
+func setEstimate(mean, lo, hi *float64, e Estimate) { *mean, *lo, *hi = e.Mean, e.Lo, e.Hi }
 
 // CheckSpread returns the error Spread(o, nodes) would return before
 // streaming its first key, apart from the key source's (see
@@ -538,7 +504,7 @@ func checkSpreadMemory(o Options, sets int, nodes []algorithms.Node) error {
 // layoutSpread builds o.Draws layouts LayoutNodes(nodes, r) of the
 // algorithm of o with cfg, on up to o.Workers goroutines, and summarises
 // the Balance of their exact shares.
-func layoutSpread(o Options, cfg catalog.Config, nodes []algorithms.Node) (*LayoutSpread, error) {
+func layoutSpread(o Options, cfg catalog.Config, nodes []algorithms.Node) (*layoutSummary, error) {
 	p2m := make([]float64, o.Draws)
 	cvs := make([]float64, o.Draws)
 	errs := make([]error, o.Draws)
@@ -572,17 +538,17 @@ func layoutSpread(o Options, cfg catalog.Config, nodes []algorithms.Node) (*Layo
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return &LayoutSpread{Draws: o.Draws, PeakToMean: quantiles(p2m), CV: quantiles(cvs)}, nil
+	return &layoutSummary{draws: o.Draws, peakToMean: quantiles(p2m), cv: quantiles(cvs)}, nil
 }
 
 // quantiles returns the mean and the empirical 5th and 95th percentiles of
 // xs (not empty); xs is sorted in place.
-func quantiles(xs []float64) Quantiles {
+func quantiles(xs []float64) quantileSummary {
 	slices.Sort(xs)
-	return Quantiles{
-		Mean: stat.Mean(xs, nil),
-		P5:   stat.Quantile(0.05, stat.Empirical, xs, nil),
-		P95:  stat.Quantile(0.95, stat.Empirical, xs, nil),
+	return quantileSummary{
+		mean: stat.Mean(xs, nil),
+		p5:   stat.Quantile(0.05, stat.Empirical, xs, nil),
+		p95:  stat.Quantile(0.95, stat.Empirical, xs, nil),
 	}
 }
 

@@ -116,14 +116,14 @@ func TestSpreadMatchesNoise(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rel := math.Abs(r.CV.Mean-r.NoiseCV) / r.NoiseCV; rel > tol {
-			t.Errorf("%s: cv %.4f vs noise %.4f (relative difference %.3f > %.3f)", algo, r.CV.Mean, r.NoiseCV, rel, tol)
+		if rel := math.Abs(r.CV-r.NoiseCV) / r.NoiseCV; rel > tol {
+			t.Errorf("%s: cv %.4f vs noise %.4f (relative difference %.3f > %.3f)", algo, r.CV, r.NoiseCV, rel, tol)
 		}
-		if !(r.MinShare.Mean < 1.0/n && 1.0/n < r.MaxShare.Mean) {
-			t.Errorf("%s: shares [%v, %v] do not bracket 1/n", algo, r.MinShare.Mean, r.MaxShare.Mean)
+		if !(r.MinShare < 1.0/n && 1.0/n < r.MaxShare) {
+			t.Errorf("%s: shares [%v, %v] do not bracket 1/n", algo, r.MinShare, r.MaxShare)
 		}
-		if r.PeakToMean.Mean != r.MaxShare.Mean*n && math.Abs(r.PeakToMean.Mean-r.MaxShare.Mean*n) > 1e-12 {
-			t.Errorf("%s: peak/mean %v != n * max share %v", algo, r.PeakToMean.Mean, r.MaxShare.Mean*n)
+		if r.PeakToMean != r.MaxShare*n && math.Abs(r.PeakToMean-r.MaxShare*n) > 1e-12 {
+			t.Errorf("%s: peak/mean %v != n * max share %v", algo, r.PeakToMean, r.MaxShare*n)
 		}
 	}
 }
@@ -137,11 +137,11 @@ func TestSpreadExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Exact == nil || math.Abs(m.Exact.PeakToMean-1) > 1e-12 || m.Exact.CV > 1e-12 {
-		t.Errorf("modulo exact = %+v, want peak/mean 1, cv 0", m.Exact)
+	if m.ExactPeakToMean == nil || math.Abs(*m.ExactPeakToMean-1) > 1e-12 || *m.ExactCV > 1e-12 {
+		t.Errorf("modulo exact peak/mean %v, cv %v, want 1, 0", m.ExactPeakToMean, m.ExactCV)
 	}
-	if r, _ := Spread(opts("rendezvous", 1000, 1), nodes); r.Exact != nil || r.Shares[0].Exact != nil {
-		t.Errorf("rendezvous has exact values %+v", r.Exact)
+	if r, _ := Spread(opts("rendezvous", 1000, 1), nodes); r.ExactPeakToMean != nil || r.Shares[0].Exact != nil {
+		t.Errorf("rendezvous has exact values %v", *r.ExactPeakToMean)
 	}
 	o := opts("ring", 1000, 1)
 	o.Config.VNodes = 5
@@ -158,8 +158,8 @@ func TestSpreadExact(t *testing.T) {
 			t.Errorf("node %d: exact share %v, want %v", i, *r.Shares[i].Exact, s)
 		}
 	}
-	if r.Exact.PeakToMean != mx {
-		t.Errorf("ring exact peak/mean %v, want %v", r.Exact.PeakToMean, mx)
+	if *r.ExactPeakToMean != mx {
+		t.Errorf("ring exact peak/mean %v, want %v", *r.ExactPeakToMean, mx)
 	}
 }
 
@@ -178,8 +178,8 @@ func TestSpreadWeighted(t *testing.T) {
 		if s.WeightShare != q {
 			t.Errorf("%s: weight share %v, want %v", s.ID, s.WeightShare, q)
 		}
-		if se := math.Sqrt(q * (1 - q) / (keys * sets)); math.Abs(s.Share.Mean-q) > 5*se {
-			t.Errorf("%s: share %.4f, want %.4f ± %.4f", s.ID, s.Share.Mean, q, 5*se)
+		if se := math.Sqrt(q * (1 - q) / (keys * sets)); math.Abs(s.Share-q) > 5*se {
+			t.Errorf("%s: share %.4f, want %.4f ± %.4f", s.ID, s.Share, q, 5*se)
 		}
 	}
 	// Peak-to-mean compares each share with its weight share, so a
@@ -189,8 +189,8 @@ func TestSpreadWeighted(t *testing.T) {
 	// node: sqrt((1-q)/(K*q)) with q = 1/8; the mean over S sets has that
 	// over sqrt(S), and we accept 5 of them.
 	tol := 5 * math.Sqrt((1-0.125)/(keys*0.125)) / math.Sqrt(sets)
-	if math.Abs(r.PeakToMean.Mean-r.NoisePeakToMean) > tol {
-		t.Errorf("weighted peak/mean %v, noise floor %v ± %v", r.PeakToMean.Mean, r.NoisePeakToMean, tol)
+	if math.Abs(r.PeakToMean-r.NoisePeakToMean) > tol {
+		t.Errorf("weighted peak/mean %v, noise floor %v ± %v", r.PeakToMean, r.NoisePeakToMean, tol)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/schema"
 )
 
 func TestMeanCIReference(t *testing.T) {
@@ -109,7 +110,7 @@ func TestPeakToMeanCI(t *testing.T) {
 // bounded loads.
 func TestPeakToMeanIntervalsTwoSets(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(10)
-	rs, err := Load(loadOpts(200, 2000, 2, 0), PlacementNames(), nodes)
+	rs, err := Load(loadOpts(200, 2000, 2, 0), schema.LoadPlacements(), nodes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestPeakToMeanIntervalsTwoSets(t *testing.T) {
 		for _, s := range r.Samples {
 			xs = append(xs, s.PeakToMean)
 		}
-		if check("load "+r.Placement, xs, r.PeakToMean) {
+		if check("load "+r.Algo, xs, Estimate{r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi}) {
 			dipped++
 		}
 	}
@@ -145,7 +146,7 @@ func TestPeakToMeanIntervalsTwoSets(t *testing.T) {
 		for _, s := range sr.Samples {
 			xs = append(xs, s.PeakToMean)
 		}
-		if check("spread "+algo, xs, sr.PeakToMean) {
+		if check("spread "+algo, xs, Estimate{sr.PeakToMean, sr.PeakToMeanLo, sr.PeakToMeanHi}) {
 			dipped++
 		}
 	}
@@ -157,8 +158,8 @@ func TestPeakToMeanIntervalsTwoSets(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range bs {
-		if r.PeakToMean.Lo < 1 {
-			t.Errorf("bounded %s: peak-to-mean %+v, want lo >= 1", r.Variant, r.PeakToMean)
+		if r.PeakToMeanLo < 1 {
+			t.Errorf("bounded %s: peak-to-mean %+v, want lo >= 1", r.Algo, r.PeakToMean)
 		}
 	}
 }

@@ -2,11 +2,7 @@ package analysis
 
 import (
 	"fmt"
-	"io"
 	"math"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/chbench/chbench/schema"
 )
@@ -187,71 +183,63 @@ func (m StormModel) RecoveryTime(f, x float64) float64 {
 }
 
 // StormRecoveryFactor is the multiple of the steady database load at which
-// [StormResult.Recovery] counts the storm as over.
+// a storm's recovery time counts it as over.
 const StormRecoveryFactor = 1.1
 
-// StormResult is one algorithm's miss storm: the moved fraction of its
-// [MoveResult] turned into hit ratio and database load by a [StormModel].
-// Every Estimate is the model applied to the mean and to the two ends of
-// the moved fraction's 95% interval (the model is monotone in f, so these
-// are the interval's images).
-type StormResult struct {
-	Config     RunConfig
-	Model      StormModel
-	Op         string
-	From, To   int
-	Moved      Estimate // measured moved fraction f (0..1)
-	Ideal      float64  // the ideal fraction of the membership change
-	HitAfter   Estimate // hit ratio right after the change, h (1-f)
-	DBReads    Estimate // database reads/s right after the change
-	DBSteady   float64  // database reads/s before the change, Q (1-h)
-	DBMultiple Estimate // DBReads / DBSteady
-	ExtraReads Estimate // database reads added until the cache refills, h f K
-	// Recovery is the seconds until the database load is back within
-	// StormRecoveryFactor of its steady state.
-	Recovery Estimate
-	Tau      float64 // the model's time constant K/Q, seconds
-}
-
-// StormFromMove derives the miss storm of r under m (see [StormModel]). It
-// returns an error for an invalid model, or for a multi-step movement
-// result, whose summed moves are not one change's moved fraction.
-func StormFromMove(r *MoveResult, m StormModel) (*StormResult, error) {
+// StormFromMove derives the miss storm of movement result r under m (see
+// [StormModel]), a row of storm results ([schema.Storm]): the measured
+// moved fraction f turned into the hit ratio right after the change
+// h (1-f), the database reads/s right after it and their multiple of the
+// steady Q (1-h), the extra database reads until the cache refills
+// h f K, and the seconds until the load is back within
+// StormRecoveryFactor of its steady state. Every estimate is the model
+// applied to the mean and to the two ends of the moved fraction's 95%
+// interval (the model is monotone in f, so these are the interval's
+// images). It returns an error for an invalid model, or for a multi-step
+// movement result, whose summed moves are not one change's moved fraction.
+func StormFromMove(r schema.Move, m StormModel) (schema.Storm, error) {
 	if err := m.Validate(); err != nil {
-		return nil, err
+		return schema.Storm{}, err
 	}
 	if r.Steps != 1 {
-		return nil, fmt.Errorf("scenario %s has %d steps: a miss storm follows one membership change", r.Op, r.Steps)
+		return schema.Storm{}, fmt.Errorf("scenario %s has %d steps: a miss storm follows one membership change", r.Op, r.Steps)
 	}
 	img := func(g func(f float64) float64) Estimate {
-		return Estimate{Mean: g(r.Moved.Mean), Lo: g(r.Moved.Lo), Hi: g(r.Moved.Hi)}
+		return Estimate{Mean: g(r.MovedFrac), Lo: g(r.MovedFracLo), Hi: g(r.MovedFracHi)}
 	}
-	s := &StormResult{
-		Config: r.Config, Model: m, Op: r.Op, From: r.From, To: r.To, Moved: r.Moved, Ideal: r.Ideal,
-		DBSteady: m.SteadyDBReads(), Tau: m.TimeConstant(),
+	s := schema.Storm{
+		Config: r.Config, Op: r.Op, From: r.From, To: r.To,
+		Reads: m.Reads, HitRatio: m.HitRatio, WorkingSet: m.WorkingSet, Zipf: m.Zipf,
+		MovedFrac: r.MovedFrac, MovedFracLo: r.MovedFracLo, MovedFracHi: r.MovedFracHi, IdealFrac: r.IdealFrac,
+		DBSteady: m.SteadyDBReads(), TauS: m.TimeConstant(),
 	}
-	s.DBReads = img(func(f float64) float64 { return m.DBReadsAt(f, 0) })
-	s.DBMultiple = img(func(f float64) float64 { return m.DBReadsAt(f, 0) / s.DBSteady })
-	s.ExtraReads = img(m.ExtraDBReads)
-	s.Recovery = img(func(f float64) float64 { return m.RecoveryTime(f, StormRecoveryFactor) })
+	setEstimate(&s.DBReads, &s.DBReadsLo, &s.DBReadsHi, img(func(f float64) float64 { return m.DBReadsAt(f, 0) }))
+	setEstimate(&s.DBMultiple, &s.DBMultipleLo, &s.DBMultipleHi, img(func(f float64) float64 { return m.DBReadsAt(f, 0) / s.DBSteady }))
+	setEstimate(&s.ExtraDBReads, &s.ExtraDBReadsLo, &s.ExtraDBReadsHi, img(m.ExtraDBReads))
+	setEstimate(&s.RecoveryS, &s.RecoverySLo, &s.RecoverySHi, img(func(f float64) float64 { return m.RecoveryTime(f, StormRecoveryFactor) }))
 	// The hit ratio falls as f grows: the interval's ends swap.
-	s.HitAfter = Estimate{Mean: m.HitAt(r.Moved.Mean, 0), Lo: m.HitAt(r.Moved.Hi, 0), Hi: m.HitAt(r.Moved.Lo, 0)}
+	s.HitAfter, s.HitAfterLo, s.HitAfterHi = m.HitAt(r.MovedFrac, 0), m.HitAt(r.MovedFracHi, 0), m.HitAt(r.MovedFracLo, 0)
 	return s, nil
+}
+
+// ModelOf returns the warm-up model a storm row was derived with.
+func ModelOf(r schema.Storm) StormModel {
+	return StormModel{Reads: r.Reads, HitRatio: r.HitRatio, WorkingSet: r.WorkingSet, Zipf: r.Zipf}
 }
 
 // Storm measures the movement of sc (one membership change) for the
 // algorithm and keys of o and derives its miss storm under m. It returns
 // Movement's errors and StormFromMove's.
-func Storm(o Options, sc Scenario, m StormModel) (*StormResult, error) {
+func Storm(o Options, sc Scenario, m StormModel) (schema.Storm, error) {
 	if err := m.Validate(); err != nil {
-		return nil, err
+		return schema.Storm{}, err
 	}
 	if len(sc.Steps) != 1 {
-		return nil, fmt.Errorf("scenario %s has %d steps: a miss storm follows one membership change", sc.Op, len(sc.Steps))
+		return schema.Storm{}, fmt.Errorf("scenario %s has %d steps: a miss storm follows one membership change", sc.Op, len(sc.Steps))
 	}
 	r, err := Movement(o, sc)
 	if err != nil {
-		return nil, err
+		return schema.Storm{}, err
 	}
 	return StormFromMove(r, m)
 }
@@ -282,106 +270,22 @@ func StormTimes(m StormModel, points int, span float64) ([]float64, error) {
 	return ts, nil
 }
 
-// StormRows returns the results schema rows of rs, in order.
-func StormRows(rs []*StormResult) []schema.Storm {
-	out := make([]schema.Storm, 0, len(rs))
-	for _, r := range rs {
-		c := r.Config
-		out = append(out, schema.Storm{
-			Algo: c.Algo, Hash: c.Hash, VNodes: c.VNodes, Op: r.Op, From: r.From, To: r.To,
-			Keys: c.Keys, Sets: c.Sets, Seed: c.Seed,
-			Reads: r.Model.Reads, HitRatio: r.Model.HitRatio, WorkingSet: r.Model.WorkingSet, Zipf: r.Model.Zipf,
-			MovedFrac: r.Moved.Mean, MovedFracLo: r.Moved.Lo, MovedFracHi: r.Moved.Hi, IdealFrac: r.Ideal,
-			HitAfter: r.HitAfter.Mean, HitAfterLo: r.HitAfter.Lo, HitAfterHi: r.HitAfter.Hi,
-			DBReads: r.DBReads.Mean, DBReadsLo: r.DBReads.Lo, DBReadsHi: r.DBReads.Hi,
-			DBSteady:   r.DBSteady,
-			DBMultiple: r.DBMultiple.Mean, DBMultipleLo: r.DBMultiple.Lo, DBMultipleHi: r.DBMultiple.Hi,
-			ExtraDBReads: r.ExtraReads.Mean, ExtraDBReadsLo: r.ExtraReads.Lo, ExtraDBReadsHi: r.ExtraReads.Hi,
-			RecoveryS: r.Recovery.Mean, RecoverySLo: r.Recovery.Lo, RecoverySHi: r.Recovery.Hi,
-			TauS: r.Tau, Config: c,
-		})
-	}
-	return out
-}
-
-// StormTimelineRows returns, for each result of rs and each time of ts
-// (seconds), the hit ratio and database load of the warm-up model, with
-// the images of the moved fraction's 95% interval; results outermost.
-func StormTimelineRows(rs []*StormResult, ts []float64) []schema.StormPoint {
+// StormTimeline returns, for each storm row of rs and each time of ts
+// (seconds), the hit ratio and database load of its warm-up model, with
+// the images of the moved fraction's 95% interval; rows outermost.
+func StormTimeline(rs []schema.Storm, ts []float64) []schema.StormPoint {
 	var out []schema.StormPoint
 	for _, r := range rs {
-		c, m := r.Config, r.Model
+		m := ModelOf(r)
 		for _, t := range ts {
 			out = append(out, schema.StormPoint{
-				Algo: c.Algo, Hash: c.Hash, VNodes: c.VNodes, Op: r.Op, From: r.From, To: r.To,
-				Keys: c.Keys, Sets: c.Sets, Seed: c.Seed, TimeS: t,
-				HitRatio: m.HitAt(r.Moved.Mean, t), HitRatioLo: m.HitAt(r.Moved.Hi, t), HitRatioHi: m.HitAt(r.Moved.Lo, t),
-				DBReads: m.DBReadsAt(r.Moved.Mean, t), DBReadsLo: m.DBReadsAt(r.Moved.Lo, t), DBReadsHi: m.DBReadsAt(r.Moved.Hi, t),
+				Op: r.Op, From: r.From, To: r.To, TimeS: t,
+				HitRatio: m.HitAt(r.MovedFrac, t), HitRatioLo: m.HitAt(r.MovedFracHi, t), HitRatioHi: m.HitAt(r.MovedFracLo, t),
+				DBReads: m.DBReadsAt(r.MovedFrac, t), DBReadsLo: m.DBReadsAt(r.MovedFracLo, t), DBReadsHi: m.DBReadsAt(r.MovedFracHi, t),
 				DBSteady: r.DBSteady, Reads: m.Reads, SteadyHitRatio: m.HitRatio, WorkingSet: m.WorkingSet, Zipf: m.Zipf,
-				Config: c,
+				Config: r.Config,
 			})
 		}
 	}
 	return out
 }
-
-// WriteStormTable writes rs as an aligned text table for terminals: the
-// moved fraction and hit ratio in percent, database reads per second and
-// their multiple of the steady state, the extra reads until the cache has
-// refilled and the recovery time, with 95% intervals in brackets.
-func WriteStormTable(w io.Writer, rs []*StormResult) error {
-	if len(rs) > 0 {
-		m := rs[0].Model
-		pop := ""
-		if m.Zipf > 0 {
-			pop = ", Zipf popularity s = " + strconv.FormatFloat(m.Zipf, 'g', -1, 64)
-		}
-		fmt.Fprintf(w, "cache fleet: %s reads/s at %s hit ratio, working set %s keys%s (tau = K/Q = %s s); steady database load %s reads/s\n",
-			num(m.Reads), pct(m.HitRatio), num(float64(m.WorkingSet)), pop, strconv.FormatFloat(m.TimeConstant(), 'g', 4, 64), num(m.SteadyDBReads()))
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "algo\top\tfrom\tto\tmoved [95%% CI]\thit ratio after\tdb reads/s [95%% CI]\tx steady [95%% CI]\textra db reads\tseconds to <%gx steady\n", StormRecoveryFactor)
-	labels := tableLabels(rs, func(r *StormResult) (RunConfig, string) { return r.Config, "" })
-	for i, r := range rs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Op, r.From, r.To,
-			ci(r.Moved, pct), ci(r.HitAfter, pct), ci(r.DBReads, num), ci(r.DBMultiple, x1), num(r.ExtraReads.Mean),
-			strconv.FormatFloat(r.Recovery.Mean, 'f', 1, 64))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	// The floor every algorithm faces: moving exactly the ideal fraction.
-	seen := map[string]bool{}
-	for _, r := range rs {
-		if k := fmt.Sprint(r.Op, r.From, r.To); !seen[k] {
-			seen[k] = true
-			m := r.Model
-			_, err := fmt.Fprintf(w, "ideal %s %d -> %d (moved = ideal fraction %s): hit ratio %s, %s db reads/s, %s steady\n", r.Op, r.From, r.To,
-				pct(r.Ideal), pct(m.HitAt(r.Ideal, 0)), num(m.DBReadsAt(r.Ideal, 0)), x1(m.DBReadsAt(r.Ideal, 0)/m.SteadyDBReads()))
-			if err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// num formats x rounded to a whole number with thousands separators.
-func num(x float64) string {
-	s := strconv.FormatFloat(math.Round(x), 'f', 0, 64)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-func x1(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) + "x" }

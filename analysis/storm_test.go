@@ -21,8 +21,7 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 // 20 ln 152 = 100.47 s.
 func TestStormHandComputed(t *testing.T) {
 	m := DefaultStormModel()
-	r := &MoveResult{Op: OpAdd, From: 4, To: 5, Steps: 1, Ideal: 0.2,
-		Moved: Estimate{Mean: 0.8, Lo: 0.79, Hi: 0.81}}
+	r := schema.Move{Op: schema.OpAdd, From: 4, To: 5, Steps: 1, IdealFrac: 0.2, MovedFrac: 0.8, MovedFracLo: 0.79, MovedFracHi: 0.81}
 	s, err := StormFromMove(r, m)
 	if err != nil {
 		t.Fatal(err)
@@ -31,16 +30,16 @@ func TestStormHandComputed(t *testing.T) {
 		name      string
 		got, want float64
 	}{
-		{"hit after", s.HitAfter.Mean, 0.19},
-		{"hit after lo (from moved hi)", s.HitAfter.Lo, 0.95 * 0.19},
-		{"hit after hi (from moved lo)", s.HitAfter.Hi, 0.95 * 0.21},
-		{"db reads", s.DBReads.Mean, 40500},
+		{"hit after", s.HitAfter, 0.19},
+		{"hit after lo (from moved hi)", s.HitAfterLo, 0.95 * 0.19},
+		{"hit after hi (from moved lo)", s.HitAfterHi, 0.95 * 0.21},
+		{"db reads", s.DBReads, 40500},
 		{"db steady", s.DBSteady, 2500},
-		{"db multiple", s.DBMultiple.Mean, 16.2},
-		{"db multiple lo", s.DBMultiple.Lo, 50000 * (1 - 0.95*0.21) / 2500},
-		{"extra db reads", s.ExtraReads.Mean, 760000},
-		{"tau", s.Tau, 20},
-		{"recovery", s.Recovery.Mean, 20 * math.Log(152)},
+		{"db multiple", s.DBMultiple, 16.2},
+		{"db multiple lo", s.DBMultipleLo, 50000 * (1 - 0.95*0.21) / 2500},
+		{"extra db reads", s.ExtraDBReads, 760000},
+		{"tau", s.TauS, 20},
+		{"recovery", s.RecoveryS, 20 * math.Log(152)},
 		{"db at tau", m.DBReadsAt(0.8, 20), 2500 + 38000/math.E},
 		{"db long after", m.DBReadsAt(0.8, 1e6), 2500},
 	}
@@ -71,39 +70,39 @@ func TestStormModuloHeadline(t *testing.T) {
 	}
 	// 3.29 binomial standard errors of the moved fraction over 60,000 keys.
 	se := 3.29 * math.Sqrt(0.8*0.2/60000)
-	if !near(s.Moved.Mean, 0.8, se) {
-		t.Errorf("modulo 4->5 moved %v, want 0.8 ± %v", s.Moved.Mean, se)
+	if !near(s.MovedFrac, 0.8, se) {
+		t.Errorf("modulo 4->5 moved %v, want 0.8 ± %v", s.MovedFrac, se)
 	}
-	if !near(s.HitAfter.Mean, 0.95*(1-s.Moved.Mean), 1e-12) || !near(s.HitAfter.Mean, 0.19, 0.95*se) {
-		t.Errorf("hit after %v, want 0.95 (1 - %v) ~ 0.19", s.HitAfter.Mean, s.Moved.Mean)
+	if !near(s.HitAfter, 0.95*(1-s.MovedFrac), 1e-12) || !near(s.HitAfter, 0.19, 0.95*se) {
+		t.Errorf("hit after %v, want 0.95 (1 - %v) ~ 0.19", s.HitAfter, s.MovedFrac)
 	}
-	if !near(s.DBMultiple.Mean, 16.2, 0.95*se*20) {
-		t.Errorf("db multiple %v, want ~16.2", s.DBMultiple.Mean)
+	if !near(s.DBMultiple, 16.2, 0.95*se*20) {
+		t.Errorf("db multiple %v, want ~16.2", s.DBMultiple)
 	}
-	if !(s.HitAfter.Lo <= s.HitAfter.Mean && s.HitAfter.Mean <= s.HitAfter.Hi) {
-		t.Errorf("hit interval [%v, %v] does not bracket %v", s.HitAfter.Lo, s.HitAfter.Hi, s.HitAfter.Mean)
+	if !(s.HitAfterLo <= s.HitAfter && s.HitAfter <= s.HitAfterHi) {
+		t.Errorf("hit interval [%v, %v] does not bracket %v", s.HitAfterLo, s.HitAfterHi, s.HitAfter)
 	}
 	var b bytes.Buffer
-	if err := WriteStormTable(&b, []*StormResult{s}); err != nil {
+	if err := WriteStormTable(&b, []schema.Storm{s}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "2,500 reads/s") || !strings.Contains(b.String(), "ideal add 4 -> 5 (moved = ideal fraction 20.00%): hit ratio 76.00%, 12,000 db reads/s, 4.80x steady") {
 		t.Errorf("table:\n%s", b.String())
 	}
-	rows := StormTimelineRows([]*StormResult{s}, []float64{0, 20})
-	if len(rows) != 2 || rows[0].DBReads != s.DBReads.Mean || rows[1].TimeS != 20 {
+	rows := StormTimeline([]schema.Storm{s}, []float64{0, 20})
+	if len(rows) != 2 || rows[0].DBReads != s.DBReads || rows[1].TimeS != 20 {
 		t.Errorf("timeline rows %+v", rows)
 	}
 	b.Reset()
-	if err := schema.WriteStormCSV(&b, StormRows([]*StormResult{s})); err != nil {
+	if err := schema.WriteCSV(&b, []schema.Storm{s}); err != nil {
 		t.Fatal(err)
 	}
 	tab, err := schema.ParseTable(&b, "storm.csv", schema.StormColumns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err := tab.Num(0, schema.ColDBMultiple); err != nil || v != s.DBMultiple.Mean {
-		t.Errorf("csv db_multiple %v (%v), want %v", v, err, s.DBMultiple.Mean)
+	if v, err := tab.Num(0, schema.ColDBMultiple); err != nil || v != s.DBMultiple {
+		t.Errorf("csv db_multiple %v (%v), want %v", v, err, s.DBMultiple)
 	}
 }
 
@@ -122,7 +121,7 @@ func TestStormBadInput(t *testing.T) {
 			t.Errorf("%+v: no error", m)
 		}
 	}
-	if _, err := StormFromMove(&MoveResult{Op: OpRestore, Steps: 2}, DefaultStormModel()); err == nil || !strings.Contains(err.Error(), "2 steps") {
+	if _, err := StormFromMove(schema.Move{Op: schema.OpRestore, Steps: 2}, DefaultStormModel()); err == nil || !strings.Contains(err.Error(), "2 steps") {
 		t.Errorf("multi-step movement: err = %v", err)
 	}
 	if _, err := StormTimes(DefaultStormModel(), 0, 6); err == nil {

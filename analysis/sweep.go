@@ -8,6 +8,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
 
 // DefaultNodeGrid returns the node counts of the default sweep: a log grid
@@ -72,7 +73,7 @@ type Sweep struct {
 	Hashes []string // hash names; empty: Options.Config.Hash
 	VNodes []int    // applied to ring and bounded only; empty: Options.Config.VNodes
 	Nodes  []int    // node counts (equal weights); empty: 10
-	Ops    []string // movement scenarios (see Ops); empty: "add"
+	Ops    []string // movement scenarios (see schema.Ops); empty: "add"
 }
 
 func orOne[T any](xs []T, def T) []T {
@@ -101,11 +102,11 @@ func (s Sweep) each(o Options, fn func(o Options, n int) error) error {
 // for algorithms that use them. Every configuration is checked first
 // ([CheckSpread]), so a bad one fails before any key is streamed; the error
 // names the configuration.
-func SweepSpread(o Options, s Sweep) ([]*SpreadResult, error) {
+func SweepSpread(o Options, s Sweep) ([]schema.Spread, error) {
 	if err := s.CheckSpread(o); err != nil {
 		return nil, err
 	}
-	var out []*SpreadResult
+	var out []schema.Spread
 	err := s.each(o, func(c Options, n int) error {
 		nodes, err := algorithms.DefaultNodes(n)
 		if err != nil {
@@ -181,7 +182,7 @@ func (s Sweep) CheckMove(o Options) error {
 	// The work bound first, for every configuration: it needs no
 	// membership, so a chain too long to build is refused at once.
 	err := s.each(o, func(c Options, n int) error {
-		for _, op := range orOne(s.Ops, OpAdd) {
+		for _, op := range orOne(s.Ops, schema.OpAdd) {
 			sc, err := NewScenario(op, n, c.Seed)
 			if err != nil {
 				return err
@@ -206,7 +207,7 @@ func (s Sweep) CheckMove(o Options) error {
 	}
 	var kept int64
 	return s.each(o, func(c Options, n int) error {
-		for _, op := range orOne(s.Ops, OpAdd) {
+		for _, op := range orOne(s.Ops, schema.OpAdd) {
 			sc, err := NewScenario(op, n, c.Seed)
 			if err != nil {
 				return err
@@ -233,11 +234,11 @@ const keptSampleBytes = 32 + 200
 // hash and vnodes configuration of s (s.Nodes and s.Ops are ignored),
 // after checking every configuration ([CheckSpread]); the error names the
 // configuration.
-func SpreadEach(o Options, s Sweep, nodes []algorithms.Node) ([]*SpreadResult, error) {
+func SpreadEach(o Options, s Sweep, nodes []algorithms.Node) ([]schema.Spread, error) {
 	if err := s.CheckSpreadEach(o, nodes); err != nil {
 		return nil, err
 	}
-	var out []*SpreadResult
+	var out []schema.Spread
 	err := s.EachConfig(o, func(c Options) error {
 		r, err := Spread(c, nodes)
 		out = append(out, r)
@@ -250,11 +251,11 @@ func SpreadEach(o Options, s Sweep, nodes []algorithms.Node) ([]*SpreadResult, e
 // hash and vnodes configuration of s (s.Nodes and s.Ops are ignored),
 // after checking every configuration ([CheckMovement]); the error names
 // the configuration.
-func MoveEach(o Options, s Sweep, sc Scenario) ([]*MoveResult, error) {
+func MoveEach(o Options, s Sweep, sc Scenario) ([]schema.Move, error) {
 	if err := s.EachConfig(o, func(c Options) error { return CheckMovement(c, sc) }); err != nil {
 		return nil, err
 	}
-	var out []*MoveResult
+	var out []schema.Move
 	err := s.EachConfig(o, func(c Options) error {
 		r, err := Movement(c, sc)
 		out = append(out, r)
@@ -271,12 +272,12 @@ func MoveEach(o Options, s Sweep, sc Scenario) ([]*MoveResult, error) {
 // keys per set is left out and described in skipped (one line per
 // scenario, naming the op, node count and keys needed, whatever the
 // algorithms). It stops at the first other error, naming the configuration.
-func SweepMove(o Options, s Sweep) (out []*MoveResult, skipped []string, err error) {
+func SweepMove(o Options, s Sweep) (out []schema.Move, skipped []string, err error) {
 	if err := s.CheckMove(o); err != nil {
 		return nil, nil, err
 	}
 	err = s.each(o, func(c Options, n int) error {
-		for _, op := range orOne(s.Ops, OpAdd) {
+		for _, op := range orOne(s.Ops, schema.OpAdd) {
 			sc, err := NewScenario(op, n, c.Seed)
 			if err != nil {
 				return err

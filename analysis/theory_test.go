@@ -99,22 +99,22 @@ func TestLayoutSpreadMatchesTheory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l := r.Layouts
-		if l == nil || l.Draws != 200 || r.TheoryPeakToMean == nil {
-			t.Fatalf("k=%d: layouts %+v theory %v", k, l, r.TheoryPeakToMean)
+		if r.Placements == nil || *r.Placements != 200 || r.TheoryPeakToMean == nil {
+			t.Fatalf("k=%d: layouts %v theory %v", k, r.Placements, r.TheoryPeakToMean)
 		}
-		if !(l.PeakToMean.P5 < l.PeakToMean.Mean && l.PeakToMean.Mean < l.PeakToMean.P95) {
-			t.Errorf("k=%d: band %+v does not bracket its mean", k, l.PeakToMean)
+		mean, p5, p95 := *r.PlacementsPeakToMean, *r.PlacementsPeakToMeanP5, *r.PlacementsPeakToMeanP95
+		if !(p5 < mean && mean < p95) {
+			t.Errorf("k=%d: band [%v, %v] does not bracket its mean %v", k, p5, p95, mean)
 		}
 		// sd of the max over rings, estimated from the band (5%-95% is about 3.3 sd).
-		se := (l.PeakToMean.P95 - l.PeakToMean.P5) / 3.3 / math.Sqrt(200)
-		if d := math.Abs(l.PeakToMean.Mean - *r.TheoryPeakToMean); d > 4*se+0.01**r.TheoryPeakToMean {
-			t.Errorf("k=%d: mean peak-to-mean over 200 rings %.4f, theory %.4f (tolerance %.4f)", k, l.PeakToMean.Mean, *r.TheoryPeakToMean, 4*se+0.01**r.TheoryPeakToMean)
+		se := (p95 - p5) / 3.3 / math.Sqrt(200)
+		if d := math.Abs(mean - *r.TheoryPeakToMean); d > 4*se+0.01**r.TheoryPeakToMean {
+			t.Errorf("k=%d: mean peak-to-mean over 200 rings %.4f, theory %.4f (tolerance %.4f)", k, mean, *r.TheoryPeakToMean, 4*se+0.01**r.TheoryPeakToMean)
 		}
 		// RMS cv over rings against sqrt((n-1)/(nk+1)): the mean cv is
 		// below the RMS by Jensen, so compare within the band instead.
-		if *r.TheoryCV < l.CV.P5 || *r.TheoryCV > l.CV.P95 {
-			t.Errorf("k=%d: theory cv %.4f outside the 5-95%% band [%.4f, %.4f]", k, *r.TheoryCV, l.CV.P5, l.CV.P95)
+		if *r.TheoryCV < *r.PlacementsCVP5 || *r.TheoryCV > *r.PlacementsCVP95 {
+			t.Errorf("k=%d: theory cv %.4f outside the 5-95%% band [%.4f, %.4f]", k, *r.TheoryCV, *r.PlacementsCVP5, *r.PlacementsCVP95)
 		}
 	}
 }
@@ -131,20 +131,20 @@ func TestBoundedKeyBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := r.Bound
-	if b == nil || b.LoadFactor != 1.25 {
-		t.Fatalf("bound %+v, want load factor 1.25", b)
+	if r.LoadFactor == nil || *r.LoadFactor != 1.25 {
+		t.Fatalf("load factor %v, want 1.25", r.LoadFactor)
 	}
-	if b.PartitionRatio > 1 || b.PartitionRatio < 1/b.LoadFactor {
-		t.Errorf("partition load / capacity %.4f: want in [1/c, 1]", b.PartitionRatio)
+	c, part, key := *r.LoadFactor, *r.PartitionLoadOverBound, *r.KeyLoadOverBound
+	if part > 1 || part < 1/c {
+		t.Errorf("partition load / capacity %.4f: want in [1/c, 1]", part)
 	}
-	if math.Abs(b.KeyRatio.Mean-b.PartitionRatio) > 0.05 {
-		t.Errorf("key load / bound %.4f, partition %.4f: want within 0.05", b.KeyRatio.Mean, b.PartitionRatio)
+	if math.Abs(key-part) > 0.05 {
+		t.Errorf("key load / bound %.4f, partition %.4f: want within 0.05", key, part)
 	}
 	if r.Config.Partitions != 20480 || r.Label != "bounded (partitions)" {
 		t.Errorf("partitions %d label %q: want automatic 20,480 (1,024 x 20) and the variant named", r.Config.Partitions, r.Label)
 	}
-	if rr, _ := Spread(opts("ring", 1000, 1), nodes); rr.Bound != nil {
-		t.Errorf("ring reports a load bound %+v", rr.Bound)
+	if rr, _ := Spread(opts("ring", 1000, 1), nodes); rr.LoadFactor != nil || rr.KeyLoadOverBound != nil {
+		t.Errorf("ring reports a load bound %v", *rr.LoadFactor)
 	}
 }

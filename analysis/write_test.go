@@ -22,14 +22,14 @@ const (
 	spreadContract = "algo,hash,vnodes,nodes,keys,sets,seed,min_share,min_share_lo,min_share_hi,max_share,max_share_lo,max_share_hi,peak_to_mean,peak_to_mean_lo,peak_to_mean_hi,cv,cv_lo,cv_hi,noise_peak_to_mean,noise_cv,exact_peak_to_mean,exact_cv"
 )
 
-func sampleResults(t *testing.T, seed uint64, hash string) ([]*MoveResult, []*SpreadResult) {
+func sampleResults(t *testing.T, seed uint64, hash string) ([]schema.Move, []schema.Spread) {
 	t.Helper()
-	var ms []*MoveResult
-	var ss []*SpreadResult
+	var ms []schema.Move
+	var ss []schema.Spread
 	for _, algo := range []string{"ring", "rendezvous"} {
 		o := opts(algo, 2000, 6)
 		o.Seed, o.Config.Hash, o.Commit = seed, hash, "abc123"
-		sc, err := NewScenario(OpAdd, 5, seed)
+		sc, err := NewScenario(schema.OpAdd, 5, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,10 +49,10 @@ func sampleResults(t *testing.T, seed uint64, hash string) ([]*MoveResult, []*Sp
 func TestCSV(t *testing.T) {
 	ms, ss := sampleResults(t, 1, "")
 	var mb, sb bytes.Buffer
-	if err := schema.WriteMoveCSV(&mb, MoveRows(ms)); err != nil {
+	if err := schema.WriteCSV(&mb, ms); err != nil {
 		t.Fatal(err)
 	}
-	if err := schema.WriteSpreadCSV(&sb, SpreadRows(ss)); err != nil {
+	if err := schema.WriteCSV(&sb, ss); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -94,7 +94,7 @@ func TestCSV(t *testing.T) {
 		t.Errorf("ring row config: %q", ring)
 	}
 	var shb bytes.Buffer
-	if err := schema.WriteSharesCSV(&shb, SpreadRows(ss)); err != nil {
+	if err := schema.WriteCSV(&shb, schema.SharesOf(ss)); err != nil {
 		t.Fatal(err)
 	}
 	if n := strings.Count(shb.String(), "\n"); n != 1+2*5 {
@@ -105,10 +105,10 @@ func TestCSV(t *testing.T) {
 func TestJSON(t *testing.T) {
 	ms, ss := sampleResults(t, 1, "")
 	var mb, sb bytes.Buffer
-	if err := schema.WriteMoveJSON(&mb, MoveRows(ms)); err != nil {
+	if err := schema.WriteJSON(&mb, ms); err != nil {
 		t.Fatal(err)
 	}
-	if err := schema.WriteSpreadJSON(&sb, SpreadRows(ss)); err != nil {
+	if err := schema.WriteJSON(&sb, ss); err != nil {
 		t.Fatal(err)
 	}
 	var mv, sv []map[string]any
@@ -128,7 +128,7 @@ func TestJSON(t *testing.T) {
 			t.Errorf("spread JSON lacks %q", k)
 		}
 	}
-	if mv[0]["op"] != "add" || mv[0]["from"] != 5.0 || mv[0]["to"] != 6.0 || mv[0]["moved_frac"] != ms[0].Moved.Mean {
+	if mv[0]["op"] != "add" || mv[0]["from"] != 5.0 || mv[0]["to"] != 6.0 || mv[0]["moved_frac"] != ms[0].MovedFrac {
 		t.Errorf("movement JSON values: %v", mv[0])
 	}
 	cfg := mv[0]["config"].(map[string]any)
@@ -184,10 +184,10 @@ func readBench(t *testing.T, data []byte) ([]*benchfmt.Result, benchfmt.UnitMeta
 func TestBench(t *testing.T) {
 	ms, ss := sampleResults(t, 1, "")
 	var mb, sb bytes.Buffer
-	if err := schema.WriteMoveBench(&mb, MoveRows(ms)); err != nil {
+	if err := schema.WriteBench(&mb, ms); err != nil {
 		t.Fatal(err)
 	}
-	if err := schema.WriteSpreadBench(&sb, SpreadRows(ss)); err != nil {
+	if err := schema.WriteBench(&sb, ss); err != nil {
 		t.Fatal(err)
 	}
 	res, units := readBench(t, mb.Bytes())
@@ -226,7 +226,7 @@ func TestBenchstat(t *testing.T) {
 	write := func(name string, seed uint64, hash string) string {
 		ms, _ := sampleResults(t, seed, hash)
 		var b bytes.Buffer
-		if err := schema.WriteMoveBench(&b, MoveRows(ms)); err != nil {
+		if err := schema.WriteBench(&b, ms); err != nil {
 			t.Fatal(err)
 		}
 		p := filepath.Join(dir, name)

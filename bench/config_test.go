@@ -9,13 +9,14 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/schema"
 )
 
 // analysisOptions are the options the analyses of `make bench` run algo
 // with: every command's defaults (catalog.DefaultConfig()), one layout.
 func analysisOptions(algo string) analysis.Options {
 	return analysis.Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: 1000, Sets: 1, Seed: 1,
-		Placement: analysis.PlacementFixed}
+		Placement: schema.PlacementFixed}
 }
 
 // configNodeCounts are the node counts TestConfigMatchesAnalysis compares

@@ -10,13 +10,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chbench/chbench/schema"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/chbench/chbench/schema"
 )
 
 // Image size: 1200 x 800 pixels at vgimg's default 96 dpi.

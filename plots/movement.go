@@ -9,7 +9,6 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -93,17 +92,17 @@ func movementRows(t *schema.Table) ([]MovementRow, error) {
 }
 
 // scenarioOp returns the op column of row i: a scenario op of
-// analysis.Ops or a fleet change label (join, leave+reweight,
+// schema.Ops or a fleet change label (join, leave+reweight,
 // reweight-5%-1-to-127, leave-10%, join-2: a plain name, see plainName).
 // Anything else is an error naming the file, line and value: ops name
 // plot files (movement-<op>, replication-<op>-n<from>), and "x/../../y"
 // would write outside the plots directory.
 func scenarioOp(t *schema.Table, i int) (string, error) {
 	op := t.Str(i, schema.ColOp)
-	if slices.Contains(analysis.Ops(), op) || plainName(op) {
+	if slices.Contains(schema.Ops(), op) || plainName(op) {
 		return op, nil
 	}
-	return "", t.Errorf(i, schema.ColOp, "%q is neither a scenario op (%s) nor a fleet change label (%s)", op, strings.Join(analysis.Ops(), ", "), plainNameRule)
+	return "", t.Errorf(i, schema.ColOp, "%q is neither a scenario op (%s) nor a fleet change label (%s)", op, strings.Join(schema.Ops(), ", "), plainNameRule)
 }
 
 // MinExpectedMoves is the fewest moved keys per key set a movement point

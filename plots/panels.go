@@ -1,10 +1,11 @@
 package plots
 
 import (
-	"github.com/chbench/chbench/algorithms/catalog"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 // panelThreshold is the most algorithm lines one panel carries: a line

@@ -13,10 +13,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chbench/chbench/algorithms/catalog"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 const okDir = "testdata/ok"

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chbench/chbench/algorithms/catalog"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 func readMovementFigs(t *testing.T, file string) []*figure {

@@ -9,12 +9,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chbench/chbench/algorithms"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/chbench/chbench/algorithms"
 
 	"github.com/chbench/chbench/schema"
 )

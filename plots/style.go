@@ -6,9 +6,10 @@ import (
 	"math"
 	"slices"
 
-	"github.com/chbench/chbench/algorithms/catalog"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 // Style is how one algorithm is drawn in every plot: a colour, a point

@@ -14,7 +14,6 @@ import (
 
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/plots"
 	"github.com/chbench/chbench/schema"
 )
@@ -420,12 +419,12 @@ func Load(dir string, p Profile) (*Data, error) {
 			algo := t.Str(i, schema.ColAlgo)
 			switch {
 			case index(algo) >= 0:
-			case algo == analysis.VariantPartition:
+			case algo == schema.VariantPartition:
 				// load.csv names the catalog's bounded by its form.
 				algo = bounded.Name
 			default:
-				if !slices.Contains(analysis.PlacementNames(), algo) {
-					return nil, t.Errorf(i, schema.ColAlgo, "%q is neither a catalog algorithm nor a form of bounded loads (%s)", algo, strings.Join(analysis.PlacementNames(), ", "))
+				if !slices.Contains(schema.LoadPlacements(), algo) {
+					return nil, t.Errorf(i, schema.ColAlgo, "%q is neither a catalog algorithm nor a form of bounded loads (%s)", algo, strings.Join(schema.LoadPlacements(), ", "))
 				}
 				if row(algo) == nil {
 					in, _ := catalog.Describe(bounded.Name)

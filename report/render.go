@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms/bounded"
-	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/schema"
 )
 
 // Thresholds of the takeaways and rules; the report states them where it
@@ -311,7 +311,7 @@ func Write(w io.Writer, d *Data) error {
 	if vs := variantNames(d); len(vs) > 0 {
 		fmt.Fprintf(&b, "%s: forms of bounded loads beside the catalog's `%s` (its partition form), from load.csv at eps %s", vs, bounded.Name, strconv.FormatFloat(d.LoadEps, 'g', -1, 64))
 		if d.BoundedN > 0 {
-			fmt.Fprintf(&b, "; their moved/ideal is boundedloads.csv's at %s nodes, Zipf s = %s (movement.csv does not run them), and for `%s` it counts requests re-routed, not keys", count(d.BoundedN), strconv.FormatFloat(d.BoundedZipf, 'g', -1, 64), analysis.VariantRequest)
+			fmt.Fprintf(&b, "; their moved/ideal is boundedloads.csv's at %s nodes, Zipf s = %s (movement.csv does not run them), and for `%s` it counts requests re-routed, not keys", count(d.BoundedN), strconv.FormatFloat(d.BoundedZipf, 'g', -1, 64), schema.VariantRequest)
 		}
 		b.WriteString(".\n\n")
 	}
@@ -490,7 +490,7 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 
 	// Hot keys.
 	s = section{title: "What do hot keys do?", plots: []string{"load-peak-to-mean"}}
-	wholeKey := func(r Row) bool { return r.Info.Name != analysis.VariantRequest }
+	wholeKey := func(r Row) bool { return r.Info.Name != schema.VariantRequest }
 	zipf := ranked(d, ZipfPeak, wholeKey)
 	if len(zipf) == 0 {
 		s.text = append(s.text, notIn("Request load under Zipf popularity", LoadFile+"; `chbench load` writes it"))
@@ -507,9 +507,9 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 			t += "; clearly above: " + list(rest, fixed2, "x")
 		}
 		t += "."
-		if v, ok := valueOf(d, analysis.VariantRequest, ZipfPeak); ok {
-			t += fmt.Sprintf(" `%s` serves %s by sending a hot key's overflow requests to other nodes", analysis.VariantRequest, interval(v, fixed2, "x"))
-			if j, ok := valueOf(d, analysis.VariantRequest, JoinRatio); ok {
+		if v, ok := valueOf(d, schema.VariantRequest, ZipfPeak); ok {
+			t += fmt.Sprintf(" `%s` serves %s by sending a hot key's overflow requests to other nodes", schema.VariantRequest, interval(v, fixed2, "x"))
+			if j, ok := valueOf(d, schema.VariantRequest, JoinRatio); ok {
 				t += fmt.Sprintf(", at a price: a join re-routes %sx the ideal fraction of requests (eps %s)", fixed2(j.V), strconv.FormatFloat(d.LoadEps, 'g', -1, 64))
 			}
 			t += "."

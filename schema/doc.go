@@ -1,35 +1,59 @@
-// Package schema is the one definition of chbench's result files: the row
-// types ([Move], [Spread], [Share], [Load], [Bounded], [Config]), their
-// column names ([MoveColumns], [SpreadColumns], [ShareColumns],
-// [LoadColumns], [BoundedColumns] and the Col* constants),
-// the writers for CSV, JSON and the Go benchmark format, and the reader
-// ([Table]) that plots and other consumers use, so writer and readers
-// cannot drift apart. The analysis package fills the rows
-// (analysis.MoveRows, analysis.SpreadRows, analysis.LoadRows,
-// analysis.BoundedRows); cmd/chbench writes them; the
-// plots package reads them back. [WriteFile] writes any results file
-// atomically.
+// Package schema is chbench's results layer: the one definition of the
+// result files that the measures (package analysis) write and the
+// presenters (packages plots and report) read, so that writers and readers
+// cannot drift apart and no other package names a file or a column.
+//
+// It holds:
+//   - one row type per measure, each embedding the run's [Config]: [Move]
+//     (movement), [Spread] and its per-node [ShareRow] (spread), [Load]
+//     (request load), [Bounded] (bounded loads), [Storm] and [StormPoint]
+//     (miss storm and its warm-up curve), [Replication], [StormLive] (the
+//     storm against real memcached);
+//   - one generic writer and reader for all of them: [WriteCSV] and
+//     [ReadCSV] (header by name, errors naming file, line, column and
+//     value), [WriteJSON] and [ReadJSON], [WriteBench] (the Go benchmark
+//     format, with Unit lines), and [Check], the one validation every row
+//     passes before it is written and after it is read;
+//   - the result files and the row type each holds ([MovementFile],
+//     [SpreadFile], ... and [Files], the list of every file a run writes,
+//     which the Makefile is tested against), [ReadBenchmarks] for the
+//     lookup benchmarks, and [WriteFile] and [WriteFiles], which replace a
+//     file only once it is complete;
+//   - the vocabulary: the scenario operations ([Ops]), the placement modes
+//     ([PlacementModes]) and the names of the forms of bounded loads
+//     ([VariantPartition], [LoadPlacements], [BoundedVariants]).
 //
 // # Formats
 //
 // CSV has one header line of column names, then one row per result;
 // floats use the shortest representation that reads back exactly, and an
-// absent value is an empty cell. Values fixed by the configuration rather
-// than measured (ideal_frac, expected_moves, ideal_join_frac,
-// bound_1_over_eps2) are computed with a single rounding where the
-// weights are integers, so a value that is mathematically round prints
-// round (400, 0.25, 1000; not 399.99999999999994); measured means and
-// intervals keep every digit their floats carry. JSON is an indented array of objects
-// whose field names are the CSV column names, plus "config" (a [Config]
-// object) and "samples" (the per-key-set values); for spread, "shares"
-// (one [Share] per node); an absent value is null. In JSON, eps,
-// partitions, table_size, probes, capacity, key_file, key_kind, go_version
-// and commit live only in "config" (except eps in bounded-loads objects,
-// where it is what the rows vary). The benchmark format
+// absent value is an empty cell. Readers find columns by name, in any
+// order, and ignore columns they do not know, so columns may be appended;
+// a column of the row type missing from a file is an error. Values fixed
+// by the configuration rather than measured (ideal_frac, expected_moves,
+// ideal_join_frac, bound_1_over_eps2) are computed with a single rounding
+// where the weights are integers, so a value that is mathematically round
+// prints round (400, 0.25, 1000; not 399.99999999999994); measured means
+// and intervals keep every digit their floats carry. JSON is an indented
+// array of objects whose field names are the CSV column names, plus
+// "config" (a [Config] object) and "samples" (the per-key-set values); for
+// spread, "shares" (one [Share] per node); an absent value is null. In
+// JSON, eps, partitions, table_size, probes, capacity, key_file, key_kind,
+// go_version and commit live only in "config" (except eps in bounded-loads
+// objects, where it is what the rows vary). The benchmark format
 // (golang.org/x/perf/benchfmt, for benchstat) has one line per key set or
-// request stream; see [WriteMoveBench], [WriteSpreadBench],
-// [WriteLoadBench] and [WriteBoundedBench] for the names, units and
-// configuration lines.
+// request stream; see [WriteBench] for the configuration lines and each
+// row type for its names and units.
+//
+// # Checks
+//
+// [Check] refuses a value that is not finite, a count (from, to, nodes,
+// replicas, keys, sets) that is not a whole number >= 1, a fraction
+// (weight_share, share, pairs_moved_frac, all_lost_frac,
+// steady_hit_ratio) outside [0, 1], an ideal fraction or weight <= 0, an
+// estimate X outside its interval [X_lo, X_hi], and what a row type's own
+// relations between its columns forbid. It is the single place where a
+// row's domain is stated: widen or narrow it there.
 //
 // # Run configuration (every file)
 //
@@ -81,7 +105,7 @@
 // definition) at 1 (analysis.PeakToMeanCI): with few sets, t(0.975, 1) =
 // 12.7 for two, the Student-t interval would otherwise reach below 1.
 //
-// # Movement (move): [MoveColumns]
+// # Movement (move): [Move]
 //
 //   - op: the scenario (add, add-many, remove-last, remove-random, restore,
 //     shrink-random, shrink-lifo, churn; a -to resize is named add,
@@ -109,7 +133,7 @@
 //     no point below 1,000.
 //   - JSON samples: moved_frac, collateral_frac, net_moved_frac per key set.
 //
-// # Spread (spread): [SpreadColumns]
+// # Spread (spread): [Spread]
 //
 //   - nodes: nodes in the membership.
 //   - min_share, max_share (+ _lo, _hi): the smallest and largest fraction
@@ -146,7 +170,7 @@
 //     partitions / capacity, <= 1 by construction); empty otherwise.
 //   - JSON samples: min_share, max_share, peak_to_mean, cv per key set.
 //
-// # Per-node shares (spread -shares): [ShareColumns]
+// # Per-node shares (spread -shares): [ShareRow]
 //
 // The run configuration and nodes as above, then per node: id, weight,
 // weight_share (weight / total weight, the ideal share), share (+ _lo,
@@ -154,7 +178,7 @@
 // weight_share, exact_share (empty without exact shares). JSON spread
 // objects carry the same fields in "shares".
 //
-// # Request load (load): [LoadColumns]
+// # Request load (load): [Load]
 //
 // One row per placement and popularity law. Intervals are over the
 // request streams (sets: each its own key set and its own draws).
@@ -189,7 +213,7 @@
 //   - JSON samples: peak_to_mean, cv, max_share, hot_share, away_frac,
 //     hot_key_node, hot_is_busiest per stream.
 //
-// # Bounded loads (bounded): [BoundedColumns]
+// # Bounded loads (bounded): [Bounded]
 //
 // One row per variant, eps and Zipf exponent: the plain ring (algo ring,
 // no bound) and the three forms of consistent hashing with bounded loads
@@ -224,7 +248,7 @@
 //     moved_join_frac, moved_leave_frac, ideal_leave_frac,
 //     moves_per_cap_join, moves_per_cap_leave per stream.
 //
-// # Miss storm (storm): [StormColumns], [StormTimelineColumns]
+// # Miss storm (storm): [Storm], [StormPoint]
 //
 // One row per algorithm and membership change (storm.csv, the JSON array
 // of [Storm]) or per algorithm and time point (storm-timeline.csv), the
@@ -238,7 +262,7 @@
 // working set, zipf); storm-zipf.csv and storm-zipf-timeline.csv are the
 // Zipf run of make storm.
 //
-// # Live miss storm (storm -live): [StormLiveColumns]
+// # Live miss storm (storm -live): [StormLive]
 //
 // One row per algorithm and window of reads replayed against real
 // memcached servers on 127.0.0.1 (package live), beside the warm-up model

@@ -156,7 +156,7 @@ type Info struct {
 	// RandomLayout: the placement of a membership is one random draw
 	// (points hashed from node IDs): another set of node IDs is another,
 	// independent layout with its own uneven shares. Analyses then vary
-	// the layout with the keys (see analysis.PlacementPerSet).
+	// the layout with the keys (see schema.PlacementPerSet).
 	RandomLayout bool
 	// VNodeArcs: with equal weights a node's share is the total length of
 	// the ring arcs ending at its V virtual nodes, so its normalised load

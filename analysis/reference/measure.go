@@ -7,14 +7,15 @@ import (
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/reference/published"
+	"github.com/chbench/chbench/schema"
 )
 
 // ModuloVsRing measures the moved fraction of modulo and ring (with the
 // options' configuration) for each resize of figs, and returns the results
 // in that order, modulo before ring. The published experiment
 // (published.Values.ModuloVsRing) used o.Keys = 10,000 and o.Sets = 5.
-func ModuloVsRing(o analysis.Options, figs []published.ModuloVsRing) ([]*analysis.MoveResult, error) {
-	var out []*analysis.MoveResult
+func ModuloVsRing(o analysis.Options, figs []published.ModuloVsRing) ([]schema.Move, error) {
+	var out []schema.Move
 	for _, p := range figs {
 		sc, err := analysis.Resize(p.From, p.To)
 		if err != nil {

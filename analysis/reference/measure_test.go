@@ -41,21 +41,21 @@ func TestModuloVsRing(t *testing.T) {
 		}
 		law, _ := modulo.MovedFraction(p.From, p.To)
 		se := math.Sqrt(law * (1 - law) / 50000)
-		if math.Abs(mod.Moved.Mean-law) > 5*se {
-			t.Errorf("modulo %d->%d: %.4f, law %.4f ± %.4f", p.From, p.To, mod.Moved.Mean, law, 5*se)
+		if math.Abs(mod.MovedFrac-law) > 5*se {
+			t.Errorf("modulo %d->%d: %.4f, law %.4f ± %.4f", p.From, p.To, mod.MovedFrac, law, 5*se)
 		}
-		if math.Abs(mod.Moved.Mean-p.Modulo) > 5*math.Sqrt2*se {
-			t.Errorf("modulo %d->%d: %.4f, published %.4f ± %.4f", p.From, p.To, mod.Moved.Mean, p.Modulo, 5*math.Sqrt2*se)
+		if math.Abs(mod.MovedFrac-p.Modulo) > 5*math.Sqrt2*se {
+			t.Errorf("modulo %d->%d: %.4f, published %.4f ± %.4f", p.From, p.To, mod.MovedFrac, p.Modulo, 5*math.Sqrt2*se)
 		}
-		if math.Abs(rg.Ideal-p.Ideal) > 1e-12 || math.Abs(mod.Ideal-p.Ideal) > 1e-12 {
-			t.Errorf("%d->%d: ideal %v, published %v", p.From, p.To, rg.Ideal, p.Ideal)
+		if math.Abs(rg.IdealFrac-p.Ideal) > 1e-12 || math.Abs(mod.IdealFrac-p.Ideal) > 1e-12 {
+			t.Errorf("%d->%d: ideal %v, published %v", p.From, p.To, rg.IdealFrac, p.Ideal)
 		}
 		if tol := 4 / math.Sqrt(float64(o.Config.VNodes)); math.Abs(rg.MovedOverIdeal-1) > tol {
 			t.Errorf("ring %d->%d: moved/ideal %.3f, want 1 ± %.3f", p.From, p.To, rg.MovedOverIdeal, tol)
 		}
 		// The same tolerances reject the broken stand-ins.
-		if math.Abs(rg.Moved.Mean-law) <= 5*se {
-			t.Errorf("ring %d->%d moved %.4f passes the modulo law: the modulo check has no power", p.From, p.To, rg.Moved.Mean)
+		if math.Abs(rg.MovedFrac-law) <= 5*se {
+			t.Errorf("ring %d->%d moved %.4f passes the modulo law: the modulo check has no power", p.From, p.To, rg.MovedFrac)
 		}
 		if math.Abs(mod.MovedOverIdeal-1) <= 4/math.Sqrt(float64(o.Config.VNodes)) {
 			t.Errorf("modulo %d->%d moved/ideal %.3f passes the ring band: the ring check has no power", p.From, p.To, mod.MovedOverIdeal)

@@ -46,6 +46,7 @@ import (
 	"github.com/chbench/chbench/algorithms/slots"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/reference/published"
+	"github.com/chbench/chbench/schema"
 )
 
 // Level is the two-sided level of every tolerance drawn from a sampling
@@ -217,7 +218,7 @@ func Keys(sz Size, in Input) int64 {
 func Run(o analysis.Options, sz Size, in Input) ([]Row, error) {
 	o.Config = catalog.DefaultConfig()
 	o.Config.Partitions = bounded.DefaultPartitions // the bound check's m, fixed
-	o.Placement = analysis.PlacementFixed           // "our default ring" is one exact ring
+	o.Placement = schema.PlacementFixed             // "our default ring" is one exact ring
 	o.KeyFile = ""
 	var rows []Row
 	for _, c := range Checks() {
@@ -342,11 +343,16 @@ func hashCheck(in Input, sum func(name, input string) (uint64, error)) ([]Row, e
 	return rows, nil
 }
 
+// moved returns the moved fraction of r with its 95% interval.
+func moved(r schema.Move) analysis.Estimate {
+	return analysis.Estimate{Mean: r.MovedFrac, Lo: r.MovedFracLo, Hi: r.MovedFracHi}
+}
+
 // resizeMove measures the moved fraction of o's algorithm from -> to nodes.
-func resizeMove(o analysis.Options, from, to int) (*analysis.MoveResult, error) {
+func resizeMove(o analysis.Options, from, to int) (schema.Move, error) {
 	sc, err := analysis.Resize(from, to)
 	if err != nil {
-		return nil, err
+		return schema.Move{}, err
 	}
 	return analysis.Movement(o, sc)
 }
@@ -361,7 +367,7 @@ func moduloLawRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		row, err := moduloLawRow(c, r.Moved, sz.LawKeys*sz.LawSets)
+		row, err := moduloLawRow(c, moved(r), sz.LawKeys*sz.LawSets)
 		if err != nil {
 			return nil, err
 		}
@@ -404,7 +410,7 @@ func moduloVsRingRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 	var rows []Row
 	for i, p := range in.ModuloVsRing {
 		mod, rg := mr[2*i], mr[2*i+1]
-		row, err := moduloFigureRow(p, mod.Moved, sz.MoveKeys, sz.MoveSets)
+		row, err := moduloFigureRow(p, moved(mod), sz.MoveKeys, sz.MoveSets)
 		if err != nil {
 			return nil, err
 		}
@@ -416,7 +422,7 @@ func moduloVsRingRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 		}
 		rows = append(rows, row, ringJoinRow(p.From, p.To, o.Config.VNodes, reps, sz.MoveKeys*sz.MoveSets), ringRangeRow(
 			fmt.Sprintf("ring moved %d->%d, one ring (%s keys x %d sets, %d vnodes)", p.From, p.To, count(sz.MoveKeys), sz.MoveSets, o.Config.VNodes),
-			p.Ring, estPct(rg.Moved, 2)+" (default ring)", reps))
+			p.Ring, estPct(moved(rg), 2)+" (default ring)", reps))
 	}
 	return rows, nil
 }
@@ -510,7 +516,8 @@ func ringShareRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 			pub  float64
 			ours analysis.Estimate
 			reps []float64
-		}{{"smallest", c.Min, sr.MinShare, mins}, {"largest", c.Max, sr.MaxShare, maxs}} {
+		}{{"smallest", c.Min, analysis.Estimate{Mean: sr.MinShare, Lo: sr.MinShareLo, Hi: sr.MinShareHi}, mins},
+			{"largest", c.Max, analysis.Estimate{Mean: sr.MaxShare, Lo: sr.MaxShareLo, Hi: sr.MaxShareHi}, maxs}} {
 			rows = append(rows, ringRangeRow(
 				fmt.Sprintf("ring %s share, 5 nodes, %d vnodes, one ring (%s keys)", side.name, c.VNodes, count(sz.ShareKeys)),
 				side.pub, estPct(side.ours, 1)+" (default ring)", side.reps))
@@ -715,7 +722,7 @@ func weightRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 
 // weightCheck checks measured shares (one per weight, in order) over n
 // keys against the formula w_i/W within refZ binomial standard errors.
-func weightCheck(weights []float64, shares []analysis.NodeShare, n int) []Row {
+func weightCheck(weights []float64, shares []schema.Share, n int) []Row {
 	var total float64
 	for _, w := range weights {
 		total += w
@@ -727,10 +734,10 @@ func weightCheck(weights []float64, shares []analysis.NodeShare, n int) []Row {
 		rows = append(rows, Row{
 			Quantity:  fmt.Sprintf("rendezvous share, weight %g of %v (%s keys)", weights[i], weights, count(n)),
 			Kind:      KindFormula,
-			Published: "w_i/W = " + pct(q, 1), Ours: estPct(s.Share, 2),
+			Published: "w_i/W = " + pct(q, 1), Ours: estPct(analysis.Estimate{Mean: s.Share, Lo: s.ShareLo, Hi: s.ShareHi}, 2),
 			Accept: rangePct(q-tol, q+tol, 2),
 			Basis:  fmt.Sprintf("w_i/W ± %.2f·sqrt(q(1-q)/N) binomial", refZ),
-			Pass:   math.Abs(s.Share.Mean-q) <= tol,
+			Pass:   math.Abs(s.Share-q) <= tol,
 		})
 	}
 	return rows
@@ -762,7 +769,7 @@ func noiseRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 // against the sampling-noise law sqrt((n-1)/K) (a formula): k·cv² of one
 // set is Pearson's X², chi² with n-1 degrees of freedom, so the sum over S
 // sets is chi²(S(n-1)).
-func noiseCheck(algo string, nodes, keys int, samples []analysis.Balance) Row {
+func noiseCheck(algo string, nodes, keys int, samples []schema.SpreadSample) Row {
 	var ss float64
 	for _, b := range samples {
 		ss += b.CV * b.CV
@@ -789,7 +796,7 @@ func cacheRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	return cacheExample(in.Cache, r.Moved), nil
+	return cacheExample(in.Cache, moved(r)), nil
 }
 
 // boundedRow runs churn, shrink and add-many scenarios with bounded loads
@@ -807,7 +814,7 @@ func boundedRow(o analysis.Options, sz Size) (Row, error) {
 func boundedSteps(o analysis.Options, sz Size) ([]analysis.BoundedStep, error) {
 	var out []analysis.BoundedStep
 	for run := range sz.BoundedRuns {
-		for _, op := range []string{analysis.OpChurn, analysis.OpShrinkRandom, analysis.OpAddMany} {
+		for _, op := range []string{schema.OpChurn, schema.OpShrinkRandom, schema.OpAddMany} {
 			sc, err := analysis.NewScenario(op, sz.BoundedNodes, o.Seed+uint64(run))
 			if err != nil {
 				return nil, err

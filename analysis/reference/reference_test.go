@@ -15,6 +15,7 @@ import (
 	"github.com/chbench/chbench/algorithms/slots"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/reference/published"
+	"github.com/chbench/chbench/schema"
 )
 
 // refSmall is a reference run small enough for go test -race: the sampled
@@ -132,7 +133,7 @@ func TestReferenceVerdicts(t *testing.T) {
 // value. (TestReferencePasses shows the right implementations pass.)
 func TestBrokenVariantsFail(t *testing.T) {
 	in := DefaultInput()
-	base := analysis.Options{Config: catalog.DefaultConfig(), Seed: 3, Placement: analysis.PlacementFixed}
+	base := analysis.Options{Config: catalog.DefaultConfig(), Seed: 3, Placement: schema.PlacementFixed}
 	base.Config.Partitions = bounded.DefaultPartitions
 	fail := func(what string, rows ...Row) {
 		t.Helper()
@@ -160,7 +161,7 @@ func TestBrokenVariantsFail(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r.Moved
+		return moved(r)
 	}
 
 	// Exact vectors: slots without hash tags; jump with its LCG
@@ -214,14 +215,14 @@ func TestBrokenVariantsFail(t *testing.T) {
 		for i := range initial {
 			initial[i] = algorithms.Node{ID: analysis.LayoutID(algorithms.NodeID(i), r+1), Weight: 1}
 		}
-		sc := analysis.Scenario{Op: analysis.OpAdd, Initial: initial[:4], Steps: []analysis.Step{{Join: []algorithms.Node{{ID: initial[4].ID, Weight: 1.3}}}}}
+		sc := analysis.Scenario{Op: schema.OpAdd, Initial: initial[:4], Steps: []analysis.Step{{Join: []algorithms.Node{{ID: initial[4].ID, Weight: 1.3}}}}}
 		o := base
 		o.Algo, o.Keys, o.Sets, o.Seed = "ring", 5000, 1, uint64(r)
 		res, err := analysis.Movement(o, sc)
 		if err != nil {
 			t.Fatal(err)
 		}
-		reps[r] = res.Moved.Mean
+		reps[r] = res.MovedFrac
 	}
 	fail("ring join with a heavier new node", ringJoinRow(4, 5, 160, reps, 5000))
 

@@ -44,7 +44,7 @@ func (a *analysisFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&a.eps, "eps", def.Eps, "bounded: load factor c = 1 + eps, eps > 0")
 	fs.IntVar(&a.partitions, "partitions", def.Partitions, fmt.Sprintf("bounded: number of fixed partitions; 0 = automatic, %d per node (at least 16,384)", catalog.PartitionsPerNode))
 	registerTableFlags(fs, &a.tableSize, &a.probes, &a.capacity)
-	fs.StringVar(&a.place, "placement", analysis.PlacementPerSet, "per-set: each key set on its own independent layout for algorithms whose layout is random (ring, bounded, ketama, maglev, multiprobe), so means and intervals cover layouts too; fixed: one layout, the given node IDs, for every set (this exact fleet)")
+	fs.StringVar(&a.place, "placement", schema.PlacementPerSet, "per-set: each key set on its own independent layout for algorithms whose layout is random (ring, bounded, ketama, maglev, multiprobe), so means and intervals cover layouts too; fixed: one layout, the given node IDs, for every set (this exact fleet)")
 	fs.IntVar(&a.keys, "keys", 100000, "keys per generated key set (ignored with -keyfile)")
 	fs.IntVar(&a.sets, "sets", 5, "independent key sets; means and 95% intervals are over sets (>= 2 for an interval)")
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
@@ -140,8 +140,8 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}
-	if !slices.Contains(analysis.PlacementModes(), a.place) {
-		return analysis.Options{}, sw, fmt.Errorf("placement %q: want %s", a.place, strings.Join(analysis.PlacementModes(), " or "))
+	if !slices.Contains(schema.PlacementModes(), a.place) {
+		return analysis.Options{}, sw, fmt.Errorf("placement %q: want %s", a.place, strings.Join(schema.PlacementModes(), " or "))
 	}
 	kind, err := keyset.ParseKeyKind(a.kind)
 	if err != nil {
@@ -225,14 +225,14 @@ func checkWorkers(w int) error {
 	return nil
 }
 
-// parseOps splits a -op list and checks every entry against analysis.Ops
+// parseOps splits a -op list and checks every entry against schema.Ops
 // before any work starts; the error names the bad or repeated entry.
 func parseOps(s string) ([]string, error) {
 	var ops []string
 	for _, op := range strings.Split(s, ",") {
 		op = strings.TrimSpace(op)
-		if !slices.Contains(analysis.Ops(), op) {
-			return nil, fmt.Errorf("unknown scenario op %q (known: %s)", op, strings.Join(analysis.Ops(), ", "))
+		if !slices.Contains(schema.Ops(), op) {
+			return nil, fmt.Errorf("unknown scenario op %q (known: %s)", op, strings.Join(schema.Ops(), ", "))
 		}
 		ops = append(ops, op)
 	}
@@ -271,7 +271,7 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	a.register(fs)
 	from := fs.String("from", "", "node count(s) before the change: N, a comma-separated list, or grid (log grid 3..10,000)")
 	to := fs.Int("to", 0, "node count after the change (one -from only); nodes node-N... join, or the last nodes leave")
-	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(analysis.Ops(), ", ")+" (default add)")
+	ops := fs.String("op", "", "scenario(s) instead of -to, comma-separated: "+strings.Join(schema.Ops(), ", ")+" (default add)")
 	minMoves := fs.Int("min-moves", 1000, "generated keys: raise the keys per set to ceil(min-moves / ideal fraction) so every key set expects at least this many moved keys; 0 = exactly -keys")
 	maxKeys := fs.Int("max-keys", 2_000_000, "with -min-moves: at most this many keys per set; scenarios that would need more are left out (listed on stderr)")
 	var ff fleetFlags
@@ -300,7 +300,7 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 			return o, sw, fmt.Errorf("max-keys %d: need at least 1 key per set", *maxKeys)
 		}
 		o.MinMoves, o.MaxKeys = *minMoves, *maxKeys
-		sw.Ops = []string{analysis.OpAdd}
+		sw.Ops = []string{schema.OpAdd}
 		if *ops != "" {
 			if sw.Ops, err = parseOps(*ops); err != nil {
 				return o, sw, err
@@ -346,7 +346,7 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	}
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(sw.Nodes)*len(sw.Ops))) // stderr terminals only
 	defer bar.stop()
-	var results []*analysis.MoveResult
+	var results []schema.Move
 	var skipped []string
 	if resize != nil {
 		err = sw.EachConfig(o, func(o analysis.Options) error {
@@ -378,18 +378,17 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 
 // writeMoves writes movement results in each format of a (to standard
 // output, or to a.out's files).
-func writeMoves(a *analysisFlags, stdout io.Writer, results []*analysis.MoveResult) error {
-	rows := analysis.MoveRows(results)
+func writeMoves(a *analysisFlags, stdout io.Writer, rows []schema.Move) error {
 	return writeOutputs(stdout, a.out, a.formats, func(format string, w io.Writer) error {
 		switch format {
 		case "csv":
-			return schema.WriteMoveCSV(w, rows)
+			return schema.WriteCSV(w, rows)
 		case "json":
-			return schema.WriteMoveJSON(w, rows)
+			return schema.WriteJSON(w, rows)
 		case "bench":
-			return schema.WriteMoveBench(w, rows)
+			return schema.WriteBench(w, rows)
 		}
-		return analysis.WriteMoveTable(w, results)
+		return analysis.WriteMoveTable(w, rows)
 	})
 }
 
@@ -452,9 +451,9 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	}
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, runs)) // stderr terminals only
 	defer bar.stop()
-	var results []*analysis.SpreadResult
+	var results []schema.Spread
 	if members != nil {
-		results, err = eachConfig(o, sw, func(o analysis.Options) (*analysis.SpreadResult, error) { return analysis.Spread(o, members) })
+		results, err = eachConfig(o, sw, func(o analysis.Options) (schema.Spread, error) { return analysis.Spread(o, members) })
 	} else {
 		results, err = analysis.SweepSpread(o, sw)
 	}
@@ -462,19 +461,19 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	bar.stop()
-	rows := analysis.SpreadRows(results)
+	rows := results
 	return writeOutputs(stdout, a.out, a.formats, func(format string, w io.Writer) error {
 		switch {
 		case format == "csv" && *shares:
-			return schema.WriteSharesCSV(w, rows)
+			return schema.WriteCSV(w, schema.SharesOf(rows))
 		case format == "csv":
-			return schema.WriteSpreadCSV(w, rows)
+			return schema.WriteCSV(w, rows)
 		case format == "json":
-			return schema.WriteSpreadJSON(w, rows)
+			return schema.WriteJSON(w, rows)
 		case format == "bench":
-			return schema.WriteSpreadBench(w, rows)
+			return schema.WriteBench(w, rows)
 		}
-		return analysis.WriteSpreadTable(w, results)
+		return analysis.WriteSpreadTable(w, rows)
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/schema"
 )
 
 // fleetFlags are move's flags for real fleets: an explicit membership
@@ -254,7 +255,7 @@ func runFleetMove(a *analysisFlags, ff *fleetFlags, from string, set map[string]
 	usage = false
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs))) // stderr terminals only
 	defer bar.stop()
-	var results []*analysis.MoveResult
+	var results []schema.Move
 	err = sw.EachConfig(o, func(o analysis.Options) error {
 		for _, sc := range scs {
 			r, err := analysis.Movement(o, sc)

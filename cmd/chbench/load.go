@@ -147,7 +147,7 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 	var t trafficFlags
 	fs := newFlagSet("load", "[-algo A[,B...]] [-nodes N (default 100)] [-zipf s[,s...]] [-requestlog FILE] [flags]", stderr)
 	t.register(fs, "0,0.8,0.99,1.2")
-	fs.StringVar(&t.pf.algo, "algo", "all", "comma-separated placements, or all ("+strings.Replace(strings.Join(analysis.PlacementNames(), ", "), "bounded,", "bounded-partition (the catalog's bounded),", 1)+")")
+	fs.StringVar(&t.pf.algo, "algo", "all", "comma-separated placements, or all ("+strings.Replace(strings.Join(schema.LoadPlacements(), ", "), "bounded,", "bounded-partition (the catalog's bounded),", 1)+")")
 	fs.Float64Var(&t.pf.eps, "eps", catalog.DefaultConfig().Eps, "every bounded form: load factor c = 1 + eps, eps > 0")
 	logPath := fs.String("requestlog", "", "request log: one request per line (the line is the key), line i to stream i mod sets; replaces -keys, -requests, -zipf")
 	o, nodes, names, err := func() (analysis.LoadOptions, []algorithms.Node, []string, error) {
@@ -173,15 +173,14 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows := analysis.LoadRows(rs)
 	return writeOutputs(stdout, t.out, t.formats, func(format string, w io.Writer) error {
 		switch format {
 		case "csv":
-			return schema.WriteLoadCSV(w, rows)
+			return schema.WriteCSV(w, rs)
 		case "json":
-			return schema.WriteLoadJSON(w, rows)
+			return schema.WriteJSON(w, rs)
 		case "bench":
-			return schema.WriteLoadBench(w, rows)
+			return schema.WriteBench(w, rs)
 		}
 		return analysis.WriteLoadTable(w, rs)
 	})
@@ -192,16 +191,16 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 // catalog's bounded); the error names the unknown or repeated entry.
 func placementList(algo string) ([]string, error) {
 	if algo == "all" {
-		return analysis.PlacementNames(), nil
+		return schema.LoadPlacements(), nil
 	}
 	var names []string
 	for _, a := range strings.Split(algo, ",") {
 		a = strings.TrimSpace(a)
-		if a == analysis.VariantPartition {
+		if a == schema.VariantPartition {
 			a = "bounded" // the catalog name of the partition form
 		}
-		if !slices.Contains(analysis.PlacementNames(), a) {
-			return nil, fmt.Errorf("unknown placement %q (known: %s)", a, strings.Join(analysis.PlacementNames(), ", "))
+		if !slices.Contains(schema.LoadPlacements(), a) {
+			return nil, fmt.Errorf("unknown placement %q (known: %s)", a, strings.Join(schema.LoadPlacements(), ", "))
 		}
 		names = append(names, a)
 	}
@@ -245,15 +244,14 @@ func runBounded(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	rows := analysis.BoundedRows(rs)
 	return writeOutputs(stdout, t.out, t.formats, func(format string, w io.Writer) error {
 		switch format {
 		case "csv":
-			return schema.WriteBoundedCSV(w, rows)
+			return schema.WriteCSV(w, rs)
 		case "json":
-			return schema.WriteBoundedJSON(w, rows)
+			return schema.WriteJSON(w, rs)
 		case "bench":
-			return schema.WriteBoundedBench(w, rows)
+			return schema.WriteBench(w, rs)
 		}
 		return analysis.WriteBoundedTable(w, rs)
 	})

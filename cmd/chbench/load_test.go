@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -22,7 +21,7 @@ func TestLoadCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := len(recs), 1+2*len(analysis.PlacementNames()); got != want {
+	if got, want := len(recs), 1+2*len(schema.LoadPlacements()); got != want {
 		t.Fatalf("%d records, want %d", got, want)
 	}
 	if strings.Join(recs[0], ",") != strings.Join(schema.LoadColumns, ",") {
@@ -31,16 +30,16 @@ func TestLoadCommand(t *testing.T) {
 	// Rows of the first exponent: the catalog's algorithms in catalog
 	// order, bounded as bounded-partition, then the key and request forms.
 	var algos, want []string
-	for _, r := range recs[1 : 1+len(analysis.PlacementNames())] {
+	for _, r := range recs[1 : 1+len(schema.LoadPlacements())] {
 		algos = append(algos, r[0])
 	}
-	for _, a := range analysis.PlacementNames() {
+	for _, a := range schema.LoadPlacements() {
 		if a == "bounded" {
-			a = analysis.VariantPartition
+			a = schema.VariantPartition
 		}
 		want = append(want, a)
 	}
-	if !slices.Equal(algos, want) || want[len(want)-2] != analysis.VariantKey || want[len(want)-1] != analysis.VariantRequest {
+	if !slices.Equal(algos, want) || want[len(want)-2] != schema.VariantKey || want[len(want)-1] != schema.VariantRequest {
 		t.Errorf("placements %v, want %v", algos, want)
 	}
 	// Same flags, same bytes.
@@ -150,9 +149,9 @@ func TestTrafficMultiFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rows, err := schema.ReadBoundedJSON(f)
-	if err != nil || len(rows) != 2*len(analysis.BoundedVariants()) {
-		t.Fatalf("%d JSON rows, %v; want %d", len(rows), err, 2*len(analysis.BoundedVariants()))
+	rows, err := schema.ReadJSON[schema.Bounded](f)
+	if err != nil || len(rows) != 2*len(schema.BoundedVariants()) {
+		t.Fatalf("%d JSON rows, %v; want %d", len(rows), err, 2*len(schema.BoundedVariants()))
 	}
 	b, _ := os.ReadFile(prefix + ".txt")
 	if got := strings.Count(string(b), "\nBenchmarkBounded/"); got != 2*len(rows) { // 2 streams per row

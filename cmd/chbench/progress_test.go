@@ -155,10 +155,10 @@ func TestProgressHookCountsKeys(t *testing.T) {
 		t.Errorf("hook counted %d keys, want 15000", got)
 	}
 	var x, y bytes.Buffer
-	if err := schema.WriteMoveCSV(&x, analysis.MoveRows([]*analysis.MoveResult{plain})); err != nil {
+	if err := schema.WriteCSV(&x, []schema.Move{plain}); err != nil {
 		t.Fatal(err)
 	}
-	if err := schema.WriteMoveCSV(&y, analysis.MoveRows([]*analysis.MoveResult{hooked})); err != nil {
+	if err := schema.WriteCSV(&y, []schema.Move{hooked}); err != nil {
 		t.Fatal(err)
 	}
 	if x.String() != y.String() {

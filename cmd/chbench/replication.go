@@ -24,7 +24,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 	replicas := fs.String("replicas", "3", fmt.Sprintf("replication factor(s) R, 1..%d and at most the nodes before the change (a larger R is refused, not capped): distinct nodes per key; a comma-separated list sweeps", analysis.MaxReplicationFactor))
 	from := fs.String("from", "", "node count(s) before the change: N, a comma-separated list, or grid")
 	to := fs.Int("to", 0, "node count after the change (one -from only)")
-	ops := fs.String("op", "", "scenario(s) instead of -to: "+strings.Join(analysis.Ops(), ", ")+" (default add); multi-step scenarios compare the first and last placement")
+	ops := fs.String("op", "", "scenario(s) instead of -to: "+strings.Join(schema.Ops(), ", ")+" (default add); multi-step scenarios compare the first and last placement")
 	var ff fleetFlags
 	ff.register(fs)
 	set, err := parse(fs, args)
@@ -91,7 +91,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
-		opList := []string{analysis.OpAdd}
+		opList := []string{schema.OpAdd}
 		if *ops != "" {
 			if opList, err = parseOps(*ops); err != nil {
 				return err
@@ -100,7 +100,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 		for _, n := range ns {
 			for _, op := range opList {
 				per := 1
-				if o.Placement == analysis.PlacementPerSet && analysis.PerSetOp(op) {
+				if o.Placement == schema.PlacementPerSet && analysis.PerSetOp(op) {
 					per = o.Sets
 				}
 				var one []analysis.Scenario
@@ -154,7 +154,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 	usage = false
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs)*len(rs))) // stderr terminals only
 	defer bar.stop()
-	var results []*analysis.ReplicationResult
+	var results []schema.Replication
 	err = sw.EachConfig(o, func(o analysis.Options) error {
 		for _, sc := range scs {
 			for _, r := range rs {
@@ -173,9 +173,9 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 	bar.stop()
 	switch a.format {
 	case "csv":
-		return schema.WriteReplicationCSV(stdout, analysis.ReplicationRows(results))
+		return schema.WriteCSV(stdout, results)
 	case "json":
-		return schema.WriteReplicationJSON(stdout, analysis.ReplicationRows(results))
+		return schema.WriteJSON(stdout, results)
 	}
 	return analysis.WriteReplicationTable(stdout, results)
 }

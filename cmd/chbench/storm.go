@@ -96,7 +96,7 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 	usage = false
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs))) // stderr terminals only
 	defer bar.stop()
-	var results []*analysis.StormResult
+	var results []schema.Storm
 	err = sw.EachConfig(o, func(o analysis.Options) error {
 		for _, sc := range scs {
 			r, err := analysis.Storm(o, sc, m)
@@ -113,11 +113,11 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 	bar.stop()
 	switch {
 	case a.format == "csv" && *timeline:
-		return schema.WriteStormTimelineCSV(stdout, analysis.StormTimelineRows(results, ts))
+		return schema.WriteCSV(stdout, analysis.StormTimeline(results, ts))
 	case a.format == "csv":
-		return schema.WriteStormCSV(stdout, analysis.StormRows(results))
+		return schema.WriteCSV(stdout, results)
 	case a.format == "json":
-		return schema.WriteStormJSON(stdout, analysis.StormRows(results))
+		return schema.WriteJSON(stdout, results)
 	}
 	return analysis.WriteStormTable(stdout, results)
 }

@@ -161,9 +161,9 @@ func runStormLive(a *analysisFlags, set map[string]bool, l liveFlags, from, to i
 	}
 	switch a.format {
 	case "csv":
-		return schema.WriteStormLiveCSV(stdout, rows)
+		return schema.WriteCSV(stdout, rows)
 	case "json":
-		return schema.WriteStormLiveJSON(stdout, rows)
+		return schema.WriteJSON(stdout, rows)
 	}
 	return writeStormLiveTable(stdout, sc, m, l, rows)
 }
@@ -177,8 +177,8 @@ func liveRows(o analysis.Options, sc analysis.Scenario, m analysis.StormModel, m
 		hash = h.Name()
 	}
 	base := schema.StormLive{
-		Algo: o.Algo, Hash: hash, VNodes: o.Config.VNodes, Op: sc.Op, From: len(sc.Initial), To: len(sc.Initial) + len(sc.Steps[0].Join) - len(sc.Steps[0].Leave),
-		Seed: o.Seed, Reads: m.Reads, HitRatio: m.HitRatio, WorkingSet: m.WorkingSet, Zipf: m.Zipf, MovedFrac: f,
+		Op: sc.Op, From: len(sc.Initial), To: len(sc.Initial) + len(sc.Steps[0].Join) - len(sc.Steps[0].Leave),
+		Reads: m.Reads, HitRatio: m.HitRatio, WorkingSet: m.WorkingSet, Zipf: m.Zipf, MovedFrac: f,
 		LiveMemMB: memMB, ValueBytes: liveValueBytes, DBSteady: m.SteadyDBReads(),
 		Config: schema.Config{Algo: o.Algo, Hash: hash, VNodes: o.Config.VNodes, Keys: m.WorkingSet, Sets: 1, Seed: o.Seed, GoVersion: runtime.Version(), Commit: o.Commit},
 	}

@@ -1,0 +1,232 @@
+package schema
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// filled returns a row of type R whose every column holds a distinct
+// value (strings "s<i>", numbers i+1 and i+1.5, pointers set), with
+// each X_lo, X, X_hi triple ordered so that it passes Check, and one
+// sample where the type has samples.
+func filled[R Row]() R {
+	var r R
+	v := reflect.ValueOf(&r).Elem()
+	l := layoutOf[R]()
+	for i, c := range l.cols {
+		// A bound takes its centre's value minus or plus 3.
+		centre, off := c.name, 0.0
+		for suffix, d := range map[string]float64{"_lo": -3, "_hi": 3, "_p5": -3, "_p95": 3} {
+			if base, ok := strings.CutSuffix(c.name, suffix); ok {
+				if _, ok := l.byName[base]; ok {
+					centre, off = base, d
+				}
+			}
+		}
+		x := float64(10*(l.byName[centre]+1)) + off + 0.5
+		if domains[centre] == fraction {
+			x /= 1000
+		}
+		for _, p := range c.paths {
+			f := v.FieldByIndex(p)
+			if f.Kind() == reflect.Pointer {
+				f.Set(reflect.New(f.Type().Elem()))
+				f = f.Elem()
+			}
+			switch f.Kind() {
+			case reflect.String:
+				f.SetString("s" + strings.Repeat("x", i))
+			case reflect.Int:
+				f.SetInt(int64(x))
+			case reflect.Uint64:
+				f.SetUint(uint64(x))
+			case reflect.Float64:
+				f.SetFloat(x)
+			}
+		}
+	}
+	return r
+}
+
+// Every row type writes the header its columns list and reads a row back
+// with every column's value, by header name; JSON reads back the whole row.
+func TestRoundTrip(t *testing.T) {
+	roundTrip(t, filled[Move]())
+	roundTrip(t, filled[Spread]())
+	roundTrip(t, filled[ShareRow]())
+	roundTrip(t, filled[Load]())
+	roundTrip(t, filled[Bounded]())
+	roundTrip(t, filled[Storm]())
+	roundTrip(t, filled[StormPoint]())
+	roundTrip(t, filled[Replication]())
+	roundTrip(t, filled[StormLive]())
+}
+
+func roundTrip[R Row](t *testing.T, row R) {
+	t.Helper()
+	name := reflect.TypeOf(row).Name()
+	if err := Check(row); err != nil {
+		t.Fatalf("%s: test row fails Check: %v", name, err)
+	}
+	var b bytes.Buffer
+	if err := WriteCSV(&b, []R{row, row}); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	header, _, _ := strings.Cut(b.String(), "\n")
+	if want := strings.Join(Columns[R](), ","); header != want {
+		t.Errorf("%s header\n%s\nwant\n%s", name, header, want)
+	}
+	got, err := ReadCSV[R](&b, name+".csv")
+	if err != nil || len(got) != 2 {
+		t.Fatalf("%s: read %d rows, %v", name, len(got), err)
+	}
+	l := layoutOf[R]()
+	gv, wv := reflect.ValueOf(got[1]), reflect.ValueOf(row)
+	for _, c := range l.cols {
+		for _, p := range c.paths {
+			if g, w := gv.FieldByIndex(p).Interface(), wv.FieldByIndex(p).Interface(); !reflect.DeepEqual(g, w) {
+				t.Errorf("%s column %s read back as %v, want %v", name, c.name, g, w)
+			}
+		}
+	}
+	b.Reset()
+	if err := WriteJSON(&b, []R{row}); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	js, err := ReadJSON[R](&b)
+	if err != nil || len(js) != 1 || !reflect.DeepEqual(js[0], row) {
+		t.Errorf("%s JSON read back as %+v, %v\nwant %+v", name, js, err, row)
+	}
+}
+
+// The JSON objects are the CSV columns under the same names (less those
+// kept only in "config"), in the same order, then "config" and the row's
+// other fields, as encoding/json would write them.
+func TestJSONShape(t *testing.T) {
+	x := 0.5
+	rows := []Spread{{Nodes: 2, ExactCV: &x, Shares: []Share{{ID: "a", Weight: 1, WeightShare: 1, Share: 1, ShareLo: 1, ShareHi: 1}},
+		Samples: []SpreadSample{{CV: 0.1}}, Config: Config{Algo: "ring", Eps: 0.25, Placement: PlacementFixed, Keys: 4, Sets: 1}}}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	for _, want := range []string{"[\n  {\n    \"algo\": \"ring\",\n    \"hash\": \"\",\n    \"vnodes\": 0,\n    \"nodes\": 2,",
+		"\"exact_peak_to_mean\": null,\n    \"exact_cv\": 0.5,", "\"placement\": \"fixed\",\n    \"label\": \"\",",
+		"\"config\": {\n      \"algo\": \"ring\",", "\"eps\": 0.25,", "\"shares\": [\n      {\n        \"id\": \"a\","} {
+		if !strings.Contains(s, want) {
+			t.Errorf("JSON lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Count(s, "\"eps\"") != 1 {
+		t.Errorf("eps outside config:\n%s", s)
+	}
+	if b.Reset(); WriteJSON[Move](&b, nil) != nil || b.String() != "[]\n" {
+		t.Errorf("no rows: %q", b.String())
+	}
+	if _, err := ReadJSON[Move](strings.NewReader(`[{"algo":"ring","movedfrac":1}]`)); err == nil || !strings.Contains(err.Error(), `unknown field "movedfrac"`) {
+		t.Errorf("unknown field: %v", err)
+	}
+}
+
+// Bad files and cells are errors naming the file, the line, the column
+// and the value.
+func TestReadCSVErrors(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCSV(&b, []ShareRow{filled[ShareRow]()}); err != nil {
+		t.Fatal(err)
+	}
+	good := b.String()
+	header, row, _ := strings.Cut(strings.TrimSuffix(good, "\n"), "\n")
+	cols := strings.Split(header, ",")
+	with := func(col, v string) string {
+		cells := strings.Split(row, ",")
+		cells[slices.Index(cols, col)] = v
+		return header + "\n" + strings.Join(cells, ",") + "\n"
+	}
+	nodes := slices.Index(cols, "nodes") + 1
+	for _, c := range []struct{ in, want string }{
+		{"", "f.csv: empty file"},
+		{header + "\n", "f.csv: header but no rows"},
+		{"algo,algo\nx,y\n", `f.csv:1: column "algo" appears twice`},
+		{strings.Replace(good, ",nodes,", ",n,", 1), `f.csv:1: missing column "nodes"`},
+		{with("nodes", "0"), `f.csv:2: column nodes (` + strconv.Itoa(nodes) + `): "0" is not a whole number >= 1`},
+		{with("nodes", "2.5"), `f.csv:2: column nodes (` + strconv.Itoa(nodes) + `): "2.5" is not a whole number`},
+		{with("share", "NaN"), `"NaN" is not a finite number`},
+		{with("share", "1.5"), `column share (11): "1.5" is not a fraction in 0..1`},
+		{with("share", "0.0001"), `column share (11): 0.0001 outside its interval`},
+		{with("id", "a\tb"), `control characters are not allowed`},
+		{"x,y," + header + "\n1,2," + row + "\n", ""}, // extra columns, in any order
+	} {
+		_, err := ReadCSV[ShareRow](strings.NewReader(c.in), "f.csv")
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%q: error %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
+// A row that fails Check is not written: a NaN, a count of 0 or a mean
+// outside its interval stops the writer with an error naming the row and
+// the column.
+func TestWritersCheckRows(t *testing.T) {
+	bad := filled[Move]()
+	bad.MovedFrac = bad.MovedFracHi + 1
+	var b bytes.Buffer
+	if err := WriteCSV(&b, []Move{filled[Move](), bad}); err == nil || !strings.Contains(err.Error(), "row 2: column moved_frac") {
+		t.Errorf("CSV: %v", err)
+	}
+	bad = filled[Move]()
+	bad.From = 0
+	if err := WriteJSON(&b, []Move{bad}); err == nil || !strings.Contains(err.Error(), "column from") {
+		t.Errorf("JSON: %v", err)
+	}
+	bad = filled[Move]()
+	bad.IdealFrac = math.NaN()
+	if err := WriteBench(&b, []Move{bad}); err == nil || !strings.Contains(err.Error(), "column ideal_frac: NaN is not a finite number") {
+		t.Errorf("bench: %v", err)
+	}
+	if err := WriteBench(&b, []Storm{filled[Storm]()}); err == nil || !strings.Contains(err.Error(), "no benchmark format") {
+		t.Errorf("storm bench: %v", err)
+	}
+}
+
+// The benchmark format: the exact units first, then one line per sample
+// named by the scenario; a bounded-loads line carries max-load/cap only
+// where the form has a capacity, and a configuration value with a control
+// character is refused.
+func TestWriteBench(t *testing.T) {
+	one := 1.0
+	ring, key := filled[Bounded](), filled[Bounded]()
+	ring.Algo, key.Algo = "ring", "bounded-key"
+	ring.Samples = []BoundedSample{{Away: 0}}
+	key.Samples = []BoundedSample{{MaxLoadOverCap: &one}, {MaxLoadOverCap: &one}}
+	var b bytes.Buffer
+	if err := WriteBench(&b, []Bounded{ring, key}); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	if !strings.HasPrefix(s, "Unit ideal-join-frac assume=exact\n") {
+		t.Errorf("no unit line first:\n%s", s)
+	}
+	var ringLines, keyLines []string
+	for _, l := range strings.Split(s, "\n") {
+		switch {
+		case strings.HasPrefix(l, "BenchmarkBounded/algo=ring/"):
+			ringLines = append(ringLines, l)
+		case strings.HasPrefix(l, "BenchmarkBounded/algo=bounded-key/"):
+			keyLines = append(keyLines, l)
+		}
+	}
+	if len(ringLines) != 1 || len(keyLines) != 2 || strings.Contains(ringLines[0], "max-load/cap") || !strings.Contains(keyLines[0], " 1 max-load/cap") {
+		t.Errorf("bench lines:\n%s", s)
+	}
+	key.Commit = "a\nBenchmarkX 1 1 ns/op"
+	if err := WriteBench(&b, []Bounded{key}); err == nil || !strings.Contains(err.Error(), "control character") {
+		t.Errorf("control character: %v", err)
+	}
+}
