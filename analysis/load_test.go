@@ -149,9 +149,8 @@ func TestLoadWriters(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &js); err != nil || len(js) != len(rs) {
 		t.Fatalf("json: %v", err)
 	}
-	configOnly := []string{schema.ColEps, schema.ColPartitions, schema.ColKeyKind, schema.ColKeyFile, schema.ColGoVersion,
-		schema.ColCommit, schema.ColTableSize, schema.ColProbes, schema.ColCapacity}
-	for _, col := range schema.LoadColumns {
+	configOnly := []string{"eps", "partitions", "key_kind", "key_file", "go_version", "commit", "table_size", "probes", "capacity"}
+	for _, col := range schema.Columns[schema.Load]() {
 		if _, ok := js[0][col]; !ok && !slices.Contains(configOnly, col) {
 			t.Errorf("json lacks CSV column %q", col)
 		}
@@ -255,16 +254,16 @@ func TestBoundedSweep(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&buf).ReadAll()
-	if err != nil || len(recs) != 1+len(rs) || len(recs[1]) != len(schema.BoundedColumns) {
+	if err != nil || len(recs) != 1+len(rs) || len(recs[1]) != len(schema.Columns[schema.Bounded]()) {
 		t.Fatalf("csv: %v", err)
 	}
-	if i := slices.Index(schema.BoundedColumns, schema.ColMaxLoadOverCap); recs[1][0] != "ring" || recs[1][i] != "" || recs[2][i] == "" {
+	if i := slices.Index(schema.Columns[schema.Bounded](), "max_load_over_cap"); recs[1][0] != "ring" || recs[1][i] != "" || recs[2][i] == "" {
 		t.Errorf("max_load_over_cap cells %q (ring) and %q (%s): want empty and a number", recs[1][i], recs[2][i], recs[2][0])
 	}
 	// 1/eps^2 is a whole number for every eps of the default grid and
 	// must print as one: 1/(0.05*0.05) in floats is 399.99999999999994.
 	wantBound := map[string]string{"0.05": "400", "0.1": "100", "0.25": "16", "0.5": "4", "1": "1"}
-	ie, ib := slices.Index(schema.BoundedColumns, schema.ColEps), slices.Index(schema.BoundedColumns, schema.ColBoundOneOverEpsSqrd)
+	ie, ib := slices.Index(schema.Columns[schema.Bounded](), "eps"), slices.Index(schema.Columns[schema.Bounded](), "bound_1_over_eps2")
 	for _, rec := range recs[1:] {
 		if want := wantBound[rec[ie]]; rec[ib] != want {
 			t.Errorf("%s eps %s: bound_1_over_eps2 %q, want %q", rec[0], rec[ie], rec[ib], want)

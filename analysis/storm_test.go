@@ -97,12 +97,12 @@ func TestStormModuloHeadline(t *testing.T) {
 	if err := schema.WriteCSV(&b, []schema.Storm{s}); err != nil {
 		t.Fatal(err)
 	}
-	tab, err := schema.ParseTable(&b, "storm.csv", schema.StormColumns)
+	back, err := schema.ReadCSV[schema.Storm](&b, "storm.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err := tab.Num(0, schema.ColDBMultiple); err != nil || v != s.DBMultiple {
-		t.Errorf("csv db_multiple %v (%v), want %v", v, err, s.DBMultiple)
+	if v := back[0].DBMultiple; v != s.DBMultiple {
+		t.Errorf("csv db_multiple %v, want %v", v, s.DBMultiple)
 	}
 }
 

@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/schema"
 )
 
 // A negative time is not a measurement; it used to be plotted silently.
 func TestReadBenchmarksNegativeTime(t *testing.T) {
 	in := "BenchmarkLookup/algo=ring/nodes=100-2 100 5 ns/op\nBenchmarkLookup/algo=ring/nodes=10-2 100 -9.5 ns/op\n"
-	_, err := readBenchmarks(strings.NewReader(in), "bad.txt")
+	_, err := parseBench(strings.NewReader(in), "bad.txt")
 	if err == nil || !strings.Contains(err.Error(), "bad.txt:2: -9.5 ns/op") {
 		t.Fatalf("error %v, want one naming bad.txt:2 and -9.5 ns/op", err)
 	}
@@ -21,12 +23,12 @@ func TestReadBenchmarksNegativeTime(t *testing.T) {
 // drawn; the other inputs still render.
 func TestRenderAllRejectsNoRowsAndBadCounts(t *testing.T) {
 	for _, tc := range []struct{ name, file, want string }{
-		{"movement header only", MovementFile, "movement.csv: header but no rows"},
-		{"spread header only", SpreadFile, "spread.csv: header but no rows"},
-		{"vnodes header only", VNodesFile, "vnodes.csv: header but no rows"},
-		{"spread nodes 0", SpreadFile, `"0" is not a node count >= 1`},
-		{"movement from 2.5", MovementFile, `"2.5" is not a node count >= 1`},
-		{"movement to -3", MovementFile, `"-3" is not a node count >= 1`},
+		{"movement header only", schema.MovementFile.Name, "movement.csv: header but no rows"},
+		{"spread header only", schema.SpreadFile.Name, "spread.csv: header but no rows"},
+		{"vnodes header only", schema.VNodesFile.Name, "vnodes.csv: header but no rows"},
+		{"spread nodes 0", schema.SpreadFile.Name, `"0" is not a whole number >= 1`},
+		{"movement from 2.5", schema.MovementFile.Name, `"2.5" is not a whole number`},
+		{"movement to -3", schema.MovementFile.Name, `"-3" is not a whole number >= 1`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			renderBroken(t, tc.file, tc.want, func(b []byte) []byte {
@@ -66,9 +68,9 @@ func TestRenderAllRejectsNoRowsAndBadCounts(t *testing.T) {
 // contains want, and that the other input still rendered.
 func renderBroken(t *testing.T, file, want string, corrupt func([]byte) []byte) {
 	t.Helper()
-	other := VNodesFile
-	if file == VNodesFile {
-		other = SpreadFile
+	other := schema.VNodesFile.Name
+	if file == schema.VNodesFile.Name {
+		other = schema.SpreadFile.Name
 	}
 	dir := copyDir(t, okDir, file, other)
 	path := filepath.Join(dir, file)

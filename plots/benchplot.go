@@ -8,9 +8,9 @@ import (
 )
 
 // benchFiguresFrom reads Go benchmark output at path and returns one figure
-// per BenchSet.
+// per benchmark set.
 func benchFiguresFrom(path string) ([]*figure, error) {
-	sets, err := ReadBenchmarks(path)
+	sets, err := benchSets(path)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func benchFiguresFrom(path string) ([]*figure, error) {
 
 // benchTitle returns the title and y label of a plot of s: a description
 // for the benchmarks and units chbench writes, a generic one otherwise.
-func benchTitle(s BenchSet) (title, yLabel string) {
+func benchTitle(s benchSet) (title, yLabel string) {
 	procs := s.Procs + " goroutines"
 	if s.Procs == "" {
 		procs = "GOMAXPROCS goroutines"
@@ -67,7 +67,7 @@ func benchTitle(s BenchSet) (title, yLabel string) {
 // panelThreshold algorithms. The file is named after the benchmark in
 // lower case, then the unit unless it is ns/op, then the variant:
 // build-retained-bytes-per-node, lookup-from-key.
-func benchFigure(s BenchSet) (*figure, error) {
+func benchFigure(s benchSet) (*figure, error) {
 	f, err := benchPanel(s)
 	if err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func benchFigure(s BenchSet) (*figure, error) {
 }
 
 // benchPanel draws every series of s on one set of axes.
-func benchPanel(s BenchSet) (*figure, error) {
+func benchPanel(s benchSet) (*figure, error) {
 	name := strings.ToLower(s.Name)
 	if s.Unit != "ns/op" {
 		name += "-" + fileSafe(s.Unit)

@@ -10,21 +10,13 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// runInfo is how one CSV result row was produced: the optional columns
-// keys, sets, seed, hash, vnodes, eps, go_version and commit, as written
-// (empty when absent), and the algorithm.
-type runInfo struct {
-	Algo, Keys, Sets, Seed, Hash, VNodes, Eps, Placement, GoVersion, Commit string
-	TableSize, Probes, Capacity                                             string
-}
-
-func info(t *schema.Table, i int) runInfo {
-	return runInfo{
-		Algo: t.Str(i, schema.ColAlgo), Keys: t.Str(i, schema.ColKeys), Sets: t.Str(i, schema.ColSets), Seed: t.Str(i, schema.ColSeed),
-		Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Eps: t.Str(i, schema.ColEps), Placement: t.Str(i, schema.ColPlacement),
-		GoVersion: t.Str(i, schema.ColGoVersion), Commit: t.Str(i, schema.ColCommit),
-		TableSize: t.Str(i, schema.ColTableSize), Probes: t.Str(i, schema.ColProbes), Capacity: t.Str(i, schema.ColCapacity),
+// runsOf returns the Run of every row, for captions.
+func runsOf[R schema.Row](rows []R) []schema.Run {
+	out := make([]schema.Run, len(rows))
+	for i, r := range rows {
+		out[i] = schema.RunOf(r)
 	}
+	return out
 }
 
 // runCaption summarises where the rows' numbers came from, e.g.
@@ -36,10 +28,10 @@ func info(t *schema.Table, i int) runInfo {
 // (catalog.Info.UsesVNodes, UsesEps); likewise the table size, probes and
 // capacity (UsesTableSize, UsesProbes, UsesCapacity), capacity only when set
 // (0 is the default, twice the initial nodes).
-func runCaption(infos []runInfo) string {
+func runCaption(infos []schema.Run) string {
 	all := func(string) bool { return true }
 	usesEps := func(a string) bool { in, _ := catalog.Describe(a); return in.UsesEps }
-	distinct := func(get func(runInfo) string, only func(algo string) bool) string {
+	distinct := func(get func(schema.Run) string, only func(algo string) bool) string {
 		var vs []string
 		for _, in := range infos {
 			if !only(in.Algo) {
@@ -55,7 +47,7 @@ func runCaption(infos []runInfo) string {
 		return strings.Join(vs, "/")
 	}
 	var parts []string
-	keys, sets := distinct(func(r runInfo) string { return r.Keys }, all), distinct(func(r runInfo) string { return r.Sets }, all)
+	keys, sets := distinct(func(r schema.Run) string { return r.Keys }, all), distinct(func(r schema.Run) string { return r.Sets }, all)
 	if keys == "" {
 		keys = keyRange(infos)
 	}
@@ -65,39 +57,39 @@ func runCaption(infos []runInfo) string {
 	case keys != "":
 		parts = append(parts, thousands(keys)+" keys")
 	}
-	if h := distinct(func(r runInfo) string { return r.Hash }, all); h != "" {
+	if h := distinct(func(r schema.Run) string { return r.Hash }, all); h != "" {
 		parts = append(parts, h)
 	}
-	if s := distinct(func(r runInfo) string { return r.Seed }, all); s != "" {
+	if s := distinct(func(r schema.Run) string { return r.Seed }, all); s != "" {
 		parts = append(parts, "seed "+s)
 	}
-	if v := distinct(func(r runInfo) string { return r.VNodes }, catalog.UsesVNodes); v != "" {
+	if v := distinct(func(r schema.Run) string { return r.VNodes }, catalog.UsesVNodes); v != "" {
 		parts = append(parts, "ring vnodes "+v)
 	}
-	if e := distinct(func(r runInfo) string { return r.Eps }, usesEps); e != "" {
+	if e := distinct(func(r schema.Run) string { return r.Eps }, usesEps); e != "" {
 		parts = append(parts, "bounded eps "+e)
 	}
 	uses := func(f func(catalog.Info) bool) func(string) bool {
 		return func(a string) bool { in, err := catalog.Describe(a); return err == nil && f(in) }
 	}
-	if m := distinct(func(r runInfo) string { return r.TableSize }, uses(func(i catalog.Info) bool { return i.UsesTableSize })); m != "" {
+	if m := distinct(func(r schema.Run) string { return r.TableSize }, uses(func(i catalog.Info) bool { return i.UsesTableSize })); m != "" {
 		parts = append(parts, "table size "+m)
 	}
-	if k := distinct(func(r runInfo) string { return r.Probes }, uses(func(i catalog.Info) bool { return i.UsesProbes })); k != "" {
+	if k := distinct(func(r schema.Run) string { return r.Probes }, uses(func(i catalog.Info) bool { return i.UsesProbes })); k != "" {
 		parts = append(parts, "probes "+k)
 	}
-	if c := distinct(func(r runInfo) string { return r.Capacity }, uses(func(i catalog.Info) bool { return i.UsesCapacity })); c != "" && c != "0" {
+	if c := distinct(func(r schema.Run) string { return r.Capacity }, uses(func(i catalog.Info) bool { return i.UsesCapacity })); c != "" && c != "0" {
 		parts = append(parts, "capacity "+c)
 	}
-	if pl := distinct(func(r runInfo) string { return r.Placement }, uses(func(i catalog.Info) bool { return i.RandomLayout })); pl != "" {
+	if pl := distinct(func(r schema.Run) string { return r.Placement }, uses(func(i catalog.Info) bool { return i.RandomLayout })); pl != "" {
 		parts = append(parts, "placement "+pl)
 	}
 	out := strings.Join(parts, ", ")
 	var build []string
-	if g := distinct(func(r runInfo) string { return r.GoVersion }, all); g != "" {
+	if g := distinct(func(r schema.Run) string { return r.GoVersion }, all); g != "" {
 		build = append(build, g)
 	}
-	if c := distinct(func(r runInfo) string { return r.Commit }, all); c != "" {
+	if c := distinct(func(r schema.Run) string { return r.Commit }, all); c != "" {
 		build = append(build, "commit "+c)
 	}
 	if len(build) > 0 {
@@ -111,7 +103,7 @@ func runCaption(infos []runInfo) string {
 
 // keyRange returns "lo-hi" for the keys column of infos when it holds
 // several whole numbers (keys scaled per grid point), or "".
-func keyRange(infos []runInfo) string {
+func keyRange(infos []schema.Run) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, in := range infos {
 		k, err := strconv.ParseFloat(in.Keys, 64)
@@ -148,11 +140,4 @@ func thousands(s string) string {
 		parts[i] = b.String()
 	}
 	return strings.Join(parts, "/")
-}
-
-// interval reads the estimate in column name of row i of t (with its
-// optional _lo/_hi bounds) as a Point with X left 0.
-func interval(t *schema.Table, i int, name string) (Point, error) {
-	iv, err := t.Interval(i, name)
-	return Point{Y: iv.Mean, Lo: iv.Lo, Hi: iv.Hi, CI: iv.CI}, err
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/schema"
 )
 
 // A result file whose op or Zipf exponent holds a path ("x/../../../y")
@@ -16,15 +18,15 @@ func TestRenderAllWritesOnlyIntoPlots(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, src, from, to, want string
 	}{
-		{"replication op", ReplicationFile, replicationCSV, ",add,", ",x/../../../ESCAPED,",
+		{"replication op", schema.ReplicationFile.Name, complete[schema.Replication](t, replicationCSV), ",add,", ",x/../../../ESCAPED,",
 			`replication.csv:6: column op (5): "x/../../../ESCAPED" is neither a scenario op`},
-		{"movement op", MovementFile, readText(t, filepath.Join(okDir, MovementFile)), ",add,", ",x/../../../ESC2,",
+		{"movement op", schema.MovementFile.Name, readText(t, filepath.Join(okDir, schema.MovementFile.Name)), ",add,", ",x/../../../ESC2,",
 			`movement.csv:2: column op (4): "x/../../../ESC2" is neither a scenario op`},
-		{"scenarios op", ScenariosFile, readText(t, filepath.Join(okDir, ScenariosFile)), ",shrink-random,", ",../../../ESC3,",
+		{"scenarios op", schema.ScenariosFile.Name, readText(t, filepath.Join(okDir, schema.ScenariosFile.Name)), ",shrink-random,", ",../../../ESC3,",
 			`scenarios.csv:2: column op (4): "../../../ESC3" is neither a scenario op`},
-		{"movement op dot-dot", MovementFile, readText(t, filepath.Join(okDir, MovementFile)), ",add,", ",..,",
+		{"movement op dot-dot", schema.MovementFile.Name, readText(t, filepath.Join(okDir, schema.MovementFile.Name)), ",add,", ",..,",
 			`movement.csv:2: column op (4): ".." is neither a scenario op`},
-		{"bounded zipf", BoundedLoadsFile, readText(t, filepath.Join("testdata", "traffic", BoundedLoadsFile)), ",0.99,", ",0.99/../../../../ESC5,",
+		{"bounded zipf", schema.BoundedFile.Name, readText(t, filepath.Join("testdata", "traffic", schema.BoundedFile.Name)), ",0.99,", ",0.99/../../../../ESC5,",
 			`boundedloads.csv:2: column zipf (6): "0.99/../../../../ESC5" is not a finite number`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,8 +87,8 @@ func TestSaveRefusesPathNames(t *testing.T) {
 	// The names chbench's own results give are plain.
 	for _, name := range []string{"movement-add", "replication-leave-10%-n100", "movement-join+leave", "bounded-away-s0.99",
 		"movement-reweight-5%-1-to-127", "build-retained-bytes-per-node", "load-peak-to-mean-n1000"} {
-		if false {
-			t.Errorf("plainName(%q) = false, want true", name)
+		if !schema.IsLabel(name) {
+			t.Errorf("schema.IsLabel(%q) = false, want true", name)
 		}
 	}
 }

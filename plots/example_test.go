@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/chbench/chbench/plots"
+	"github.com/chbench/chbench/schema"
 )
 
 // Draw the plots of a results directory holding only a movement and a
@@ -20,7 +21,7 @@ func ExampleRenderAll() {
 		return
 	}
 	defer os.RemoveAll(dir)
-	for _, name := range []string{plots.MovementFile, plots.WeightsFile} {
+	for _, name := range []string{schema.MovementFile.Name, schema.WeightsFile.Name} {
 		b, err := os.ReadFile(filepath.Join("testdata", "ok", name))
 		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, name), b, 0o644)

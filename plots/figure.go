@@ -327,12 +327,12 @@ func (f *figure) writeTo(w io.Writer, format string) error {
 // panic inside gonum (which should not happen once inputs are validated) is
 // turned into an error rather than leaving a partial file.
 //
-// f's name must be a plain file name (see [plainName]): names come from
+// f's name must be a plain file name (see [schema.IsLabel]): names come from
 // result files (an op, a Zipf exponent, a benchmark name), and a name
 // such as "x/../../../y" would otherwise write outside dir.
 func (f *figure) save(dir string) (paths []string, err error) {
-	if !plainName(f.name) {
-		return nil, fmt.Errorf("plot %q: not a plain file name (%s); nothing written", f.name, plainNameRule)
+	if !schema.IsLabel(f.name) {
+		return nil, fmt.Errorf("plot %q: not a plain file name (%s); nothing written", f.name, schema.LabelRule)
 	}
 	for _, format := range []string{"png", "svg"} {
 		path := filepath.Join(dir, f.name+"."+format)
@@ -587,27 +587,4 @@ func requirePositive(what string, vals []float64) error {
 		}
 	}
 	return nil
-}
-
-// plainNameRule describes the names plainName accepts, for messages.
-const plainNameRule = "letters, digits and . _ + % -, starting with a letter or digit, no .."
-
-// plainName reports whether s is a file name that stays in the directory
-// it is joined to: letters, digits and the characters . _ + % - (those of
-// scenario ops and fleet change labels such as reweight-5%-1-to-127 or
-// join+leave), starting with a letter or digit and without "..". Figure
-// names and the result-file values they are built from must be plain.
-func plainName(s string) bool {
-	if s == "" || strings.Contains(s, "..") {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-		case i > 0 && strings.ContainsRune("._+%-", r):
-		default:
-			return false
-		}
-	}
-	return true
 }

@@ -7,13 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/schema"
-)
-
-// Optional inputs of the fleet plots.
-const (
-	ReweightFile    = "reweight.csv"    // named, weighted fleets and reweights, movement.csv header
-	ReplicationFile = "replication.csv" // chbench replication results
 )
 
 // groupedRow is one bar of a grouped bar chart read from a results file:
@@ -21,12 +16,11 @@ const (
 // and an optional mark (the ideal).
 type groupedRow struct {
 	group, algo string
-	line        int
 	value       Point
 	mark        float64
 	hasMark     bool
 	nodes       float64 // membership size before the change
-	info        runInfo
+	info        schema.Run
 }
 
 // groupedFigure draws rows as a grouped bar chart: groups in order of
@@ -38,13 +32,13 @@ func groupedFigure(name, title, xLabel, yLabel, markLabel string, rows []grouped
 		return nil, nil
 	}
 	var groups, algos []string
-	seen := map[[2]string]int{}
+	seen := map[[2]string]bool{}
 	for _, r := range rows {
 		k := [2]string{r.group, r.algo}
-		if l, dup := seen[k]; dup {
-			return nil, fmt.Errorf("%s: lines %d and %d both give %s for %s", name, l, r.line, r.algo, r.group)
+		if seen[k] {
+			return nil, fmt.Errorf("%s: two rows give %s for %s", name, r.algo, r.group)
 		}
-		seen[k] = r.line
+		seen[k] = true
 		if !slices.Contains(groups, r.group) {
 			groups = append(groups, r.group)
 		}
@@ -52,12 +46,12 @@ func groupedFigure(name, title, xLabel, yLabel, markLabel string, rows []grouped
 			algos = append(algos, r.algo)
 		}
 	}
-	slices.SortFunc(algos, algoOrder)
+	slices.SortFunc(algos, catalog.Compare)
 	colors := make([]color.RGBA, len(algos))
 	for i, a := range algos {
 		colors[i] = AlgoStyle(a).Color
 	}
-	infos := make([]runInfo, len(rows))
+	infos := make([]schema.Run, len(rows))
 	bars := make([]Bar, len(rows))
 	for i, r := range rows {
 		infos[i] = r.info
@@ -97,42 +91,19 @@ func changeLabel(op string, from, to float64) string {
 // reweightFigures draws reweight.csv: the moved fraction of the named and
 // weighted fleet changes and of the reweights, each against its ideal, and
 // the collateral moves of all of them.
-func reweightFigures(path string) ([]*figure, error) {
-	t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColOp, schema.ColFrom, schema.ColTo, schema.ColMovedFrac, schema.ColIdealFrac, schema.ColCollateralFrac})
-	if err != nil {
-		return nil, err
-	}
+func reweightFigures(rows []schema.Move) ([]*figure, error) {
 	var changes, reweights, changesColl, reweightsColl []groupedRow
-	for i := range t.Len() {
-		from, err := t.Count(i, schema.ColFrom)
-		if err != nil {
-			return nil, err
-		}
-		to, err := t.Count(i, schema.ColTo)
-		if err != nil {
-			return nil, err
-		}
-		ideal, err := fraction(t, i, schema.ColIdealFrac)
-		if err != nil {
-			return nil, err
-		}
-		moved, err := interval(t, i, schema.ColMovedFrac)
-		if err != nil {
-			return nil, err
-		}
-		coll, err := interval(t, i, schema.ColCollateralFrac)
-		if err != nil {
-			return nil, err
-		}
-		op := t.Str(i, schema.ColOp)
-		r := groupedRow{group: changeLabel(op, from, to), algo: t.Str(i, schema.ColAlgo), line: t.Line(i), value: moved, mark: ideal, hasMark: true, nodes: from, info: info(t, i)}
-		if strings.HasPrefix(op, "reweight-") {
+	for _, m := range rows {
+		from := float64(m.From)
+		r := groupedRow{group: changeLabel(m.Op, from, float64(m.To)), algo: m.Algo, nodes: from, info: schema.RunOf(m),
+			value: Point{Y: m.MovedFrac, Lo: m.MovedFracLo, Hi: m.MovedFracHi, CI: true}, mark: m.IdealFrac, hasMark: true}
+		if strings.HasPrefix(m.Op, "reweight-") {
 			reweights = append(reweights, r)
 		} else {
 			changes = append(changes, r)
 		}
-		r.value, r.hasMark = coll, false
-		if strings.HasPrefix(op, "reweight-") {
+		r.value, r.hasMark = Point{Y: m.CollateralFrac, Lo: m.CollateralFracLo, Hi: m.CollateralFracHi, CI: true}, false
+		if strings.HasPrefix(m.Op, "reweight-") {
 			reweightsColl = append(reweightsColl, r)
 		} else {
 			changesColl = append(changesColl, r)
@@ -170,57 +141,24 @@ func reweightFigures(path string) ([]*figure, error) {
 // replicationFigures draws replication.csv: for each scenario and node
 // count, the key-replica pairs moved per replication factor against the
 // ideal, and for node removals the keys that lose every replica.
-func replicationFigures(path string) ([]*figure, error) {
-	t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColReplicas, schema.ColOp, schema.ColFrom, schema.ColTo, schema.ColPairsMovedFrac, schema.ColAllLostFrac, schema.ColIdealFrac})
-	if err != nil {
-		return nil, err
-	}
+func replicationFigures(rows []schema.Replication) ([]*figure, error) {
 	type key struct {
 		op       string
 		from, to float64
 	}
 	var keys []key
 	moved, lost := map[key][]groupedRow{}, map[key][]lostRow{}
-	for i := range t.Len() {
-		var k key
-		if k.op, err = scenarioOp(t, i); err != nil {
-			return nil, err
-		}
-		if k.from, err = t.Count(i, schema.ColFrom); err != nil {
-			return nil, err
-		}
-		if k.to, err = t.Count(i, schema.ColTo); err != nil {
-			return nil, err
-		}
-		rf, err := t.Count(i, schema.ColReplicas)
-		if err != nil {
-			return nil, err
-		}
-		ideal, err := fraction(t, i, schema.ColIdealFrac)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := fraction(t, i, schema.ColPairsMovedFrac); err != nil {
-			return nil, err
-		}
-		pm, err := interval(t, i, schema.ColPairsMovedFrac)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := fraction(t, i, schema.ColAllLostFrac); err != nil {
-			return nil, err
-		}
-		al, err := interval(t, i, schema.ColAllLostFrac)
-		if err != nil {
-			return nil, err
-		}
+	for _, r := range rows {
+		k := key{r.Op, float64(r.From), float64(r.To)}
 		if !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
-		g := "R = " + strconv.FormatFloat(rf, 'f', -1, 64)
-		r := groupedRow{group: g, algo: t.Str(i, schema.ColAlgo), line: t.Line(i), value: pm, mark: ideal, hasMark: true, info: info(t, i)}
-		moved[k] = append(moved[k], r)
-		lost[k] = append(lost[k], lostRow{algo: r.algo, replicas: rf, line: r.line, value: al, info: r.info})
+		rf := float64(r.Replicas)
+		g := groupedRow{group: "R = " + strconv.Itoa(r.Replicas), algo: r.Algo, info: schema.RunOf(r),
+			value: Point{Y: r.PairsMovedFrac, Lo: r.PairsMovedFracLo, Hi: r.PairsMovedFracHi, CI: true}, mark: r.IdealFrac, hasMark: true}
+		moved[k] = append(moved[k], g)
+		lost[k] = append(lost[k], lostRow{algo: r.Algo, replicas: rf, info: g.info,
+			value: Point{Y: r.AllLostFrac, Lo: r.AllLostFracLo, Hi: r.AllLostFracHi, CI: true}})
 	}
 	var figs []*figure
 	for _, k := range keys {
@@ -248,14 +186,13 @@ func replicationFigures(path string) ([]*figure, error) {
 	return figs, nil
 }
 
-// lostRow is the fraction of keys re-homed entirely (all_lost_frac) of
+// lostRow is the fraction of keys re-homed entirely of
 // one algorithm at one replication factor.
 type lostRow struct {
 	algo     string
 	replicas float64
-	line     int
 	value    Point
-	info     runInfo
+	info     schema.Run
 }
 
 // rehomedFigure draws the keys of a removal that no replica stays with
@@ -271,13 +208,13 @@ func rehomedFigure(name, what string, rows []lostRow) (*figure, error) {
 	}
 	var algos []string
 	var rs []float64
-	seen := map[string]int{}
+	seen := map[string]bool{}
 	for _, r := range rows {
 		k := r.algo + "\x00" + strconv.FormatFloat(r.replicas, 'g', -1, 64)
-		if l, dup := seen[k]; dup {
-			return nil, fmt.Errorf("%s: lines %d and %d both give %s at R = %v", name, l, r.line, r.algo, r.replicas)
+		if seen[k] {
+			return nil, fmt.Errorf("%s: two rows give %s at R = %v", name, r.algo, r.replicas)
 		}
-		seen[k] = r.line
+		seen[k] = true
 		if !slices.Contains(algos, r.algo) {
 			algos = append(algos, r.algo)
 		}
@@ -285,7 +222,7 @@ func rehomedFigure(name, what string, rows []lostRow) (*figure, error) {
 			rs = append(rs, r.replicas)
 		}
 	}
-	slices.SortFunc(algos, algoOrder)
+	slices.SortFunc(algos, catalog.Compare)
 	slices.Sort(rs)
 	panels := make([]dotPanel, len(rs))
 	for i, r := range rs {
@@ -294,7 +231,7 @@ func rehomedFigure(name, what string, rows []lostRow) (*figure, error) {
 			panels[i].title = "R = 1 replica"
 		}
 	}
-	infos := make([]runInfo, len(rows))
+	infos := make([]schema.Run, len(rows))
 	for i, r := range rows {
 		infos[i] = r.info
 		p := &panels[slices.Index(rs, r.replicas)]

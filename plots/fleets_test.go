@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/schema"
 )
 
 const reweightCSV = `algo,hash,vnodes,op,from,to,keys,sets,seed,moved_frac,moved_frac_lo,moved_frac_hi,ideal_frac,collateral_frac,collateral_frac_lo,collateral_frac_hi
@@ -25,8 +27,8 @@ ring,xxhash,160,3,add,10,11,100,2,1,0.09,0.08,0.1,0,0,0,0.0909
 
 func TestFleetFigures(t *testing.T) {
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, ReweightFile), []byte(reweightCSV), 0o644)
-	os.WriteFile(filepath.Join(dir, ReplicationFile), []byte(replicationCSV), 0o644)
+	os.WriteFile(filepath.Join(dir, schema.ReweightFile.Name), []byte(complete[schema.Move](t, reweightCSV)), 0o644)
+	os.WriteFile(filepath.Join(dir, schema.ReplicationFile.Name), []byte(complete[schema.Replication](t, replicationCSV)), 0o644)
 	files, err := RenderAll(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -55,9 +57,9 @@ func TestFleetFigures(t *testing.T) {
 	if got := changeLabel("reweight-50%-to-75", 40, 40); got != "50%: -> 75" {
 		t.Errorf("changeLabel = %q", got)
 	}
-	// A duplicate bar is an error naming both lines.
-	os.WriteFile(filepath.Join(dir, ReplicationFile), []byte(replicationCSV+"ring,xxhash,160,3,add,10,11,100,2,1,0.09,0.08,0.1,0,0,0,0.0909\n"), 0o644)
-	if _, err := RenderAll(dir); err == nil || !strings.Contains(err.Error(), "lines 6 and 7") {
+	// A duplicate bar is an error naming the plot, the algorithm and the bar.
+	os.WriteFile(filepath.Join(dir, schema.ReplicationFile.Name), []byte(complete[schema.Replication](t, replicationCSV+"ring,xxhash,160,3,add,10,11,100,2,1,0.09,0.08,0.1,0,0,0,0.0909\n")), 0o644)
+	if _, err := RenderAll(dir); err == nil || !strings.Contains(err.Error(), "replication-add-n10: two rows give ring for R = 3") {
 		t.Errorf("duplicate row: err = %v", err)
 	}
 }

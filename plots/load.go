@@ -2,11 +2,8 @@ package plots
 
 import (
 	"cmp"
-	"errors"
+	"fmt"
 	"image/color"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,22 +12,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/schema"
-)
-
-// Input files of the traffic plots (all optional).
-const (
-	LoadFile             = "load.csv"              // chbench load: request load per placement and Zipf exponent
-	BoundedLoadsFile     = "boundedloads.csv"      // chbench bounded: the forms of bounded loads against eps
-	HashesSequentialFile = "hashes-sequential.csv" // spread per hash on sequential keys, spread.csv header
-)
-
-// Names of the forms of bounded loads without a catalog entry, and the
-// label the load analysis gives the catalog's partition form.
-const (
-	boundedPartition = "bounded-partition"
-	boundedKey       = "bounded-key"
-	boundedRequest   = "bounded-request"
 )
 
 // placementStyle is AlgoStyle for the placements of the load analysis:
@@ -41,11 +24,11 @@ const (
 // (bounded-request a thick plus) and dashes not used by a neighbour.
 func placementStyle(name string) Style {
 	switch name {
-	case boundedPartition:
+	case schema.VariantPartition:
 		return AlgoStyle("bounded")
-	case boundedKey:
+	case schema.VariantKey:
 		return Style{Color: color.RGBA{R: 106, G: 61, B: 154, A: 255}, Glyph: draw.BoxGlyph{}, Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}
-	case boundedRequest:
+	case schema.VariantRequest:
 		return Style{Color: color.RGBA{R: 110, G: 50, B: 10, A: 255}, Glyph: thickPlus{}, Dashes: nil}
 	case "ring (no bound)":
 		return AlgoStyle("ring")
@@ -74,110 +57,56 @@ func (thickPlus) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 func placementOrder(a, b string) int {
 	rank := func(s string) string {
 		switch s {
-		case boundedPartition:
+		case schema.VariantPartition:
 			return "bounded"
-		case boundedKey:
+		case schema.VariantKey:
 			return "bounded\x01"
-		case boundedRequest:
+		case schema.VariantRequest:
 			return "bounded\x02"
 		}
 		return s
 	}
 	ra, rb := rank(a), rank(b)
-	if c := algoOrder(strings.TrimRight(ra, "\x01\x02"), strings.TrimRight(rb, "\x01\x02")); c != 0 {
+	if c := catalog.Compare(strings.TrimRight(ra, "\x01\x02"), strings.TrimRight(rb, "\x01\x02")); c != 0 {
 		return c
 	}
 	return cmp.Compare(ra, rb)
 }
 
-// trafficFigures reads the optional traffic inputs in dir and returns
-// their figures and the errors met (a malformed file names its line).
-func trafficFigures(dir string) ([]*figure, []error) {
-	var figs []*figure
-	var errs []error
-	read := func(name string, build func(t *schema.Table) ([]*figure, error), required []string) {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-			return
-		}
-		t, err := schema.ReadTable(p, required)
-		if err == nil {
-			var fs []*figure
-			fs, err = build(t)
-			figs = append(figs, fs...)
-		}
-		errs = appendErr(errs, wrapFile(p, err))
-	}
-	read(LoadFile, loadFigures, loadColumns)
-	read(BoundedLoadsFile, boundedFigures, boundedColumns)
-	read(HashesSequentialFile, func(t *schema.Table) ([]*figure, error) {
-		rows, err := spreadRows(t)
-		if err != nil {
-			return nil, err
-		}
-		f, err := hashesFigure(rows)
-		if f == nil || err != nil {
-			return nil, err
-		}
-		f.name = "spread-hashes-sequential"
-		f.title = strings.Replace(f.title, "function", "function, sequential keys user:1, user:2, ...", 1)
-		return []*figure{f}, nil
-	}, spreadColumns)
-	return figs, errs
-}
-
-var loadColumns = []string{schema.ColAlgo, schema.ColNodes, schema.ColZipf, schema.ColPeakToMean, schema.ColFloor}
-
 // LoadSeries extracts from load.csv rows, for each node count in
 // increasing order, one series per placement of peak-to-mean request load
 // against the Zipf exponent (with 95% CIs), and the hot-key floor against
-// the exponent. Rows of a request log (empty zipf) are skipped. Two rows
-// for the same placement, node count and exponent are an error.
-func LoadSeries(t *schema.Table) (nodes []float64, series map[float64][]Series, floors map[float64][]Point, err error) {
+// the exponent. Rows of a request log (no zipf) are skipped. Two rows for
+// the same placement, node count and exponent are an error.
+func LoadSeries(rows []schema.Load) (nodes []float64, series map[float64][]Series, floors map[float64][]Point, err error) {
 	series, floors = map[float64][]Series{}, map[float64][]Point{}
 	type key struct {
 		algo string
 		n    float64
 	}
 	pts := map[key][]Point{}
-	seen := map[key]map[float64]int{}
+	seen := map[key]map[float64]bool{}
 	var keys []key
-	for i := range t.Len() {
-		if t.Str(i, schema.ColZipf) == "" {
+	for _, r := range rows {
+		if r.Zipf == nil {
 			continue
 		}
-		n, err := t.Count(i, schema.ColNodes)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		s, err := t.Num(i, schema.ColZipf)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		p, err := interval(t, i, schema.ColPeakToMean)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		floor, err := t.Num(i, schema.ColFloor)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		k := key{t.Str(i, schema.ColAlgo), n}
+		n, s := float64(r.Nodes), *r.Zipf
+		k := key{r.Algo, n}
 		if seen[k] == nil {
-			seen[k] = map[float64]int{}
+			seen[k] = map[float64]bool{}
 			keys = append(keys, k)
 		}
-		if l, dup := seen[k][s]; dup {
-			return nil, nil, nil, t.Errorf(i, schema.ColAlgo, "lines %d and %d both give algo=%s nodes=%v zipf=%v", l, t.Line(i), k.algo, n, s)
+		if seen[k][s] {
+			return nil, nil, nil, fmt.Errorf("load: two rows give algo=%s nodes=%v zipf=%v", k.algo, n, s)
 		}
-		seen[k][s] = t.Line(i)
-		p.X = s
-		pts[k] = append(pts[k], p)
+		seen[k][s] = true
+		pts[k] = append(pts[k], Point{X: s, Y: r.PeakToMean, Lo: r.PeakToMeanLo, Hi: r.PeakToMeanHi, CI: true})
 		if !slices.Contains(nodes, n) {
 			nodes = append(nodes, n)
 		}
 		if !slices.ContainsFunc(floors[n], func(q Point) bool { return q.X == s }) {
-			floors[n] = append(floors[n], Point{X: s, Y: floor, Lo: floor, Hi: floor})
+			floors[n] = append(floors[n], Point{X: s, Y: r.Floor, Lo: r.Floor, Hi: r.Floor})
 		}
 	}
 	slices.Sort(nodes)
@@ -194,13 +123,13 @@ func LoadSeries(t *schema.Table) (nodes []float64, series map[float64][]Series, 
 }
 
 // trafficCaption is the data source of a load or bounded-loads figure:
-// keys, streams, requests, hash, seed, vnodes, in-flight requests and
-// build, from the columns of rows.
-func trafficCaption(t *schema.Table, rows []int, notes ...string) []string {
-	get := func(col string) string {
+// keys, streams, requests, hash, seed, vnodes, key kind and build, from the
+// runs of its rows.
+func trafficCaption(runs []schema.Run, notes ...string) []string {
+	get := func(field func(schema.Run) string) string {
 		var vs []string
-		for _, i := range rows {
-			if v := t.Str(i, col); v != "" && v != "0" && !slices.Contains(vs, v) {
+		for _, r := range runs {
+			if v := field(r); v != "" && v != "0" && !slices.Contains(vs, v) {
 				vs = append(vs, v)
 			}
 		}
@@ -210,30 +139,30 @@ func trafficCaption(t *schema.Table, rows []int, notes ...string) []string {
 		return strings.Join(vs, "/")
 	}
 	var parts []string
-	if k := get(schema.ColKeys); k != "" {
+	if k := get(func(r schema.Run) string { return r.Keys }); k != "" {
 		parts = append(parts, "Zipf over "+thousands(k)+" keys")
 	}
-	if r, s := get(schema.ColRequests), get(schema.ColSets); r != "" && s != "" {
+	if r, s := get(func(r schema.Run) string { return r.Requests }), get(func(r schema.Run) string { return r.Sets }); r != "" && s != "" {
 		parts = append(parts, thousands(r)+" requests x "+s+" streams")
 	}
-	if h := get(schema.ColHash); h != "" {
+	if h := get(func(r schema.Run) string { return r.Hash }); h != "" {
 		parts = append(parts, h)
 	}
-	if s := get(schema.ColSeed); s != "" {
+	if s := get(func(r schema.Run) string { return r.Seed }); s != "" {
 		parts = append(parts, "seed "+s)
 	}
-	if v := get(schema.ColVNodes); v != "" {
+	if v := get(func(r schema.Run) string { return r.VNodes }); v != "" {
 		parts = append(parts, "vnodes "+v)
 	}
-	if k := get(schema.ColKeyKind); k != "" {
+	if k := get(func(r schema.Run) string { return r.KeyKind }); k != "" {
 		parts = append(parts, k+" keys")
 	}
 	line1 := strings.Join(parts, ", ")
 	var build []string
-	if g := get(schema.ColGoVersion); g != "" {
+	if g := get(func(r schema.Run) string { return r.GoVersion }); g != "" {
 		build = append(build, g)
 	}
-	if c := get(schema.ColCommit); c != "" {
+	if c := get(func(r schema.Run) string { return r.Commit }); c != "" {
 		build = append(build, "commit "+c)
 	}
 	if len(build) > 0 {
@@ -249,8 +178,8 @@ func trafficCaption(t *schema.Table, rows []int, notes ...string) []string {
 // loadFamily): the catalog families, and the three forms of bounded loads
 // in a panel of their own beside the plain ring, every panel with the
 // floor, on the axes of the whole figure.
-func loadFigures(t *schema.Table) ([]*figure, error) {
-	nodes, series, floors, err := LoadSeries(t)
+func loadFigures(rows []schema.Load) ([]*figure, error) {
+	nodes, series, floors, err := LoadSeries(rows)
 	if err != nil || len(nodes) == 0 {
 		return nil, err
 	}
@@ -261,16 +190,16 @@ func loadFigures(t *schema.Table) ([]*figure, error) {
 		if len(nodes) > 1 {
 			name += "-n" + ns
 		}
-		var rows []int
+		var runs []schema.Run
 		eps, inflight := "", ""
-		for i := range t.Len() {
-			if c, _ := t.Count(i, schema.ColNodes); c == n && t.Str(i, schema.ColZipf) != "" {
-				rows = append(rows, i)
-				if strings.HasPrefix(t.Str(i, schema.ColAlgo), "bounded") {
-					eps = t.Str(i, schema.ColEps)
+		for _, r := range rows {
+			if float64(r.Nodes) == n && r.Zipf != nil {
+				runs = append(runs, schema.RunOf(r))
+				if strings.HasPrefix(r.Algo, "bounded") {
+					eps = strconv.FormatFloat(r.Eps, 'g', -1, 64)
 				}
-				if k := t.Str(i, schema.ColInFlight); k != "" && k != "0" {
-					inflight = k
+				if r.InFlight != 0 {
+					inflight = strconv.Itoa(r.InFlight)
 				}
 			}
 		}
@@ -282,7 +211,7 @@ func loadFigures(t *schema.Table) ([]*figure, error) {
 			}
 			notes = append(notes, b+"; the key and partition forms bound keys, not requests")
 		}
-		caption := trafficCaption(t, rows, notes...)
+		caption := trafficCaption(runs, notes...)
 		ss := series[n]
 		ticks := zipfTicks(allXs(ss))
 		var ring *Series
@@ -333,7 +262,7 @@ func loadFigures(t *schema.Table) ([]*figure, error) {
 // catalog family otherwise.
 func loadFamily(name string) string {
 	switch name {
-	case boundedPartition, boundedKey, boundedRequest:
+	case schema.VariantPartition, schema.VariantKey, schema.VariantRequest:
 		return "bounded"
 	case "ring (no bound)":
 		return familyOf("ring")
@@ -354,131 +283,153 @@ func zipfTicks(xs []float64) plot.ConstantTicks {
 	return ticks
 }
 
-var boundedColumns = []string{schema.ColAlgo, schema.ColNodes, schema.ColEps, schema.ColZipf, schema.ColMaxLoadOverCap, schema.ColAwayFrac, schema.ColMovedJoinFrac, schema.ColIdealJoinFrac, schema.ColMovedLeaveFrac}
-
-// boundedMetric is one plotted column of boundedloads.csv.
+// boundedMetric is one plotted measure of boundedloads.csv: its value in
+// a row (ok false where the row has none) and its reference line.
 type boundedMetric struct {
-	name, col, title, yLabel string
-	log                      bool   // log y axis
-	ref                      string // reference line: "one", "ideal-join", "ideal-leave", "eps2" or ""
-	skipRing                 bool
+	name, title, yLabel string
+	log                 bool // log y axis
+	value               func(r schema.Bounded) (Point, bool)
+	ref                 func(r schema.Bounded) float64 // nil: no reference line
+	refLabel            string
+	skipRing            bool
 }
 
+// estimate is the estimate x with its 95% interval [lo, hi] (X left 0).
+func estimate(x, lo, hi float64) Point { return Point{Y: x, Lo: lo, Hi: hi, CI: true} }
+
 var boundedMetrics = []boundedMetric{
-	{"max-load-over-cap", "max_load_over_cap", "Bounded loads: largest load / capacity against eps (must stay <= 1)", "max load / capacity (partitions, keys or requests in flight)", false, "one", true},
-	{"away", schema.ColAwayFrac, "Bounded loads: requests served away from their first-choice node", "fraction of requests away from the first choice (log)", true, "", true},
-	{"moved-join", schema.ColMovedJoinFrac, "Bounded loads: moved fraction when one node joins", "moved fraction (keys; requests for bounded-request; log)", true, "ideal-join", false},
-	{"moved-leave", schema.ColMovedLeaveFrac, "Bounded loads: moved fraction when one node leaves", "moved fraction (keys; requests for bounded-request; log)", true, "ideal-leave", false},
-	{"moves-per-cap", schema.ColMovesPerCapJoin, "Bounded loads: keys (partitions) moved per join, in node capacities C", "moved keys or partitions / C, C = ceil(c m/n) (log)", true, "eps2", true},
+	{name: "max-load-over-cap", title: "Bounded loads: largest load / capacity against eps (must stay <= 1)", yLabel: "max load / capacity (partitions, keys or requests in flight)",
+		value: func(r schema.Bounded) (Point, bool) {
+			if r.MaxLoadOverCap == nil {
+				return Point{}, false
+			}
+			x := *r.MaxLoadOverCap
+			return Point{Y: x, Lo: x, Hi: x}, true
+		},
+		ref: func(schema.Bounded) float64 { return 1 }, refLabel: "capacity (ratio 1)", skipRing: true},
+	{name: "away", title: "Bounded loads: requests served away from their first-choice node", yLabel: "fraction of requests away from the first choice (log)", log: true,
+		value:    func(r schema.Bounded) (Point, bool) { return estimate(r.AwayFrac, r.AwayFracLo, r.AwayFracHi), true },
+		skipRing: true},
+	{name: "moved-join", title: "Bounded loads: moved fraction when one node joins", yLabel: "moved fraction (keys; requests for bounded-request; log)", log: true,
+		value: func(r schema.Bounded) (Point, bool) {
+			return estimate(r.MovedJoinFrac, r.MovedJoinFracLo, r.MovedJoinFracHi), true
+		},
+		ref: func(r schema.Bounded) float64 { return r.IdealJoinFrac }, refLabel: "ideal 1/(n+1)"},
+	{name: "moved-leave", title: "Bounded loads: moved fraction when one node leaves", yLabel: "moved fraction (keys; requests for bounded-request; log)", log: true,
+		value: func(r schema.Bounded) (Point, bool) {
+			return estimate(r.MovedLeaveFrac, r.MovedLeaveFracLo, r.MovedLeaveFracHi), true
+		},
+		ref: func(r schema.Bounded) float64 { return r.IdealLeaveFrac }, refLabel: "ideal (leaver's share)"},
+	{name: "moves-per-cap", title: "Bounded loads: keys (partitions) moved per join, in node capacities C", yLabel: "moved keys or partitions / C, C = ceil(c m/n) (log)", log: true,
+		value: func(r schema.Bounded) (Point, bool) {
+			if r.MovesPerCapJoin == nil {
+				return Point{}, false
+			}
+			return estimate(*r.MovesPerCapJoin, *r.MovesPerCapJoinLo, *r.MovesPerCapJoinHi), true
+		},
+		ref: func(r schema.Bounded) float64 { return 1 / (r.Eps * r.Eps) }, refLabel: "1/eps^2 (bound's shape)", skipRing: true},
 }
 
 // boundedFigures draws, for each Zipf exponent in the file, the bounded
 // forms' max load / cap, away fraction, moved fractions on join and leave
 // (with the plain ring and the ideal) and moves per capacity (with the
 // paper's 1/eps^2 shape) against eps.
-func boundedFigures(t *schema.Table) ([]*figure, error) {
-	var zipfs []string
-	for i := range t.Len() {
-		// The exponent names plot files (bounded-<metric>-s<zipf>): only a
-		// number may, not "0.99/../../x".
-		if _, err := t.Num(i, schema.ColZipf); err != nil {
-			return nil, err
-		}
-		if z := t.Str(i, schema.ColZipf); !slices.Contains(zipfs, z) {
-			zipfs = append(zipfs, z)
+func boundedFigures(all []schema.Bounded) ([]*figure, error) {
+	var zipfs []float64
+	for _, r := range all {
+		if !slices.Contains(zipfs, r.Zipf) {
+			zipfs = append(zipfs, r.Zipf)
 		}
 	}
 	var figs []*figure
-	for _, z := range zipfs {
-		var rows []int
-		for i := range t.Len() {
-			if t.Str(i, schema.ColZipf) == z {
-				rows = append(rows, i)
+	for _, zf := range zipfs {
+		z := strconv.FormatFloat(zf, 'g', -1, 64)
+		var rows []schema.Bounded
+		for _, r := range all {
+			if r.Zipf == zf {
+				rows = append(rows, r)
 			}
 		}
-		n := t.Str(rows[0], schema.ColNodes)
+		n := strconv.Itoa(rows[0].Nodes)
 		for _, m := range boundedMetrics {
-			pts := map[string][]Point{}
-			var algos []string
-			ref := map[float64]float64{}
-			for _, i := range rows {
-				a := t.Str(i, schema.ColAlgo)
-				if m.skipRing && a == "ring" {
-					continue
-				}
-				if t.Str(i, m.col) == "" {
-					continue
-				}
-				eps, err := t.Num(i, schema.ColEps)
-				if err != nil {
-					return nil, err
-				}
-				p, err := interval(t, i, m.col)
-				if err != nil {
-					return nil, err
-				}
-				p.X = eps
-				if a == "ring" {
-					a = "ring (no bound)"
-				}
-				if !slices.Contains(algos, a) {
-					algos = append(algos, a)
-				}
-				if slices.ContainsFunc(pts[a], func(q Point) bool { return q.X == eps }) {
-					return nil, t.Errorf(i, schema.ColAlgo, "a second row for algo=%s eps=%v zipf=%s", a, eps, z)
-				}
-				pts[a] = append(pts[a], p)
-				switch m.ref {
-				case "one":
-					ref[eps] = 1
-				case "ideal-join":
-					ref[eps], _ = t.Num(i, schema.ColIdealJoinFrac)
-				case "ideal-leave":
-					ref[eps], _ = t.Num(i, schema.ColIdealLeaveFrac)
-				case "eps2":
-					ref[eps] = 1 / (eps * eps)
-				}
-			}
-			if len(algos) == 0 {
-				continue
-			}
-			slices.SortFunc(algos, placementOrder)
-			var ss []Series
-			for _, a := range algos {
-				ps := pts[a]
-				slices.SortFunc(ps, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
-				ss = append(ss, Series{Algo: a, Label: a, Points: ps})
-			}
-			f := newFigure("bounded-"+m.name+"-s"+z, m.title+" (n = "+n+", Zipf s = "+z+")", "eps (load factor c = 1 + eps, log)", m.yLabel)
-			f.caption = trafficCaption(t, rows)
-			if err := logX(f, "eps", allXs(ss)); err != nil {
+			f, err := boundedFigure(m, rows, n, z)
+			if err != nil {
 				return nil, err
 			}
-			var refPts []Point
-			for e, y := range ref {
-				refPts = append(refPts, Point{X: e, Y: y, Lo: y, Hi: y})
+			if f != nil {
+				figs = append(figs, f)
 			}
-			slices.SortFunc(refPts, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
-			if m.log {
-				if !logYClipped(f, append(slices.Clone(ss), Series{Points: refPts})) {
-					f.p.Y.Label.Text = strings.Replace(strings.Replace(m.yLabel, "; log)", ")", 1), " (log)", "", 1)
-				}
-			}
-			for _, s := range ss {
-				if err := addSeries(f, s, placementStyle(s.Algo)); err != nil {
-					return nil, err
-				}
-			}
-			if len(refPts) > 0 {
-				label := map[string]string{"one": "capacity (ratio 1)", "ideal-join": "ideal 1/(n+1)", "ideal-leave": "ideal (leaver's share)",
-					"eps2": "1/eps^2 (bound's shape)"}[m.ref]
-				if err := referenceLine(f, label, plotterXYs(refPts)); err != nil {
-					return nil, err
-				}
-			}
-			padAxes(f)
-			figs = append(figs, f)
 		}
 	}
 	return figs, nil
+}
+
+// boundedFigure draws metric m of rows (one Zipf exponent z on n nodes)
+// against eps, one series per form, with m's reference line; nil when no
+// row has the metric.
+func boundedFigure(m boundedMetric, rows []schema.Bounded, n, z string) (*figure, error) {
+	pts := map[string][]Point{}
+	var algos []string
+	ref := map[float64]float64{}
+	for _, r := range rows {
+		a := r.Algo
+		if m.skipRing && a == schema.VariantRing {
+			continue
+		}
+		p, ok := m.value(r)
+		if !ok {
+			continue
+		}
+		p.X = r.Eps
+		if a == schema.VariantRing {
+			a = "ring (no bound)"
+		}
+		if !slices.Contains(algos, a) {
+			algos = append(algos, a)
+		}
+		if slices.ContainsFunc(pts[a], func(q Point) bool { return q.X == r.Eps }) {
+			return nil, fmt.Errorf("boundedloads: a second row for algo=%s eps=%v zipf=%s", a, r.Eps, z)
+		}
+		pts[a] = append(pts[a], p)
+		if m.ref != nil {
+			ref[r.Eps] = m.ref(r)
+		}
+	}
+	if len(algos) == 0 {
+		return nil, nil
+	}
+	slices.SortFunc(algos, placementOrder)
+	var ss []Series
+	for _, a := range algos {
+		ps := pts[a]
+		slices.SortFunc(ps, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+		ss = append(ss, Series{Algo: a, Label: a, Points: ps})
+	}
+	f := newFigure("bounded-"+m.name+"-s"+z, m.title+" (n = "+n+", Zipf s = "+z+")", "eps (load factor c = 1 + eps, log)", m.yLabel)
+	f.caption = trafficCaption(runsOf(rows))
+	if err := logX(f, "eps", allXs(ss)); err != nil {
+		return nil, err
+	}
+	var refPts []Point
+	for e, y := range ref {
+		refPts = append(refPts, Point{X: e, Y: y, Lo: y, Hi: y})
+	}
+	slices.SortFunc(refPts, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+	if m.log {
+		if !logYClipped(f, append(slices.Clone(ss), Series{Points: refPts})) {
+			f.p.Y.Label.Text = strings.Replace(strings.Replace(m.yLabel, "; log)", ")", 1), " (log)", "", 1)
+		}
+	}
+	for _, s := range ss {
+		if err := addSeries(f, s, placementStyle(s.Algo)); err != nil {
+			return nil, err
+		}
+	}
+	if len(refPts) > 0 {
+		if err := referenceLine(f, m.refLabel, plotterXYs(refPts)); err != nil {
+			return nil, err
+		}
+	}
+	padAxes(f)
+	return f, nil
 }

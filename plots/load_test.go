@@ -66,11 +66,11 @@ func TestTrafficFigures(t *testing.T) {
 }
 
 func TestLoadSeries(t *testing.T) {
-	tb, err := schema.ReadTable(filepath.Join(trafficDir, LoadFile), loadColumns)
+	rows, err := readLoad(filepath.Join(trafficDir, schema.LoadFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, series, floors, err := LoadSeries(tb)
+	nodes, series, floors, err := LoadSeries(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,15 +112,15 @@ func TestTrafficRenderDeterministicAndBadInput(t *testing.T) {
 		t.Error("two renders of load.csv differ")
 	}
 	dir := t.TempDir()
-	b, _ := os.ReadFile(filepath.Join(trafficDir, LoadFile))
+	b, _ := os.ReadFile(filepath.Join(trafficDir, schema.LoadFile.Name))
 	lines := strings.SplitAfter(string(b), "\n")
 	dup := strings.Join(lines[:3], "") + lines[2]
-	os.WriteFile(filepath.Join(dir, LoadFile), []byte(dup), 0o644)
+	os.WriteFile(filepath.Join(dir, schema.LoadFile.Name), []byte(dup), 0o644)
 	_, errs := trafficFigures(dir)
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "lines 3 and 4") {
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "two rows give algo=ring nodes=20 zipf=0") {
 		t.Errorf("duplicate row: %v", errs)
 	}
-	os.WriteFile(filepath.Join(dir, LoadFile), []byte(strings.Replace(string(b), ",0.99,", ",NaN,", 1)), 0o644)
+	os.WriteFile(filepath.Join(dir, schema.LoadFile.Name), []byte(strings.Replace(string(b), ",0.99,", ",NaN,", 1)), 0o644)
 	if _, errs := trafficFigures(dir); len(errs) != 1 || !strings.Contains(errs[0].Error(), "NaN") {
 		t.Errorf("NaN exponent: %v", errs)
 	}
@@ -129,9 +129,9 @@ func TestTrafficRenderDeterministicAndBadInput(t *testing.T) {
 // loadTableAll returns testdata's load.csv with a row per Zipf exponent
 // added, copied from modulo's, for every catalog algorithm it lacks (but
 // "bounded", which is there as bounded-partition): 18 placements.
-func loadTableAll(t *testing.T) *schema.Table {
+func loadTableAll(t *testing.T) []schema.Load {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(trafficDir, LoadFile))
+	b, err := os.ReadFile(filepath.Join(trafficDir, schema.LoadFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,15 +148,15 @@ func loadTableAll(t *testing.T) *schema.Table {
 			}
 		}
 	}
-	path := filepath.Join(t.TempDir(), LoadFile)
+	path := filepath.Join(t.TempDir(), schema.LoadFile.Name)
 	if err := os.WriteFile(path, []byte(text+strings.Join(extra, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tb, err := schema.ReadTable(path, loadColumns)
+	rows, err := readLoad(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tb
+	return rows
 }
 
 // With more than panelThreshold placements the load figure is one panel
@@ -228,7 +228,7 @@ func TestLoadPanels(t *testing.T) {
 // all five bounded figures: the log eps axis spans a factor 2 each side
 // of the one value instead of gonum's +-1, which went below 0.
 func TestBoundedOneEps(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(trafficDir, BoundedLoadsFile))
+	b, err := os.ReadFile(filepath.Join(trafficDir, schema.BoundedFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestBoundedOneEps(t *testing.T) {
 		t.Fatalf("%d lines kept, want the header and 4 rows at eps 0.1", len(lines))
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, BoundedLoadsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, schema.BoundedFile.Name), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	figs, errs := trafficFigures(dir)

@@ -9,101 +9,9 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/schema"
 )
-
-// MovementRow is one row of movement.csv: the keys that changed owner when
-// the membership went from From to To nodes by operation Op.
-type MovementRow struct {
-	Algo, Hash, VNodes, Op string
-	Line                   int     // line in the file, for messages
-	From, To               float64 // node counts before and after
-	Moved                  Point   // moved fraction (0..1) with its 95% CI; X = From
-	IdealFrac              float64 // fraction an ideal algorithm moves, e.g. 1/(n+1) for a join
-	MovedOverIdeal         float64 // Moved.Y / IdealFrac
-	HasRatio               bool    // false when moved_over_ideal is empty (ideal 0)
-	Steps                  float64 // membership changes summed in Moved (steps column; 0 if absent)
-	Label                  string  // legend label (label column, e.g. "jump (swap-last)"); "" if absent
-	// ExpectedMoves is the moved keys one key set expects (expected_moves
-	// column, else keys x ideal_frac, per set for a key file); HasExpected
-	// is false when neither can be read.
-	ExpectedMoves float64
-	HasExpected   bool
-	Info          runInfo // keys, sets, seed, ... for the caption
-}
-
-var movementColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, schema.ColOp, schema.ColFrom, schema.ColTo, schema.ColMovedFrac, schema.ColIdealFrac}
-
-// ReadMovement reads movement.csv at path. Columns are found by header
-// name, unknown ones are ignored; moved_frac_lo/_hi and moved_over_ideal
-// may be empty. A missing column or a cell that is not a finite number is
-// an error naming the file, line, column and value.
-func ReadMovement(path string) ([]MovementRow, error) {
-	t, err := schema.ReadTable(path, movementColumns)
-	if err != nil {
-		return nil, err
-	}
-	return movementRows(t)
-}
-
-func movementRows(t *schema.Table) ([]MovementRow, error) {
-	rows := make([]MovementRow, t.Len())
-	for i := range t.Len() {
-		r := MovementRow{Algo: t.Str(i, schema.ColAlgo), Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Line: t.Line(i)}
-		var err error
-		if r.Op, err = scenarioOp(t, i); err != nil {
-			return nil, err
-		}
-		if r.From, err = t.Count(i, schema.ColFrom); err != nil {
-			return nil, err
-		}
-		if r.To, err = t.Count(i, schema.ColTo); err != nil {
-			return nil, err
-		}
-		if r.Moved, err = interval(t, i, schema.ColMovedFrac); err != nil {
-			return nil, err
-		}
-		r.Moved.X = r.From
-		if r.IdealFrac, err = t.Num(i, schema.ColIdealFrac); err != nil {
-			return nil, err
-		}
-		if r.MovedOverIdeal, r.HasRatio, err = t.OptNum(i, schema.ColMovedOverIdeal); err != nil {
-			return nil, err
-		}
-		if r.Steps, _, err = t.OptNum(i, schema.ColSteps); err != nil {
-			return nil, err
-		}
-		r.Label = t.Str(i, schema.ColLabel)
-		if r.ExpectedMoves, r.HasExpected, err = t.OptNum(i, schema.ColExpectedMoves); err != nil {
-			return nil, err
-		}
-		if !r.HasExpected {
-			keys, okK, _ := t.OptNum(i, schema.ColKeys)
-			sets, okS, _ := t.OptNum(i, schema.ColSets)
-			if okK && t.Str(i, schema.ColKeyFile) != "" {
-				keys, okK = keys/sets, okS && sets >= 1
-			}
-			r.ExpectedMoves, r.HasExpected = keys*r.IdealFrac, okK
-		}
-		r.Info = info(t, i)
-		rows[i] = r
-	}
-	return rows, nil
-}
-
-// scenarioOp returns the op column of row i: a scenario op of
-// schema.Ops or a fleet change label (join, leave+reweight,
-// reweight-5%-1-to-127, leave-10%, join-2: a plain name, see plainName).
-// Anything else is an error naming the file, line and value: ops name
-// plot files (movement-<op>, replication-<op>-n<from>), and "x/../../y"
-// would write outside the plots directory.
-func scenarioOp(t *schema.Table, i int) (string, error) {
-	op := t.Str(i, schema.ColOp)
-	if slices.Contains(schema.Ops(), op) || plainName(op) {
-		return op, nil
-	}
-	return "", t.Errorf(i, schema.ColOp, "%q is neither a scenario op (%s) nor a fleet change label (%s)", op, strings.Join(schema.Ops(), ", "), plainNameRule)
-}
 
 // MinExpectedMoves is the fewest moved keys per key set a movement point
 // must expect to be drawn: below it a moved fraction is mostly counting
@@ -111,13 +19,13 @@ func scenarioOp(t *schema.Table, i int) (string, error) {
 const MinExpectedMoves = 1000
 
 // enoughMoves splits rows into those expecting at least MinExpectedMoves
-// moved keys per key set (or whose expectation is unknown) and the
-// others, described as "op n=from" once each.
-func enoughMoves(rows []MovementRow) (kept []MovementRow, dropped map[string][]string) {
+// moved keys per key set and the others, described by their node counts
+// once per op.
+func enoughMoves(rows []schema.Move) (kept []schema.Move, dropped map[string][]string) {
 	dropped = map[string][]string{}
 	for _, r := range rows {
-		if r.HasExpected && r.ExpectedMoves < MinExpectedMoves*(1-1e-9) { // slack for float sums of the ideal fraction
-			n := strconv.FormatFloat(r.From, 'f', -1, 64)
+		if r.ExpectedMoves < MinExpectedMoves*(1-1e-9) { // slack for float sums of the ideal fraction
+			n := strconv.Itoa(r.From)
 			if !slices.Contains(dropped[r.Op], n) {
 				dropped[r.Op] = append(dropped[r.Op], n)
 			}
@@ -130,7 +38,7 @@ func enoughMoves(rows []MovementRow) (kept []MovementRow, dropped map[string][]s
 
 // movementOps returns the distinct operations of rows, "add" first, then
 // in order of first appearance.
-func movementOps(rows []MovementRow) []string {
+func movementOps(rows []schema.Move) []string {
 	var ops []string
 	for _, r := range rows {
 		if !slices.Contains(ops, r.Op) {
@@ -144,8 +52,13 @@ func movementOps(rows []MovementRow) []string {
 }
 
 // seriesKey identifies one line: an algorithm and its configuration, and
-// the label its rows give it ("" when the file has no label column).
+// the label its rows give it ("" for none).
 type seriesKey struct{ algo, hash, vnodes, label string }
+
+// keyOf returns the series key of a row's configuration and label.
+func keyOf(c schema.Config, label string) seriesKey {
+	return seriesKey{c.Algo, c.Hash, strconv.Itoa(c.VNodes), label}
+}
 
 // seriesLabel is the algorithm's label (its name when the rows give
 // none), plus its configuration when the same algorithm appears with
@@ -169,56 +82,46 @@ func seriesLabel(k seriesKey, keys []seriesKey) string {
 
 func sortKeys(keys []seriesKey) {
 	slices.SortFunc(keys, func(a, b seriesKey) int {
-		return cmp.Or(algoOrder(a.algo, b.algo), cmp.Compare(a.hash, b.hash), cmp.Compare(a.vnodes, b.vnodes))
+		return cmp.Or(catalog.Compare(a.algo, b.algo), cmp.Compare(a.hash, b.hash), cmp.Compare(a.vnodes, b.vnodes))
 	})
 }
 
 // MovedSeries extracts, for operation op, one series per algorithm (and
 // configuration) of the moved fraction against From, in catalog order and
 // increasing From, and the ideal fraction against From (one point per From,
-// from ideal_frac). If ratio is true the series hold moved/ideal instead
-// (CI bounds divided by the exact ideal; points with no ratio are left
-// out) and ideal is nil. Two rows for the same series and From are an
-// error.
-func MovedSeries(rows []MovementRow, op string, ratio bool) (series []Series, ideal []Point, err error) {
+// from the ideal fraction). If ratio is true the series hold moved/ideal instead
+// (CI bounds divided by the exact ideal) and ideal is nil. Two rows for
+// the same series and From are an error.
+func MovedSeries(rows []schema.Move, op string, ratio bool) (series []Series, ideal []Point, err error) {
 	pts := map[seriesKey][]Point{}
 	idealAt := map[float64]float64{}
 	var keys []seriesKey
-	seen := map[seriesKey]map[float64]int{}
+	seen := map[seriesKey]map[int]bool{}
 	for _, r := range rows {
 		if r.Op != op {
 			continue
 		}
-		k := seriesKey{r.Algo, r.Hash, r.VNodes, r.Label}
+		k := keyOf(r.Config, r.Label)
 		if seen[k] == nil {
-			seen[k] = map[float64]int{}
+			seen[k] = map[int]bool{}
 			keys = append(keys, k)
 		}
-		if l, dup := seen[k][r.From]; dup {
-			return nil, nil, fmt.Errorf("movement: lines %d and %d both give algo=%s hash=%s vnodes=%s op=%s from=%v", l, r.Line, r.Algo, r.Hash, r.VNodes, op, r.From)
+		if seen[k][r.From] {
+			return nil, nil, fmt.Errorf("movement: two rows give algo=%s hash=%s vnodes=%d op=%s from=%d", r.Algo, r.Hash, r.VNodes, op, r.From)
 		}
-		seen[k][r.From] = r.Line
-		if _, ok := idealAt[r.From]; !ok {
-			idealAt[r.From] = r.IdealFrac
+		seen[k][r.From] = true
+		x := float64(r.From)
+		if _, ok := idealAt[x]; !ok {
+			idealAt[x] = r.IdealFrac
 		}
-		p := r.Moved
+		p := Point{X: x, Y: r.MovedFrac, Lo: r.MovedFracLo, Hi: r.MovedFracHi, CI: true}
 		if ratio {
-			if !r.HasRatio || r.IdealFrac <= 0 {
-				continue
-			}
-			p.Y = r.MovedOverIdeal
-			p.Lo, p.Hi = p.Y, p.Y
-			if p.CI {
-				p.Lo, p.Hi = r.Moved.Lo/r.IdealFrac, r.Moved.Hi/r.IdealFrac
-			}
+			p.Y, p.Lo, p.Hi = r.MovedOverIdeal, r.MovedFracLo/r.IdealFrac, r.MovedFracHi/r.IdealFrac
 		}
 		pts[k] = append(pts[k], p)
 	}
 	sortKeys(keys)
 	for _, k := range keys {
-		if len(pts[k]) == 0 {
-			continue
-		}
 		ps := pts[k]
 		slices.SortFunc(ps, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
 		series = append(series, Series{Algo: k.algo, Label: seriesLabel(k, keys), Points: ps})
@@ -258,7 +161,7 @@ func opTitle(op string) string {
 // multiStep reports whether op sums the moves of several membership
 // changes (so its moved fraction can exceed 1): a known multi-step op, or
 // a steps column above 1 in one of its rows.
-func multiStep(rows []MovementRow, op string) bool {
+func multiStep(rows []schema.Move, op string) bool {
 	switch op {
 	case "restore", "shrink-random", "shrink-lifo", "churn":
 		return true
@@ -281,14 +184,14 @@ const ratioOmitted = "modulo"
 //
 // Points expecting fewer than MinExpectedMoves moved keys per key set are
 // not drawn; the caption names them, or says that every point reaches it.
-func movementFigures(all []MovementRow) ([]*figure, error) {
+func movementFigures(all []schema.Move) ([]*figure, error) {
 	var figs []*figure
 	rows, dropped := enoughMoves(all)
 	for _, op := range movementOps(all) {
-		var infos []runInfo
+		var infos []schema.Run
 		for _, r := range rows {
 			if r.Op == op {
-				infos = append(infos, r.Info)
+				infos = append(infos, schema.RunOf(r))
 			}
 		}
 		if len(infos) == 0 {

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
 
-// sixteen returns a lookup BenchSet with one series per catalog algorithm,
+// sixteen returns a lookup benchSet with one series per catalog algorithm,
 // algorithm i at 10*(i+1) ns on 10 and 100 nodes.
-func sixteen() BenchSet {
-	s := BenchSet{Name: "Lookup", Variant: "from=key", Unit: "ns/op", Caption: "test"}
+func sixteen() benchSet {
+	s := benchSet{BenchSet: schema.BenchSet{Name: "Lookup", Variant: "from=key", Unit: "ns/op", Caption: "test"}}
 	for i, name := range catalog.Names() {
 		y := 10 * float64(i+1)
 		s.Series = append(s.Series, Series{Algo: name, Label: name,

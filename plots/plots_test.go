@@ -18,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
 
 const okDir = "testdata/ok"
@@ -45,7 +46,7 @@ func ci(x, y, lo, hi float64) Point { return Point{X: x, Y: y, Lo: lo, Hi: hi, C
 func noCI(x, y float64) Point       { return Point{X: x, Y: y, Lo: y, Hi: y} }
 
 func TestReadBenchmarks(t *testing.T) {
-	sets, err := ReadBenchmarks(filepath.Join(okDir, LookupFile))
+	sets, err := benchSets(filepath.Join(okDir, schema.LookupFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestReadBenchmarksBadInput(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := "BenchmarkLookup/algo=ring/nodes=100-2 100 5 ns/op\n" + tc.line + "\n"
-			_, err := readBenchmarks(strings.NewReader(in), "bad.txt")
+			_, err := parseBench(strings.NewReader(in), "bad.txt")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}
@@ -101,7 +102,7 @@ func TestReadBenchmarksBadInput(t *testing.T) {
 }
 
 func TestMovedSeries(t *testing.T) {
-	rows, err := ReadMovement(filepath.Join(okDir, MovementFile))
+	rows, err := readMove(filepath.Join(okDir, schema.MovementFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestMovedSeries(t *testing.T) {
 }
 
 func TestPeakBarsAndVNodes(t *testing.T) {
-	rows, err := ReadSpread(filepath.Join(okDir, SpreadFile))
+	rows, err := readSpread(filepath.Join(okDir, schema.SpreadFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestPeakBarsAndVNodes(t *testing.T) {
 		t.Errorf("VNodeSeries(spread.csv) = %v, %v; want nil, nil", peak, err)
 	}
 
-	vrows, err := ReadSpread(filepath.Join(okDir, VNodesFile))
+	vrows, err := readSpread(filepath.Join(okDir, schema.VNodesFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func TestRenderAll(t *testing.T) {
 	}
 	// Same input, same bytes. (A second render of some of the inputs, in
 	// another directory, keeps the race-enabled test short.)
-	dir2 := copyDir(t, okDir, ScenariosFile, SpreadFile, VNodesFile, HashesFile, WeightsFile)
+	dir2 := copyDir(t, okDir, schema.ScenariosFile.Name, schema.SpreadFile.Name, schema.VNodesFile.Name, schema.HashesFile.Name, schema.WeightsFile.Name)
 	again, err := RenderAll(dir2)
 	if err != nil {
 		t.Fatal(err)
@@ -268,11 +269,11 @@ func TestRenderAll(t *testing.T) {
 func TestRenderAllMissingInputs(t *testing.T) {
 	dir := t.TempDir()
 	_, err := RenderAll(dir)
-	if err == nil || !strings.Contains(err.Error(), "no plots") || !strings.Contains(err.Error(), filepath.Join(dir, SpreadFile)) {
+	if err == nil || !strings.Contains(err.Error(), "no plots") || !strings.Contains(err.Error(), filepath.Join(dir, schema.SpreadFile.Name)) {
 		t.Fatalf("empty dir: error %v, want one listing the missing inputs", err)
 	}
 	// Only spread.csv: its plot, no error for the others.
-	dir = copyDir(t, okDir, SpreadFile)
+	dir = copyDir(t, okDir, schema.SpreadFile.Name)
 	files, err := RenderAll(dir)
 	if err != nil || len(files) != 2 || filepath.Base(files[0]) != "spread-peak-to-mean.png" {
 		t.Fatalf("spread only: %v, %v", files, err)
@@ -281,11 +282,11 @@ func TestRenderAllMissingInputs(t *testing.T) {
 
 func TestRenderAllBadNumbers(t *testing.T) {
 	for _, tc := range []struct{ file, from, to, want string }{
-		{SpreadFile, "1.30,1.27,1.33", "1.30,NaN,1.33", `spread.csv:6: column peak_to_mean_lo (15): "NaN" is not a finite number`},
-		{MovementFile, "0.095,0.090", "0.095,abc", `movement.csv:4: column moved_frac_lo (11): "abc" is not a finite number`},
-		{MovementFile, "ring,xxhash,160,add,10,11", "ring,xxhash,160,add,,11", `movement.csv:4: column from (5): empty`},
-		{VNodesFile, "1.785,1.5,2.0", "1.785,1.9,2.0", `vnodes.csv:2: peak_to_mean 1.785 outside its interval [1.9, 2]`},
-		{LookupFile, "1000000\t 10 ns/op", "1000000\t Inf ns/op", `lookup.txt:6: +Inf ns/op: not a finite`},
+		{schema.SpreadFile.Name, "1.30,1.27,1.33", "1.30,NaN,1.33", `spread.csv:6: column peak_to_mean_lo (15): "NaN" is not a finite number`},
+		{schema.MovementFile.Name, "0.095,0.090", "0.095,abc", `movement.csv:4: column moved_frac_lo (11): "abc" is not a finite number`},
+		{schema.MovementFile.Name, "ring,xxhash,160,add,10,11", "ring,xxhash,160,add,,11", `movement.csv:4: column from (5): empty`},
+		{schema.VNodesFile.Name, "1.785,1.5,2.0", "1.785,1.9,2.0", `vnodes.csv:2: column peak_to_mean (14): 1.785 outside its interval [1.9, 2]`},
+		{schema.LookupFile, "1000000\t 10 ns/op", "1000000\t Inf ns/op", `lookup.txt:6: +Inf ns/op: not a finite`},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			renderBroken(t, tc.file, tc.want, func(b []byte) []byte {
@@ -300,9 +301,9 @@ func TestRenderAllBadNumbers(t *testing.T) {
 }
 
 func TestMovementZeroUsesLinearAxis(t *testing.T) {
-	rows := []MovementRow{
-		{Algo: "jump", Op: "add", From: 10, To: 11, Moved: Point{X: 10, Y: 0}, IdealFrac: 1.0 / 11, HasRatio: true},
-		{Algo: "jump", Op: "add", From: 100, To: 101, Moved: Point{X: 100, Y: 0.01}, IdealFrac: 1.0 / 101, MovedOverIdeal: 1.01, HasRatio: true},
+	rows := []schema.Move{
+		{Config: schema.Config{Algo: "jump"}, Op: "add", From: 10, To: 11, MovedFrac: 0, IdealFrac: 1.0 / 11, ExpectedMoves: 1e6},
+		{Config: schema.Config{Algo: "jump"}, Op: "add", From: 100, To: 101, MovedFrac: 0.01, MovedFracLo: 0.01, MovedFracHi: 0.01, IdealFrac: 1.0 / 101, MovedOverIdeal: 1.01, ExpectedMoves: 1e6},
 	}
 	figs, err := movementFigures(rows)
 	if err != nil {
@@ -314,7 +315,7 @@ func TestMovementZeroUsesLinearAxis(t *testing.T) {
 	if _, err := figs[0].save(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	rows[0].From, rows[0].Moved.X = 0, 0
+	rows[0].From = 0
 	if _, err := movementFigures(rows); err == nil || !strings.Contains(err.Error(), "movement from 0") {
 		t.Errorf("from = 0 on a log x axis: error %v", err)
 	}

@@ -15,11 +15,12 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
 
 func readMovementFigs(t *testing.T, file string) []*figure {
 	t.Helper()
-	rows, err := ReadMovement(filepath.Join(okDir, file))
+	rows, err := readMove(filepath.Join(okDir, file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func readMovementFigs(t *testing.T, file string) []*figure {
 
 // Titles, labels and file names use words, not CSV column or op names.
 func TestMovementTitlesAndLabels(t *testing.T) {
-	figs := append(readMovementFigs(t, MovementFile), readMovementFigs(t, ScenariosFile)...)
+	figs := append(readMovementFigs(t, schema.MovementFile.Name), readMovementFigs(t, schema.ScenariosFile.Name)...)
 	var names []string
 	for _, f := range figs {
 		names = append(names, f.name)
@@ -74,7 +75,7 @@ func TestMovementTitlesAndLabels(t *testing.T) {
 // Modulo's ratio (9.999 at 10 nodes in the test data, growing like n) is
 // left out of the ratio plots, with a note, so the axis spans the others.
 func TestRatioPlotsOmitModulo(t *testing.T) {
-	figs := readMovementFigs(t, MovementFile)
+	figs := readMovementFigs(t, schema.MovementFile.Name)
 	add := figs[1]
 	if add.name != "movement-ratio-add" {
 		t.Fatalf("figure %s, want movement-ratio-add", add.name)
@@ -102,7 +103,7 @@ func TestRatioPlotsOmitModulo(t *testing.T) {
 // caption says so; remove-random at n = 100 (1,000 expected) is drawn,
 // and its caption says every point reaches the threshold.
 func TestMovementNeedsExpectedMoves(t *testing.T) {
-	figs := readMovementFigs(t, MovementFile)
+	figs := readMovementFigs(t, schema.MovementFile.Name)
 	for _, f := range figs {
 		for _, xys := range f.drawn {
 			for _, p := range xys {
@@ -125,7 +126,7 @@ func TestMovementNeedsExpectedMoves(t *testing.T) {
 			t.Errorf("%s caption %q, want %q", f.name, f.caption, want)
 		}
 	}
-	rows, err := ReadMovement(filepath.Join(okDir, MovementFile))
+	rows, err := readMove(filepath.Join(okDir, schema.MovementFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestMovementNeedsExpectedMoves(t *testing.T) {
 }
 
 func TestBenchTitlesAndCaption(t *testing.T) {
-	sets, err := ReadBenchmarks(filepath.Join(okDir, LookupFile))
+	sets, err := benchSets(filepath.Join(okDir, schema.LookupFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,13 +146,13 @@ func TestBenchTitlesAndCaption(t *testing.T) {
 		t.Errorf("caption %q procs %q, want %q and 2", lookup.Caption, lookup.Procs, want)
 	}
 	for _, tc := range []struct {
-		set        BenchSet
+		set        benchSet
 		name, text string
 	}{
-		{BenchSet{Name: "Build", Unit: "retained-bytes/node"}, "build-retained-bytes-per-node", "Memory per node retained by one placement (bytes)"},
-		{BenchSet{Name: "LookupSwap", Unit: "ns/op", Procs: "2"}, "lookupswap", "Lookup time with a concurrent placement swap (ns per lookup, 2 goroutines)"},
-		{BenchSet{Name: "LookupParallel", Unit: "ns/op", Procs: "4"}, "lookupparallel", "Parallel lookup time on one shared placement (ns per lookup, 4 goroutines)"},
-		{BenchSet{Name: "Lookup", Unit: "ns/op", Variant: "from=hash"}, "lookup-from-hash", "Lookup time from a precomputed key hash (ns per lookup)"},
+		{benchSet{BenchSet: schema.BenchSet{Name: "Build", Unit: "retained-bytes/node"}}, "build-retained-bytes-per-node", "Memory per node retained by one placement (bytes)"},
+		{benchSet{BenchSet: schema.BenchSet{Name: "LookupSwap", Unit: "ns/op", Procs: "2"}}, "lookupswap", "Lookup time with a concurrent placement swap (ns per lookup, 2 goroutines)"},
+		{benchSet{BenchSet: schema.BenchSet{Name: "LookupParallel", Unit: "ns/op", Procs: "4"}}, "lookupparallel", "Parallel lookup time on one shared placement (ns per lookup, 4 goroutines)"},
+		{benchSet{BenchSet: schema.BenchSet{Name: "Lookup", Unit: "ns/op", Variant: "from=hash"}}, "lookup-from-hash", "Lookup time from a precomputed key hash (ns per lookup)"},
 	} {
 		tc.set.Series = []Series{{Algo: "ring", Label: "ring", Points: []Point{noCI(10, 5), noCI(100, 6)}}}
 		f, err := benchFigure(tc.set)
@@ -182,13 +183,11 @@ func TestSpreadDotChart(t *testing.T) {
 	}
 	lo, hi := 1.0, 1.0
 	for _, r := range rows {
-		lo, hi = min(lo, r.PeakToMean.Lo), max(hi, r.PeakToMean.Hi)
-		if r.HasExact {
-			lo, hi = min(lo, r.ExactPeakToMean), max(hi, r.ExactPeakToMean)
+		lo, hi = min(lo, r.PeakToMeanLo), max(hi, r.PeakToMeanHi)
+		if x := r.ExactPeakToMean; x != nil {
+			lo, hi = min(lo, *x), max(hi, *x)
 		}
-		if r.HasNoise {
-			lo, hi = min(lo, r.NoisePeakToMean), max(hi, r.NoisePeakToMean)
-		}
+		lo, hi = min(lo, r.NoisePeakToMean), max(hi, r.NoisePeakToMean)
 	}
 	pad := 0.05 * (hi - lo)
 	for _, pf := range f.panels {
@@ -226,12 +225,12 @@ func TestSpreadDotChart(t *testing.T) {
 // Algorithms are told apart by name, marker and colour, the markers and
 // colours those of AlgoStyle.
 func TestSpreadDirectLabels(t *testing.T) {
-	var rows []SpreadRow
-	for _, n := range []float64{10, 100, 1000} {
+	var rows []schema.Spread
+	for _, n := range []int{10, 100, 1000} {
 		for i, a := range catalog.Names() {
 			v := 1.02 + 0.01*float64(i)
-			r := SpreadRow{Algo: a, Hash: "xxhash", VNodes: "160", Nodes: n, PeakToMean: ci(0, v, v-0.005, v+0.005),
-				NoisePeakToMean: 1.02, HasNoise: true}
+			r := schema.Spread{Config: schema.Config{Algo: a, Hash: "xxhash", VNodes: 160}, Nodes: n,
+				PeakToMean: v, PeakToMeanLo: v - 0.005, PeakToMeanHi: v + 0.005, NoisePeakToMean: 1.02}
 			if a == "bounded" {
 				r.Label = "bounded (partitions)"
 			}
@@ -273,13 +272,13 @@ func TestSpreadDirectLabels(t *testing.T) {
 // is not data loss.
 func TestRehomedFigure(t *testing.T) {
 	rows := []lostRow{
-		{algo: "ring", replicas: 1, line: 2, value: ci(0, 0.0104, 0.0096, 0.0112)},
-		{algo: "modulo", replicas: 1, line: 3, value: ci(0, 0.989, 0.988, 0.99)},
-		{algo: "ketama", replicas: 1, line: 4, value: ci(0, 0.0348, 0.033, 0.0366)},
-		{algo: "ring", replicas: 3, line: 5, value: ci(0, 0, 0, 0)},
-		{algo: "modulo", replicas: 3, line: 6, value: ci(0, 0.911, 0.91, 0.913)},
-		{algo: "ketama", replicas: 3, line: 7, value: ci(0, 2e-5, 0, 4e-5)},
-		{algo: "jump", replicas: 3, line: 8, value: ci(0, 1e-5, 0, 3.8e-5)},
+		{algo: "ring", replicas: 1, value: ci(0, 0.0104, 0.0096, 0.0112)},
+		{algo: "modulo", replicas: 1, value: ci(0, 0.989, 0.988, 0.99)},
+		{algo: "ketama", replicas: 1, value: ci(0, 0.0348, 0.033, 0.0366)},
+		{algo: "ring", replicas: 3, value: ci(0, 0, 0, 0)},
+		{algo: "modulo", replicas: 3, value: ci(0, 0.911, 0.91, 0.913)},
+		{algo: "ketama", replicas: 3, value: ci(0, 2e-5, 0, 4e-5)},
+		{algo: "jump", replicas: 3, value: ci(0, 1e-5, 0, 3.8e-5)},
 	}
 	f, err := rehomedFigure("replication-lost-remove-random-n100", "remove-random, 100 -> 99 nodes", rows)
 	if err != nil {
@@ -320,8 +319,8 @@ func TestRehomedFigure(t *testing.T) {
 			t.Errorf("title, caption and y label %q say %q", all, bad)
 		}
 	}
-	rows = append(rows, lostRow{algo: "jump", replicas: 3, line: 9, value: ci(0, 0, 0, 0)})
-	if _, err := rehomedFigure("x", "y", rows); err == nil || !strings.Contains(err.Error(), "lines 8 and 9 both give jump at R = 3") {
+	rows = append(rows, lostRow{algo: "jump", replicas: 3, value: ci(0, 0, 0, 0)})
+	if _, err := rehomedFigure("x", "y", rows); err == nil || !strings.Contains(err.Error(), "x: two rows give jump at R = 3") {
 		t.Errorf("duplicate row: error %v", err)
 	}
 }
@@ -360,7 +359,7 @@ func TestOverlapDrawnVisibly(t *testing.T) {
 }
 
 func TestHashBars(t *testing.T) {
-	rows, err := ReadSpread(filepath.Join(okDir, HashesFile))
+	rows, err := readSpread(filepath.Join(okDir, schema.HashesFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +384,7 @@ func TestHashBars(t *testing.T) {
 }
 
 func TestWeightBars(t *testing.T) {
-	rows, err := ReadWeights(filepath.Join(okDir, WeightsFile))
+	rows, err := readWeights(filepath.Join(okDir, schema.WeightsFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,24 +412,24 @@ func TestWeightBars(t *testing.T) {
 }
 
 func TestWeightsBadShare(t *testing.T) {
-	dir := copyDir(t, okDir, WeightsFile)
-	path := filepath.Join(dir, WeightsFile)
+	dir := copyDir(t, okDir, schema.WeightsFile.Name)
+	path := filepath.Join(dir, schema.WeightsFile.Name)
 	b, _ := os.ReadFile(path)
 	bad := strings.Replace(string(b), "0.25,0.27,", "0.25,1.27,", 1)
 	if bad == string(b) {
 		t.Fatal("test setup: share not found")
 	}
 	os.WriteFile(path, []byte(bad), 0o644)
-	if _, err := ReadWeights(path); err == nil || !strings.Contains(err.Error(), `"1.27" is not a fraction in 0..1`) {
+	if _, err := readWeights(path); err == nil || !strings.Contains(err.Error(), `"1.27" is not a fraction in 0..1`) {
 		t.Errorf("error %v, want one naming 1.27", err)
 	}
 }
 
 // An op in both movement.csv and scenarios.csv is drawn once, with an error.
 func TestRenderAllDuplicateOp(t *testing.T) {
-	dir := copyDir(t, okDir, MovementFile)
-	b, _ := os.ReadFile(filepath.Join(dir, MovementFile))
-	os.WriteFile(filepath.Join(dir, ScenariosFile), b, 0o644)
+	dir := copyDir(t, okDir, schema.MovementFile.Name)
+	b, _ := os.ReadFile(filepath.Join(dir, schema.MovementFile.Name))
+	os.WriteFile(filepath.Join(dir, schema.ScenariosFile.Name), b, 0o644)
 	files, err := RenderAll(dir)
 	if err == nil || !strings.Contains(err.Error(), "plot movement-add: more than one input") {
 		t.Errorf("error %v, want one naming movement-add", err)
@@ -441,7 +440,7 @@ func TestRenderAllDuplicateOp(t *testing.T) {
 }
 
 func TestRunCaption(t *testing.T) {
-	in := []runInfo{
+	in := []schema.Run{
 		{Algo: "ring", Keys: "1000000", Sets: "5", Seed: "1", Hash: "xxhash", VNodes: "160", Eps: "0.25", GoVersion: "go1.26.8", Commit: "abc"},
 		{Algo: "bounded", Keys: "1000000", Sets: "5", Seed: "2", Hash: "xxhash", VNodes: "160", Eps: "0.25", GoVersion: "go1.26.8", Commit: "abc"},
 	}
@@ -450,12 +449,12 @@ func TestRunCaption(t *testing.T) {
 		t.Errorf("caption %q\nwant    %q", got, want)
 	}
 	// Without ring or bounded rows, vnodes and eps say nothing.
-	if got, want := runCaption([]runInfo{{Algo: "jump", Keys: "999", Hash: "fnv1a64", VNodes: "160", Eps: "0.25"}}), "999 keys, fnv1a64"; got != want {
+	if got, want := runCaption([]schema.Run{{Algo: "jump", Keys: "999", Hash: "fnv1a64", VNodes: "160", Eps: "0.25"}}), "999 keys, fnv1a64"; got != want {
 		t.Errorf("caption %q, want %q", got, want)
 	}
 	// The table size, probes and capacity appear with the algorithms that
 	// read them; capacity 0 (the default) says nothing.
-	rows := []runInfo{
+	rows := []schema.Run{
 		{Algo: "jump", Keys: "10", TableSize: "7", Probes: "3", Capacity: "99"},
 		{Algo: "maglev", Keys: "10", TableSize: "65537", Probes: "21", Capacity: "0"},
 		{Algo: "multiprobe", Keys: "10", TableSize: "65537", Probes: "21", Capacity: "0"},
@@ -484,11 +483,11 @@ func TestVNodesLayoutBandAndTheory(t *testing.T) {
 		"ring,xxhash,1,10,1000,5,1,3.1,2.0,4.5,0.9,1.05,2.1,per-set,200,3.0,1.9,4.6,2.93\n" +
 		"ring,xxhash,10,10,1000,5,1,1.6,1.4,1.8,0.3,1.05,1.4,per-set,200,1.55,1.3,1.85,1.54\n" +
 		"ring,xxhash,100,10,1000,5,1,1.2,1.1,1.3,0.1,1.05,1.15,per-set,200,1.16,1.1,1.25,1.16\n"
-	path := filepath.Join(t.TempDir(), VNodesFile)
-	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+	path := filepath.Join(t.TempDir(), schema.VNodesFile.Name)
+	if err := os.WriteFile(path, []byte(complete[schema.Spread](t, csv)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := ReadSpread(path)
+	rows, err := readSpread(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,10 +521,10 @@ func TestVNodesLayoutBandAndTheory(t *testing.T) {
 		}
 	}
 	bad := strings.Replace(csv, ",200,3.0,1.9,4.6,", ",200,3.0,4.7,4.6,", 1)
-	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(complete[schema.Spread](t, bad)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadSpread(path); err == nil || !strings.Contains(err.Error(), ":2: column placements_peak_to_mean_p5") {
+	if _, err := readSpread(path); err == nil || !strings.Contains(err.Error(), ":2: column placements_peak_to_mean_p5") {
 		t.Errorf("5th percentile above the 95th: error %v", err)
 	}
 }
@@ -727,9 +726,9 @@ func markersNotBars(t *testing.T, shapes []drawnShape, algo string) int {
 }
 
 // okSpreadFigure reads the test spread.csv and builds its figure.
-func okSpreadFigure(t *testing.T) ([]SpreadRow, *figure) {
+func okSpreadFigure(t *testing.T) ([]schema.Spread, *figure) {
 	t.Helper()
-	rows, err := ReadSpread(filepath.Join(okDir, SpreadFile))
+	rows, err := readSpread(filepath.Join(okDir, schema.SpreadFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,20 +15,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/chbench/chbench/schema"
 )
 
-// Input files RenderAll looks for in its directory.
-const (
-	LookupFile    = "lookup.txt"    // Go benchmark output (benchfmt)
-	MovementFile  = "movement.csv"  // analysis movement results
-	SpreadFile    = "spread.csv"    // analysis spread results
-	VNodesFile    = "vnodes.csv"    // ring vnodes sweep, spread.csv header
-	ScenariosFile = "scenarios.csv" // multi-step movement scenarios, movement.csv header
-	HashesFile    = "hashes.csv"    // spread rows for several key hashes, spread.csv header
-	WeightsFile   = "weights.csv"   // per-node shares under unequal weights
-	// OutDir is the subdirectory of the results directory the plots go to.
-	OutDir = "plots"
-)
+// OutDir is the subdirectory of the results directory the plots go to.
+const OutDir = schema.PlotsDir
 
 // RenderAll reads the result files in dir (lookup.txt, movement.csv,
 // scenarios.csv, spread.csv, vnodes.csv, hashes.csv, weights.csv,
@@ -97,122 +89,57 @@ const (
 // returned with it. Every file goes into dir/plots: a figure whose name
 // is not a plain file name (one built from such a value) is not written.
 func RenderAll(dir string) ([]string, error) {
-	out := filepath.Join(dir, OutDir)
 	var (
 		figs    []*figure
 		errs    []error
 		missing []string
 	)
-	present := func(name string) (string, bool) {
-		p := filepath.Join(dir, name)
-		_, err := os.Stat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			missing = append(missing, p)
-			return p, false
+	// The inputs every run has: missing ones are listed when nothing at
+	// all could be rendered; the others are optional.
+	expected := func(name string) {
+		if _, err := os.Stat(filepath.Join(dir, name)); errors.Is(err, fs.ErrNotExist) {
+			missing = append(missing, filepath.Join(dir, name))
 		}
-		return p, true
 	}
-	optional := func(name string) (string, bool) {
-		p := filepath.Join(dir, name)
-		_, err := os.Stat(p)
-		return p, !errors.Is(err, fs.ErrNotExist)
-	}
-
-	if p, ok := present(LookupFile); ok {
-		fs, err := benchFiguresFrom(p)
-		figs, errs = append(figs, fs...), appendErr(errs, err)
-	}
-	movement := func(p string) {
-		rows, err := ReadMovement(p)
-		if err == nil {
-			var fs []*figure
-			fs, err = movementFigures(rows)
-			figs = append(figs, fs...)
-		}
-		errs = appendErr(errs, wrapFile(p, err))
-	}
-	if p, ok := present(MovementFile); ok {
-		movement(p)
-	}
-	if p, ok := optional(ScenariosFile); ok {
-		movement(p)
-	}
-	var spreadRows []SpreadRow
-	if p, ok := present(SpreadFile); ok {
-		rows, err := ReadSpread(p)
-		if err == nil {
-			spreadRows = rows
-			var f *figure
-			if f, err = spreadFigure(rows); f != nil {
-				figs = append(figs, f)
-			}
-		}
-		errs = appendErr(errs, wrapFile(p, err))
-	}
-	vp := filepath.Join(dir, VNodesFile)
-	if _, err := os.Stat(vp); err == nil {
-		rows, err := ReadSpread(vp)
-		if err == nil {
-			var f *figure
-			if f, err = vnodesFigure(rows); f != nil {
-				figs = append(figs, f)
-			}
-		}
-		errs = appendErr(errs, wrapFile(vp, err))
-	} else if spreadRows != nil {
-		// No sweep file: use spread.csv's ring rows if they sweep vnodes.
-		f, err := vnodesFigure(spreadRows)
-		if f != nil {
-			figs = append(figs, f)
-		}
+	expected(schema.LookupFile)
+	expected(schema.MovementFile.Name)
+	expected(schema.SpreadFile.Name)
+	add := func(fs []*figure, err error) {
+		figs = append(figs, fs...)
 		errs = appendErr(errs, err)
 	}
-	if p, ok := optional(HashesFile); ok {
-		rows, err := ReadSpread(p)
-		if err == nil {
-			var f *figure
-			if f, err = hashesFigure(rows); f != nil {
-				figs = append(figs, f)
-			}
-		}
-		errs = appendErr(errs, wrapFile(p, err))
+	if p := filepath.Join(dir, schema.LookupFile); exists(p) {
+		add(benchFiguresFrom(p))
 	}
-	for _, in := range []struct{ file, name string }{{StormTimelineFile, "storm"}, {StormZipfTimelineFile, "storm-zipf"}} {
-		if p, ok := optional(in.file); ok {
-			rows, err := ReadStormTimeline(p)
-			if err == nil {
-				var f *figure
-				if f, err = stormFigure(rows, in.name); f != nil {
-					figs = append(figs, f)
-				}
-			}
-			errs = appendErr(errs, wrapFile(p, err))
-		}
+	add(figuresOf(dir, schema.MovementFile, movementFigures))
+	add(figuresOf(dir, schema.ScenariosFile, movementFigures))
+	spreadRows, err := readIfPresent(dir, schema.SpreadFile)
+	errs = appendErr(errs, err)
+	if spreadRows != nil {
+		fs, err := one(spreadFigure(spreadRows))
+		add(fs, wrapFile(schema.SpreadFile.Path(dir), err))
 	}
+	if schema.VNodesFile.Exists(dir) {
+		add(figuresOf(dir, schema.VNodesFile, func(rows []schema.Spread) ([]*figure, error) { return one(vnodesFigure(rows)) }))
+	} else if spreadRows != nil {
+		// No sweep file: use spread.csv's ring rows if they sweep vnodes.
+		add(one(vnodesFigure(spreadRows)))
+	}
+	add(figuresOf(dir, schema.HashesFile, func(rows []schema.Spread) ([]*figure, error) { return one(hashesFigure(rows)) }))
 	for _, in := range []struct {
-		file string
-		figs func(string) ([]*figure, error)
-	}{{ReweightFile, reweightFigures}, {ReplicationFile, replicationFigures}} {
-		if p, ok := optional(in.file); ok {
-			fs, err := in.figs(p)
-			figs = append(figs, fs...)
-			errs = appendErr(errs, wrapFile(p, err))
-		}
+		file schema.File[schema.StormPoint]
+		name string
+	}{{schema.StormTimelineFile, "storm"}, {schema.StormZipfTimelineFile, "storm-zipf"}} {
+		add(figuresOf(dir, in.file, func(rows []schema.StormPoint) ([]*figure, error) { return one(stormFigure(rows, in.name)) }))
 	}
-	if p, ok := optional(WeightsFile); ok {
-		rows, err := ReadWeights(p)
-		if err == nil {
-			var f *figure
-			if f, err = weightsFigure(rows); f != nil {
-				figs = append(figs, f)
-			}
-		}
-		errs = appendErr(errs, wrapFile(p, err))
-	}
+	add(figuresOf(dir, schema.ReweightFile, reweightFigures))
+	add(figuresOf(dir, schema.ReplicationFile, replicationFigures))
+	add(figuresOf(dir, schema.WeightsFile, func(rows []schema.ShareRow) ([]*figure, error) { return one(weightsFigure(rows)) }))
+	add(figuresOf(dir, schema.LoadFile, loadFigures))
+	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
+	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
 
-	tf, terrs := trafficFigures(dir) // load.csv, boundedloads.csv, hashes-sequential.csv (optional)
-	figs, errs = append(figs, tf...), append(errs, terrs...)
-
+	out := filepath.Join(dir, OutDir)
 	var written []string
 	if len(figs) > 0 {
 		if err := os.MkdirAll(out, 0o755); err != nil {
@@ -235,6 +162,54 @@ func RenderAll(dir string) ([]string, error) {
 		return nil, fmt.Errorf("no plots rendered from %s: missing or empty inputs (%s)", dir, strings.Join(missing, ", "))
 	}
 	return written, errors.Join(errs...)
+}
+
+// exists reports whether path is present (a file that cannot be read
+// still is: its reader says why).
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return !errors.Is(err, fs.ErrNotExist)
+}
+
+// readIfPresent reads file from dir, or returns nil rows when it is
+// absent; every error names the file's path.
+func readIfPresent[R schema.Row](dir string, file schema.File[R]) ([]R, error) {
+	if !file.Exists(dir) {
+		return nil, nil
+	}
+	rows, err := file.Read(dir)
+	return rows, wrapFile(file.Path(dir), err)
+}
+
+// figuresOf reads file from dir, if present, and returns the figures
+// build draws from its rows; an error names the file's path.
+func figuresOf[R schema.Row](dir string, file schema.File[R], build func([]R) ([]*figure, error)) ([]*figure, error) {
+	rows, err := readIfPresent(dir, file)
+	if err != nil || rows == nil {
+		return nil, err
+	}
+	figs, err := build(rows)
+	return figs, wrapFile(file.Path(dir), err)
+}
+
+// one returns the figure f (if any) as a list.
+func one(f *figure, err error) ([]*figure, error) {
+	if f == nil {
+		return nil, err
+	}
+	return []*figure{f}, err
+}
+
+// sequentialHashesFigure is hashesFigure on sequential keys
+// (hashes-sequential.csv).
+func sequentialHashesFigure(rows []schema.Spread) ([]*figure, error) {
+	f, err := hashesFigure(rows)
+	if f == nil || err != nil {
+		return nil, err
+	}
+	f.name = "spread-hashes-sequential"
+	f.title = strings.Replace(f.title, "function", "function, sequential keys user:1, user:2, ...", 1)
+	return []*figure{f}, nil
 }
 
 func appendErr(errs []error, err error) []error {

@@ -16,101 +16,10 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
 
 	"github.com/chbench/chbench/schema"
 )
-
-// SpreadRow is one row of spread.csv (or vnodes.csv, same header): how
-// evenly one algorithm spreads keys over Nodes nodes.
-type SpreadRow struct {
-	Algo, Hash, VNodes string
-	Line               int
-	Nodes              float64
-	PeakToMean         Point   // max/mean keys per node with its 95% CI (X left 0)
-	CV                 Point   // coefficient of variation with its 95% CI (X left 0)
-	NoisePeakToMean    float64 // peak-to-mean a perfect algorithm shows from sampling alone
-	HasNoise           bool
-	ExactPeakToMean    float64 // peak-to-mean of the exact shares (no sampling), if known
-	HasExact           bool
-	Label              string // legend label (label column, e.g. "bounded (partitions)"); "" if absent
-	// Layouts is the exact peak-to-mean over Draws independent layouts:
-	// Y the mean, [Lo, Hi] the 5th-95th percentiles (CI false; the mean
-	// can lie outside them), if known.
-	Layouts    Point
-	Draws      float64
-	HasLayouts bool
-	// TheoryPeakToMean is the expected maximum of n Gamma(k, k) loads for
-	// a ring of k virtual nodes per node, if known.
-	TheoryPeakToMean float64
-	HasTheory        bool
-	Info             runInfo // keys, sets, seed, ... for the caption
-}
-
-var spreadColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, schema.ColNodes, schema.ColPeakToMean, schema.ColCV}
-
-// ReadSpread reads spread.csv (or vnodes.csv) at path. Columns are found by
-// header name, unknown ones ignored; *_lo/_hi, noise_peak_to_mean and
-// exact_peak_to_mean may be empty. A missing column or a cell that is not a
-// finite number is an error naming the file, line, column and value.
-func ReadSpread(path string) ([]SpreadRow, error) {
-	t, err := schema.ReadTable(path, spreadColumns)
-	if err != nil {
-		return nil, err
-	}
-	return spreadRows(t)
-}
-
-func spreadRows(t *schema.Table) ([]SpreadRow, error) {
-	rows := make([]SpreadRow, t.Len())
-	for i := range t.Len() {
-		r := SpreadRow{Algo: t.Str(i, schema.ColAlgo), Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Line: t.Line(i)}
-		var err error
-		if r.Nodes, err = t.Count(i, schema.ColNodes); err != nil {
-			return nil, err
-		}
-		if r.PeakToMean, err = interval(t, i, schema.ColPeakToMean); err != nil {
-			return nil, err
-		}
-		if r.CV, err = interval(t, i, schema.ColCV); err != nil {
-			return nil, err
-		}
-		if r.NoisePeakToMean, r.HasNoise, err = t.OptNum(i, schema.ColNoisePeakToMean); err != nil {
-			return nil, err
-		}
-		if r.ExactPeakToMean, r.HasExact, err = t.OptNum(i, schema.ColExactPeakToMean); err != nil {
-			return nil, err
-		}
-		r.Label = t.Str(i, schema.ColLabel)
-		if r.Draws, r.HasLayouts, err = t.OptNum(i, schema.ColPlacements); err != nil {
-			return nil, err
-		}
-		if r.HasLayouts {
-			var lo, hi float64
-			if r.Layouts.Y, err = t.Num(i, schema.ColPlacementsPeakToMean); err != nil {
-				return nil, err
-			}
-			if lo, err = t.Num(i, schema.ColPlacementsPeakToMeanP5); err != nil {
-				return nil, err
-			}
-			if hi, err = t.Num(i, schema.ColPlacementsPeakToMeanP95); err != nil {
-				return nil, err
-			}
-			// The mean may lie outside [p5, p95] (bounded: 95% of layouts
-			// at the bound exactly, a few below), the percentiles may not
-			// cross.
-			if lo > hi {
-				return nil, t.Errorf(i, schema.ColPlacementsPeakToMeanP5, "%v above the 95th percentile %v", lo, hi)
-			}
-			r.Layouts.Lo, r.Layouts.Hi = lo, hi
-		}
-		if r.TheoryPeakToMean, r.HasTheory, err = t.OptNum(i, schema.ColTheoryPeakToMean); err != nil {
-			return nil, err
-		}
-		r.Info = info(t, i)
-		rows[i] = r
-	}
-	return rows, nil
-}
 
 // Bar is one bar of a grouped bar chart: Group indexes the group (x
 // position), Series the bar within the group, Value its height with CI.
@@ -132,21 +41,21 @@ type Bar struct {
 // groups are the distinct node counts in increasing order, series the
 // algorithms (and configurations) in catalog order with their legend
 // labels. Two rows for the same series and node count are an error.
-func PeakBars(rows []SpreadRow) (groups []float64, labels []string, algos []string, bars []Bar, err error) {
+func PeakBars(rows []schema.Spread) (groups []float64, labels []string, algos []string, bars []Bar, err error) {
 	var keys []seriesKey
-	seen := map[seriesKey]map[float64]int{}
+	seen := map[seriesKey]map[int]bool{}
 	for _, r := range rows {
-		k := seriesKey{r.Algo, r.Hash, r.VNodes, r.Label}
+		k := keyOf(r.Config, r.Label)
 		if seen[k] == nil {
-			seen[k] = map[float64]int{}
+			seen[k] = map[int]bool{}
 			keys = append(keys, k)
 		}
-		if l, dup := seen[k][r.Nodes]; dup {
-			return nil, nil, nil, nil, fmt.Errorf("spread: lines %d and %d both give algo=%s hash=%s vnodes=%s nodes=%v", l, r.Line, r.Algo, r.Hash, r.VNodes, r.Nodes)
+		if seen[k][r.Nodes] {
+			return nil, nil, nil, nil, fmt.Errorf("spread: two rows give algo=%s hash=%s vnodes=%d nodes=%d", r.Algo, r.Hash, r.VNodes, r.Nodes)
 		}
-		seen[k][r.Nodes] = r.Line
-		if !slices.Contains(groups, r.Nodes) {
-			groups = append(groups, r.Nodes)
+		seen[k][r.Nodes] = true
+		if n := float64(r.Nodes); !slices.Contains(groups, n) {
+			groups = append(groups, n)
 		}
 	}
 	slices.Sort(groups)
@@ -156,17 +65,44 @@ func PeakBars(rows []SpreadRow) (groups []float64, labels []string, algos []stri
 		algos = append(algos, k.algo)
 	}
 	for _, r := range rows {
-		b := Bar{
-			Group:  slices.Index(groups, r.Nodes),
-			Series: slices.Index(keys, seriesKey{r.Algo, r.Hash, r.VNodes, r.Label}),
-			Value:  r.PeakToMean, Noise: r.NoisePeakToMean, HasNoise: r.HasNoise,
-			Exact: r.ExactPeakToMean, HasExact: r.HasExact,
-			Layouts: r.Layouts, Draws: r.Draws, HasLayouts: r.HasLayouts, Theory: r.TheoryPeakToMean, HasTheory: r.HasTheory,
-		}
-		bars = append(bars, b)
+		bars = append(bars, spreadBar(r, slices.Index(groups, float64(r.Nodes)), slices.Index(keys, keyOf(r.Config, r.Label))))
 	}
 	slices.SortFunc(bars, func(a, b Bar) int { return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Series, b.Series)) })
 	return groups, labels, algos, bars, nil
+}
+
+// spreadBar is the bar (or dot) of spread row r in group and series: the
+// measured peak-to-mean with its 95% interval, the sampling-noise floor,
+// and where the row has them the exact value, the layouts' mean and
+// 5th-95th percentiles and the theory.
+func spreadBar(r schema.Spread, group, series int) Bar {
+	b := Bar{Group: group, Series: series, Value: peakPoint(r), Noise: r.NoisePeakToMean, HasNoise: true}
+	if r.ExactPeakToMean != nil {
+		b.Exact, b.HasExact = *r.ExactPeakToMean, true
+	}
+	if l, ok := layoutPoint(r); ok {
+		b.Layouts, b.Draws, b.HasLayouts = l, float64(*r.Placements), true
+	}
+	if r.TheoryPeakToMean != nil {
+		b.Theory, b.HasTheory = *r.TheoryPeakToMean, true
+	}
+	return b
+}
+
+// peakPoint is the measured peak-to-mean of r with its 95% interval (X
+// left 0).
+func peakPoint(r schema.Spread) Point {
+	return Point{Y: r.PeakToMean, Lo: r.PeakToMeanLo, Hi: r.PeakToMeanHi, CI: true}
+}
+
+// layoutPoint is the exact peak-to-mean of r over independent layouts: Y
+// the mean, [Lo, Hi] the 5th-95th percentiles (CI false: the mean can lie
+// outside them); ok is false when r has no layouts.
+func layoutPoint(r schema.Spread) (Point, bool) {
+	if r.Placements == nil {
+		return Point{}, false
+	}
+	return Point{Y: *r.PlacementsPeakToMean, Lo: *r.PlacementsPeakToMeanP5, Hi: *r.PlacementsPeakToMeanP95}, true
 }
 
 // spreadFigure draws the peak-to-mean ratios as a dot chart: one panel
@@ -178,7 +114,7 @@ func PeakBars(rows []SpreadRow) (groups []float64, labels []string, algos []stri
 // even). Dots, not bars: a peak-to-mean is at least 1, so a bar from 0
 // would be mostly the same for every algorithm, and a bar from the bottom
 // of a zoomed axis has a length that means nothing.
-func spreadFigure(rows []SpreadRow) (*figure, error) {
+func spreadFigure(rows []schema.Spread) (*figure, error) {
 	groups, labels, algos, bars, err := PeakBars(rows)
 	if err != nil {
 		return nil, err
@@ -197,7 +133,7 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 	}
 	return dotFigure(dotChart{
 		name: "spread-peak-to-mean", title: "Peak-to-mean ratio per algorithm (1 = perfectly even)",
-		caption: captionLines(runCaption(spreadInfos(rows)), dotLayoutNote(rows)),
+		caption: captionLines(runCaption(runsOf(rows)), dotLayoutNote(rows)),
 		yLabel:  "peak-to-mean (max/mean keys per node)",
 		labels:  labels, algos: algos, panels: panels,
 		valueLabel: "measured with keys (95% CI)",
@@ -207,8 +143,8 @@ func spreadFigure(rows []SpreadRow) (*figure, error) {
 
 // dotLayoutNote says where the marks of the spread dot chart sit, or is
 // "" when no row has layout draws or exact values.
-func dotLayoutNote(rows []SpreadRow) string {
-	if !slices.ContainsFunc(rows, func(r SpreadRow) bool { return r.HasLayouts || r.HasExact }) {
+func dotLayoutNote(rows []schema.Spread) string {
+	if !slices.ContainsFunc(rows, func(r schema.Spread) bool { return r.Placements != nil || r.ExactPeakToMean != nil }) {
 		return ""
 	}
 	return "each algorithm's marker: measured with keys (95% CI); ring left of it: exact for the default node IDs; grey right of it: exact over independent layouts (salted IDs); x: theory"
@@ -216,19 +152,11 @@ func dotLayoutNote(rows []SpreadRow) string {
 
 // layoutNote explains the marks beside the bars of algorithms with random
 // layouts, or is "" when no row has layout draws.
-func layoutNote(rows []SpreadRow) string {
-	if !slices.ContainsFunc(rows, func(r SpreadRow) bool { return r.HasLayouts }) {
+func layoutNote(rows []schema.Spread) string {
+	if !slices.ContainsFunc(rows, func(r schema.Spread) bool { return r.Placements != nil }) {
 		return ""
 	}
 	return "bars: with keys (95% CI); grey: exact over independent layouts (salted IDs), mean and 5-95%; x: theory; rings: exact, default IDs"
-}
-
-func spreadInfos(rows []SpreadRow) []runInfo {
-	infos := make([]runInfo, len(rows))
-	for i, r := range rows {
-		infos[i] = r.Info
-	}
-	return infos
 }
 
 // barChart is the data of a grouped bar chart: groups along x, one bar
@@ -496,29 +424,30 @@ func (cb *cutBars) Plot(c draw.Canvas, p *plot.Plot) {
 // several), series the hash functions in registry order
 // (algorithms.HashNames, unknown names after, alphabetically). Two rows for
 // the same algorithm, vnodes, nodes and hash are an error.
-func HashBars(rows []SpreadRow) (groups, hashes []string, bars []Bar, err error) {
+func HashBars(rows []schema.Spread) (groups, hashes []string, bars []Bar, err error) {
 	type gkey struct {
 		algo, vnodes string
 		nodes        float64
 	}
+	gkeyOf := func(r schema.Spread) gkey { return gkey{r.Algo, strconv.Itoa(r.VNodes), float64(r.Nodes)} }
 	var gkeys []gkey
-	seen := map[gkey]map[string]int{}
+	seen := map[gkey]map[string]bool{}
 	for _, r := range rows {
-		k := gkey{r.Algo, r.VNodes, r.Nodes}
+		k := gkeyOf(r)
 		if seen[k] == nil {
-			seen[k] = map[string]int{}
+			seen[k] = map[string]bool{}
 			gkeys = append(gkeys, k)
 		}
-		if l, dup := seen[k][r.Hash]; dup {
-			return nil, nil, nil, fmt.Errorf("hashes: lines %d and %d both give algo=%s vnodes=%s nodes=%v hash=%s", l, r.Line, r.Algo, r.VNodes, r.Nodes, r.Hash)
+		if seen[k][r.Hash] {
+			return nil, nil, nil, fmt.Errorf("hashes: two rows give algo=%s vnodes=%d nodes=%d hash=%s", r.Algo, r.VNodes, r.Nodes, r.Hash)
 		}
-		seen[k][r.Hash] = r.Line
+		seen[k][r.Hash] = true
 		if !slices.Contains(hashes, r.Hash) {
 			hashes = append(hashes, r.Hash)
 		}
 	}
 	slices.SortFunc(gkeys, func(a, b gkey) int {
-		return cmp.Or(algoOrder(a.algo, b.algo), cmp.Compare(a.nodes, b.nodes), cmp.Compare(a.vnodes, b.vnodes))
+		return cmp.Or(catalog.Compare(a.algo, b.algo), cmp.Compare(a.nodes, b.nodes), cmp.Compare(a.vnodes, b.vnodes))
 	})
 	reg := algorithms.HashNames()
 	rank := func(h string) int {
@@ -546,13 +475,7 @@ func HashBars(rows []SpreadRow) (groups, hashes []string, bars []Bar, err error)
 		groups = append(groups, g)
 	}
 	for _, r := range rows {
-		bars = append(bars, Bar{
-			Group:  slices.Index(gkeys, gkey{r.Algo, r.VNodes, r.Nodes}),
-			Series: slices.Index(hashes, r.Hash),
-			Value:  r.PeakToMean, Noise: r.NoisePeakToMean, HasNoise: r.HasNoise,
-			Exact: r.ExactPeakToMean, HasExact: r.HasExact,
-			Layouts: r.Layouts, Draws: r.Draws, HasLayouts: r.HasLayouts, Theory: r.TheoryPeakToMean, HasTheory: r.HasTheory,
-		})
+		bars = append(bars, spreadBar(r, slices.Index(gkeys, gkeyOf(r)), slices.Index(hashes, r.Hash)))
 	}
 	slices.SortFunc(bars, func(a, b Bar) int { return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Series, b.Series)) })
 	return groups, hashes, bars, nil
@@ -572,7 +495,7 @@ var hashColors = []color.RGBA{
 }
 
 // hashesFigure draws peak-to-mean per hash function, grouped by algorithm.
-func hashesFigure(rows []SpreadRow) (*figure, error) {
+func hashesFigure(rows []schema.Spread) (*figure, error) {
 	groups, hashes, bars, err := HashBars(rows)
 	if err != nil || len(bars) == 0 {
 		return nil, err
@@ -584,7 +507,7 @@ func hashesFigure(rows []SpreadRow) (*figure, error) {
 	title := "Peak-to-mean ratio per key hash function"
 	var nodes []string
 	for _, r := range rows {
-		if n := strconv.FormatFloat(r.Nodes, 'f', -1, 64); !slices.Contains(nodes, n) {
+		if n := strconv.Itoa(r.Nodes); !slices.Contains(nodes, n) {
 			nodes = append(nodes, n)
 		}
 	}
@@ -592,7 +515,7 @@ func hashesFigure(rows []SpreadRow) (*figure, error) {
 		title += " (n = " + nodes[0] + " nodes)"
 	}
 	f := newFigure("spread-hashes", title, "algorithm", "peak-to-mean (max/mean keys per node)")
-	f.caption = captionLines(runCaption(spreadInfos(rows)), layoutNote(rows))
+	f.caption = captionLines(runCaption(runsOf(rows)), layoutNote(rows))
 	err = drawBars(f, barChart{groups: groups, labels: hashes, colors: colors, bars: bars, markLabel: "sampling-noise floor"})
 	return f, err
 }
@@ -635,40 +558,37 @@ func (hbar) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 // vnodes count, the noise floor and the exact values. It returns nil
 // series when ring rows have fewer than two distinct vnodes values. A
 // vnodes value that is not a number > 0 is an error.
-func VNodeSeries(rows []SpreadRow) (peak, noise, exact []Series, err error) {
-	byNodes := map[float64]*[3]Series{}
-	var nodes []float64
-	vset := map[float64]bool{}
-	seen := map[[2]float64]int{}
+func VNodeSeries(rows []schema.Spread) (peak, noise, exact []Series, err error) {
+	byNodes := map[int]*[3]Series{}
+	var nodes []int
+	vset := map[int]bool{}
+	seen := map[[2]int]bool{}
 	for _, r := range rows {
 		if r.Algo != "ring" {
 			continue
 		}
-		v, perr := strconv.ParseFloat(r.VNodes, 64)
-		if perr != nil || !(v > 0) || math.IsInf(v, 0) {
-			return nil, nil, nil, fmt.Errorf("line %d: vnodes %q: want a number > 0", r.Line, r.VNodes)
+		if r.VNodes < 1 {
+			return nil, nil, nil, fmt.Errorf("ring nodes=%d: vnodes %d: want a number > 0", r.Nodes, r.VNodes)
 		}
-		if l, dup := seen[[2]float64{r.Nodes, v}]; dup {
-			return nil, nil, nil, fmt.Errorf("lines %d and %d both give ring nodes=%v vnodes=%v", l, r.Line, r.Nodes, v)
+		if seen[[2]int{r.Nodes, r.VNodes}] {
+			return nil, nil, nil, fmt.Errorf("two rows give ring nodes=%d vnodes=%d", r.Nodes, r.VNodes)
 		}
-		seen[[2]float64{r.Nodes, v}] = r.Line
-		vset[v] = true
+		seen[[2]int{r.Nodes, r.VNodes}] = true
+		vset[r.VNodes] = true
 		s, ok := byNodes[r.Nodes]
 		if !ok {
-			label := "ring, n = " + strconv.FormatFloat(r.Nodes, 'f', -1, 64)
-			n := strconv.FormatFloat(r.Nodes, 'f', -1, 64)
-			s = &[3]Series{{Algo: "ring", Label: label}, {Algo: "ring", Label: "noise floor, n = " + n, index: len(nodes)}, {Algo: "ring", Label: "exact, n = " + n}}
+			n := strconv.Itoa(r.Nodes)
+			s = &[3]Series{{Algo: "ring", Label: "ring, n = " + n}, {Algo: "ring", Label: "noise floor, n = " + n, index: len(nodes)}, {Algo: "ring", Label: "exact, n = " + n}}
 			byNodes[r.Nodes] = s
 			nodes = append(nodes, r.Nodes)
 		}
-		p := r.PeakToMean
+		v := float64(r.VNodes)
+		p := peakPoint(r)
 		p.X = v
 		s[0].Points = append(s[0].Points, p)
-		if r.HasNoise {
-			s[1].Points = append(s[1].Points, Point{X: v, Y: r.NoisePeakToMean, Lo: r.NoisePeakToMean, Hi: r.NoisePeakToMean})
-		}
-		if r.HasExact {
-			s[2].Points = append(s[2].Points, Point{X: v, Y: r.ExactPeakToMean, Lo: r.ExactPeakToMean, Hi: r.ExactPeakToMean})
+		s[1].Points = append(s[1].Points, Point{X: v, Y: r.NoisePeakToMean, Lo: r.NoisePeakToMean, Hi: r.NoisePeakToMean})
+		if x := r.ExactPeakToMean; x != nil {
+			s[2].Points = append(s[2].Points, Point{X: v, Y: *x, Lo: *x, Hi: *x})
 		}
 	}
 	if len(vset) < 2 {
@@ -696,31 +616,30 @@ func VNodeSeries(rows []SpreadRow) (peak, noise, exact []Series, err error) {
 // ring's exact peak-to-mean over independent layouts against vnodes (Y
 // the mean, Lo and Hi the 5th and 95th percentiles, CI false) and the
 // theory curve; nil where the rows carry none.
-func VNodeLayoutSeries(rows []SpreadRow) (layouts, theory []Series, err error) {
-	by := map[float64]*[2]Series{}
-	var nodes []float64
+func VNodeLayoutSeries(rows []schema.Spread) (layouts, theory []Series, err error) {
+	by := map[int]*[2]Series{}
+	var nodes []int
 	for _, r := range rows {
-		if r.Algo != "ring" || (!r.HasLayouts && !r.HasTheory) {
+		if r.Algo != "ring" || (r.Placements == nil && r.TheoryPeakToMean == nil) {
 			continue
 		}
-		v, perr := strconv.ParseFloat(r.VNodes, 64)
-		if perr != nil || !(v > 0) || math.IsInf(v, 0) {
-			return nil, nil, fmt.Errorf("line %d: vnodes %q: want a number > 0", r.Line, r.VNodes)
+		if r.VNodes < 1 {
+			return nil, nil, fmt.Errorf("ring nodes=%d: vnodes %d: want a number > 0", r.Nodes, r.VNodes)
 		}
 		s, ok := by[r.Nodes]
 		if !ok {
-			n := strconv.FormatFloat(r.Nodes, 'f', -1, 64)
+			n := strconv.Itoa(r.Nodes)
 			s = &[2]Series{{Algo: "ring", Label: "n = " + n, index: len(nodes)}, {Algo: "ring", Label: "n = " + n, index: len(nodes)}}
 			by[r.Nodes] = s
 			nodes = append(nodes, r.Nodes)
 		}
-		if r.HasLayouts {
-			p := r.Layouts
+		v := float64(r.VNodes)
+		if p, ok := layoutPoint(r); ok {
 			p.X = v
 			s[0].Points = append(s[0].Points, p)
 		}
-		if r.HasTheory {
-			s[1].Points = append(s[1].Points, Point{X: v, Y: r.TheoryPeakToMean, Lo: r.TheoryPeakToMean, Hi: r.TheoryPeakToMean})
+		if x := r.TheoryPeakToMean; x != nil {
+			s[1].Points = append(s[1].Points, Point{X: v, Y: *x, Lo: *x, Hi: *x})
 		}
 	}
 	slices.Sort(nodes)
@@ -745,7 +664,7 @@ func VNodeLayoutSeries(rows []SpreadRow) (layouts, theory []Series, err error) {
 // layouts (mean and 5th-95th percentile band), the theory curve, the
 // measured value with keys (95% CI), the default ring's exact value and
 // the sampling-noise floor.
-func vnodesFigure(rows []SpreadRow) (*figure, error) {
+func vnodesFigure(rows []schema.Spread) (*figure, error) {
 	peak, noise, exact, err := VNodeSeries(rows)
 	if err != nil || peak == nil {
 		return nil, err
@@ -767,10 +686,10 @@ func vnodesFigure(rows []SpreadRow) (*figure, error) {
 		}
 	}
 	f := newFigure("ring-vnodes", title, "virtual nodes per node (log)", "peak-to-mean (max/mean keys per node)")
-	var infos []runInfo
+	var infos []schema.Run
 	for _, r := range rows {
 		if r.Algo == "ring" {
-			infos = append(infos, r.Info)
+			infos = append(infos, schema.RunOf(r))
 		}
 	}
 	f.caption = captionLines(runCaption(infos))

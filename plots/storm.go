@@ -14,122 +14,33 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// StormTimelineFile is the optional input of the storm plot: the database
-// load after a cache fleet's resize, one row per algorithm and time point
-// (chbench storm -format csv -timeline).
-const StormTimelineFile = "storm-timeline.csv"
-
-// StormZipfTimelineFile is the optional input of the storm-zipf plot: the
-// same fleet and change with Zipf key popularity (chbench storm -zipf s
-// -format csv -timeline).
-const StormZipfTimelineFile = "storm-zipf-timeline.csv"
-
-// StormPointRow is one row of storm-timeline.csv.
-type StormPointRow struct {
-	Algo, Hash, VNodes string
-	Line               int
-	From, To           float64 // cache nodes before and after the change
-	DB                 Point   // X: seconds after the change; Y: database reads/s with its 95% CI
-	DBSteady           float64 // database reads/s before the change
-	Reads, SteadyHit   float64 // reads/s reaching the cache, hit ratio before the change
-	WorkingSet         float64
-	Zipf               float64 // Zipf exponent of the key popularity; 0 (or no zipf column) = uniform
-	Info               runInfo
-}
-
-var stormColumns = []string{schema.ColAlgo, schema.ColHash, schema.ColVNodes, schema.ColFrom, schema.ColTo,
-	schema.ColTimeS, schema.ColDBReads, schema.ColDBSteady, schema.ColReads, schema.ColSteadyHitRatio, schema.ColWorkingSet}
-
-// ReadStormTimeline reads storm-timeline.csv at path. Columns are found by
-// header name; db_reads_lo/_hi may be empty, and zipf may be absent
-// (files written before it existed: uniform). A missing column, a cell that
-// is not a finite number, a node count that is not a whole number >= 1, a
-// negative time or load, or a steady load <= 0 is an error naming the file,
-// line, column and value.
-func ReadStormTimeline(path string) ([]StormPointRow, error) {
-	t, err := schema.ReadTable(path, stormColumns)
-	if err != nil {
-		return nil, err
-	}
-	rows := make([]StormPointRow, t.Len())
-	for i := range t.Len() {
-		r := StormPointRow{Algo: t.Str(i, schema.ColAlgo), Hash: t.Str(i, schema.ColHash), VNodes: t.Str(i, schema.ColVNodes), Line: t.Line(i), Info: info(t, i)}
-		if r.From, err = t.Count(i, schema.ColFrom); err != nil {
-			return nil, err
-		}
-		if r.To, err = t.Count(i, schema.ColTo); err != nil {
-			return nil, err
-		}
-		nonNeg := func(name string) (float64, error) {
-			v, err := t.Num(i, name)
-			if err == nil && v < 0 {
-				err = t.Errorf(i, name, "%q is negative", t.Str(i, name))
-			}
-			return v, err
-		}
-		if r.DB.X, err = nonNeg(schema.ColTimeS); err != nil {
-			return nil, err
-		}
-		x := r.DB.X
-		if r.DB, err = interval(t, i, schema.ColDBReads); err != nil {
-			return nil, err
-		}
-		r.DB.X = x
-		if r.DB.Lo < 0 {
-			return nil, t.Errorf(i, schema.ColDBReads, "interval reaches %v < 0", r.DB.Lo)
-		}
-		for _, c := range []struct {
-			name string
-			dst  *float64
-		}{{schema.ColDBSteady, &r.DBSteady}, {schema.ColReads, &r.Reads}, {schema.ColWorkingSet, &r.WorkingSet}} {
-			if *c.dst, err = t.Num(i, c.name); err != nil {
-				return nil, err
-			}
-			if *c.dst <= 0 {
-				return nil, t.Errorf(i, c.name, "%q must be > 0", t.Str(i, c.name))
-			}
-		}
-		if r.SteadyHit, err = fraction(t, i, schema.ColSteadyHitRatio); err != nil {
-			return nil, err
-		}
-		if t.Str(i, schema.ColZipf) != "" {
-			if r.Zipf, err = nonNeg(schema.ColZipf); err != nil {
-				return nil, err
-			}
-		}
-		rows[i] = r
-	}
-	return rows, nil
-}
-
 // StormSeries groups timeline rows into one series of database reads/s
 // against seconds per algorithm (and configuration), in catalog order and
 // increasing time, and returns the steady database load. Rows of more than
 // one membership change or fleet (from, to, reads, hit ratio, working set,
-// Zipf exponent),
-// or two rows for one series and time, are an error.
-func StormSeries(rows []StormPointRow) (series []Series, steady float64, err error) {
+// Zipf exponent), or two rows for one series and time, are an error.
+func StormSeries(rows []schema.StormPoint) (series []Series, steady float64, err error) {
 	if len(rows) == 0 {
 		return nil, 0, nil
 	}
 	r0 := rows[0]
 	pts := map[seriesKey][]Point{}
-	seen := map[seriesKey]map[float64]int{}
+	seen := map[seriesKey]map[float64]bool{}
 	var keys []seriesKey
-	for _, r := range rows {
-		if r.From != r0.From || r.To != r0.To || r.Reads != r0.Reads || r.SteadyHit != r0.SteadyHit || r.WorkingSet != r0.WorkingSet || r.DBSteady != r0.DBSteady || r.Zipf != r0.Zipf {
-			return nil, 0, fmt.Errorf("storm timeline: lines %d and %d describe different fleets or changes (one plot per fleet and change)", r0.Line, r.Line)
+	for i, r := range rows {
+		if r.From != r0.From || r.To != r0.To || r.Reads != r0.Reads || r.SteadyHitRatio != r0.SteadyHitRatio || r.WorkingSet != r0.WorkingSet || r.DBSteady != r0.DBSteady || r.Zipf != r0.Zipf {
+			return nil, 0, fmt.Errorf("storm timeline: rows 1 and %d describe different fleets or changes (one plot per fleet and change)", i+1)
 		}
-		k := seriesKey{r.Algo, r.Hash, r.VNodes, ""}
+		k := keyOf(r.Config, "")
 		if seen[k] == nil {
-			seen[k] = map[float64]int{}
+			seen[k] = map[float64]bool{}
 			keys = append(keys, k)
 		}
-		if l, dup := seen[k][r.DB.X]; dup {
-			return nil, 0, fmt.Errorf("storm timeline: lines %d and %d both give algo=%s hash=%s vnodes=%s time_s=%v", l, r.Line, r.Algo, r.Hash, r.VNodes, r.DB.X)
+		if seen[k][r.TimeS] {
+			return nil, 0, fmt.Errorf("storm timeline: two rows give algo=%s hash=%s vnodes=%d time_s=%v", r.Algo, r.Hash, r.VNodes, r.TimeS)
 		}
-		seen[k][r.DB.X] = r.Line
-		pts[k] = append(pts[k], r.DB)
+		seen[k][r.TimeS] = true
+		pts[k] = append(pts[k], Point{X: r.TimeS, Y: r.DBReads, Lo: r.DBReadsLo, Hi: r.DBReadsHi, CI: true})
 	}
 	sortKeys(keys)
 	for _, k := range keys {
@@ -191,22 +102,19 @@ const stormMarkers = 12
 // stormFigure draws the database load against time for every algorithm
 // after the fleet's resize, with the steady load as a dashed line, as the
 // plot called name.
-func stormFigure(rows []StormPointRow, name string) (*figure, error) {
+func stormFigure(rows []schema.StormPoint, name string) (*figure, error) {
 	series, steady, err := StormSeries(rows)
 	if err != nil || len(series) == 0 {
 		return nil, err
 	}
 	r0 := rows[0]
-	infos := make([]runInfo, len(rows))
-	for i, r := range rows {
-		infos[i] = r.Info
-	}
+	infos := runsOf(rows)
 	change := fmt.Sprintf("grows from %v to %v nodes", r0.From, r0.To)
 	if r0.To < r0.From {
 		change = fmt.Sprintf("shrinks from %v to %v nodes", r0.From, r0.To)
 	}
 	title := "Database load after the cache fleet " + change
-	tau := r0.WorkingSet / r0.Reads
+	tau := float64(r0.WorkingSet) / r0.Reads
 	pop := fmt.Sprintf(" read uniformly (refill time constant K/Q = %s s)", strconv.FormatFloat(tau, 'g', 4, 64))
 	var zipfLine []string
 	if r0.Zipf > 0 {
@@ -221,8 +129,8 @@ func stormFigure(rows []StormPointRow, name string) (*figure, error) {
 		f := newFigure(name, title, "seconds after the change", "database reads/s (multiple of steady state)")
 		f.caption = append(append([]string{
 			fmt.Sprintf("%s reads/s at %s%% hit ratio, %s keys%s; a moved key misses once, then hits as before",
-				thousands(strconv.FormatFloat(r0.Reads, 'f', -1, 64)), strconv.FormatFloat(100*r0.SteadyHit, 'f', -1, 64),
-				thousands(strconv.FormatFloat(r0.WorkingSet, 'f', -1, 64)), pop)},
+				thousands(strconv.FormatFloat(r0.Reads, 'f', -1, 64)), strconv.FormatFloat(100*r0.SteadyHitRatio, 'f', -1, 64),
+				thousands(strconv.Itoa(r0.WorkingSet)), pop)},
 			zipfLine...),
 			"moved fractions measured on "+runCaption(infos),
 		)

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+
+	"github.com/chbench/chbench/schema"
 )
 
 const stormCSV = `algo,hash,vnodes,op,from,to,keys,sets,seed,time_s,hit_ratio,hit_ratio_lo,hit_ratio_hi,db_reads,db_reads_lo,db_reads_hi,db_steady,reads,steady_hit_ratio,working_set
@@ -20,7 +22,7 @@ ring,xxhash,160,add,4,5,1000,2,1,0,0.76,0.75,0.77,12000,11900,12100,2500,50000,0
 func writeStorm(t *testing.T, body string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, StormTimelineFile), []byte(body), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, schema.StormTimelineFile.Name), []byte(complete[schema.StormPoint](t, body)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -28,7 +30,7 @@ func writeStorm(t *testing.T, body string) string {
 
 func TestStormSeriesAndRender(t *testing.T) {
 	dir := writeStorm(t, stormCSV)
-	rows, err := ReadStormTimeline(filepath.Join(dir, StormTimelineFile))
+	rows, err := readStorm(filepath.Join(dir, schema.StormTimelineFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +74,7 @@ func TestStormBadInput(t *testing.T) {
 	}
 	for name, body := range cases {
 		dir := writeStorm(t, body)
-		rows, err := ReadStormTimeline(filepath.Join(dir, StormTimelineFile))
+		rows, err := readStorm(filepath.Join(dir, schema.StormTimelineFile.Name))
 		if err == nil {
 			_, _, err = StormSeries(rows)
 		}
@@ -88,7 +90,7 @@ func TestStormZipfRender(t *testing.T) {
 	body := strings.ReplaceAll(stormCSV, ",working_set\n", ",working_set,zipf\n")
 	body = strings.ReplaceAll(body, ",1000000\n", ",1000000,0.99\n")
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, StormZipfTimelineFile), []byte(body), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, schema.StormZipfTimelineFile.Name), []byte(complete[schema.StormPoint](t, body)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	files, err := RenderAll(dir)
@@ -109,7 +111,7 @@ func TestStormZipfRender(t *testing.T) {
 		}
 	}
 	mixed := strings.Replace(body, ",1000000,0.99\nmodulo", ",1000000,0.5\nmodulo", 1)
-	rows, err := ReadStormTimeline(writeStorm(t, mixed) + "/" + StormTimelineFile)
+	rows, err := readStorm(writeStorm(t, mixed) + "/" + schema.StormTimelineFile.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +129,7 @@ func TestStormLogAxis(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("log ticks %v, want %v", got, want)
 	}
-	rows, err := ReadStormTimeline(filepath.Join(writeStorm(t, stormCSV), StormTimelineFile))
+	rows, err := readStorm(filepath.Join(writeStorm(t, stormCSV), schema.StormTimelineFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +141,7 @@ func TestStormLogAxis(t *testing.T) {
 		t.Errorf("y scale %T from %v, want log from just under the steady 2500", f.p.Y.Scale, f.p.Y.Min)
 	}
 	zero := strings.Replace(stormCSV, ",20,0.8,0.8,0.8,16479,16400,16500,", ",20,1,1,1,0,0,0,", 1)
-	if rows, err = ReadStormTimeline(filepath.Join(writeStorm(t, zero), StormTimelineFile)); err != nil {
+	if rows, err = readStorm(filepath.Join(writeStorm(t, zero), schema.StormTimelineFile.Name)); err != nil {
 		t.Fatal(err)
 	}
 	if f, err = stormFigure(rows, "storm"); err != nil {

@@ -138,26 +138,3 @@ func AlgoStyle(name string) Style {
 	k := int(h.Sum32() % uint32(len(glyphs)*len(dashes)))
 	return Style{Color: unknownColor, Glyph: glyphs[k%len(glyphs)], Dashes: dashes[k/len(glyphs)]}
 }
-
-// algoOrder sorts algorithm names in catalog order, unknown names last in
-// alphabetical order.
-func algoOrder(a, b string) int {
-	names := catalog.Names()
-	ia, ib := slices.Index(names, a), slices.Index(names, b)
-	if ia < 0 {
-		ia = len(names)
-	}
-	if ib < 0 {
-		ib = len(names)
-	}
-	if ia != ib {
-		return ia - ib
-	}
-	if a < b {
-		return -1
-	}
-	if a > b {
-		return 1
-	}
-	return 0
-}

@@ -10,28 +10,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/plots"
 	"github.com/chbench/chbench/schema"
 )
 
-// Result files the report reads from its directory. Every one is
-// optional: what a file would give is "not in this run" without it.
-const (
-	LookupFile      = "lookup.txt"
-	MovementFile    = "movement.csv"
-	SpreadFile      = "spread.csv"
-	LoadFile        = "load.csv"
-	StormFile       = "storm.csv"
-	ReplicationFile = "replication.csv"
-	BoundedFile     = "boundedloads.csv"
-	WeightsFile     = "weights.csv"
-	// ReportFile is the file Write's caller puts the report in.
-	ReportFile = "REPORT.md"
-)
+// ReportFile is the file Write's caller puts the report in.
+const ReportFile = schema.ReportFile
 
 // Metric identifies one headline number of an algorithm (a column of the
 // trade-off table).
@@ -66,8 +52,9 @@ type Value struct {
 	CI     bool
 }
 
-// val returns the Value of an interval read from a results file.
-func val(iv schema.Interval) Value { return Value{iv.Mean, true, iv.Lo, iv.Hi, iv.CI} }
+// est returns the Value of an estimate with its 95% interval read from a
+// results file.
+func est(mean, lo, hi float64) Value { return Value{mean, true, lo, hi, true} }
 
 // scaled returns v with its value and interval divided by d (> 0).
 func (v Value) scaled(d float64) Value { return Value{v.V / d, v.OK, v.Lo / d, v.Hi / d, v.CI} }
@@ -163,420 +150,425 @@ type Named struct {
 // but is malformed is an error naming it; absent files are listed in
 // Data.Missing. It fails when dir has none of the files.
 func Load(dir string, p Profile) (*Data, error) {
-	d := &Data{Dir: dir, Profile: p}
-	rows := make([]Row, len(catalog.Names()))
-	for i, name := range catalog.Names() {
-		rows[i].Info, _ = catalog.Describe(name)
+	ld := newLoader(&Data{Dir: dir, Profile: p})
+	if err := ld.readAll(); err != nil {
+		return nil, err
 	}
-	// Forms of bounded loads other than the catalog's (load.csv names
-	// that one bounded-partition), in order of appearance.
-	var variants []Row
-	index := func(algo string) int { return slices.Index(catalog.Names(), algo) }
-	row := func(algo string) *Row {
-		if i := index(algo); i >= 0 {
-			return &rows[i]
-		}
-		for i := range variants {
-			if variants[i].Info.Name == algo {
-				return &variants[i]
-			}
-		}
-		return nil
-	}
-	// file is the result file being read; a second value for the same
-	// row and metric (a file holding a sweep of configurations) is an
-	// error, not silently dropped.
-	var file string
-	var dup error
-	set := func(algo string, m Metric, v Value) {
-		r := row(algo)
-		switch {
-		case r == nil:
-		case !r.Vals[m].OK:
-			r.Vals[m] = v
-		case dup == nil:
-			dup = fmt.Errorf("%s: two rows give %s's %s at the values the report reads (%v and %v): the report needs one configuration per algorithm; is this file a sweep?",
-				file, algo, metricName(m), r.Vals[m].V, v.V)
-		}
-	}
-	exists := func(name string) (string, bool) {
-		path := filepath.Join(dir, name)
-		_, err := os.Stat(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			d.Missing = append(d.Missing, name)
-			return path, false
-		}
-		return path, true
-	}
-
-	if path, ok := exists(LookupFile); ok {
-		file = LookupFile
-		sets, err := plots.ReadBenchmarks(path)
-		if err != nil {
-			return nil, err
-		}
-		if len(sets) == 0 {
-			return nil, fmt.Errorf("%s: no benchmark results (want the output of the bench package's go test -bench)", path)
-		}
-		for _, s := range sets {
-			if strings.ContainsAny(s.Caption, "`|") {
-				return nil, fmt.Errorf("%s: %q: backquotes and \"|\" are not allowed in its configuration lines", path, s.Caption)
-			}
-			for _, sr := range s.Series {
-				for _, pt := range sr.Points {
-					if pt.X < 1 || pt.X != math.Trunc(pt.X) || !(pt.Y > 0) {
-						return nil, fmt.Errorf("%s: %s %s: nodes=%v, %v %s: want a whole node count >= 1 and a median > 0", path, s.Name, sr.Algo, pt.X, pt.Y, s.Unit)
-					}
-				}
-			}
-		}
-		for _, s := range sets {
-			switch {
-			case s.Name == "Lookup" && s.Variant == "from=key" && s.Unit == "ns/op":
-				d.Machine = s.Caption
-				d.LookupLoN = nearest(seriesXs(s.Series), float64(p.Nodes))
-				d.LookupHiN = nearest(seriesXs(s.Series), float64(p.MaxNodes))
-				for _, sr := range s.Series {
-					if y, ok := at(sr, d.LookupLoN); ok {
-						set(sr.Algo, LookupLo, y)
-					}
-					if y, ok := at(sr, d.LookupHiN); ok {
-						set(sr.Algo, LookupHi, y)
-					}
-				}
-			case s.Name == "Build" && s.Variant == "" && (s.Unit == "ns/op" || s.Unit == "retained-bytes/node"):
-				m := BuildNs
-				if s.Unit != "ns/op" {
-					m = RetainedPerNode
-				}
-				d.BuildN = nearest(seriesXs(s.Series), float64(p.Nodes))
-				for _, sr := range s.Series {
-					if y, ok := at(sr, d.BuildN); ok {
-						set(sr.Algo, m, y)
-					}
-				}
-			}
-		}
-	}
-
-	// meta collects the run's description from t, refusing text that
-	// would break the report's Markdown (control characters, backquotes,
-	// table bars).
-	meta := func(t *schema.Table) error {
-		for i := range t.Len() {
-			for _, c := range []string{schema.ColGoVersion, schema.ColCommit, schema.ColSeed, schema.ColPlacement, schema.ColKeyFile, schema.ColOp, schema.ColAlgo} {
-				if err := plainText(t, i, c); err != nil {
-					return err
-				}
-			}
-			addOnce(&d.GoVersions, t.Str(i, schema.ColGoVersion))
-			addOnce(&d.Commits, t.Str(i, schema.ColCommit))
-			addOnce(&d.Seeds, t.Str(i, schema.ColSeed))
-			addOnce(&d.Placements, t.Str(i, schema.ColPlacement))
-			kf := t.Str(i, schema.ColKeyFile)
-			if kf == "" {
-				kf = "generated"
-			}
-			addOnce(&d.KeySources, kf)
-		}
-		return nil
-	}
-
-	if path, ok := exists(MovementFile); ok {
-		file = MovementFile
-		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColOp, schema.ColFrom, schema.ColMovedOverIdeal})
-		if err != nil {
-			return nil, err
-		}
-		if err := meta(t); err != nil {
-			return nil, err
-		}
-		if err := d.keysSets(t, MovementFile); err != nil {
-			return nil, err
-		}
-		var ops []string
-		byOp := map[string][]float64{}
-		for i := range t.Len() {
-			op := t.Str(i, schema.ColOp)
-			n, err := t.Count(i, schema.ColFrom)
-			if err != nil {
-				return nil, err
-			}
-			addOnce(&ops, op)
-			byOp[op] = append(byOp[op], n)
-		}
-		d.MoveShape = shapes(ops, byOp)
-		if d.LeaveSpan, err = leaveSpans(t); err != nil {
-			return nil, err
-		}
-		froms, err := column(t, schema.ColFrom, func(i int) bool { return t.Str(i, schema.ColOp) == "add" })
-		if err != nil {
-			return nil, err
-		}
-		d.MoveN = nearest(froms, float64(p.Nodes))
-		for i := range t.Len() {
-			from, _ := t.Num(i, schema.ColFrom)
-			if from != d.MoveN {
-				continue
-			}
-			m := JoinRatio
-			switch t.Str(i, schema.ColOp) {
-			case "add":
-			case "remove-random":
-				m = LeaveRatio
-			case "remove-last":
-				m = LastLeaveRatio
-			default:
-				continue
-			}
-			v, err := t.Num(i, schema.ColMovedOverIdeal)
-			if err != nil {
-				return nil, err
-			}
-			// The interval of moved/ideal is the moved fraction's over
-			// the ideal fraction (a constant of the scenario).
-			iv, err := t.Interval(i, schema.ColMovedFrac)
-			if err != nil {
-				return nil, err
-			}
-			ideal, err := t.Num(i, schema.ColIdealFrac)
-			if err != nil || ideal <= 0 {
-				if err == nil {
-					err = t.Errorf(i, schema.ColIdealFrac, "%v, want > 0", ideal)
-				}
-				return nil, err
-			}
-			mv := val(iv).scaled(ideal)
-			mv.V = v
-			set(t.Str(i, schema.ColAlgo), m, mv)
-		}
-	}
-
-	if path, ok := exists(SpreadFile); ok {
-		file = SpreadFile
-		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColNodes, schema.ColPeakToMean, schema.ColNoisePeakToMean})
-		if err != nil {
-			return nil, err
-		}
-		if err := meta(t); err != nil {
-			return nil, err
-		}
-		if err := d.keysSets(t, SpreadFile); err != nil {
-			return nil, err
-		}
-		ns, err := column(t, schema.ColNodes, func(int) bool { return true })
-		if err != nil {
-			return nil, err
-		}
-		d.SpreadN = sortedUnique(ns)
-		d.SpreadNUsed = nearest(ns, float64(p.Nodes))
-		for i := range t.Len() {
-			if n, _ := t.Num(i, schema.ColNodes); n != d.SpreadNUsed {
-				continue
-			}
-			iv, err := t.Interval(i, schema.ColPeakToMean)
-			if err != nil {
-				return nil, err
-			}
-			set(t.Str(i, schema.ColAlgo), KeyPeak, val(iv))
-			if !d.NoisePeak.OK {
-				if v, err := t.Num(i, schema.ColNoisePeakToMean); err == nil {
-					d.NoisePeak = Value{V: v, OK: true}
-				}
-			}
-		}
-	}
-
-	if path, ok := exists(LoadFile); ok {
-		file = LoadFile
-		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColNodes, "zipf", schema.ColPeakToMean})
-		if err != nil {
-			return nil, err
-		}
-		if err := meta(t); err != nil {
-			return nil, err
-		}
-		ns, err := column(t, schema.ColNodes, func(int) bool { return true })
-		if err != nil {
-			return nil, err
-		}
-		d.LoadN = nearest(ns, float64(p.Nodes))
-		zs, err := column(t, "zipf", func(i int) bool { n, _ := t.Num(i, schema.ColNodes); return n == d.LoadN })
-		if err != nil {
-			return nil, err
-		}
-		d.LoadZipf = nearestLinear(zs, p.Zipf)
-		for i := range t.Len() {
-			n, _ := t.Num(i, schema.ColNodes)
-			z, _ := t.Num(i, "zipf")
-			if n != d.LoadN || z != d.LoadZipf {
-				continue
-			}
-			iv, err := t.Interval(i, schema.ColPeakToMean)
-			if err != nil {
-				return nil, err
-			}
-			algo := t.Str(i, schema.ColAlgo)
-			switch {
-			case index(algo) >= 0:
-			case algo == schema.VariantPartition:
-				// load.csv names the catalog's bounded by its form.
-				algo = bounded.Name
-			default:
-				if !slices.Contains(schema.LoadPlacements(), algo) {
-					return nil, t.Errorf(i, schema.ColAlgo, "%q is neither a catalog algorithm nor a form of bounded loads (%s)", algo, strings.Join(schema.LoadPlacements(), ", "))
-				}
-				if row(algo) == nil {
-					in, _ := catalog.Describe(bounded.Name)
-					in.Name = algo
-					variants = append(variants, Row{Info: in, Variant: true})
-				}
-			}
-			if algo != t.Str(i, schema.ColAlgo) || index(algo) < 0 {
-				if e, ok, err := t.OptNum(i, schema.ColEps); err == nil && ok && d.LoadEps == 0 {
-					d.LoadEps = e
-				}
-			}
-			set(algo, ZipfPeak, val(iv))
-			if h, ok, err := t.OptNum(i, "hot_share"); err == nil && ok && !d.HotShare.OK {
-				d.HotShare = Value{V: h, OK: true}
-			}
-			if f, ok, err := t.OptNum(i, "floor"); err == nil && ok && !d.Floor.OK {
-				d.Floor = Value{V: f, OK: true}
-			}
-		}
-	}
-
-	if path, ok := exists(StormFile); ok {
-		file = StormFile
-		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColOp, schema.ColFrom, schema.ColTo, schema.ColDBMultiple})
-		if err != nil {
-			return nil, err
-		}
-		if err := meta(t); err != nil {
-			return nil, err
-		}
-		// The default scenario is the first row's change; rows of other
-		// changes are left out.
-		first := func(i int) string {
-			return t.Str(i, schema.ColOp) + " " + t.Str(i, schema.ColFrom) + " " + t.Str(i, schema.ColTo)
-		}
-		var v [5]float64
-		for j, c := range []string{schema.ColFrom, schema.ColTo, schema.ColReads, schema.ColHitRatio, schema.ColWorkingSet} {
-			if v[j], err = t.Num(0, c); err != nil {
-				return nil, err
-			}
-		}
-		d.Storm = fmt.Sprintf("from %s to %s nodes, %s reads/s at hit ratio %s over %s keys",
-			count(v[0]), count(v[1]), count(v[2]), strconv.FormatFloat(v[3], 'g', -1, 64), count(v[4]))
-		d.StormShort = fmt.Sprintf(" (%s -> %s)", count(v[0]), count(v[1]))
-		for i := range t.Len() {
-			if first(i) != first(0) {
-				continue
-			}
-			iv, err := t.Interval(i, schema.ColDBMultiple)
-			if err != nil {
-				return nil, err
-			}
-			set(t.Str(i, schema.ColAlgo), StormMultiple, val(iv))
-		}
-	}
-
-	if path, ok := exists(ReplicationFile); ok {
-		file = ReplicationFile
-		t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColReplicas, schema.ColOp, schema.ColFrom,
-			schema.ColPairsMovedFrac, schema.ColAllLostFrac, schema.ColIdealFrac, schema.ColLoadPeakToMean})
-		if err != nil {
-			return nil, err
-		}
-		if err := meta(t); err != nil {
-			return nil, err
-		}
-		leave := func(i int) bool { return t.Str(i, schema.ColOp) == "remove-random" }
-		ns, err := column(t, schema.ColFrom, leave)
-		if err != nil {
-			return nil, err
-		}
-		for i := range t.Len() {
-			if r, err := t.Count(i, schema.ColReplicas); err != nil {
-				return nil, err
-			} else if r > MaxReplicas {
-				return nil, t.Errorf(i, schema.ColReplicas, "%v, want 1 to %d", r, MaxReplicas)
-			}
-		}
-		if len(ns) == 0 {
-			d.ReplNoLeave = true
-		}
-		d.ReplN = nearest(ns, float64(p.Nodes))
-		rs, err := column(t, schema.ColReplicas, func(i int) bool { n, _ := t.Num(i, schema.ColFrom); return leave(i) && n == d.ReplN })
-		if err != nil {
-			return nil, err
-		}
-		d.ReplR = nearestLinear(rs, float64(p.Replicas))
-		for i := range t.Len() {
-			n, _ := t.Num(i, schema.ColFrom)
-			r, _ := t.Num(i, schema.ColReplicas)
-			if !leave(i) || n != d.ReplN || r != d.ReplR || index(t.Str(i, schema.ColAlgo)) < 0 {
-				continue
-			}
-			moved, err := t.Interval(i, schema.ColPairsMovedFrac)
-			if err != nil {
-				return nil, err
-			}
-			lost, err := t.Interval(i, schema.ColAllLostFrac)
-			if err != nil {
-				return nil, err
-			}
-			ideal, err := t.Num(i, schema.ColIdealFrac)
-			if err == nil && ideal <= 0 {
-				err = t.Errorf(i, schema.ColIdealFrac, "%v, want > 0", ideal)
-			}
-			if err == nil && d.ReplIdeal.OK && ideal != d.ReplIdeal.V {
-				err = t.Errorf(i, schema.ColIdealFrac, "%v, but an earlier row of the same scenario gives %v", ideal, d.ReplIdeal.V)
-			}
-			if err != nil {
-				return nil, err
-			}
-			load, err := t.Interval(i, schema.ColLoadPeakToMean)
-			if err != nil {
-				return nil, err
-			}
-			algo := t.Str(i, schema.ColAlgo)
-			set(algo, ReplicaMoved, val(moved))
-			set(algo, ReplicaLost, val(lost))
-			set(algo, ReplicaLoadPeak, val(load))
-			d.ReplIdeal = Value{V: ideal, OK: true}
-		}
-	}
-
-	if path, ok := exists(WeightsFile); ok {
-		file = WeightsFile
-		if err := d.weightPeaks(path, set); err != nil {
-			return nil, err
-		}
-	}
-
-	if path, ok := exists(BoundedFile); ok && len(variants) > 0 {
-		if err := d.boundedMovement(path, variants); err != nil {
-			return nil, err
-		}
-	}
-	if dup != nil {
-		return nil, dup
-	}
-
+	d := ld.d
 	if all := resultFiles(); len(d.Missing) == len(all) {
 		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir, strings.Join(all, ", "))
 	}
-	for _, r := range rows {
+	for _, r := range ld.rows {
 		if slices.ContainsFunc(r.Vals[:], func(v Value) bool { return v.OK }) {
 			d.Rows = append(d.Rows, r)
 		}
 		if r.Info.Name == bounded.Name {
-			d.Rows = append(d.Rows, variants...)
+			d.Rows = append(d.Rows, ld.variants...)
 		}
 	}
 	return d, nil
+}
+
+// loader collects the values of the result files into the rows of the
+// trade-off table while Load reads them.
+type loader struct {
+	d    *Data
+	rows []Row // one per catalog algorithm, in catalog order
+	// variants are the forms of bounded loads other than the catalog's
+	// (load.csv names that one bounded-partition), in order of
+	// appearance.
+	variants []Row
+	file     string // the result file being read, for errors
+}
+
+func newLoader(d *Data) *loader {
+	ld := &loader{d: d, rows: make([]Row, len(catalog.Names()))}
+	for i, name := range catalog.Names() {
+		ld.rows[i].Info, _ = catalog.Describe(name)
+	}
+	return ld
+}
+
+// readAll reads every result file of d.Dir that exists, in the order of
+// resultFiles, and lists the others in d.Missing.
+func (ld *loader) readAll() error {
+	dir := ld.d.Dir
+	present := func(name string) bool {
+		if _, err := os.Stat(filepath.Join(dir, name)); errors.Is(err, fs.ErrNotExist) {
+			ld.d.Missing = append(ld.d.Missing, name)
+			return false
+		}
+		ld.file = name
+		return true
+	}
+	if present(schema.LookupFile) {
+		if err := ld.lookup(filepath.Join(dir, schema.LookupFile)); err != nil {
+			return err
+		}
+	}
+	steps := []struct {
+		name string
+		read func() error
+	}{
+		{schema.MovementFile.Name, func() error { return readInto(ld, dir, schema.MovementFile, ld.movement) }},
+		{schema.SpreadFile.Name, func() error { return readInto(ld, dir, schema.SpreadFile, ld.spread) }},
+		{schema.LoadFile.Name, func() error { return readInto(ld, dir, schema.LoadFile, ld.load) }},
+		{schema.StormFile.Name, func() error { return readInto(ld, dir, schema.StormFile, ld.storm) }},
+		{schema.ReplicationFile.Name, func() error { return readInto(ld, dir, schema.ReplicationFile, ld.replication) }},
+	}
+	for _, st := range steps {
+		if present(st.name) {
+			if err := st.read(); err != nil {
+				return err
+			}
+		}
+	}
+	if present(schema.WeightsFile.Name) {
+		if err := readInto(ld, dir, schema.WeightsFile, ld.weights); err != nil {
+			return err
+		}
+	}
+	// boundedloads.csv gives the movement of the forms of bounded loads
+	// load.csv measured: it is read only when load.csv has them.
+	if present(schema.BoundedFile.Name) && len(ld.variants) > 0 {
+		if err := readInto(ld, dir, schema.BoundedFile, ld.bounded); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readInto reads file's rows from dir and passes them to take; errors of
+// take name the file's path.
+func readInto[R schema.Row](ld *loader, dir string, file schema.File[R], take func([]R) error) error {
+	rows, err := file.Read(dir)
+	if err != nil {
+		return err
+	}
+	if err := take(rows); err != nil {
+		return fmt.Errorf("%s: %w", file.Path(dir), err)
+	}
+	return nil
+}
+
+// row returns the trade-off table row of algo (a catalog algorithm or a
+// form of bounded loads met before), or nil.
+func (ld *loader) row(algo string) *Row {
+	if i := slices.Index(catalog.Names(), algo); i >= 0 {
+		return &ld.rows[i]
+	}
+	for i := range ld.variants {
+		if ld.variants[i].Info.Name == algo {
+			return &ld.variants[i]
+		}
+	}
+	return nil
+}
+
+// set stores v as algo's metric m. A second value for the same row and
+// metric (a file holding a sweep of configurations) is an error, not
+// silently dropped.
+func (ld *loader) set(algo string, m Metric, v Value) error {
+	r := ld.row(algo)
+	switch {
+	case r == nil:
+	case !r.Vals[m].OK:
+		r.Vals[m] = v
+	default:
+		return fmt.Errorf("%s: two rows give %s's %s at the values the report reads (%v and %v): the report needs one configuration per algorithm; is this file a sweep?",
+			ld.file, algo, metricName(m), r.Vals[m].V, v.V)
+	}
+	return nil
+}
+
+// lookup reads the lookup and build medians of lookup.txt at path at the
+// profile's node counts.
+func (ld *loader) lookup(path string) error {
+	d, p := ld.d, ld.d.Profile
+	sets, err := schema.ReadBenchmarks(path)
+	if err != nil {
+		return err
+	}
+	if len(sets) == 0 {
+		return fmt.Errorf("%s: no benchmark results (want the output of the bench package's go test -bench)", path)
+	}
+	for _, s := range sets {
+		if strings.ContainsAny(s.Caption, "`|") {
+			return fmt.Errorf("%s: %q: backquotes and \"|\" are not allowed in its configuration lines", path, s.Caption)
+		}
+		for _, sr := range s.Series {
+			for _, pt := range sr.Points {
+				if pt.Nodes < 1 || pt.Nodes != math.Trunc(pt.Nodes) || !(pt.Median > 0) {
+					return fmt.Errorf("%s: %s %s: nodes=%v, %v %s: want a whole node count >= 1 and a median > 0", path, s.Name, sr.Algo, pt.Nodes, pt.Median, s.Unit)
+				}
+			}
+		}
+	}
+	for _, s := range sets {
+		var at []struct {
+			n float64
+			m Metric
+		}
+		switch {
+		case s.Name == "Lookup" && s.Variant == "from=key" && s.Unit == "ns/op":
+			d.Machine = s.Caption
+			d.LookupLoN = nearest(seriesXs(s.Series), float64(p.Nodes))
+			d.LookupHiN = nearest(seriesXs(s.Series), float64(p.MaxNodes))
+			at = append(at, struct {
+				n float64
+				m Metric
+			}{d.LookupLoN, LookupLo}, struct {
+				n float64
+				m Metric
+			}{d.LookupHiN, LookupHi})
+		case s.Name == "Build" && s.Variant == "" && (s.Unit == "ns/op" || s.Unit == "retained-bytes/node"):
+			m := BuildNs
+			if s.Unit != "ns/op" {
+				m = RetainedPerNode
+			}
+			d.BuildN = nearest(seriesXs(s.Series), float64(p.Nodes))
+			at = append(at, struct {
+				n float64
+				m Metric
+			}{d.BuildN, m})
+		}
+		for _, sr := range s.Series {
+			for _, a := range at {
+				if v, ok := pointAt(sr, a.n); ok {
+					if err := ld.set(sr.Algo, a.m, v); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// meta collects the run's description from the runs of a file's rows,
+// refusing text that would break the report's Markdown (backquotes and
+// table bars; control characters are refused when the file is read).
+func (ld *loader) meta(runs []schema.Run) error {
+	d := ld.d
+	for i, r := range runs {
+		for _, c := range []struct{ name, v string }{{"Go version", r.GoVersion}, {"commit", r.Commit}, {"seed", r.Seed},
+			{"placement", r.Placement}, {"key file", r.KeyFile}, {"algorithm", r.Algo}} {
+			if err := plainText(i, c.name, c.v); err != nil {
+				return err
+			}
+		}
+		addOnce(&d.GoVersions, r.GoVersion)
+		addOnce(&d.Commits, r.Commit)
+		addOnce(&d.Seeds, r.Seed)
+		addOnce(&d.Placements, r.Placement)
+		kf := r.KeyFile
+		if kf == "" {
+			kf = "generated"
+		}
+		addOnce(&d.KeySources, kf)
+	}
+	return nil
+}
+
+// movement reads movement.csv: the run's shape, the random leave's span
+// over the node counts, and moved/ideal of a join, a random leave and a
+// last leave at the node count nearest the profile's.
+func (ld *loader) movement(rows []schema.Move) error {
+	d := ld.d
+	if err := ld.meta(runsOf(rows)); err != nil {
+		return err
+	}
+	d.keysSets(schema.MovementFile.Name, runsOf(rows))
+	var ops []string
+	byOp := map[string][]float64{}
+	var froms []float64
+	for _, r := range rows {
+		addOnce(&ops, r.Op)
+		byOp[r.Op] = append(byOp[r.Op], float64(r.From))
+		if r.Op == schema.OpAdd {
+			froms = append(froms, float64(r.From))
+		}
+	}
+	d.MoveShape = shapes(ops, byOp)
+	d.LeaveSpan = leaveSpans(rows)
+	d.MoveN = nearest(froms, float64(d.Profile.Nodes))
+	for _, r := range rows {
+		if float64(r.From) != d.MoveN {
+			continue
+		}
+		m := JoinRatio
+		switch r.Op {
+		case schema.OpAdd:
+		case schema.OpRemoveRandom:
+			m = LeaveRatio
+		case schema.OpRemoveLast:
+			m = LastLeaveRatio
+		default:
+			continue
+		}
+		// The interval of moved/ideal is the moved fraction's over the
+		// ideal fraction (a constant of the scenario).
+		mv := est(r.MovedFrac, r.MovedFracLo, r.MovedFracHi).scaled(r.IdealFrac)
+		mv.V = r.MovedOverIdeal
+		if err := ld.set(r.Algo, m, mv); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// spread reads spread.csv: peak-to-mean of keys and the noise floor at the
+// node count nearest the profile's.
+func (ld *loader) spread(rows []schema.Spread) error {
+	d := ld.d
+	if err := ld.meta(runsOf(rows)); err != nil {
+		return err
+	}
+	d.keysSets(schema.SpreadFile.Name, runsOf(rows))
+	var ns []float64
+	for _, r := range rows {
+		ns = append(ns, float64(r.Nodes))
+	}
+	d.SpreadN = sortedUnique(ns)
+	d.SpreadNUsed = nearest(ns, float64(d.Profile.Nodes))
+	for _, r := range rows {
+		if float64(r.Nodes) != d.SpreadNUsed {
+			continue
+		}
+		if err := ld.set(r.Algo, KeyPeak, est(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi)); err != nil {
+			return err
+		}
+		if !d.NoisePeak.OK {
+			d.NoisePeak = Value{V: r.NoisePeakToMean, OK: true}
+		}
+	}
+	return nil
+}
+
+// load reads load.csv: peak-to-mean of requests at the node count and
+// Zipf exponent nearest the profile's, the hottest key's share and the
+// hot-key floor, and the forms of bounded loads it measures (rows of
+// their own in the table) with their eps.
+func (ld *loader) load(rows []schema.Load) error {
+	d := ld.d
+	if err := ld.meta(runsOf(rows)); err != nil {
+		return err
+	}
+	var ns, zs []float64
+	for _, r := range rows {
+		ns = append(ns, float64(r.Nodes))
+	}
+	d.LoadN = nearest(ns, float64(d.Profile.Nodes))
+	for _, r := range rows {
+		if float64(r.Nodes) == d.LoadN && r.Zipf != nil {
+			zs = append(zs, *r.Zipf)
+		}
+	}
+	d.LoadZipf = nearestLinear(zs, d.Profile.Zipf)
+	for i, r := range rows {
+		if float64(r.Nodes) != d.LoadN || r.Zipf == nil || *r.Zipf != d.LoadZipf {
+			continue
+		}
+		algo := r.Algo
+		switch {
+		case slices.Contains(catalog.Names(), algo):
+		case algo == schema.VariantPartition:
+			algo = bounded.Name // load.csv names the catalog's bounded by its form
+		default:
+			if !slices.Contains(schema.LoadPlacements(), algo) {
+				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm nor a form of bounded loads (%s)", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
+			}
+			if ld.row(algo) == nil {
+				in, _ := catalog.Describe(bounded.Name)
+				in.Name = algo
+				ld.variants = append(ld.variants, Row{Info: in, Variant: true})
+			}
+		}
+		if algo != r.Algo || !slices.Contains(catalog.Names(), algo) {
+			if d.LoadEps == 0 {
+				d.LoadEps = r.Eps
+			}
+		}
+		if err := ld.set(algo, ZipfPeak, est(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi)); err != nil {
+			return err
+		}
+		if !d.HotShare.OK {
+			d.HotShare = Value{V: r.HotShare, OK: true}
+		}
+		if !d.Floor.OK {
+			d.Floor = Value{V: r.Floor, OK: true}
+		}
+	}
+	return nil
+}
+
+// storm reads storm.csv: the database load multiple right after the first
+// row's membership change (rows of other changes are left out).
+func (ld *loader) storm(rows []schema.Storm) error {
+	d := ld.d
+	if err := ld.meta(runsOf(rows)); err != nil {
+		return err
+	}
+	r0 := rows[0]
+	d.Storm = fmt.Sprintf("from %s to %s nodes, %s reads/s at hit ratio %s over %s keys",
+		count(float64(r0.From)), count(float64(r0.To)), count(r0.Reads), strconv.FormatFloat(r0.HitRatio, 'g', -1, 64), count(float64(r0.WorkingSet)))
+	d.StormShort = fmt.Sprintf(" (%s -> %s)", count(float64(r0.From)), count(float64(r0.To)))
+	for _, r := range rows {
+		if r.Op != r0.Op || r.From != r0.From || r.To != r0.To {
+			continue
+		}
+		if err := ld.set(r.Algo, StormMultiple, est(r.DBMultiple, r.DBMultipleLo, r.DBMultipleHi)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// replication reads replication.csv: on a random leave, at the node count
+// and replication factor nearest the profile's, the key-replica pairs
+// moved, the keys re-homed entirely and the replica load.
+func (ld *loader) replication(rows []schema.Replication) error {
+	d := ld.d
+	if err := ld.meta(runsOf(rows)); err != nil {
+		return err
+	}
+	var ns, rs []float64
+	for i, r := range rows {
+		if r.Replicas > MaxReplicas {
+			return fmt.Errorf("row %d: replicas %d, want 1 to %d", i+1, r.Replicas, MaxReplicas)
+		}
+		if r.Op == schema.OpRemoveRandom {
+			ns = append(ns, float64(r.From))
+		}
+	}
+	d.ReplNoLeave = len(ns) == 0
+	d.ReplN = nearest(ns, float64(d.Profile.Nodes))
+	for _, r := range rows {
+		if r.Op == schema.OpRemoveRandom && float64(r.From) == d.ReplN {
+			rs = append(rs, float64(r.Replicas))
+		}
+	}
+	d.ReplR = nearestLinear(rs, float64(d.Profile.Replicas))
+	for i, r := range rows {
+		if r.Op != schema.OpRemoveRandom || float64(r.From) != d.ReplN || float64(r.Replicas) != d.ReplR || !slices.Contains(catalog.Names(), r.Algo) {
+			continue
+		}
+		if d.ReplIdeal.OK && r.IdealFrac != d.ReplIdeal.V {
+			return fmt.Errorf("row %d: ideal fraction %v, but an earlier row of the same scenario gives %v", i+1, r.IdealFrac, d.ReplIdeal.V)
+		}
+		for _, c := range []struct {
+			m Metric
+			v Value
+		}{{ReplicaMoved, est(r.PairsMovedFrac, r.PairsMovedFracLo, r.PairsMovedFracHi)},
+			{ReplicaLost, est(r.AllLostFrac, r.AllLostFracLo, r.AllLostFracHi)},
+			{ReplicaLoadPeak, est(r.LoadPeakToMean, r.LoadPeakToMeanLo, r.LoadPeakToMeanHi)}} {
+			if err := ld.set(r.Algo, c.m, c.v); err != nil {
+				return err
+			}
+		}
+		d.ReplIdeal = Value{V: r.IdealFrac, OK: true}
+	}
+	return nil
 }
 
 // SpanFactor is how much an algorithm's random-leave moved/ideal must
@@ -593,27 +585,19 @@ type Span struct {
 }
 
 // leaveSpans returns the Spans of the remove-random rows of movement.csv
-// (t) that vary more than SpanFactor, in the order algorithms first appear.
-func leaveSpans(t *schema.Table) ([]Span, error) {
+// that vary more than SpanFactor, in the order algorithms first appear.
+func leaveSpans(rows []schema.Move) []Span {
 	var order []string
 	spans := map[string]*Span{}
-	for i := range t.Len() {
-		if t.Str(i, schema.ColOp) != "remove-random" {
+	for _, r := range rows {
+		if r.Op != schema.OpRemoveRandom {
 			continue
 		}
-		algo := t.Str(i, schema.ColAlgo)
-		n, err := t.Count(i, schema.ColFrom)
-		if err != nil {
-			return nil, err
-		}
-		v, err := t.Num(i, schema.ColMovedOverIdeal)
-		if err != nil {
-			return nil, err
-		}
-		sp, ok := spans[algo]
+		n, v := float64(r.From), r.MovedOverIdeal
+		sp, ok := spans[r.Algo]
 		if !ok {
-			order = append(order, algo)
-			spans[algo] = &Span{algo, v, v, n, n}
+			order = append(order, r.Algo)
+			spans[r.Algo] = &Span{r.Algo, v, v, n, n}
 			continue
 		}
 		if v < sp.Lo {
@@ -629,7 +613,7 @@ func leaveSpans(t *schema.Table) ([]Span, error) {
 			out = append(out, *sp)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // shapes describes the node counts of each op, grouping ops that share
@@ -657,146 +641,97 @@ func shapes(ops []string, byOp map[string][]float64) []string {
 
 // resultFiles returns the result files Load reads, in its order.
 func resultFiles() []string {
-	return []string{LookupFile, MovementFile, SpreadFile, LoadFile, StormFile, ReplicationFile, BoundedFile, WeightsFile}
+	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,
+		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name}
 }
 
-// weightPeaks sets WeightPeak of every algorithm of weights.csv at path
-// (one row per node of one weighted fleet, chbench spread -shares): the
-// largest share / weight_share over its nodes, with that node's interval
-// (share_lo, share_hi over weight_share), and describes the fleet in
+// weights reads weights.csv (one row per node of one weighted fleet,
+// chbench spread -shares): for every algorithm its WeightPeak, the
+// largest share / weight share over its nodes, with that node's interval
+// over the weight share, and the fleet's description in
 // d.Weights from the first algorithm's rows.
-func (d *Data) weightPeaks(path string, set func(string, Metric, Value)) error {
-	t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColNodes, schema.ColWeight, schema.ColWeightShare, schema.ColShare})
-	if err != nil {
-		return err
-	}
+func (ld *loader) weights(rows []schema.ShareRow) error {
 	var order []string
 	best := map[string]Value{}
-	seen := map[string]int{} // algo and node ID -> line
+	seen := map[string]bool{} // algo and node ID
 	var ws []string
-	for i := range t.Len() {
-		if err := plainText(t, i, schema.ColAlgo); err != nil {
+	for i, r := range rows {
+		if err := plainText(i, "algorithm", r.Algo); err != nil {
 			return err
 		}
-		algo := t.Str(i, schema.ColAlgo)
-		if !slices.Contains(order, algo) {
-			order = append(order, algo)
+		if !slices.Contains(order, r.Algo) {
+			order = append(order, r.Algo)
 		}
-		w, err := t.Num(i, schema.ColWeightShare)
-		if err == nil && w <= 0 {
-			err = t.Errorf(i, schema.ColWeightShare, "%v, want > 0", w)
+		id := r.Algo + "\x00" + r.ID
+		if seen[id] {
+			return fmt.Errorf("two rows give %s's node %q", r.Algo, r.ID)
 		}
-		if err != nil {
-			return err
+		seen[id] = true
+		v := est(r.Share.Share, r.ShareLo, r.ShareHi).scaled(r.WeightShare)
+		if b, ok := best[r.Algo]; !ok || v.V > b.V {
+			best[r.Algo] = v
 		}
-		if wt, err := t.Num(i, schema.ColWeight); err != nil || wt <= 0 {
-			if err == nil {
-				err = t.Errorf(i, schema.ColWeight, "%v, want > 0", wt)
-			}
-			return err
-		}
-		id := algo + "\x00" + t.Str(i, "id")
-		if l, dup := seen[id]; dup {
-			return fmt.Errorf("%s: lines %d and %d both give %s's node %q", path, l, t.Line(i), algo, t.Str(i, "id"))
-		}
-		seen[id] = t.Line(i)
-		share, err := t.Interval(i, schema.ColShare)
-		if err != nil {
-			return err
-		}
-		v := val(share).scaled(w)
-		if b, ok := best[algo]; !ok || v.V > b.V {
-			best[algo] = v
-		}
-		if algo == order[0] {
-			wt, err := t.Num(i, schema.ColWeight)
-			if err != nil {
-				return err
-			}
-			ws = append(ws, strconv.FormatFloat(wt, 'g', -1, 64))
+		if r.Algo == order[0] {
+			ws = append(ws, strconv.FormatFloat(r.Weight, 'g', -1, 64))
 		}
 	}
 	for _, algo := range order {
-		set(algo, WeightPeak, best[algo])
+		if err := ld.set(algo, WeightPeak, best[algo]); err != nil {
+			return err
+		}
 	}
 	if len(ws) > 0 {
-		d.Weights = fmt.Sprintf("%d nodes weighted %s (%s)", len(ws), strings.Join(ws, ", "), WeightsFile)
+		ld.d.Weights = fmt.Sprintf("%d nodes weighted %s (%s)", len(ws), strings.Join(ws, ", "), schema.WeightsFile.Name)
 	}
 	return nil
 }
 
-// boundedMovement sets JoinRatio and LeaveRatio of the bounded-loads
-// forms vs from boundedloads.csv at path: moved over ideal fraction on a
-// join and on a leave, at the node count nearest the profile's, at
+// bounded reads boundedloads.csv: JoinRatio and LeaveRatio of the forms of
+// bounded loads load.csv measured (ld.variants), moved over ideal fraction
+// on a join and on a leave, at the node count nearest the profile's, at
 // d.LoadEps (the eps load.csv ran them at) and the Zipf exponent nearest
 // d.LoadZipf.
-func (d *Data) boundedMovement(path string, vs []Row) error {
-	t, err := schema.ReadTable(path, []string{schema.ColAlgo, schema.ColNodes, schema.ColEps, schema.ColZipf,
-		"moved_join_frac", "ideal_join_frac", "moved_leave_frac", "ideal_leave_frac"})
-	if err != nil {
-		return err
-	}
-	meta := func(i int) (n, e, z float64) {
-		n, _ = t.Num(i, schema.ColNodes)
-		e, _ = t.Num(i, schema.ColEps)
-		z, _ = t.Num(i, schema.ColZipf)
-		return
-	}
-	ns, err := column(t, schema.ColNodes, func(int) bool { return true })
-	if err != nil {
-		return err
+func (ld *loader) bounded(rows []schema.Bounded) error {
+	d, vs := ld.d, ld.variants
+	var ns, zs []float64
+	for _, r := range rows {
+		ns = append(ns, float64(r.Nodes))
 	}
 	d.BoundedN = nearest(ns, float64(d.Profile.Nodes))
-	zs, err := column(t, schema.ColZipf, func(i int) bool { n, e, _ := meta(i); return n == d.BoundedN && e == d.LoadEps })
-	if err != nil {
-		return err
+	for _, r := range rows {
+		if float64(r.Nodes) == d.BoundedN && r.Eps == d.LoadEps {
+			zs = append(zs, r.Zipf)
+		}
 	}
 	if len(zs) == 0 {
 		return nil // no row at load.csv's eps
 	}
 	d.BoundedZipf = nearestLinear(zs, d.LoadZipf)
-	for i := range t.Len() {
-		if n, e, z := meta(i); n != d.BoundedN || e != d.LoadEps || z != d.BoundedZipf {
+	for _, r := range rows {
+		if float64(r.Nodes) != d.BoundedN || r.Eps != d.LoadEps || r.Zipf != d.BoundedZipf {
 			continue
 		}
-		j := slices.IndexFunc(vs, func(r Row) bool { return r.Info.Name == t.Str(i, schema.ColAlgo) })
+		j := slices.IndexFunc(vs, func(v Row) bool { return v.Info.Name == r.Algo })
 		if j < 0 {
 			continue
 		}
-		for _, c := range []struct {
-			m            Metric
-			moved, ideal string
-		}{{JoinRatio, "moved_join_frac", "ideal_join_frac"}, {LeaveRatio, "moved_leave_frac", "ideal_leave_frac"}} {
-			iv, err := t.Interval(i, c.moved)
-			if err != nil {
-				return err
-			}
-			ideal, err := t.Num(i, c.ideal)
-			if err == nil && ideal <= 0 {
-				err = t.Errorf(i, c.ideal, "%v, want > 0", ideal)
-			}
-			if err != nil {
-				return err
-			}
-			if vs[j].Vals[c.m].OK {
-				return fmt.Errorf("%s: line %d: a second row for %s at %s nodes, eps %v, Zipf s = %v", path, t.Line(i), vs[j].Info.Name, count(d.BoundedN), d.LoadEps, d.BoundedZipf)
-			}
-			vs[j].Vals[c.m] = val(iv).scaled(ideal)
+		if vs[j].Vals[JoinRatio].OK {
+			return fmt.Errorf("a second row for %s at %s nodes, eps %v, Zipf s = %v", vs[j].Info.Name, count(d.BoundedN), d.LoadEps, d.BoundedZipf)
 		}
+		vs[j].Vals[JoinRatio] = est(r.MovedJoinFrac, r.MovedJoinFracLo, r.MovedJoinFracHi).scaled(r.IdealJoinFrac)
+		vs[j].Vals[LeaveRatio] = est(r.MovedLeaveFrac, r.MovedLeaveFracLo, r.MovedLeaveFracHi).scaled(r.IdealLeaveFrac)
 	}
 	return nil
 }
 
-// keysSets adds to d.KeysSets the keys per set and sets of table t (of
-// file), as ranges when its rows differ.
-func (d *Data) keysSets(t *schema.Table, file string) error {
-	keys, err := column(t, schema.ColKeys, func(int) bool { return true })
-	if err != nil {
-		return err
-	}
-	sets, err := column(t, schema.ColSets, func(int) bool { return true })
-	if err != nil {
-		return err
+// keysSets adds to d.KeysSets the keys per set and sets of the runs of a
+// file, as ranges when its rows differ.
+func (d *Data) keysSets(file string, runs []schema.Run) {
+	var keys, sets []float64
+	for _, r := range runs {
+		k, _ := strconv.ParseFloat(r.Keys, 64)
+		n, _ := strconv.ParseFloat(r.Sets, 64)
+		keys, sets = append(keys, k), append(sets, n)
 	}
 	span := func(xs []float64) string {
 		lo, hi := slices.Min(xs), slices.Max(xs)
@@ -806,17 +741,25 @@ func (d *Data) keysSets(t *schema.Table, file string) error {
 		return count(lo) + ".." + count(hi)
 	}
 	d.KeysSets = append(d.KeysSets, fmt.Sprintf("%s %s keys per set x %s sets", file, span(keys), span(sets)))
+}
+
+// plainText returns an error naming row i (1-based in the message) and
+// what v is when v holds a backquote or a "|", which would break the
+// report's Markdown.
+func plainText(i int, what, v string) error {
+	if strings.ContainsAny(v, "`|") {
+		return fmt.Errorf("row %d: %s %q: control characters, backquotes and \"|\" are not allowed", i+1, what, v)
+	}
 	return nil
 }
 
-// plainText returns an error naming the cell of row i in column name when
-// it holds a control character, a backquote or a "|", which would break
-// the report's Markdown (or a terminal showing it).
-func plainText(t *schema.Table, i int, name string) error {
-	if s := t.Str(i, name); strings.ContainsFunc(s, func(r rune) bool { return unicode.IsControl(r) || r == '`' || r == '|' }) {
-		return t.Errorf(i, name, "%q: control characters, backquotes and \"|\" are not allowed", s)
+// runsOf returns the Run of every row.
+func runsOf[R schema.Row](rows []R) []schema.Run {
+	out := make([]schema.Run, len(rows))
+	for i, r := range rows {
+		out[i] = schema.RunOf(r)
 	}
-	return nil
+	return out
 }
 
 // metricName names m for messages: its short name in the report.
@@ -828,51 +771,28 @@ func addOnce(list *[]string, s string) {
 	}
 }
 
-// column returns the numbers of column name in the rows keep accepts;
-// node counts (from, nodes, keys, sets, replicas) must be whole numbers
-// >= 1.
-func column(t *schema.Table, name string, keep func(int) bool) ([]float64, error) {
-	num := t.Num
-	switch name {
-	case schema.ColFrom, schema.ColNodes, schema.ColKeys, schema.ColSets, schema.ColReplicas:
-		num = t.Count
-	}
-	var out []float64
-	for i := range t.Len() {
-		if !keep(i) {
-			continue
-		}
-		v, err := num(i, name)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
 func sortedUnique(xs []float64) []float64 {
 	out := slices.Clone(xs)
 	slices.Sort(out)
 	return slices.Compact(out)
 }
 
-func seriesXs(ss []plots.Series) []float64 {
+func seriesXs(ss []schema.BenchSeries) []float64 {
 	var xs []float64
 	for _, s := range ss {
 		for _, p := range s.Points {
-			xs = append(xs, p.X)
+			xs = append(xs, p.Nodes)
 		}
 	}
 	return xs
 }
 
-// at returns the point of s at x as a Value (with benchmath's interval of
-// the median when the point has one).
-func at(s plots.Series, x float64) (Value, bool) {
+// pointAt returns the point of s at x as a Value (with benchmath's
+// interval of the median when the point has one).
+func pointAt(s schema.BenchSeries, x float64) (Value, bool) {
 	for _, p := range s.Points {
-		if p.X == x {
-			return Value{p.Y, true, p.Lo, p.Hi, p.CI}, true
+		if p.Nodes == x {
+			return Value{p.Median, true, p.Lo, p.Hi, p.CI}, true
 		}
 	}
 	return Value{}, false

@@ -441,7 +441,7 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	join, leave := ranked(d, JoinRatio, catalogOnly), ranked(d, LeaveRatio, catalogOnly)
 	near := func(v float64) bool { return v <= NearIdeal }
 	if len(join) == 0 {
-		s.text = append(s.text, notIn("Movement", MovementFile))
+		s.text = append(s.text, notIn("Movement", schema.MovementFile.Name))
 	} else {
 		ci := countIf(join, func(n Named) bool { return containsIdeal(n.Val) })
 		t := fmt.Sprintf("**Takeaway:** when one node joins %s nodes, %d of %d algorithms move at most %sx the ideal fraction (for %d of %d the 95%% interval contains the ideal itself); most: %s.",
@@ -469,7 +469,7 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	s = section{title: "How even is it?", plots: []string{"spread-peak-to-mean"}}
 	keys := ranked(d, KeyPeak, catalogOnly)
 	if len(keys) == 0 {
-		s.text = append(s.text, notIn("Key spread", SpreadFile))
+		s.text = append(s.text, notIn("Key spread", schema.SpreadFile.Name))
 	} else {
 		t := fmt.Sprintf("**Takeaway:** at %s nodes the busiest node holds from %sx to %s the mean number of keys.",
 			count(d.SpreadNUsed), fixed2(keys[0].V), list(keys[len(keys)-1:], fixed2, "x"))
@@ -493,7 +493,7 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	wholeKey := func(r Row) bool { return r.Info.Name != schema.VariantRequest }
 	zipf := ranked(d, ZipfPeak, wholeKey)
 	if len(zipf) == 0 {
-		s.text = append(s.text, notIn("Request load under Zipf popularity", LoadFile+"; `chbench load` writes it"))
+		s.text = append(s.text, notIn("Request load under Zipf popularity", schema.LoadFile.Name+"; `chbench load` writes it"))
 	} else {
 		zs := strconv.FormatFloat(d.LoadZipf, 'g', -1, 64)
 		t := fmt.Sprintf("**Takeaway:** under Zipf s = %s at %s nodes", zs, count(d.LoadN))
@@ -522,7 +522,7 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	s = section{title: "How fast is a lookup?", plots: []string{"lookup-from-key"}}
 	lo, hi := ranked(d, LookupLo, nil), ranked(d, LookupHi, nil)
 	if len(lo) == 0 {
-		s.text = append(s.text, notIn("Lookup time", LookupFile))
+		s.text = append(s.text, notIn("Lookup time", schema.LookupFile))
 	} else {
 		t := fmt.Sprintf("**Takeaway:** from a key string at %s nodes the fastest are %s and the slowest %s.",
 			count(d.LookupLoN), list(head(lo, Top), sig3, " ns"), list(lo[len(lo)-1:], sig3, " ns"))
@@ -543,9 +543,9 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	repl := ranked(d, ReplicaMoved, nil)
 	switch {
 	case d.ReplNoLeave:
-		s.text = append(s.text, "Replication: not in this run ("+ReplicationFile+" has no remove-random rows; `chbench replication -op remove-random` writes them).")
+		s.text = append(s.text, "Replication: not in this run ("+schema.ReplicationFile.Name+" has no remove-random rows; `chbench replication -op remove-random` writes them).")
 	case len(repl) == 0:
-		s.text = append(s.text, notIn("Replication", ReplicationFile))
+		s.text = append(s.text, notIn("Replication", schema.ReplicationFile.Name))
 	default:
 		ideal := d.ReplIdeal.V
 		at := func(nm Named) bool { return nm.Val.CI && nm.Val.Lo <= ideal && ideal <= nm.Val.Hi }
@@ -581,7 +581,7 @@ func sections(d *Data, mi [numMetrics]metricInfo) []section {
 	s = section{title: "What does a resize cost a cache?", plots: []string{"storm"}}
 	storm := ranked(d, StormMultiple, nil)
 	if len(storm) == 0 {
-		s.text = append(s.text, notIn("Miss storm", StormFile))
+		s.text = append(s.text, notIn("Miss storm", schema.StormFile.Name))
 	} else {
 		t := fmt.Sprintf("**Takeaway:** a cache fleet resize %s, multiplies database reads by %s up to %s.",
 			d.Storm, list(head(storm, Top), fixed2, "x"), list(storm[len(storm)-1:], fixed2, "x"))

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
 
 // testdata/run holds real results: a clean-clone `make bench` of the
@@ -112,7 +113,7 @@ func allowed(t *testing.T, dir string, p Profile) []float64 {
 		}
 	}
 	// boundedloads.csv's moved/ideal ratios (and their intervals).
-	if t, err := schemaTable(filepath.Join(dir, BoundedFile)); err == nil {
+	if t, err := schemaTable(filepath.Join(dir, schema.BoundedFile.Name)); err == nil {
 		for _, r := range t[1:] {
 			for _, c := range [][2]string{{"moved_join_frac", "ideal_join_frac"}, {"moved_leave_frac", "ideal_leave_frac"}} {
 				ideal, _ := strconv.ParseFloat(r[slices.Index(t[0], c[1])], 64)
@@ -248,7 +249,7 @@ func TestSentenceFollowsInput(t *testing.T) {
 		return ""
 	}
 	// The lowest db_multiple of storm.csv, computed here, leads the sentence.
-	fh, err := os.Open(filepath.Join(runDir, StormFile))
+	fh, err := os.Open(filepath.Join(runDir, schema.StormFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,12 +277,12 @@ func TestSentenceFollowsInput(t *testing.T) {
 
 	// Make ring's multiple the lowest: the sentence must name it first.
 	dir := t.TempDir()
-	for _, f := range []string{LookupFile, MovementFile, SpreadFile, StormFile, ReplicationFile, LoadFile} {
+	for _, f := range []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.StormFile.Name, schema.ReplicationFile.Name, schema.LoadFile.Name} {
 		b, err := os.ReadFile(filepath.Join(runDir, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f == StormFile {
+		if f == schema.StormFile.Name {
 			for _, r := range recs[1:] {
 				if r[0] == "ring" {
 					r[col], r[col+1], r[col+2] = "1.5", "1.5", "1.5" // db_multiple and its interval
@@ -324,7 +325,7 @@ func tableRow(t *testing.T, rep, algo string) string {
 // sections that need them, and their cells stay blank.
 func TestAbsentFilesAreNotInThisRun(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{MovementFile, SpreadFile} {
+	for _, f := range []string{schema.MovementFile.Name, schema.SpreadFile.Name} {
 		b, err := os.ReadFile(filepath.Join(runDir, f))
 		if err != nil {
 			t.Fatal(err)
@@ -564,7 +565,7 @@ func TestRulesFollowMeasurements(t *testing.T) {
 	}
 	from := strconv.FormatFloat(d.MoveN, 'f', -1, 64)
 	dir := copyRun(t, func(file string, recs [][]string) {
-		if file != MovementFile {
+		if file != schema.MovementFile.Name {
 			return
 		}
 		h := recs[0]
@@ -653,13 +654,13 @@ func TestBadResultFiles(t *testing.T) {
 		edit func(string, [][]string)
 		want string
 	}{
-		{"replica load", cell(ReplicationFile, "ring", "load_peak_to_mean", "abc"), "load_peak_to_mean"},
-		{"replicas", cell(ReplicationFile, "ring", "replicas", "2.5"), `"2.5" is not a node count`},
-		{"replicas > 5", cell(ReplicationFile, "ring", "replicas", "9"), "9, want 1 to 5"},
-		{"from", cell(MovementFile, "ring", "from", "95.5"), `"95.5" is not a node count`},
-		{"ideal", cell(ReplicationFile, "ring", "ideal_frac", "0"), "0, want > 0"},
-		{"control", cell(MovementFile, "ring", "commit", "a\x1b[31m"), "control characters"},
-		{"algo", cell(LoadFile, "ring", "algo", "evil"), `"evil" is neither a catalog algorithm`},
+		{"replica load", cell(schema.ReplicationFile.Name, "ring", "load_peak_to_mean", "abc"), "load_peak_to_mean"},
+		{"replicas", cell(schema.ReplicationFile.Name, "ring", "replicas", "2.5"), `column replicas (4): "2.5" is not a whole number`},
+		{"replicas > 5", cell(schema.ReplicationFile.Name, "ring", "replicas", "9"), "9, want 1 to 5"},
+		{"from", cell(schema.MovementFile.Name, "ring", "from", "95.5"), `column from (5): "95.5" is not a whole number`},
+		{"ideal", cell(schema.ReplicationFile.Name, "ring", "ideal_frac", "0"), `column ideal_frac (17): "0" must be > 0`},
+		{"control", cell(schema.MovementFile.Name, "ring", "commit", "a\x1b[31m"), "control characters"},
+		{"algo", cell(schema.LoadFile.Name, "ring", "algo", "evil"), `"evil" is neither a catalog algorithm`},
 	} {
 		dir := copyRun(t, c.edit)
 		_, err := Load(dir, DefaultProfile())
@@ -669,9 +670,9 @@ func TestBadResultFiles(t *testing.T) {
 	}
 	// Two rows for the same algorithm and scenario: an error, not the first.
 	dir := copyRun(t, nil)
-	b, _ := os.ReadFile(filepath.Join(dir, StormFile))
+	b, _ := os.ReadFile(filepath.Join(dir, schema.StormFile.Name))
 	lines := strings.SplitAfter(string(b), "\n")
-	if err := os.WriteFile(filepath.Join(dir, StormFile), []byte(string(b)+lines[1]), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, schema.StormFile.Name), []byte(string(b)+lines[1]), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(dir, DefaultProfile()); err == nil || !strings.Contains(err.Error(), "two rows give modulo's storm database multiple") {
@@ -679,7 +680,7 @@ func TestBadResultFiles(t *testing.T) {
 	}
 	// A lookup.txt with no benchmark lines is not silently "absent".
 	dir = copyRun(t, nil)
-	if err := os.WriteFile(filepath.Join(dir, LookupFile), []byte("# notes\nnot a benchmark\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, schema.LookupFile), []byte("# notes\nnot a benchmark\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(dir, DefaultProfile()); err == nil || !strings.Contains(err.Error(), "no benchmark results") {
@@ -687,7 +688,7 @@ func TestBadResultFiles(t *testing.T) {
 	}
 	// replication.csv without remove-random rows says so, at the profile's R.
 	dir = copyRun(t, func(f string, recs [][]string) {
-		if f == ReplicationFile {
+		if f == schema.ReplicationFile.Name {
 			for _, r := range recs[1:] {
 				r[slices.Index(recs[0], "op")] = "add"
 			}
@@ -755,14 +756,14 @@ func TestLinksAndMissingLookup(t *testing.T) {
 	if !strings.Contains(b.String(), "![storm](../plots/storm.png)") || !strings.Contains(b.String(), "from the result files in `..`") {
 		t.Errorf("report written to %s/sub: no relative link ../plots/storm.png or source line", dir)
 	}
-	src, _ := os.ReadFile(filepath.Join(dir, LookupFile))
+	src, _ := os.ReadFile(filepath.Join(dir, schema.LookupFile))
 	var kept []string
 	for l := range strings.SplitSeq(string(src), "\n") {
 		if !strings.HasPrefix(l, "BenchmarkLookup/algo=anchor/nodes=100/") {
 			kept = append(kept, l)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, LookupFile), []byte(strings.Join(kept, "\n")), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, schema.LookupFile), []byte(strings.Join(kept, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rep := render(t, dir, DefaultProfile())

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 )
 
 // ColumnError is a row value outside its column's domain. The readers
@@ -30,13 +31,41 @@ const (
 	count           // a whole number >= 1 (node counts, keys, sets, replicas)
 	fraction        // a fraction in [0, 1]
 	positive        // > 0
+	share           // a fraction in (0, 1]
+	label           // a scenario op or a fleet change's name: see IsLabel
 )
 
 // domains are the columns whose domain is more than "finite".
 var domains = map[string]domain{
 	"from": count, "to": count, "nodes": count, "replicas": count, "keys": count, "sets": count,
-	"ideal_frac": positive, "weight": positive, "weight_share": fraction, "share": fraction,
+	"ideal_frac": positive, "ideal_join_frac": positive, "ideal_leave_frac": positive, "weight": positive,
+	"weight_share": share, "share": fraction,
 	"pairs_moved_frac": fraction, "all_lost_frac": fraction, "steady_hit_ratio": fraction,
+	"op": label,
+}
+
+// LabelRule describes the names IsLabel accepts, for messages.
+const LabelRule = "letters, digits and . _ + % -, starting with a letter or digit, no .."
+
+// IsLabel reports whether s may be the op of a result: letters, digits and
+// the characters . _ + % - (those of the scenario ops and of fleet change
+// names such as reweight-5%-1-to-127 or leave+reweight), starting with a
+// letter or digit and without "..". Ops name plot files
+// (movement-<op>.png), so an op is also a file name that stays in the
+// directory it is joined to.
+func IsLabel(s string) bool {
+	if s == "" || strings.Contains(s, "..") {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case i > 0 && strings.ContainsRune("._+%-", r):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // checker is implemented by row types with checks beyond the columns'
@@ -47,7 +76,9 @@ type checker interface{ check() error }
 // and [WriteBench] before writing it, [ReadCSV] and [ReadJSON] after
 // reading it. It returns a *ColumnError (or an error wrapping one) for the
 // first column that is not finite, lies outside its domain (whole counts
-// >= 1, fractions in [0, 1], positive ideal fractions and weights), or,
+// >= 1, fractions in [0, 1], weight shares in (0, 1], positive ideal
+// fractions and weights, ops
+// that are labels: [IsLabel]), or,
 // for a column X with X_lo and X_hi columns, lies outside [X_lo, X_hi];
 // then the row type's own relations between columns.
 func Check[R Row](r R) error {
@@ -70,6 +101,12 @@ func Check[R Row](r R) error {
 		return 0, false
 	}
 	for _, c := range l.cols {
+		if domains[c.name] == label {
+			if s := cell(v, c); !IsLabel(s) {
+				return columnErr(c.name, "%q is neither a scenario op (%s) nor a fleet change label (%s)", s, strings.Join(Ops(), ", "), LabelRule)
+			}
+			continue
+		}
 		x, ok := num(c)
 		if !ok {
 			continue
@@ -90,6 +127,10 @@ func Check[R Row](r R) error {
 		case positive:
 			if x <= 0 {
 				return columnErr(c.name, "%q must be > 0", shown)
+			}
+		case share:
+			if x <= 0 || x > 1 {
+				return columnErr(c.name, "%q is not a share in (0, 1]", shown)
 			}
 		}
 		lo, okLo := l.byName[c.name+"_lo"]

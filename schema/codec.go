@@ -172,12 +172,18 @@ func setCell(v reflect.Value, c field, s string) error {
 		case reflect.String:
 			x.SetString(s)
 		case reflect.Int:
+			if s == "" {
+				return errors.New("empty, want a whole number")
+			}
 			n, err := strconv.ParseInt(s, 10, 64)
 			if err != nil {
 				return fmt.Errorf("%q is not a whole number", s)
 			}
 			x.SetInt(n)
 		case reflect.Uint64:
+			if s == "" {
+				return errors.New("empty, want a whole number")
+			}
 			n, err := strconv.ParseUint(s, 10, 64)
 			if err != nil {
 				return fmt.Errorf("%q is not a whole number >= 0", s)

@@ -29,7 +29,7 @@ func filled[R Row]() R {
 			}
 		}
 		x := float64(10*(l.byName[centre]+1)) + off + 0.5
-		if domains[centre] == fraction {
+		if d := domains[centre]; d == fraction || d == share {
 			x /= 1000
 		}
 		for _, p := range c.paths {

@@ -49,8 +49,10 @@
 //
 // [Check] refuses a value that is not finite, a count (from, to, nodes,
 // replicas, keys, sets) that is not a whole number >= 1, a fraction
-// (weight_share, share, pairs_moved_frac, all_lost_frac,
-// steady_hit_ratio) outside [0, 1], an ideal fraction or weight <= 0, an
+// (share, pairs_moved_frac, all_lost_frac, steady_hit_ratio) outside
+// [0, 1], a weight share outside (0, 1], an ideal fraction (ideal_frac,
+// ideal_join_frac, ideal_leave_frac) or weight <= 0, an op that is not a
+// label ([IsLabel]: it names plot files), an
 // estimate X outside its interval [X_lo, X_hi], and what a row type's own
 // relations between its columns forbid. It is the single place where a
 // row's domain is stated: widen or narrow it there.

@@ -110,16 +110,16 @@ func TestWriteFilePanic(t *testing.T) {
 }
 
 // Results files are read back only from regular files of at most
-// MaxInputBytes: a FIFO used to block the reader (chbench plot) forever
-// and a huge file to be read whole into memory.
+// MaxInputBytes: a FIFO would block the reader (chbench plot) until a
+// writer appears, and a huge file would be read whole into memory.
 func TestOpenInputRefusesStreamsAndHugeFiles(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "movement.csv")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
-	if _, err := ReadTable(fifo, nil); err == nil || !strings.Contains(err.Error(), "not a regular file") {
-		t.Errorf("ReadTable(FIFO): %v", err)
+	if _, err := MovementFile.Read(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("read a FIFO: %v", err)
 	}
 	big := filepath.Join(dir, "spread.csv")
 	f, err := os.Create(big)
@@ -131,8 +131,8 @@ func TestOpenInputRefusesStreamsAndHugeFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	_, err = ReadTable(big, nil)
+	_, err = SpreadFile.Read(dir)
 	if err == nil || !strings.Contains(err.Error(), strconv.Itoa(MaxInputBytes)) {
-		t.Errorf("ReadTable(%d-byte file): %v, want an error naming the limit", MaxInputBytes+1, err)
+		t.Errorf("read a %d-byte file: %v, want an error naming the limit", MaxInputBytes+1, err)
 	}
 }

@@ -5,8 +5,10 @@
 package catalog
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
@@ -390,6 +392,23 @@ func Names() []string {
 		names[i] = in.Name
 	}
 	return names
+}
+
+// Compare orders algorithm names as the catalog lists them, names the
+// catalog does not know after them in alphabetical order: the order of
+// every table and plot (a comparison function for slices.SortFunc).
+func Compare(a, b string) int {
+	ia, ib := slices.Index(Names(), a), slices.Index(Names(), b)
+	if ia < 0 {
+		ia = len(infos)
+	}
+	if ib < 0 {
+		ib = len(infos)
+	}
+	if ia != ib {
+		return cmp.Compare(ia, ib)
+	}
+	return strings.Compare(a, b)
 }
 
 // UsesVNodes reports whether the named algorithm reads Config.VNodes

@@ -16,13 +16,13 @@ func TestMoveWeightedJoinCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := schema.ParseTable(strings.NewReader(out), "out.csv", schema.MoveColumns)
+	rows, err := schema.ReadCSV[schema.Move](strings.NewReader(out), "out.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range tab.Len() {
-		if tab.Str(i, schema.ColOp) != "join" || tab.Str(i, schema.ColCollateralFrac) != "0" || tab.Str(i, schema.ColFrom) != "2" || tab.Str(i, schema.ColTo) != "3" {
-			t.Errorf("row %d: op %s from %s to %s collateral %s, want join 2 -> 3 with 0", i, tab.Str(i, schema.ColOp), tab.Str(i, schema.ColFrom), tab.Str(i, schema.ColTo), tab.Str(i, schema.ColCollateralFrac))
+	for i, r := range rows {
+		if r.Op != "join" || r.CollateralFrac != 0 || r.From != 2 || r.To != 3 {
+			t.Errorf("row %d: op %s from %d to %d collateral %v, want join 2 -> 3 with 0", i, r.Op, r.From, r.To, r.CollateralFrac)
 		}
 	}
 }

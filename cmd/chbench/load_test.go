@@ -24,7 +24,7 @@ func TestLoadCommand(t *testing.T) {
 	if got, want := len(recs), 1+2*len(schema.LoadPlacements()); got != want {
 		t.Fatalf("%d records, want %d", got, want)
 	}
-	if strings.Join(recs[0], ",") != strings.Join(schema.LoadColumns, ",") {
+	if strings.Join(recs[0], ",") != strings.Join(schema.Columns[schema.Load](), ",") {
 		t.Errorf("header %v", recs[0])
 	}
 	// Rows of the first exponent: the catalog's algorithms in catalog

@@ -16,20 +16,20 @@ func TestReplicationCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := schema.ParseTable(strings.NewReader(out), "replication.csv", schema.ReplicationColumns)
+	rows, err := schema.ReadCSV[schema.Replication](strings.NewReader(out), "replication.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab.Len() != 4 {
-		t.Fatalf("%d rows, want 4 (2 algorithms x 2 replication factors)", tab.Len())
+	if len(rows) != 4 {
+		t.Fatalf("%d rows, want 4 (2 algorithms x 2 replication factors)", len(rows))
 	}
-	for i, want := range []string{"1", "3", "1", "3"} {
-		if got := tab.Str(i, schema.ColReplicas); got != want {
-			t.Errorf("row %d: replicas %s, want %s", i, got, want)
+	for i, want := range []int{1, 3, 1, 3} {
+		if got := rows[i].Replicas; got != want {
+			t.Errorf("row %d: replicas %d, want %d", i, got, want)
 		}
 	}
-	if v, err := tab.Num(1, schema.ColAllLostFrac); err != nil || v != 0 {
-		t.Errorf("ring R=3, one node leaves: all_lost_frac %v (%v), want 0", v, err)
+	if v := rows[1].AllLostFrac; v != 0 {
+		t.Errorf("ring R=3, one node leaves: all_lost_frac %v, want 0", v)
 	}
 	out, _, err = runCLI(t, "replication", "-algo", "rendezvous", "-node-ids", "a,b,c,d", "-leave", "b", "-replicas", "2", "-keys", "1000", "-sets", "2")
 	if err != nil || !strings.Contains(out, "rendezvous  2  leave") {
@@ -102,15 +102,11 @@ func TestReplicationChecksFirst(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab, err := schema.ParseTable(strings.NewReader(out), "replication.csv", schema.ReplicationColumns)
+		rows, err := schema.ReadCSV[schema.Replication](strings.NewReader(out), "replication.csv")
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := tab.Num(0, schema.ColPairsMovedFrac)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
+		return rows[0].PairsMovedFrac
 	}
 	// The ideal is 40%; the leave alone would move about 10%. Both modes
 	// must measure the reweight: per-set layouts within a quarter of the

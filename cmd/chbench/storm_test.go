@@ -87,24 +87,27 @@ func TestStormZipfFlag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := schema.ParseTable(strings.NewReader(uni), "storm.csv", schema.StormColumns)
+	us, err := schema.ReadCSV[schema.Storm](strings.NewReader(uni), "storm.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	z, err := schema.ParseTable(strings.NewReader(zipf), "storm.csv", schema.StormColumns)
+	zs, err := schema.ReadCSV[schema.Storm](strings.NewReader(zipf), "storm.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u.Str(0, schema.ColZipf) != "0" || z.Str(0, schema.ColZipf) != "0.99" {
-		t.Errorf("zipf columns %q, %q; want 0 and 0.99", u.Str(0, schema.ColZipf), z.Str(0, schema.ColZipf))
+	u, z := us[0], zs[0]
+	if u.Zipf != 0 || z.Zipf != 0.99 {
+		t.Errorf("zipf columns %v, %v; want 0 and 0.99", u.Zipf, z.Zipf)
 	}
-	for _, col := range []string{schema.ColHitAfter, schema.ColDBReads, schema.ColDBMultiple, schema.ColExtraDBReads} {
-		if u.Str(0, col) != z.Str(0, col) {
-			t.Errorf("%s: uniform %s, Zipf %s; want equal", col, u.Str(0, col), z.Str(0, col))
+	for _, c := range []struct {
+		col  string
+		u, z float64
+	}{{"hit_after", u.HitAfter, z.HitAfter}, {"db_reads", u.DBReads, z.DBReads}, {"db_multiple", u.DBMultiple, z.DBMultiple}, {"extra_db_reads", u.ExtraDBReads, z.ExtraDBReads}} {
+		if c.u != c.z {
+			t.Errorf("%s: uniform %v, Zipf %v; want equal", c.col, c.u, c.z)
 		}
 	}
-	ru, _ := u.Num(0, schema.ColRecoveryS)
-	rz, _ := z.Num(0, schema.ColRecoveryS)
+	ru, rz := u.RecoveryS, z.RecoveryS
 	if !(rz > ru) {
 		t.Errorf("recovery: Zipf %v s, uniform %v s; want the Zipf tail slower", rz, ru)
 	}

@@ -41,24 +41,17 @@ func TestStormLiveAgreesWithModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := schema.ParseTable(strings.NewReader(out), "storm-live.csv", schema.StormLiveColumns)
+	rows, err := schema.ReadCSV[schema.StormLive](strings.NewReader(out), "storm-live.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab.Len() != 2*5 {
-		t.Fatalf("%d rows, want 2 algorithms x (steady + 4 windows):\n%s", tab.Len(), out)
-	}
-	num := func(i int, col string) float64 {
-		v, err := tab.Num(i, col)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
+	if len(rows) != 2*5 {
+		t.Fatalf("%d rows, want 2 algorithms x (steady + 4 windows):\n%s", len(rows), out)
 	}
 	checked := map[string]int{}
-	for i := range tab.Len() {
-		algo, win := tab.Str(i, schema.ColAlgo), num(i, schema.ColWindow)
-		n, p, got := num(i, schema.ColWindowReads), num(i, schema.ColHitSim), num(i, schema.ColHitLive)
+	for _, r := range rows {
+		algo, win := r.Algo, r.Window
+		n, p, got := float64(r.WindowReads), r.HitSim, r.HitLive
 		if win != -1 && win != 0 {
 			continue
 		}
@@ -67,7 +60,7 @@ func TestStormLiveAgreesWithModel(t *testing.T) {
 			t.Errorf("%s window %v: live hit ratio %.4f, model %.4f, |difference| > %.4f", algo, win, got, p, bound)
 		}
 		if win == 0 {
-			f := num(i, schema.ColMovedFrac)
+			f := r.MovedFrac
 			// modulo 4 -> 5 moves 80% of the keys (16 of 20 residues), a
 			// ring of 4 x 100 virtual nodes about the ideal 20%.
 			want := map[string][2]float64{"modulo": {0.78, 0.82}, "ring": {0.14, 0.28}}[algo]
@@ -133,26 +126,20 @@ func TestStormLiveZipfAgreesWithModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := schema.ParseTable(strings.NewReader(out), "storm-live.csv", schema.StormLiveColumns)
+	rows, err := schema.ReadCSV[schema.StormLive](strings.NewReader(out), "storm-live.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tab.Len() != 5 {
-		t.Fatalf("%d rows, want steady + 4 windows:\n%s", tab.Len(), out)
+	if len(rows) != 5 {
+		t.Fatalf("%d rows, want steady + 4 windows:\n%s", len(rows), out)
 	}
-	num := func(col string) float64 {
-		v, err := tab.Num(1, col) // window 0
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
+	w0 := rows[1]
+	if w0.Window != 0 || w0.Zipf != 0.99 {
+		t.Fatalf("row 1: window %v zipf %v, want window 0 of zipf 0.99", w0.Window, w0.Zipf)
 	}
-	if w, z := num(schema.ColWindow), num(schema.ColZipf); w != 0 || z != 0.99 {
-		t.Fatalf("row 1: window %v zipf %v, want window 0 of zipf 0.99", w, z)
-	}
-	n, p, got, f := num(schema.ColWindowReads), num(schema.ColHitSim), num(schema.ColHitLive), num(schema.ColMovedFrac)
-	uniform := analysis.StormModel{Reads: num(schema.ColReads), HitRatio: 0.95, WorkingSet: 5000}
-	pu := uniform.MeanHitBetween(f, num(schema.ColTimeS), num(schema.ColTimeEndS))
+	n, p, got, f := float64(w0.WindowReads), w0.HitSim, w0.HitLive, w0.MovedFrac
+	uniform := analysis.StormModel{Reads: w0.Reads, HitRatio: 0.95, WorkingSet: 5000}
+	pu := uniform.MeanHitBetween(f, w0.TimeS, w0.TimeEndS)
 	bound := 4.5 * math.Sqrt((p*(1-p)+f*(1-f))/n)
 	if math.Abs(got-p) > bound {
 		t.Errorf("window 0: live hit ratio %.4f, Zipf model %.4f, |difference| > %.4f", got, p, bound)
