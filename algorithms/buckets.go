@@ -23,6 +23,21 @@ func NewBuckets(algo string, nodes []Node, h Hash, maxBuckets int) (Buckets, err
 	if err := ValidateNodes(nodes); err != nil {
 		return Buckets{}, fmt.Errorf("%s: %w", algo, err)
 	}
+	return bucketsOf(algo, nodes, h, maxBuckets)
+}
+
+// Swapped returns the buckets of membership next derived from b in the
+// order of [SwapLast], with NewBuckets' errors: the range hashes'
+// Rebalance. next is validated once, before the swap.
+func (b Buckets) Swapped(algo string, next []Node, maxBuckets int) (Buckets, error) {
+	if err := ValidateNodes(next); err != nil {
+		return Buckets{}, fmt.Errorf("%s: %w", algo, err)
+	}
+	return bucketsOf(algo, SwapLast(b.nodes, next), b.hash, maxBuckets)
+}
+
+// bucketsOf is NewBuckets for a validated membership.
+func bucketsOf(algo string, nodes []Node, h Hash, maxBuckets int) (Buckets, error) {
 	if !Uniform(nodes) {
 		return Buckets{}, fmt.Errorf("%s: weights are not supported (node %q has weight %v, node %q %v)",
 			algo, nodes[0].ID, nodes[0].Weight, nodes[len(nodes)-1].ID, nodes[len(nodes)-1].Weight)

@@ -73,7 +73,7 @@ func TestMovementChainBound(t *testing.T) {
 	}
 	cfg := catalog.DefaultConfig()
 	cfg.VNodes = 1000
-	o := Options{Algo: "ring", Config: cfg, Keys: 10, Sets: 1, Seed: 1}
+	o := Options{Algo: "ring", Config: cfg, Keys: genKeys(10, 1, 1), Seed: 1}
 	_, err := Movement(o, sc)
 	wantErr(t, "ring chain of 101 placements x 2e6 points", err, "joins", strconv.Itoa(MaxChainCost))
 	_, err = Placements(o, sc)
@@ -89,13 +89,13 @@ func TestMovementChainBound(t *testing.T) {
 // nodes would need 16 GB. The error names the sets and nodes.
 func TestSpreadCounterBound(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(1000)
-	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 1, Sets: keyset.MaxSets, Seed: 1, Workers: 2}
+	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: genKeys(1, keyset.MaxSets, 1), Seed: 1, Workers: 2}
 	_, err := Spread(o, nodes)
 	wantErr(t, "spread 2^20 sets x 1000 nodes", err, strconv.Itoa(keyset.MaxSets), "1000 nodes")
 }
 
 func TestWorkersBound(t *testing.T) {
-	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 10, Sets: 1, Seed: 1, Workers: 1_000_000}
+	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: genKeys(10, 1, 1), Seed: 1, Workers: 1_000_000}
 	nodes, _ := algorithms.DefaultNodes(3)
 	_, err := Spread(o, nodes)
 	wantErr(t, "spread with 10^6 workers", err, "1000000")

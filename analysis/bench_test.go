@@ -16,7 +16,7 @@ const benchKeys = 1 << 20
 // sink keeps benchmark results alive so the compiler cannot drop the work.
 var sink any
 
-func benchChain(b *testing.B, algo string, n int) []algorithms.Placer {
+func benchChain(b *testing.B, algo string, n int) []algorithms.Locator {
 	b.Helper()
 	sc, err := Resize(n, n+1)
 	if err != nil {
@@ -76,7 +76,7 @@ func BenchmarkSpreadCount(b *testing.B) {
 func BenchmarkLookupPerKey(b *testing.B) {
 	for _, algo := range []string{"ring", "jump", "rendezvous", "slots", "bounded"} {
 		b.Run(fmt.Sprintf("algo=%s/nodes=100", algo), func(b *testing.B) {
-			p := benchChain(b, algo, 100)[0]
+			p, _ := algorithms.PlacerOf(benchChain(b, algo, 100)[0])
 			g, _ := keyset.NewGenerator(keyset.ChunkKeys, 1, 1)
 			keys := g.Chunk(nil, 0, 0) // built before the timer; indexed with a mask
 			var acc int
@@ -114,7 +114,7 @@ func BenchmarkLoadCount(b *testing.B) {
 		b.Fatal(err)
 	}
 	const requests = 1 << 20
-	o := LoadOptions{Options: Options{Config: catalog.DefaultConfig(), Keys: 1 << 16, Sets: 1, Seed: 1}, Requests: requests, Zipfs: []float64{0.99}}
+	o := LoadOptions{Options: Options{Config: catalog.DefaultConfig(), Keys: genKeys(1<<16, 1, 1), Seed: 1}, Requests: requests, Zipfs: []float64{0.99}}
 	b.ReportAllocs()
 	for b.Loop() {
 		rs, err := Load(o, []string{"ring"}, nodes)

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 
 	"github.com/chbench/chbench/algorithms"
@@ -76,8 +77,73 @@ func movedFrac(a, b []string) (moved int, frac float64) {
 //
 // It returns an error naming a bad eps or option.
 func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node) ([]schema.Bounded, error) {
-	if o.RequestLog != "" {
-		return nil, fmt.Errorf("request log %q: the bounded-loads sweep draws its requests from a Zipf law; use load for a log", o.RequestLog)
+	bp, err := planBounded(o, epsList, nodes)
+	if err != nil {
+		return nil, err
+	}
+	variants := schema.BoundedVariants()
+	// samples[z][e][v] over streams
+	samples := make([][][][]schema.BoundedSample, len(o.Zipfs))
+	for z := range o.Zipfs {
+		samples[z] = make([][][]schema.BoundedSample, len(epsList))
+		for e := range epsList {
+			samples[z][e] = make([][]schema.BoundedSample, len(variants))
+		}
+	}
+	for s := range bp.rc.Sets {
+		st, err := bp.stream(s)
+		if err != nil {
+			return nil, err
+		}
+		for z, law := range bp.laws {
+			reqs := zipfRequests(law, o.Requests, o.Seed, s)
+			for e, eps := range epsList {
+				for v, variant := range variants {
+					smp, err := bp.measure(variant, st, eps, reqs)
+					if err != nil {
+						return nil, err
+					}
+					samples[z][e][v] = append(samples[z][e][v], smp)
+				}
+			}
+		}
+	}
+	var out []schema.Bounded
+	for z, zs := range o.Zipfs {
+		for e, eps := range epsList {
+			for v, variant := range variants {
+				r, err := bp.row(variant, eps, zs, samples[z][e][v])
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, r)
+			}
+		}
+	}
+	return out, nil
+}
+
+// boundedPlan is what every stream of a bounded-loads sweep shares: the
+// membership before and after node n joins, the rings of both, the Zipf
+// laws and the run's configuration.
+type boundedPlan struct {
+	o             LoadOptions
+	rc            schema.Config
+	gen           *keyset.Generator
+	h             algorithms.Hash
+	nodes, joined []algorithms.Node
+	total         float64 // total weight of nodes
+	k             int     // requests in flight of the request form
+	r0, rJoin     *ring.Ring
+	laws          []*Zipf
+}
+
+// planBounded checks the sweep's options and builds what its streams
+// share, refusing before building anything a set of rings and bounded
+// placements over the memory budget.
+func planBounded(o LoadOptions, epsList []float64, nodes []algorithms.Node) (*boundedPlan, error) {
+	if o.RequestLog != nil {
+		return nil, fmt.Errorf("request log %q: the bounded-loads sweep draws its requests from a Zipf law; use load for a log", o.RequestLog.Path())
 	}
 	rc, err := o.validate()
 	if err != nil {
@@ -90,29 +156,25 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 		return nil, fmt.Errorf("no eps given")
 	}
 	for _, e := range epsList {
-		if err := checkEps(e); err != nil {
+		if err := bounded.ValidateEps(e); err != nil {
 			return nil, err
 		}
 	}
-	src, err := o.Options.Source()
-	if err != nil {
-		return nil, err
-	}
-	gen := src.(*keyset.Generator)
-	h := algorithms.MustHash(o.Config.Hash)
 	n := len(nodes)
-	joined := append(append([]algorithms.Node(nil), nodes...), algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
-	if algorithms.IndexOf(nodes, joined[n].ID) >= 0 {
-		return nil, fmt.Errorf("node ID %q is taken: the joining node needs a fresh ID", joined[n].ID)
+	bp := &boundedPlan{o: o, rc: rc, gen: o.generated(), h: algorithms.MustHash(o.Config.Hash), nodes: nodes,
+		total: algorithms.TotalWeight(nodes), k: o.inFlightFor(n)}
+	bp.joined = append(slices.Clone(nodes), algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
+	if algorithms.IndexOf(nodes, bp.joined[n].ID) >= 0 {
+		return nil, fmt.Errorf("node ID %q is taken: the joining node needs a fresh ID", bp.joined[n].ID)
 	}
 	// Three rings (before, after the join, after a leave) and two bounded
 	// placements are held at once: check them against the budget before
 	// building any.
-	rcost, err := catalog.Estimate(ring.Name, joined, o.Config)
+	rcost, err := catalog.Estimate(ring.Name, bp.joined, o.Config)
 	if err != nil {
 		return nil, err
 	}
-	bcost, err := catalog.Estimate(bounded.Name, joined, o.Config)
+	bcost, err := catalog.Estimate(bounded.Name, bp.joined, o.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -120,157 +182,139 @@ func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node
 		return nil, fmt.Errorf("bounded loads on %d nodes: three rings (%s each: %s) and two bounded placements need about %s, over the memory budget of %s: use fewer nodes or virtual nodes",
 			n, catalog.HumanBytes(rcost.Bytes), rcost.How, catalog.HumanBytes(need), catalog.HumanBytes(b))
 	}
-	total := algorithms.TotalWeight(nodes)
-	k := o.inFlightFor(n)
-	variants := schema.BoundedVariants()
-	// samples[z][e][v] over streams
-	samples := make([][][][]schema.BoundedSample, len(o.Zipfs))
-	laws := make([]*Zipf, len(o.Zipfs))
-	for z, s := range o.Zipfs {
-		if laws[z], err = NewZipf(o.Keys, s); err != nil {
+	for _, s := range o.Zipfs {
+		z, err := NewZipf(bp.gen.Keys(), s)
+		if err != nil {
 			return nil, err
 		}
-		samples[z] = make([][][]schema.BoundedSample, len(epsList))
-		for e := range epsList {
-			samples[z][e] = make([][]schema.BoundedSample, len(variants))
-		}
+		bp.laws = append(bp.laws, z)
 	}
-	r0, err := ring.New(nodes, o.Config.VNodes, h)
-	if err != nil {
+	if bp.r0, err = ring.New(nodes, o.Config.VNodes, bp.h); err != nil {
 		return nil, err
 	}
-	rJoin, err := ring.New(joined, o.Config.VNodes, h)
-	if err != nil {
+	if bp.rJoin, err = ring.New(bp.joined, o.Config.VNodes, bp.h); err != nil {
 		return nil, err
 	}
-	for s := range o.Sets {
-		keys := streamKeys(gen, s)
-		hashes := make([]uint64, len(keys))
-		for i, key := range keys {
-			hashes[i] = h.Sum(key)
-		}
-		leaver := leaverRand(o.Seed, s).IntN(n)
-		left := append(append([]algorithms.Node(nil), nodes[:leaver]...), nodes[leaver+1:]...)
-		idealLeave := nodes[leaver].Weight / total
-		var rLeave *ring.Ring
-		if len(left) > 0 {
-			if rLeave, err = ring.New(left, o.Config.VNodes, h); err != nil {
-				return nil, err
-			}
-		}
-		ringOwners := func(r *ring.Ring) []string {
-			ids := make([]string, len(hashes))
-			for i, x := range hashes {
-				ids[i] = r.Nodes()[r.LocateHash(x)].ID
-			}
-			return ids
-		}
-		ring0 := ringOwners(r0)
-		ringJoin := ringOwners(rJoin)
-		var ringLeave []string
-		if rLeave != nil {
-			ringLeave = ringOwners(rLeave)
-		}
-		for z, law := range laws {
-			reqs := zipfRequests(law, o.Requests, o.Seed, s)
-			// Request load of a key-level owner table.
-			p2m := func(owner []string, nodes []algorithms.Node) (float64, error) {
-				idx := map[string]int{}
-				for i, nd := range nodes {
-					idx[nd.ID] = i
-				}
-				counts := make([]float64, len(nodes))
-				for _, q := range reqs {
-					counts[idx[owner[q]]]++
-				}
-				for i := range counts {
-					counts[i] /= float64(len(reqs))
-				}
-				b, err := BalanceOf(counts, nodes)
-				return b.PeakToMean, err
-			}
-			for e, eps := range epsList {
-				for v, variant := range variants {
-					var smp schema.BoundedSample
-					smp.IdealLeave = idealLeave
-					switch variant {
-					case schema.VariantRing:
-						_, smp.MovedJoin = movedFrac(ring0, ringJoin)
-						if ringLeave != nil {
-							_, smp.MovedLeave = movedFrac(ring0, ringLeave)
-						}
-						if smp.PeakToMean, err = p2m(ring0, nodes); err != nil {
-							return nil, err
-						}
-					case schema.VariantPartition:
-						if smp, err = measurePartition(nodes, joined, left, o, eps, h, hashes, reqs, idealLeave); err != nil {
-							return nil, err
-						}
-					case schema.VariantKey:
-						if smp, err = measureKeyLevel(r0, rJoin, rLeave, eps, hashes, reqs, idealLeave); err != nil {
-							return nil, err
-						}
-					case schema.VariantRequest:
-						if smp, err = measureRequestLevel(r0, rJoin, rLeave, eps, k, hashes, reqs, idealLeave); err != nil {
-							return nil, err
-						}
-					}
-					samples[z][e][v] = append(samples[z][e][v], smp)
-				}
-			}
+	return bp, nil
+}
+
+// boundedStream is one stream of the sweep: its keys' hashes, the node
+// that leaves, the membership and ring after the leave (nil with one
+// node), and the plain ring's owners of the keys before, after the join
+// and after the leave.
+type boundedStream struct {
+	hashes                     []uint64
+	left                       []algorithms.Node
+	rLeave                     *ring.Ring
+	idealLeave                 float64
+	ring0, ringJoin, ringLeave []string
+}
+
+// stream builds stream s: key set s of the generator, and a seeded leaver
+// (a different one per stream).
+func (bp *boundedPlan) stream(s int) (*boundedStream, error) {
+	keys := streamKeys(bp.gen, s)
+	st := &boundedStream{hashes: make([]uint64, len(keys))}
+	for i, key := range keys {
+		st.hashes[i] = bp.h.Sum(key)
+	}
+	leaver := leaverRand(bp.o.Seed, s).IntN(len(bp.nodes))
+	st.left = slices.Delete(slices.Clone(bp.nodes), leaver, leaver+1)
+	st.idealLeave = bp.nodes[leaver].Weight / bp.total
+	if len(st.left) > 0 {
+		var err error
+		if st.rLeave, err = ring.New(st.left, bp.o.Config.VNodes, bp.h); err != nil {
+			return nil, err
 		}
 	}
-	var out []schema.Bounded
-	for z, zs := range o.Zipfs {
-		for e, eps := range epsList {
-			for v, variant := range variants {
-				ss := samples[z][e][v]
-				r := schema.Bounded{Config: rc, Nodes: n, Zipf: zs, Requests: o.Requests,
-					IdealJoinFrac: 1 / (total + 1), BoundOneOverEpsSq: oneOverEpsSquared(eps), Samples: ss}
-				r.Algo, r.Eps, r.GoVersion = variant, eps, runtime.Version()
-				if variant == schema.VariantRequest {
-					r.InFlight = k
-				}
-				var away, p2m, mj, ml, il, cj, cl []float64
-				var ratio *float64 // the largest load / capacity; nil once a stream has no capacity
-				noCap := false
-				for _, x := range ss {
-					away, p2m, mj, ml, il = append(away, x.Away), append(p2m, x.PeakToMean), append(mj, x.MovedJoin), append(ml, x.MovedLeave), append(il, x.IdealLeave)
-					if x.MovesCapJoin != nil {
-						cj, cl = append(cj, *x.MovesCapJoin), append(cl, *x.MovesCapLeave)
-					}
-					switch {
-					case x.MaxLoadOverCap == nil:
-						noCap = true
-					case ratio == nil:
-						v := *x.MaxLoadOverCap
-						ratio = &v
-					default:
-						*ratio = max(*ratio, *x.MaxLoadOverCap)
-					}
-				}
-				if !noCap {
-					r.MaxLoadOverCap = ratio
-				}
-				var ci cis
-				setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.of("away fraction", away))
-				setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
-				setEstimate(&r.MovedJoinFrac, &r.MovedJoinFracLo, &r.MovedJoinFracHi, ci.of("moved on join", mj))
-				setEstimate(&r.MovedLeaveFrac, &r.MovedLeaveFracLo, &r.MovedLeaveFracHi, ci.of("moved on leave", ml))
-				r.IdealLeaveFrac = ci.of("ideal on leave", il).Mean
-				if len(cj) > 0 {
-					a, b := ci.of("moves per capacity on join", cj), ci.of("moves per capacity on leave", cl)
-					r.MovesPerCapJoin, r.MovesPerCapJoinLo, r.MovesPerCapJoinHi = &a.Mean, &a.Lo, &a.Hi
-					r.MovesPerCapLeave, r.MovesPerCapLeaveLo, r.MovesPerCapLeaveHi = &b.Mean, &b.Lo, &b.Hi
-				}
-				if ci.err != nil {
-					return nil, ci.err
-				}
-				out = append(out, r)
-			}
+	owners := func(r *ring.Ring) []string {
+		ids := make([]string, len(st.hashes))
+		for i, x := range st.hashes {
+			ids[i] = r.Nodes()[r.LocateHash(x)].ID
+		}
+		return ids
+	}
+	st.ring0, st.ringJoin = owners(bp.r0), owners(bp.rJoin)
+	if st.rLeave != nil {
+		st.ringLeave = owners(st.rLeave)
+	}
+	return st, nil
+}
+
+// measure measures one form at eps on a stream's requests reqs (key
+// indexes).
+func (bp *boundedPlan) measure(variant string, st *boundedStream, eps float64, reqs []int32) (schema.BoundedSample, error) {
+	switch variant {
+	case schema.VariantPartition:
+		return measurePartition(bp.nodes, bp.joined, st.left, bp.o, eps, bp.h, st.hashes, reqs, st.idealLeave)
+	case schema.VariantKey:
+		return measureKeyLevel(bp.r0, bp.rJoin, st.rLeave, eps, st.hashes, reqs, st.idealLeave)
+	case schema.VariantRequest:
+		return measureRequestLevel(bp.r0, bp.rJoin, st.rLeave, eps, bp.k, st.hashes, reqs, st.idealLeave)
+	}
+	smp := schema.BoundedSample{IdealLeave: st.idealLeave}
+	_, smp.MovedJoin = movedFrac(st.ring0, st.ringJoin)
+	if st.ringLeave != nil {
+		_, smp.MovedLeave = movedFrac(st.ring0, st.ringLeave)
+	}
+	// The plain ring's request load: its owner of each key, by ID.
+	idx := map[string]int{}
+	for i, nd := range bp.nodes {
+		idx[nd.ID] = i
+	}
+	counts := make([]float64, len(bp.nodes))
+	for _, q := range reqs {
+		counts[idx[st.ring0[q]]]++
+	}
+	for i := range counts {
+		counts[i] /= float64(len(reqs))
+	}
+	b, err := balanceOf(counts, bp.nodes)
+	smp.PeakToMean = b.PeakToMean
+	return smp, err
+}
+
+// row summarises the samples of one form at eps and Zipf exponent zs.
+func (bp *boundedPlan) row(variant string, eps, zs float64, ss []schema.BoundedSample) (schema.Bounded, error) {
+	r := schema.Bounded{Config: bp.rc, Nodes: len(bp.nodes), Zipf: zs, Requests: bp.o.Requests,
+		IdealJoinFrac: 1 / (bp.total + 1), BoundOneOverEpsSq: oneOverEpsSquared(eps), Samples: ss}
+	r.Algo, r.Eps, r.GoVersion = variant, eps, runtime.Version()
+	if variant == schema.VariantRequest {
+		r.InFlight = bp.k
+	}
+	var away, p2m, mj, ml, il, cj, cl []float64
+	var ratio *float64 // the largest load / capacity; none once a stream has no capacity
+	noCap := false
+	for _, x := range ss {
+		away, p2m, mj, ml, il = append(away, x.Away), append(p2m, x.PeakToMean), append(mj, x.MovedJoin), append(ml, x.MovedLeave), append(il, x.IdealLeave)
+		if x.MovesCapJoin != nil {
+			cj, cl = append(cj, *x.MovesCapJoin), append(cl, *x.MovesCapLeave)
+		}
+		switch {
+		case x.MaxLoadOverCap == nil:
+			noCap = true
+		case ratio == nil:
+			v := *x.MaxLoadOverCap
+			ratio = &v
+		default:
+			*ratio = max(*ratio, *x.MaxLoadOverCap)
 		}
 	}
-	return out, nil
+	if !noCap {
+		r.MaxLoadOverCap = ratio
+	}
+	var ci cis
+	setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.of("away fraction", away))
+	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
+	setEstimate(&r.MovedJoinFrac, &r.MovedJoinFracLo, &r.MovedJoinFracHi, ci.of("moved on join", mj))
+	setEstimate(&r.MovedLeaveFrac, &r.MovedLeaveFracLo, &r.MovedLeaveFracHi, ci.of("moved on leave", ml))
+	r.IdealLeaveFrac = ci.of("ideal on leave", il).Mean
+	if len(cj) > 0 {
+		a, b := ci.of("moves per capacity on join", cj), ci.of("moves per capacity on leave", cl)
+		r.MovesPerCapJoin, r.MovesPerCapJoinLo, r.MovesPerCapJoinHi = &a.Mean, &a.Lo, &a.Hi
+		r.MovesPerCapLeave, r.MovesPerCapLeaveLo, r.MovesPerCapLeaveHi = &b.Mean, &b.Lo, &b.Hi
+	}
+	return r, ci.err
 }
 
 // requestBalance returns the Balance of the requests reqs (key indexes)
@@ -283,7 +327,7 @@ func requestBalance(owner []int32, nodes []algorithms.Node, reqs []int32) (Balan
 	for i := range counts {
 		counts[i] /= float64(len(reqs))
 	}
-	return BalanceOf(counts, nodes)
+	return balanceOf(counts, nodes)
 }
 
 // awayFrac returns the fraction of reqs whose key's owner is not its first
@@ -374,7 +418,7 @@ func measurePartition(nodes, joined, left []algorithms.Node, o LoadOptions, eps 
 // measureKeyLevel measures the paper's key-level form: the assignment is
 // recomputed (same key order) on the joined and the left rings.
 func measureKeyLevel(r0, rJoin, rLeave *ring.Ring, eps float64, hashes []uint64, reqs []int32, idealLeave float64) (schema.BoundedSample, error) {
-	kp, err := PlaceKeysBounded(r0, hashes, eps)
+	kp, err := bounded.PlaceKeys(r0, hashes, eps)
 	if err != nil {
 		return schema.BoundedSample{}, err
 	}
@@ -389,7 +433,7 @@ func measureKeyLevel(r0, rJoin, rLeave *ring.Ring, eps float64, hashes []uint64,
 		capUnits = max(capUnits, float64(c))
 	}
 	k0 := ownerIDs(kp.Owner, r0.Nodes())
-	kj, err := PlaceKeysBounded(rJoin, hashes, eps)
+	kj, err := bounded.PlaceKeys(rJoin, hashes, eps)
 	if err != nil {
 		return schema.BoundedSample{}, err
 	}
@@ -398,7 +442,7 @@ func measureKeyLevel(r0, rJoin, rLeave *ring.Ring, eps float64, hashes []uint64,
 	smp.MovedJoin = fj
 	cj, cl := float64(mj)/capUnits, 0.0
 	if rLeave != nil {
-		kl, err := PlaceKeysBounded(rLeave, hashes, eps)
+		kl, err := bounded.PlaceKeys(rLeave, hashes, eps)
 		if err != nil {
 			return schema.BoundedSample{}, err
 		}
@@ -415,7 +459,7 @@ func measureKeyLevel(r0, rJoin, rLeave *ring.Ring, eps float64, hashes []uint64,
 // serving node ID of every request, the away fraction, the request
 // balance and the largest load / cap.
 func replay(r *ring.Ring, eps float64, k int, hashes []uint64, reqs []int32) ([]string, float64, Balance, float64, error) {
-	b, err := NewRequestBalancer(r, eps, k)
+	b, err := bounded.NewRequestBalancer(r, eps, k)
 	if err != nil {
 		return nil, 0, Balance{}, 0, err
 	}

@@ -30,14 +30,15 @@ func BoundedLoads(o Options, sc Scenario) ([]BoundedStep, error) {
 	}
 	P := scenarioConfig(o, sc).Partitions
 	var out []BoundedStep
-	for t, p := range chain {
-		nodes := p.Nodes()
+	for t, l := range chain {
+		nodes := l.Nodes()
+		p, _ := algorithms.PlacerOf(l)
 		if !algorithms.Uniform(nodes) {
 			return nil, fmt.Errorf("placement %d: BoundedLoads needs equal weights", t)
 		}
 		es, ok := p.(algorithms.ExactSharer)
 		if !ok {
-			return nil, fmt.Errorf("%s has no exact shares", p.Algorithm())
+			return nil, fmt.Errorf("%s has no exact shares", l.Algorithm())
 		}
 		st := BoundedStep{Nodes: len(nodes), Capacity: bounded.Capacity(o.Config.Eps, P, 1, float64(len(nodes)))}
 		for _, s := range es.ExactShares() {

@@ -277,7 +277,7 @@ const (
 // reweight of a fraction of the nodes to one weight, the reweighted nodes'
 // shares all move the same way, so moves between two of them are
 // collateral too.
-func ShareChanges(chain []algorithms.Placer, gids [][]int32, n int) [][]uint8 {
+func ShareChanges(chain []algorithms.Locator, gids [][]int32, n int) [][]uint8 {
 	out := make([][]uint8, len(chain)-1)
 	share := func(t int) []float64 {
 		s := make([]float64, n)

@@ -25,7 +25,7 @@ func TestWeightedJoinZeroCollateral(t *testing.T) {
 		t.Errorf("op %q, want join", sc.Op)
 	}
 	for _, algo := range []string{"ring", "rendezvous"} {
-		o := Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: 20000, Sets: 3, Seed: 3}
+		o := Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: genKeys(20000, 3, 3), Seed: 3}
 		r, err := Movement(o, sc)
 		if err != nil {
 			t.Fatal(err)
@@ -108,7 +108,7 @@ func TestReweightCollateral(t *testing.T) {
 	for _, algo := range []string{"rendezvous", "ring"} {
 		c := catalog.DefaultConfig()
 		c.VNodes = 4
-		r, err := Movement(Options{Algo: algo, Config: c, Keys: 20000, Sets: 2, Seed: 1}, sc)
+		r, err := Movement(Options{Algo: algo, Config: c, Keys: genKeys(20000, 2, 1), Seed: 1}, sc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +209,7 @@ func TestReweightChainBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Movement(Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 10, Sets: 1, Seed: 1}, sc)
+	_, err = Movement(Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: genKeys(10, 1, 1), Seed: 1}, sc)
 	if err == nil || !strings.Contains(err.Error(), "would build more than") {
 		t.Errorf("ring reweighted to 1e6 x 160 vnodes: err = %v, want the chain bound", err)
 	}

@@ -31,18 +31,18 @@ func TestStreamedChainMatchesHeldChain(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o := Options{Algo: c.algo, Config: catalog.DefaultConfig(), Keys: 3000, Sets: 2, Seed: 5, Workers: 2, Placement: mode}
+			o := Options{Algo: c.algo, Config: catalog.DefaultConfig(), Keys: genKeys(3000, 2, 5), Seed: 5, Workers: 2, Placement: mode}
 			o.Config.VNodes = 8
 			whole, err := Movement(o, sc)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// The same counts with every chain held at once.
-			layouts, err := o.layouts(o.Sets)
+			layouts, err := o.layouts(o.sets())
 			if err != nil {
 				t.Fatal(err)
 			}
-			chains := make([][]algorithms.Placer, layouts)
+			chains := make([][]algorithms.Locator, layouts)
 			for l := range chains {
 				if chains[l], err = Placements(o, layoutScenario(sc, l)); err != nil {
 					t.Fatal(err)
@@ -93,7 +93,7 @@ func TestShrinkWithinBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 200, Sets: 1, Seed: 1}
+	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: genKeys(200, 1, 1), Seed: 1}
 	want, err := Movement(o, sc)
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func countKeys(o Options) (Options, *atomic.Int64) {
 // nodes; "spread -algo rendezvous,jump -weights 1,1,2,4" ran rendezvous
 // before jump refused the weights.
 func TestSweepsCheckEveryConfigurationFirst(t *testing.T) {
-	o, streamed := countKeys(Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 1000, Sets: 2, Seed: 1})
+	o, streamed := countKeys(Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: genKeys(1000, 2, 1), Seed: 1})
 	_, _, err := SweepMove(o, Sweep{Algos: catalog.Names(), Nodes: DefaultNodeGrid(), Ops: []string{schema.OpAddMany}})
 	wantErr(t, "add-many over the grid", err, "slots", "18974 nodes exceed the 16384 hash slots")
 	nodes, err := WeightedNodes([]float64{1, 1, 2, 4})
@@ -209,7 +209,7 @@ func TestAnalyticNoiseFloorMatchesSimulation(t *testing.T) {
 // together, and the sweep is refused before the first key, naming the
 // bytes and the budget.
 func TestSweepKeptResultsInsideBudget(t *testing.T) {
-	o, streamed := countKeys(Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 10, Sets: 1, Seed: 1, Workers: 1})
+	o, streamed := countKeys(Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: genKeys(10, 1, 1), Seed: 1, Workers: 1})
 	o.Config.MemoryBudget = 64 << 20
 	_, err := SweepSpread(o, Sweep{Algos: []string{"modulo", "jump", "rendezvous"}, Nodes: []int{100000}})
 	wantErr(t, "3 spreads of 10^5 nodes in 64 MiB", err, "per-node shares", "64 MiB")
@@ -228,7 +228,7 @@ func TestSweepKeptResultsInsideBudget(t *testing.T) {
 // the message states, before allocating.
 func TestLoadAndStormInsideLimits(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(3)
-	o := LoadOptions{Options: Options{Config: catalog.DefaultConfig(), Keys: 10, Sets: 1, Seed: 1}, Requests: 2_000_000_000, Zipfs: []float64{1}}
+	o := LoadOptions{Options: Options{Config: catalog.DefaultConfig(), Keys: genKeys(10, 1, 1), Seed: 1}, Requests: 2_000_000_000, Zipfs: []float64{1}}
 	_, err := SweepBoundedLoads(o, []float64{0.25}, nodes)
 	wantErr(t, "2*10^9 requests", err, "2000000000 requests", "memory budget of 2 GiB")
 	o.Requests = 10
@@ -250,7 +250,7 @@ func TestPerSetLayoutsCountAgainstBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 100, Sets: 20, Seed: 1, Workers: 1, Placement: schema.PlacementFixed}
+	o := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: genKeys(100, 20, 1), Seed: 1, Workers: 1, Placement: schema.PlacementFixed}
 	c, err := catalog.Estimate("ring", nodes, o.Config)
 	if err != nil {
 		t.Fatal(err)
@@ -261,7 +261,7 @@ func TestPerSetLayoutsCountAgainstBudget(t *testing.T) {
 	}
 	o.Placement = schema.PlacementPerSet
 	wantErr(t, "per-set ring spread, 20 sets", CheckSpread(o, nodes), "20 layouts", "memory budget")
-	o.Sets = 2
+	o.Keys = genKeys(100, 2, 1)
 	if err := CheckSpread(o, nodes); err != nil {
 		t.Errorf("per-set ring spread, 2 sets: %v", err)
 	}
@@ -275,7 +275,7 @@ func TestPerSetLayoutsCountAgainstBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 2000, Sets: 4, Seed: 2, Workers: 2, Placement: schema.PlacementPerSet}
+	m := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: genKeys(2000, 4, 2), Seed: 2, Workers: 2, Placement: schema.PlacementPerSet}
 	want, err := Movement(m, sc)
 	if err != nil {
 		t.Fatal(err)

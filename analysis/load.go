@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/keyset"
@@ -14,10 +15,11 @@ import (
 )
 
 // LoadOptions configures a request-load analysis. The embedded Options
-// give the algorithm settings (Config), the keys per stream (Keys = N, the
-// keys the popularity law spans), the number of independent request
-// streams (Sets), the seed and the key kind; Options.KeyFile and Workers
-// are not used.
+// give the algorithm settings (Config), the seed of the request draws and
+// the commit; their Keys is the *keyset.Generator whose key sets are the
+// request streams (Sets of them; each set's Keys are the keys the
+// popularity law spans, rank i = key i), or nil with a request log.
+// Options' other fields are not used.
 type LoadOptions struct {
 	Options
 	// Requests is the number of requests R per stream (>= 1), drawn from
@@ -27,12 +29,14 @@ type LoadOptions struct {
 	// same keys and placements serve every exponent. Ignored with
 	// RequestLog.
 	Zipfs []float64
-	// RequestLog, if set, is a file with one request per line (the line is
-	// the key, blank lines skipped, as [KeyFile]); line i goes to stream i
-	// mod Sets. It replaces the generated keys and the Zipf draws.
-	RequestLog string
-	// InFlight is K, the requests in flight of the request-level service
-	// model ([RequestBalancer]); 0 means DefaultInFlightPerNode per node.
+	// RequestLog, if not nil, is a file of one request per line (the line
+	// is the key, blank lines skipped, as a key file); line i goes to
+	// stream i mod its Sets(). It replaces the generated keys and the Zipf
+	// draws.
+	RequestLog *keyset.File
+	// InFlight is K, the requests in flight of the request form's service
+	// model ([bounded.RequestBalancer]); 0 means
+	// bounded.DefaultInFlightPerNode per node.
 	InFlight int
 }
 
@@ -71,20 +75,18 @@ func zipfRequests(z *Zipf, r int, seed uint64, s int) []int32 {
 	return reqs
 }
 
-// readRequestLog splits the lines of path into sets streams (line i to
+// readRequestLog splits the lines of f into its sets' streams (line i to
 // stream i mod sets) and indexes each stream's distinct keys in order of
 // first appearance. Memory is one int32 per request plus the distinct
-// keys. It returns the keyset.File errors, and an error when a stream would
-// hold more than 2^31-1 distinct keys.
-func readRequestLog(path string, sets int, budget int64) ([]requestStream, int, error) {
-	f, err := keyset.NewFile(path, sets)
-	if err != nil {
-		return nil, 0, err
-	}
+// keys; it returns an error when that is over half of budget, a read
+// error of f, and an error when a stream would hold more than 2^31-1
+// distinct keys.
+func readRequestLog(f *keyset.File, budget int64) ([]requestStream, error) {
+	sets, path := f.Sets(), f.Path()
 	// Every request is held (its key rank), and every distinct key with its
 	// index entry: at most the file's bytes plus requestLogBytes per line.
 	if need := f.Bytes() + int64(f.Keys())*requestLogBytes; need > budget/2 {
-		return nil, 0, fmt.Errorf("request log %q: %d requests (%s) need about %s in memory, over half the memory budget of %s",
+		return nil, fmt.Errorf("request log %q: %d requests (%s) need about %s in memory, over half the memory budget of %s",
 			path, f.Keys(), catalog.HumanBytes(f.Bytes()), catalog.HumanBytes(need), catalog.HumanBytes(budget))
 	}
 	streams := make([]requestStream, sets)
@@ -93,7 +95,7 @@ func readRequestLog(path string, sets int, budget int64) ([]requestStream, int, 
 		index[s] = map[string]int32{}
 	}
 	i := 0
-	err = f.Scan(func(key string) error {
+	err := f.Scan(func(key string) error {
 		s := i % sets
 		i++
 		st := &streams[s]
@@ -111,7 +113,7 @@ func readRequestLog(path string, sets int, budget int64) ([]requestStream, int, 
 		return nil
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	for s := range streams {
 		st := &streams[s]
@@ -127,7 +129,7 @@ func readRequestLog(path string, sets int, budget int64) ([]requestStream, int, 
 		}
 		st.hotShare = float64(counts[st.hot]) / float64(len(st.reqs))
 	}
-	return streams, f.Keys(), nil
+	return streams, nil
 }
 
 // loadPlacement is one placement prepared for a stream: the owner and the
@@ -139,25 +141,13 @@ type loadPlacement struct {
 	owner     []int32
 	first     []int32
 	maxRatio  *float64
-	balancer  func() (*RequestBalancer, error)
+	balancer  func() (*bounded.RequestBalancer, error)
 	keyPoints []int32 // bounded-request: every key's first ring point (ring.Search of its hash)
 }
 
-// partitioned is what the partition form of bounded loads exposes for its
-// first choice and its bound (implemented by *bounded.Bounded).
-type partitioned interface {
-	Ring() *ring.Ring
-	Partition(h uint64) int
-	PartitionPos(p int) uint64
-	Owner(p int) int
-	Load(i int) int
-	Cap(i int) int
-	Partitions() int
-}
-
 // preparePlacement builds placement name on nodes for the keys of one
-// stream (catalog placers come prebuilt in placers).
-func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys []string, placers map[string]algorithms.Placer) (*loadPlacement, error) {
+// stream (catalog placements come prebuilt in locs).
+func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys []string, locs map[string]algorithms.Locator) (*loadPlacement, error) {
 	lp := &loadPlacement{label: placementLabel(name)}
 	switch name {
 	case schema.VariantKey, schema.VariantRequest:
@@ -171,7 +161,7 @@ func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys 
 			hashes[k] = r.HashKey(key)
 		}
 		if name == schema.VariantKey {
-			kp, err := PlaceKeysBounded(r, hashes, o.Config.Eps)
+			kp, err := bounded.PlaceKeys(r, hashes, o.Config.Eps)
 			if err != nil {
 				return nil, err
 			}
@@ -185,30 +175,38 @@ func preparePlacement(name string, nodes []algorithms.Node, o LoadOptions, keys 
 		for i, x := range hashes {
 			lp.keyPoints[i] = int32(r.Search(x))
 		}
-		lp.balancer = func() (*RequestBalancer, error) { return NewRequestBalancer(r, o.Config.Eps, k) }
+		lp.balancer = func() (*bounded.RequestBalancer, error) { return bounded.NewRequestBalancer(r, o.Config.Eps, k) }
 		return lp, nil
 	}
-	p := placers[name]
-	lp.nodes = p.Nodes()
-	lp.owner = make([]int32, len(keys))
-	for k, key := range keys {
-		lp.owner[k] = int32(p.LocateHash(p.HashKey(key)))
+	l := locs[name]
+	lp.nodes = l.Nodes()
+	owners := make([]int, len(keys))
+	if err := l.LocateKeys(keys, owners); err != nil {
+		return nil, err
 	}
-	if b, ok := p.(partitioned); ok {
-		r := b.Ring()
-		firstOf := make([]int32, b.Partitions())
-		for q := range firstOf {
-			firstOf[q] = int32(r.At(r.Search(b.PartitionPos(q))).Owner)
+	lp.owner = make([]int32, len(keys))
+	for k, o := range owners {
+		lp.owner[k] = int32(o)
+	}
+	// The partition form's first choice and bound are its internals: the
+	// partition of a key's hash and the ring under the partitions.
+	if p, ok := algorithms.PlacerOf(l); ok {
+		if b, ok := p.(*bounded.Bounded); ok {
+			r := b.Ring()
+			firstOf := make([]int32, b.Partitions())
+			for q := range firstOf {
+				firstOf[q] = int32(r.At(r.Search(b.PartitionPos(q))).Owner)
+			}
+			lp.first = make([]int32, len(keys))
+			for k, key := range keys {
+				lp.first[k] = firstOf[b.Partition(p.HashKey(key))]
+			}
+			m := 0.0
+			for i := range lp.nodes {
+				m = max(m, float64(b.Load(i))/float64(b.Cap(i)))
+			}
+			lp.maxRatio = &m
 		}
-		lp.first = make([]int32, len(keys))
-		for k, key := range keys {
-			lp.first[k] = firstOf[b.Partition(p.HashKey(key))]
-		}
-		m := 0.0
-		for i := range lp.nodes {
-			m = max(m, float64(b.Load(i))/float64(b.Cap(i)))
-		}
-		lp.maxRatio = &m
 	}
 	return lp, nil
 }
@@ -288,32 +286,39 @@ const (
 // key rank, and for a distinct key the string header and map entry.
 const requestLogBytes = 4 + 16 + 48
 
-// inFlightFor returns K for n nodes: o.InFlight, or DefaultInFlightPerNode per node.
+// inFlightFor returns K for n nodes: o.InFlight, or
+// bounded.DefaultInFlightPerNode per node.
 func (o LoadOptions) inFlightFor(n int) int {
 	if o.InFlight > 0 {
 		return o.InFlight
 	}
-	return DefaultInFlightPerNode * n
+	return bounded.DefaultInFlightPerNode * n
 }
 
-// validate checks o and returns its run configuration.
+// validate checks o and returns its run configuration: the streams' keys
+// (for a request log, its lines) and sets.
 func (o LoadOptions) validate() (schema.Config, error) {
 	if err := o.Config.Validate(); err != nil {
 		return schema.Config{}, err
 	}
-	if o.Sets < 1 || o.Sets > keyset.MaxSets {
-		return schema.Config{}, fmt.Errorf("sets %d: need 1 to %d request streams", o.Sets, keyset.MaxSets)
-	}
 	if o.InFlight < 0 {
-		return schema.Config{}, fmt.Errorf("in-flight requests %d: need >= 1, or 0 for %d per node", o.InFlight, DefaultInFlightPerNode)
+		return schema.Config{}, fmt.Errorf("in-flight requests %d: need >= 1, or 0 for %d per node", o.InFlight, bounded.DefaultInFlightPerNode)
 	}
 	h, _ := algorithms.LookupHash(o.Config.Hash)
 	rc := schema.Config{Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps, Partitions: o.Config.Partitions,
 		TableSize: o.Config.TableSize, Probes: o.Config.Probes, Capacity: o.Config.Capacity,
-		Keys: o.Keys, Sets: o.Sets, Seed: o.Seed, GoVersion: runtime.Version(), Commit: o.Commit}
-	if o.RequestLog != "" {
-		rc.KeyFile = o.RequestLog
+		Seed: o.Seed, GoVersion: runtime.Version(), Commit: o.Commit}
+	if f := o.RequestLog; f != nil {
+		rc.Keys, rc.Sets, rc.KeyFile = f.Keys(), f.Sets(), f.Path()
 		return rc, nil
+	}
+	g := o.generated()
+	if g == nil {
+		return schema.Config{}, fmt.Errorf("key source %T: the request streams need generated keys, or a request log", o.Keys)
+	}
+	rc.Keys, rc.Sets = g.Keys(), g.Sets()
+	if g.Kind() != keyset.KindRandom {
+		rc.KeyKind = string(g.Kind())
 	}
 	if o.Requests < 1 {
 		return schema.Config{}, fmt.Errorf("requests %d: need at least 1 request per stream", o.Requests)
@@ -321,15 +326,15 @@ func (o LoadOptions) validate() (schema.Config, error) {
 	if o.Requests > math.MaxInt32 {
 		return schema.Config{}, fmt.Errorf("requests %d: at most %d per stream", o.Requests, math.MaxInt32)
 	}
-	if o.Keys < 1 || o.Keys > MaxZipfKeys {
-		return schema.Config{}, fmt.Errorf("keys %d: the Zipf law needs 1 to %d keys", o.Keys, MaxZipfKeys)
+	if g.Keys() > MaxZipfKeys {
+		return schema.Config{}, fmt.Errorf("keys %d: the Zipf law needs 1 to %d keys", g.Keys(), MaxZipfKeys)
 	}
 	// A stream's requests and keys are held in memory: requestBytes per
 	// request, zipfKeyBytes per key (the key, its hash, point, owners and
 	// the law's CDF and guide table).
-	if need := int64(o.Requests)*requestBytes + int64(o.Keys)*zipfKeyBytes; need > o.Config.Budget()/2 {
+	if need := int64(o.Requests)*requestBytes + int64(g.Keys())*zipfKeyBytes; need > o.Config.Budget()/2 {
 		return schema.Config{}, fmt.Errorf("%d requests x %d B + %d keys x %d B need about %s, over half the memory budget of %s: use fewer requests or keys",
-			o.Requests, requestBytes, o.Keys, zipfKeyBytes, catalog.HumanBytes(need), catalog.HumanBytes(o.Config.Budget()))
+			o.Requests, requestBytes, g.Keys(), zipfKeyBytes, catalog.HumanBytes(need), catalog.HumanBytes(o.Config.Budget()))
 	}
 	if len(o.Zipfs) == 0 {
 		return schema.Config{}, fmt.Errorf("no Zipf exponent given")
@@ -339,20 +344,12 @@ func (o LoadOptions) validate() (schema.Config, error) {
 			return schema.Config{}, fmt.Errorf("zipf exponent %v: must be a finite number >= 0 (0 = uniform)", s)
 		}
 	}
-	if o.KeyKind != "" {
-		if _, err := keyset.ParseKeyKind(string(o.KeyKind)); err != nil {
-			return schema.Config{}, err
-		}
-		if o.KeyKind != keyset.KindRandom {
-			rc.KeyKind = string(o.KeyKind)
-		}
-	}
 	return rc, nil
 }
 
 // Load measures the request load of every placement in names (catalog
 // algorithms, [schema.VariantKey], [schema.VariantRequest]) on nodes, for
-// every Zipf exponent of o (or the request log), over o.Sets independent
+// every Zipf exponent of o (or the request log), over o's independent
 // streams, and returns one row of request-load results ([schema.Load]) per
 // exponent and placement, exponents outermost.
 //
@@ -381,76 +378,32 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]schema.Load
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return nil, err
 	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("no placements given")
+	locs, err := loadLocators(o, names, nodes)
+	if err != nil {
+		return nil, err
 	}
-	placers := map[string]algorithms.Placer{}
-	for _, name := range names {
-		if !slices.Contains(schema.LoadPlacements(), name) {
-			return nil, fmt.Errorf("unknown placement %q (known: %v)", name, schema.LoadPlacements())
-		}
-		if name == schema.VariantKey || name == schema.VariantRequest {
-			continue
-		}
-		p, err := catalog.New(name, nodes, o.Config)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		placers[name] = p
+	st, err := newStreams(o)
+	if err != nil {
+		return nil, err
 	}
-	var logStreams []requestStream
-	exps := o.Zipfs
-	var laws []*Zipf
-	var gen *keyset.Generator
-	if o.RequestLog != "" {
-		var lines int
-		if logStreams, lines, err = readRequestLog(o.RequestLog, o.Sets, o.Config.Budget()); err != nil {
-			return nil, err
-		}
-		rc.Keys = lines
-		exps = []float64{math.NaN()}
-	} else {
-		src, err := o.Options.Source()
-		if err != nil {
-			return nil, err
-		}
-		gen = src.(*keyset.Generator)
-		for _, s := range exps {
-			z, err := NewZipf(o.Keys, s)
-			if err != nil {
-				return nil, err
-			}
-			laws = append(laws, z)
-		}
-	}
-	samples := make([][][]schema.LoadSample, len(exps)) // [exp][name][stream]
-	ratios := make([][]*float64, len(exps))             // [exp][name], max over streams
+	samples := make([][][]schema.LoadSample, len(st.exps)) // [exp][name][stream]
+	ratios := make([][]*float64, len(st.exps))             // [exp][name], max over streams
 	for e := range samples {
 		samples[e] = make([][]schema.LoadSample, len(names))
 		ratios[e] = make([]*float64, len(names))
 	}
-	for s := range o.Sets {
-		var keys []string
-		if gen != nil {
-			keys = streamKeys(gen, s)
-		} else {
-			keys = logStreams[s].keys
-		}
+	for s := range rc.Sets {
+		keys := st.keys(s)
 		lps := make([]*loadPlacement, len(names))
 		for j, name := range names {
-			if lps[j], err = preparePlacement(name, nodes, o, keys, placers); err != nil {
+			if lps[j], err = preparePlacement(name, nodes, o, keys, locs); err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
 		}
-		for e := range exps {
-			var st requestStream
-			if gen != nil {
-				st = requestStream{keys: keys, reqs: zipfRequests(laws[e], o.Requests, o.Seed, s), hot: 0, hotShare: laws[e].HotShare()}
-			} else {
-				st = logStreams[s]
-			}
+		for e := range st.exps {
+			stream := st.stream(e, s, keys)
 			for j, lp := range lps {
-				smp, ratio, err := lp.measure(&st)
+				smp, ratio, err := lp.measure(&stream)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", names[j], err)
 				}
@@ -463,44 +416,123 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]schema.Load
 		}
 	}
 	var out []schema.Load
-	for e, s := range exps {
+	for e, s := range st.exps {
 		for j, name := range names {
-			ss := samples[e][j]
-			r := schema.Load{Config: rc, Nodes: len(nodes), Zipf: zipfOrLog(s),
-				Requests: o.Requests, MaxLoadOverCap: ratios[e][j], Samples: ss, HotKeyNode: ss[0].HotNode}
-			r.Algo = placementLabel(name)
-			if o.RequestLog != "" {
-				r.Requests = rc.Keys
-			}
-			if name == schema.VariantRequest {
-				r.InFlight = o.inFlightFor(len(nodes))
-			}
-			var p2m, cv, maxs, hots, away []float64
-			busiest := 0
-			for _, x := range ss {
-				p2m, cv, maxs, hots, away = append(p2m, x.PeakToMean), append(cv, x.CV), append(maxs, x.MaxShare), append(hots, x.HotShare), append(away, x.Away)
-				if x.HotBusiest {
-					busiest++
-				}
-			}
-			var ci cis
-			setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
-			setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.of("cv", cv))
-			setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.of("max share", maxs))
-			setEstimate(&r.HotShare, &r.HotShareLo, &r.HotShareHi, ci.of("hot share", hots))
-			setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.of("away fraction", away))
-			if ci.err != nil {
-				return nil, ci.err
-			}
-			r.HotIsBusiest = float64(busiest) / float64(len(ss))
-			var err error
-			if r.Floor, err = HotKeyFloor(r.HotShare, nodes); err != nil {
+			r, err := loadRow(o, rc, name, nodes, s, samples[e][j], ratios[e][j])
+			if err != nil {
 				return nil, err
 			}
 			out = append(out, r)
 		}
 	}
 	return out, nil
+}
+
+// loadLocators checks names and builds the catalog placements among them
+// on nodes, by name (the bounded-loads forms without a catalog entry are
+// built per stream).
+func loadLocators(o LoadOptions, names []string, nodes []algorithms.Node) (map[string]algorithms.Locator, error) {
+	if len(names) == 0 {
+		return nil, fmt.Errorf("no placements given")
+	}
+	locs := map[string]algorithms.Locator{}
+	for _, name := range names {
+		if !slices.Contains(schema.LoadPlacements(), name) {
+			return nil, fmt.Errorf("unknown placement %q (known: %v)", name, schema.LoadPlacements())
+		}
+		if name == schema.VariantKey || name == schema.VariantRequest {
+			continue
+		}
+		l, err := catalog.NewLocator(name, nodes, o.Config)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		locs[name] = l
+	}
+	return locs, nil
+}
+
+// loadStreams holds what every placement of a load run serves: the
+// generated key sets and the Zipf laws of the exponents, or the streams
+// of a request log (exps is then one NaN).
+type loadStreams struct {
+	o    LoadOptions
+	exps []float64
+	laws []*Zipf
+	gen  *keyset.Generator
+	log  []requestStream
+}
+
+func newStreams(o LoadOptions) (*loadStreams, error) {
+	st := &loadStreams{o: o, exps: o.Zipfs}
+	if o.RequestLog != nil {
+		var err error
+		if st.log, err = readRequestLog(o.RequestLog, o.Config.Budget()); err != nil {
+			return nil, err
+		}
+		st.exps = []float64{math.NaN()}
+		return st, nil
+	}
+	st.gen = o.generated()
+	for _, s := range st.exps {
+		z, err := NewZipf(st.gen.Keys(), s)
+		if err != nil {
+			return nil, err
+		}
+		st.laws = append(st.laws, z)
+	}
+	return st, nil
+}
+
+// keys returns the distinct keys of stream s.
+func (st *loadStreams) keys(s int) []string {
+	if st.gen != nil {
+		return streamKeys(st.gen, s)
+	}
+	return st.log[s].keys
+}
+
+// stream returns stream s (its keys given) under exponent e.
+func (st *loadStreams) stream(e, s int, keys []string) requestStream {
+	if st.gen == nil {
+		return st.log[s]
+	}
+	return requestStream{keys: keys, reqs: zipfRequests(st.laws[e], st.o.Requests, st.o.Seed, s), hot: 0, hotShare: st.laws[e].HotShare()}
+}
+
+// loadRow summarises the samples of placement name under exponent s
+// (NaN: a request log) into its row.
+func loadRow(o LoadOptions, rc schema.Config, name string, nodes []algorithms.Node, s float64, ss []schema.LoadSample, ratio *float64) (schema.Load, error) {
+	r := schema.Load{Config: rc, Nodes: len(nodes), Zipf: zipfOrLog(s),
+		Requests: o.Requests, MaxLoadOverCap: ratio, Samples: ss, HotKeyNode: ss[0].HotNode}
+	r.Algo = placementLabel(name)
+	if o.RequestLog != nil {
+		r.Requests = rc.Keys
+	}
+	if name == schema.VariantRequest {
+		r.InFlight = o.inFlightFor(len(nodes))
+	}
+	var p2m, cv, maxs, hots, away []float64
+	busiest := 0
+	for _, x := range ss {
+		p2m, cv, maxs, hots, away = append(p2m, x.PeakToMean), append(cv, x.CV), append(maxs, x.MaxShare), append(hots, x.HotShare), append(away, x.Away)
+		if x.HotBusiest {
+			busiest++
+		}
+	}
+	var ci cis
+	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
+	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.of("cv", cv))
+	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.of("max share", maxs))
+	setEstimate(&r.HotShare, &r.HotShareLo, &r.HotShareHi, ci.of("hot share", hots))
+	setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.of("away fraction", away))
+	if ci.err != nil {
+		return r, ci.err
+	}
+	r.HotIsBusiest = float64(busiest) / float64(len(ss))
+	var err error
+	r.Floor, err = hotKeyFloor(r.HotShare, nodes)
+	return r, err
 }
 
 // zipfOrLog returns the Zipf exponent s of a row, nil for a request log

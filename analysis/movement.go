@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/bounded"
@@ -25,13 +26,13 @@ type MoveCount struct {
 // CountMoves streams src through the placements chain[0], chain[1], ...
 // (each normally the previous one's Rebalance) and counts, per key set,
 // the owner changes between consecutive placements. Owners are compared by
-// node ID: each placer's node indexes are mapped once to IDs shared by the
-// whole chain. It returns one MoveCount per set, or an error for a chain of
-// fewer than two placements or a failing source. The counts do not depend
-// on workers. It holds the whole chain; [Movement] streams long chains in
-// windows instead.
-func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]MoveCount, error) {
-	return CountMovesPerSet(src, [][]algorithms.Placer{chain}, workers)
+// node ID: each placement's node indexes are mapped once to IDs shared by
+// the whole chain. It returns one MoveCount per set, or an error for a
+// chain of fewer than two placements or a failing source or placement.
+// The counts do not depend on workers. It holds the whole chain;
+// [Movement] streams long chains in windows instead.
+func CountMoves(src keyset.Source, chain []algorithms.Locator, workers int) ([]MoveCount, error) {
+	return CountMovesPerSet(src, [][]algorithms.Locator{chain}, workers)
 }
 
 // CountMovesPerSet is CountMoves with one chain of placements per key set
@@ -40,7 +41,7 @@ func CountMoves(src keyset.Source, chain []algorithms.Placer, workers int) ([]Mo
 // key set sees its own layout. It returns an error for a chain of fewer
 // than two placements, a number of chains that is neither 1 nor the number
 // of sets, or a failing source. It holds every chain at once.
-func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Placer, workers int) ([]MoveCount, error) {
+func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Locator, workers int) ([]MoveCount, error) {
 	if len(chains) != 1 && len(chains) != src.Sets() {
 		return nil, fmt.Errorf("%d chains of placements for %d key sets: want 1 or one per set", len(chains), src.Sets())
 	}
@@ -68,8 +69,8 @@ func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Placer, workers i
 // does not start with it (for net moves), and the global node numbers of
 // both.
 type passChain struct {
-	first    algorithms.Placer // nil: window[0] is the first placement
-	window   []algorithms.Placer
+	first    algorithms.Locator // nil: window[0] is the first placement
+	window   []algorithms.Locator
 	firstIDs []int32   // global numbers of first's (or window[0]'s) nodes
 	gids     [][]int32 // gids[t][i]: global number of window[t]'s node i
 	needed   [][]uint8 // needed[t][g]: see ShareChanges
@@ -78,10 +79,10 @@ type passChain struct {
 // newPassChain maps the node indexes of first (may be nil) and window to
 // global node numbers, in order of first appearance by ID, and marks per
 // window step whose weight share shrinks or grows (ShareChanges).
-func newPassChain(first algorithms.Placer, window []algorithms.Placer) passChain {
+func newPassChain(first algorithms.Locator, window []algorithms.Locator) passChain {
 	all := window
 	if first != nil {
-		all = append([]algorithms.Placer{first}, window...)
+		all = append([]algorithms.Locator{first}, window...)
 	}
 	ids := map[string]int32{}
 	gids := make([][]int32, len(all))
@@ -124,51 +125,40 @@ func allSets(chains int) func(set int) int {
 // keys whose owner under the chain's first placement differs from their
 // owner under the window's last placement, and with keys set the number of
 // keys. Sets with chainOf(s) < 0 are skipped (their keys still stream).
+// Each chunk of keys goes to one placement after the other
+// (Locator.LocateKeys), so a worker holds three owners per key of a chunk
+// whatever the window's length. It returns the source's error or the
+// first placement's that fails.
 func countPass(src keyset.Source, chains []passChain, chainOf func(set int) int, workers int, keys, net bool, out []MoveCount) error {
 	sets := src.Sets()
 	workers = keyset.Workers(workers)
 	counts := make([][]MoveCount, workers)
+	bufs := make([]moveBuffers, workers)
 	for w := range counts {
 		counts[w] = make([]MoveCount, sets)
 	}
+	var failed errOnce
 	err := src.Each(workers, func(w, set int, ks []string) {
 		ci := chainOf(set)
 		if ci < 0 {
 			return
 		}
-		pc := &chains[ci]
-		window, gids, needed := pc.window, pc.gids, pc.needed
+		b := &bufs[w]
 		c := &counts[w][set]
-		var moves, coll, nt int64
-		for _, k := range ks {
-			p := window[0]
-			start := gids[0][p.LocateHash(p.HashKey(k))]
-			prev := start
-			for t := 1; t < len(window); t++ {
-				p = window[t]
-				o := gids[t][p.LocateHash(p.HashKey(k))]
-				if o != prev {
-					moves++
-					if needed[t-1][prev] != ShareShrinks || needed[t-1][o] != ShareGrows {
-						coll++
-					}
-					prev = o
-				}
-			}
-			if net {
-				if pc.first != nil {
-					start = pc.firstIDs[pc.first.LocateHash(pc.first.HashKey(k))]
-				}
-				if prev != start {
-					nt++
-				}
+		pc := &chains[ci]
+		for lo := 0; lo < len(ks); lo += moveBlock {
+			blk := ks[lo:min(lo+moveBlock, len(ks))]
+			b.grow(len(blk))
+			if err := b.count(pc, blk, net, c); err != nil {
+				failed.set(err)
+				return
 			}
 		}
 		c.Keys += int64(len(ks))
-		c.Moves += moves
-		c.Collateral += coll
-		c.Net += nt
 	})
+	if err == nil {
+		err = failed.get()
+	}
 	if err != nil {
 		return err
 	}
@@ -183,6 +173,99 @@ func countPass(src keyset.Source, chains []passChain, chainOf func(set int) int,
 		}
 	}
 	return nil
+}
+
+// moveBlock is the keys located under every placement of a window before
+// the next keys: few enough that they stay in the first-level cache
+// between placements (compute-bound placements such as jump and
+// rendezvous would otherwise re-read them from further away), many enough
+// that a placement's tables stay warm over the block.
+const moveBlock = 512
+
+// moveBuffers is one worker's owners of a chunk of keys: the index under
+// the current placement, and the global node numbers under the first and
+// the previous placement.
+type moveBuffers struct {
+	cur         []int
+	start, prev []int32
+}
+
+// grow makes room for n keys.
+func (b *moveBuffers) grow(n int) {
+	if len(b.cur) < n {
+		b.cur, b.start, b.prev = make([]int, n), make([]int32, n), make([]int32, n)
+	}
+}
+
+// count adds to c the moves of the keys ks through pc's window (and with
+// net, the keys not back on their first owner).
+func (b *moveBuffers) count(pc *passChain, ks []string, net bool, c *MoveCount) error {
+	n := len(ks)
+	cur, start, prev := b.cur[:n], b.start[:n], b.prev[:n]
+	if err := pc.window[0].LocateKeys(ks, cur); err != nil {
+		return err
+	}
+	g0 := pc.gids[0]
+	for i, o := range cur {
+		prev[i] = g0[o]
+	}
+	copy(start, prev)
+	var moves, coll, nt int64
+	for t := 1; t < len(pc.window); t++ {
+		if err := pc.window[t].LocateKeys(ks, cur); err != nil {
+			return err
+		}
+		gt, needed := pc.gids[t], pc.needed[t-1]
+		for i, o := range cur {
+			g := gt[o]
+			if p := prev[i]; g != p {
+				moves++
+				if needed[p] != ShareShrinks || needed[g] != ShareGrows {
+					coll++
+				}
+				prev[i] = g
+			}
+		}
+	}
+	if net {
+		if pc.first != nil {
+			if err := pc.first.LocateKeys(ks, cur); err != nil {
+				return err
+			}
+			for i, o := range cur {
+				start[i] = pc.firstIDs[o]
+			}
+		}
+		for i := range prev {
+			if prev[i] != start[i] {
+				nt++
+			}
+		}
+	}
+	c.Moves += moves
+	c.Collateral += coll
+	c.Net += nt
+	return nil
+}
+
+// errOnce keeps the first error reported by concurrent workers.
+type errOnce struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (e *errOnce) set(err error) {
+	e.mu.Lock()
+	if e.err == nil {
+		e.err = err
+	}
+	e.mu.Unlock()
+}
+
+func (e *errOnce) get() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
 }
 
 // MaxChainCost bounds the work of building a movement's chain of
@@ -381,13 +464,13 @@ func leavesInside(cur []algorithms.Node, leaving []string) bool {
 }
 
 // Placements builds the chain of placements of sc for the algorithm in o:
-// catalog.New on the initial membership, then each step as the previous
-// placement's Rebalance to the next membership. Automatic bounded
+// catalog.NewLocator on the initial membership, then each step as the
+// previous placement's Rebalance to the next membership. Automatic bounded
 // partitions are sized for the largest membership of sc. It returns the
 // constructor's or Rebalance's error, naming the step, or an error when the
 // chain would exceed MaxChainCost or, since it holds every placement at
 // once, o.Config.Budget().
-func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
+func Placements(o Options, sc Scenario) ([]algorithms.Locator, error) {
 	budget := o.Config.Budget()
 	pl, err := planChain(o, sc, budget, 1)
 	if err != nil {
@@ -401,10 +484,10 @@ func Placements(o Options, sc Scenario) ([]algorithms.Placer, error) {
 		return nil, fmt.Errorf("scenario %s: its %d placements of %s held at once need about %s, over the memory budget of %s",
 			sc.Op, len(pl.costs), o.Algo, catalog.HumanBytes(total), catalog.HumanBytes(budget))
 	}
-	var chain []algorithms.Placer
+	var chain []algorithms.Locator
 	err = sc.walk(func(t int, m []algorithms.Node, _ ratio) error {
 		if t == 0 {
-			p, err := catalog.New(o.Algo, m, pl.cfg)
+			p, err := catalog.NewLocator(o.Algo, m, pl.cfg)
 			chain = append(chain, p)
 			return err
 		}
@@ -465,14 +548,14 @@ func streamChains(o Options, sc Scenario, pl chainPlan, budget int64, src keyset
 // perLayout bytes (see streamChains). It returns the number of passes.
 func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int64, src keyset.Source, chainOf func(int) int, out []MoveCount) (int, error) {
 	k := l1 - l0
-	first := make([]algorithms.Placer, k)
-	windows := make([][]algorithms.Placer, k)
+	first := make([]algorithms.Locator, k)
+	windows := make([][]algorithms.Locator, k)
 	var held int64 // bytes of one layout's window placements
 	passes := 0
 	flush := func(last bool) error {
 		pcs := make([]passChain, k)
 		for i := range pcs {
-			var f algorithms.Placer
+			var f algorithms.Locator
 			if passes > 0 { // windows[i][0] is no longer the first placement
 				f = first[i]
 			}
@@ -485,11 +568,11 @@ func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int
 	err := sc.walk(func(t int, m []algorithms.Node, _ ratio) error {
 		if t == 0 {
 			for i := range k {
-				p, err := catalog.New(o.Algo, LayoutNodes(m, l0+i), pl.cfg)
+				p, err := catalog.NewLocator(o.Algo, LayoutNodes(m, l0+i), pl.cfg)
 				if err != nil {
 					return err
 				}
-				first[i], windows[i] = p, []algorithms.Placer{p}
+				first[i], windows[i] = p, []algorithms.Locator{p}
 			}
 			held = pl.costs[0]
 			return nil
@@ -503,7 +586,7 @@ func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int
 				return err
 			}
 			for i := range windows {
-				windows[i] = []algorithms.Placer{windows[i][len(windows[i])-1]}
+				windows[i] = []algorithms.Locator{windows[i][len(windows[i])-1]}
 			}
 			held = pl.costs[t-1]
 		}
@@ -556,20 +639,25 @@ func moveCounters(o Options, sets int) (int64, error) {
 var ErrTooFewMoves = errors.New("too few expected moves")
 
 // MovementKeys returns the keys per set Movement uses for a scenario whose
-// ideal fractions sum to ideal: o.Keys, raised to ceil(o.MinMoves/ideal)
-// when o.MinMoves > 0 and keys are generated. It returns an error wrapping
-// ErrTooFewMoves when that exceeds o.MaxKeys.
+// ideal fractions sum to ideal, for generated keys: the source's, raised
+// to ceil(o.MinMoves/ideal) when o.MinMoves > 0; 0 for a key file (its
+// keys are what they are). It returns an error wrapping ErrTooFewMoves
+// when that exceeds o.MaxKeys.
 func MovementKeys(o Options, ideal float64) (int, error) {
-	if o.MinMoves <= 0 || o.KeyFile != "" {
-		return o.Keys, nil
+	g := o.generated()
+	if g == nil {
+		return 0, nil
+	}
+	if o.MinMoves <= 0 {
+		return g.Keys(), nil
 	}
 	// The ideal fraction is exact to one rounding for integer weights
 	// (0.2 for 4 -> 5), but a sum over steps or fractional weights can be
 	// off by a few ulps: a relative slack of 1e-12 keeps ceil from adding a
 	// key for that.
 	need := math.Ceil(float64(o.MinMoves) / ideal * (1 - 1e-12))
-	if need <= float64(o.Keys) {
-		return o.Keys, nil
+	if need <= float64(g.Keys()) {
+		return g.Keys(), nil
 	}
 	if o.MaxKeys > 0 && need > float64(o.MaxKeys) {
 		return 0, fmt.Errorf("%w: %d expected moved keys per key set at ideal fraction %.3g need %.0f keys per set (max %d)", ErrTooFewMoves, o.MinMoves, ideal, need, o.MaxKeys)
@@ -585,7 +673,7 @@ func MovementKeys(o Options, ideal float64) (int, error) {
 // long chain that would never be built must not turn the skip into an
 // error.
 func checkExpectedMoves(o Options, sc Scenario) error {
-	if o.MinMoves <= 0 || o.KeyFile != "" {
+	if o.MinMoves <= 0 || o.generated() == nil {
 		return nil
 	}
 	var ideal float64
@@ -632,8 +720,7 @@ func planMovement(o Options, sc Scenario, sets int) (chainPlan, int64, int, erro
 }
 
 // CheckMovement returns the error Movement(o, sc) would return before
-// streaming its first key, apart from the key source's (see
-// Options.Source, checked once per run by callers): an unknown algorithm,
+// streaming its first key: an unknown algorithm or key source,
 // a bad config or placement mode, too many workers, counters or a step over
 // the memory budget, a chain over MaxChainCost, an invalid scenario, a
 // membership the algorithm rejects, or (wrapping ErrTooFewMoves) too many
@@ -643,7 +730,7 @@ func CheckMovement(o Options, sc Scenario) error {
 	if err := o.checkConfig(); err != nil {
 		return err
 	}
-	_, _, _, err := planMovement(o, sc, o.Sets)
+	_, _, _, err := planMovement(o, sc, o.sets())
 	return err
 }
 
@@ -677,9 +764,9 @@ func CheckMovement(o Options, sc Scenario) error {
 // however long the scenario and however many per-set chains; a run that
 // fits is one pass over the keys.
 //
-// It returns an error for invalid options (unknown algorithm, bad config
-// or placement mode, keys < 1, sets < 1, unreadable key file, workers >
-// MaxWorkers), counters over the budget, an invalid scenario, a chain over
+// It returns an error for invalid options (unknown algorithm or key
+// source, bad config or placement mode, workers > MaxWorkers), counters
+// over the budget, an invalid scenario, a chain over
 // MaxChainCost, a step whose placements do not fit in the budget, a
 // membership the algorithm rejects, or (wrapping ErrTooFewMoves) too many
 // keys needed; every one of these before the first key is streamed,
@@ -693,8 +780,10 @@ func Movement(o Options, sc Scenario) (schema.Move, error) {
 	if err != nil {
 		return schema.Move{}, err
 	}
-	if keys != o.Keys { // scaled for MinMoves: generated keys only
-		o.Keys = keys
+	if g := o.generated(); g != nil && keys != g.Keys() { // scaled for MinMoves
+		if o.Keys, err = g.WithKeys(keys); err != nil {
+			return schema.Move{}, err
+		}
 		if src, rc, err = o.prepare(); err != nil {
 			return schema.Move{}, err
 		}
@@ -731,7 +820,7 @@ func Movement(o Options, sc Scenario) (schema.Move, error) {
 	r.NetMovedFrac, r.NetMovedFracLo, r.NetMovedFracHi = n.Mean, n.Lo, n.Hi
 	r.MovedOverIdeal = r.MovedFrac / r.IdealFrac // walk guarantees IdealFrac > 0
 	perSet := float64(rc.Keys)
-	if o.KeyFile != "" {
+	if o.generated() == nil { // a key file's keys are all its sets'
 		perSet /= float64(rc.Sets)
 	}
 	r.ExpectedMoves = pl.expectedMoves(perSet)

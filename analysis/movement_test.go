@@ -24,7 +24,7 @@ import (
 )
 
 func opts(algo string, keys, sets int) Options {
-	return Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: keys, Sets: sets, Seed: 20260101}
+	return Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: genKeys(keys, sets, 20260101), Seed: 20260101}
 }
 
 // TestModuloMovedFraction compares modulo's measured moved fraction with
@@ -110,8 +110,8 @@ func ringMovedShare(t *testing.T, o Options, sc Scenario) float64 {
 	}
 	before, after := chain[0], chain[1]
 	var f float64
-	bs := before.(algorithms.ExactSharer).ExactShares()
-	as := after.(algorithms.ExactSharer).ExactShares()
+	bs := placerOf(t, before).(algorithms.ExactSharer).ExactShares()
+	as := placerOf(t, after).(algorithms.ExactSharer).ExactShares()
 	for i, nd := range after.Nodes() {
 		if algorithms.IndexOf(before.Nodes(), nd.ID) < 0 {
 			f += as[i]
@@ -536,11 +536,15 @@ func TestWorkerIndependence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, keyFile := range []string{"", path} {
+	f, err := keyset.NewFile(path, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keys := range []keyset.Source{genKeys(3*keyset.ChunkKeys+5, 3, 20260101), f} {
 		var outs []string
 		for _, w := range []int{1, 2, 5} {
-			o := opts("ring", 3*keyset.ChunkKeys+5, 3)
-			o.KeyFile, o.Workers = keyFile, w
+			o := opts("ring", 1, 1)
+			o.Keys, o.Workers = keys, w
 			m, err := Movement(o, sc)
 			if err != nil {
 				t.Fatal(err)
@@ -560,7 +564,7 @@ func TestWorkerIndependence(t *testing.T) {
 		}
 		for i := 1; i < len(outs); i++ {
 			if outs[i] != outs[0] {
-				t.Errorf("key file %q: output with workers #%d differs from workers=1", keyFile, i)
+				t.Errorf("keys %T: output with workers #%d differs from workers=1", keys, i)
 			}
 		}
 	}
@@ -573,10 +577,8 @@ func TestMovementErrors(t *testing.T) {
 		want string
 	}{
 		{opts("nosuch", 10, 1), `"nosuch"`},
-		{opts("ring", 0, 1), "keys 0"},
-		{opts("ring", 10, 0), "sets 0"},
-		{Options{Algo: "ring", Config: catalog.Config{Hash: "sha1", VNodes: 1, Eps: 1, Partitions: 1}, Keys: 1, Sets: 1}, `"sha1"`},
-		{Options{Algo: "ring", Config: catalog.DefaultConfig(), Sets: 1, KeyFile: "/no/such/file"}, "/no/such/file"},
+		{Options{Algo: "ring", Config: catalog.DefaultConfig()}, "key source"},
+		{Options{Algo: "ring", Config: catalog.Config{Hash: "sha1", VNodes: 1, Eps: 1, Partitions: 1}, Keys: genKeys(1, 1, 1)}, `"sha1"`},
 	} {
 		if _, err := Movement(c.o, sc); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Movement(%+v): error %v, want one naming %s", c.o, err, c.want)
@@ -648,4 +650,25 @@ func TestLeftOutBeforeChainCost(t *testing.T) {
 	if err := sw.CheckMove(o); err != nil {
 		t.Errorf("CheckMove: %v, want the point left out without an error", err)
 	}
+}
+
+// genKeys returns the generator of sets sets of keys keys from seed, the
+// key source of an Options literal; invalid sizes panic (the tests give
+// valid ones).
+func genKeys(keys, sets int, seed uint64) *keyset.Generator {
+	g, err := keyset.NewGenerator(keys, sets, seed)
+	if err != nil {
+		panic(err)
+	}
+	return g
+}
+
+// placerOf returns the Placer behind a Locator of the catalog.
+func placerOf(t *testing.T, l algorithms.Locator) algorithms.Placer {
+	t.Helper()
+	p, ok := algorithms.PlacerOf(l)
+	if !ok {
+		t.Fatalf("%s: no Placer behind the locator", l.Algorithm())
+	}
+	return p
 }

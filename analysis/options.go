@@ -1,26 +1,31 @@
-// Package analysis measures what a key placement does to keys: how many
-// move when the membership changes (movement) and how evenly they spread
-// over the nodes (spread), with means and 95% confidence intervals over
-// independent key sets, beside the ideal a perfect algorithm would reach.
+// Package analysis holds chbench's measures of what a key placement does
+// to keys: how many move when the membership changes ([Movement], and the
+// miss storm of a cache fleet, [Storm]), how evenly they spread over the
+// nodes ([Spread]), the request load under Zipf popularity ([Load]), the
+// three forms of consistent hashing with bounded loads
+// ([SweepBoundedLoads]) and R replicas per key ([Replication]), with means
+// and 95% confidence intervals over independent key sets, beside the ideal
+// a perfect algorithm would reach. Each returns the rows of package
+// schema, which writes them; [WriteMoveTable] and its siblings print the
+// rows as aligned tables for terminals.
 //
-// Keys stream in chunks from a [keyset.Source] (a seeded [keyset.Generator] or a
-// [keyset.File]); workers on every core count owners per chunk into per-worker
-// integer counters, merged after the pass, so memory stays flat in the
-// number of keys and results are byte-identical for any worker count. The
-// analysis knows placers only through [algorithms.Placer]: owners are
-// compared by node ID, and every membership change is the previous
-// placement's Rebalance, so stateful algorithms move from their own state.
+// Keys stream in chunks from the run's one [keyset.Source] (a seeded
+// [keyset.Generator] or a [keyset.File], built by the caller, Options.Keys);
+// workers on every core count owners per chunk into per-worker integer
+// counters, merged after the pass, so memory stays flat in the number of
+// keys and results are byte-identical for any worker count. The measures
+// consume placements through [algorithms.Locator] (a batch of keys in,
+// owner indexes out), built by the catalog for the run's configuration,
+// so a placement outside chbench's process can enter every measure;
+// owners are compared by node ID, and every membership change is the
+// previous placement's Rebalance, so stateful algorithms move from their
+// own state. Only what needs a placement's internals (exact shares, the
+// partitions and bounds of bounded loads) asks for the Placer behind it.
 //
-// Request load ([Load]) weighs keys by a Zipf popularity law ([Zipf]) or a
-// request log, and [SweepBoundedLoads] measures the three forms of
-// consistent hashing with bounded loads (partition, key, request level).
-//
-// Results ([MoveResult], [SpreadResult], [LoadResult], [BoundedResult])
-// carry their configuration; they print as aligned tables here
-// ([WriteMoveTable], [WriteSpreadTable], [WriteLoadTable],
-// [WriteBoundedTable]) and become rows of the results schema ([MoveRows],
-// [SpreadRows], [LoadRows], [BoundedRows]), which package schema writes as
-// CSV, JSON and the Go benchmark format.
+// A membership is validated once where it enters ([Scenario] walks
+// validate the initial nodes and each step's joins, [Spread], [Load] and
+// [SweepBoundedLoads] their node list); the statistics inside (the balance
+// of shares, noise and hot-key floors) trust it.
 package analysis
 
 import (
@@ -36,18 +41,22 @@ import (
 
 // Options configures one analysis run.
 type Options struct {
-	Algo    string         // algorithm registry name (catalog.Names)
-	Config  catalog.Config // hash, vnodes, eps, partitions, table size, probes, capacity
-	Keys    int            // keys per generated set (>= 1); ignored with KeyFile
-	Sets    int            // number of independent key sets S (>= 1)
-	Seed    uint64         // seed of the key generator and of random scenario choices
-	KeyFile string         // if set, keys are read from this file (see KeyFile) instead of generated
-	KeyKind keyset.KeyKind // shape of generated keys (see keyset.KeyKind); "" = keyset.KindRandom
-	Workers int            // goroutines; < 1 means runtime.GOMAXPROCS(0), at most MaxWorkers. Results do not depend on it.
-	Commit  string         // the caller's source revision, copied into results
-	// Placement is schema.PlacementPerSet (each key set on its own layout, for
-	// algorithms whose layout is random) or schema.PlacementFixed (one layout,
-	// the given node IDs, for every set); "" means schema.PlacementFixed.
+	Algo   string         // algorithm registry name (catalog.Names)
+	Config catalog.Config // hash, vnodes, eps, partitions, table size, probes, capacity
+	// Keys is the run's key source, built once where the keys enter (a
+	// flag) and passed down: a *keyset.Generator of generated keys or a
+	// *keyset.File of a key file. Its sets are the run's key sets; every
+	// mean and interval is over them.
+	Keys keyset.Source
+	// Seed is the seed of the scenarios' random choices (which node
+	// leaves, churn's joins and leaves), recorded as the run's seed; a
+	// generated key source has its own (the commands use the same).
+	Seed    uint64
+	Workers int    // goroutines; < 1 means runtime.GOMAXPROCS(0), at most MaxWorkers. Results do not depend on it.
+	Commit  string // the caller's source revision, copied into results
+	// Placement is schema.PlacementPerSet (each key set on its own layout,
+	// for algorithms whose layout is random) or schema.PlacementFixed (one
+	// layout, the given node IDs, for every set); "" means fixed.
 	Placement string
 	// Draws, if > 0, is the number of independent layouts (LayoutNodes(nodes,
 	// r), r = 0..Draws-1) over which Spread summarises the exact
@@ -55,10 +64,11 @@ type Options struct {
 	// shares (no keys involved): mean and 5th-95th percentiles.
 	Draws int
 	// MinMoves, if > 0, makes Movement use, for generated keys, at least
-	// ceil(MinMoves / ideal fraction) keys per set (more than Keys when
-	// needed), so that every key set expects at least MinMoves moved keys;
-	// a scenario that would need more than MaxKeys keys per set is refused
-	// with an error wrapping ErrTooFewMoves. Ignored with KeyFile.
+	// ceil(MinMoves / ideal fraction) keys per set (more than the source's
+	// when needed), so that every key set expects at least MinMoves moved
+	// keys; a scenario that would need more than MaxKeys keys per set is
+	// refused with an error wrapping ErrTooFewMoves. Ignored for a key
+	// file.
 	MinMoves int
 	// MaxKeys bounds the keys per set MinMoves may ask for (> 0 when
 	// MinMoves > 0).
@@ -70,23 +80,14 @@ type Options struct {
 	Progress func(keys int64)
 }
 
-// Source returns the key source the options describe: keyset.NewFile(KeyFile,
-// Sets) when KeyFile is set, else keyset.NewGenerator(Keys, Sets, Seed)
-// generating keys of kind KeyKind (an unknown kind is an error).
-func (o Options) Source() (keyset.Source, error) {
-	if o.KeyFile != "" {
-		return keyset.NewFile(o.KeyFile, o.Sets)
-	}
-	g, err := keyset.NewGenerator(o.Keys, o.Sets, o.Seed)
-	if err != nil || o.KeyKind == "" {
-		return g, err
-	}
-	return g.WithKind(o.KeyKind)
+// generated returns the options' key generator, or nil for a key file.
+func (o Options) generated() *keyset.Generator {
+	g, _ := o.Keys.(*keyset.Generator)
+	return g
 }
 
-// RunConfig is the configuration a result was produced with, as the
-// results schema records it.
-type RunConfig = schema.Config
+// sets returns the number of key sets of the options' source.
+func (o Options) sets() int { return o.Keys.Sets() }
 
 // MaxDraws bounds Options.Draws.
 const MaxDraws = 100_000
@@ -97,10 +98,15 @@ const MaxDraws = 100_000
 // run are also checked against the memory budget (Config.Budget()).
 const MaxWorkers = 256
 
-// checkConfig checks the algorithm, workers and config of o.
+// checkConfig checks the algorithm, key source, workers and config of o.
 func (o Options) checkConfig() error {
 	if _, err := catalog.Describe(o.Algo); err != nil {
 		return err
+	}
+	switch o.Keys.(type) {
+	case *keyset.Generator, *keyset.File:
+	default:
+		return fmt.Errorf("key source %T: want a *keyset.Generator or a *keyset.File", o.Keys)
 	}
 	if o.Workers > MaxWorkers {
 		return fmt.Errorf("workers %d: at most %d", o.Workers, MaxWorkers)
@@ -114,24 +120,20 @@ func (o Options) checkConfig() error {
 	return o.Config.Validate()
 }
 
-// prepare validates o and returns its source and run configuration.
-func (o Options) prepare() (keyset.Source, RunConfig, error) {
-	if err := o.checkConfig(); err != nil {
-		return nil, RunConfig{}, err
-	}
-	mode, _ := o.placementMode() // checked above
-	src, err := o.Source()
-	if err != nil {
-		return nil, RunConfig{}, err
-	}
-	h, _ := algorithms.LookupHash(o.Config.Hash) // validated above
-	rc := RunConfig{
+// runConfig returns the run configuration of o as results record it:
+// the key source's keys (per set for generated keys, all of the file's
+// for a key file), sets, file and kind (empty for the default random
+// keys).
+func (o Options) runConfig() schema.Config {
+	mode, _ := o.placementMode() // checked by checkConfig
+	h, _ := algorithms.LookupHash(o.Config.Hash)
+	rc := schema.Config{
 		Algo: o.Algo, Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps,
 		Partitions: o.Config.Partitions, TableSize: o.Config.TableSize, Probes: o.Config.Probes, Capacity: o.Config.Capacity,
-		Sets: o.Sets, Seed: o.Seed, Placement: mode,
+		Sets: o.sets(), Seed: o.Seed, Placement: mode,
 		GoVersion: runtime.Version(), Commit: o.Commit,
 	}
-	switch s := src.(type) {
+	switch s := o.Keys.(type) {
 	case *keyset.File:
 		rc.Keys, rc.KeyFile = s.Keys(), s.Path()
 	case *keyset.Generator:
@@ -139,8 +141,15 @@ func (o Options) prepare() (keyset.Source, RunConfig, error) {
 		if s.Kind() != keyset.KindRandom {
 			rc.KeyKind = string(s.Kind())
 		}
-	default:
-		return nil, RunConfig{}, fmt.Errorf("unexpected key source %T", src)
 	}
-	return withProgress(src, o.Progress), rc, nil
+	return rc
+}
+
+// prepare validates o and returns its source (reporting progress) and run
+// configuration.
+func (o Options) prepare() (keyset.Source, schema.Config, error) {
+	if err := o.checkConfig(); err != nil {
+		return nil, schema.Config{}, err
+	}
+	return withProgress(o.Keys, o.Progress), o.runConfig(), nil
 }

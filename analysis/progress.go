@@ -27,16 +27,15 @@ func withProgress(src keyset.Source, progress func(keys int64)) keyset.Source {
 }
 
 // RunKeys returns the number of keys one Movement or Spread run with o
-// streams: Keys * Sets for generated keys, the file's key count for a key
-// file. Callers sum it over runs to give a progress display its total. It
-// returns the source's error (bad sizes, unreadable key file).
-func (o Options) RunKeys() (int64, error) {
-	src, err := o.Source()
-	if err != nil {
-		return 0, err
+// streams: keys per set x sets for generated keys, the file's key count
+// for a key file (0 without a source). Callers sum it over runs to give a
+// progress display its total.
+func (o Options) RunKeys() int64 {
+	switch s := o.Keys.(type) {
+	case *keyset.File:
+		return int64(s.Keys())
+	case *keyset.Generator:
+		return int64(s.Keys()) * int64(s.Sets())
 	}
-	if f, ok := src.(*keyset.File); ok {
-		return int64(f.Keys()), nil
-	}
-	return int64(o.Keys) * int64(o.Sets), nil
+	return 0
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -40,20 +41,31 @@ func replicaNodes(n, r int) []algorithms.Node {
 	return nodes
 }
 
-// replicaOptions returns o as replica r: its key seed.
-func replicaOptions(o Options, r int) Options {
+// replicaOptions returns o as replica r with sets key sets: the seed
+// ReplicaSeed(o.Seed, r), and keys generated from it, as many per set and
+// of the same kind as o's generated keys. It returns an error when o's
+// keys are not generated.
+func replicaOptions(o Options, r, sets int) (Options, error) {
+	g := o.generated()
+	if g == nil {
+		return o, fmt.Errorf("key source %T: replicas draw generated keys", o.Keys)
+	}
 	o.Seed = ReplicaSeed(o.Seed, r)
-	o.KeyFile = ""
-	return o
+	ng, err := keyset.NewGenerator(g.Keys(), sets, o.Seed)
+	if err == nil {
+		ng, err = ng.WithKind(g.Kind())
+	}
+	o.Keys = ng
+	return o, err
 }
 
 // MoveReplicas returns, for each of replicas independent replicas of the
 // algorithm in o (see ReplicaSeed for how they differ), the moved fraction
 // (0..1) of the resize from -> to nodes (to > from: nodes join; to < from:
-// the last nodes leave), pooled over the o.Sets sets of o.Keys generated
-// keys: the statistic a write-up reports for one run. o.KeyFile is
-// ignored. It returns an error for replicas < 1, from or
-// to < 1 or equal, or invalid options.
+// the last nodes leave), pooled over as many sets of as many generated
+// keys as o's: the statistic a write-up reports for one run. It returns an
+// error for replicas < 1, from or to < 1 or equal, options whose keys are
+// not generated, or invalid options.
 func MoveReplicas(o Options, from, to, replicas int) ([]float64, error) {
 	if replicas < 1 {
 		return nil, fmt.Errorf("replicas %d: need at least 1", replicas)
@@ -75,7 +87,11 @@ func MoveReplicas(o Options, from, to, replicas int) ([]float64, error) {
 		} else if to > from+1 {
 			sc.Op = schema.OpAddMany
 		}
-		res, err := Movement(replicaOptions(o, r), sc)
+		ro, err := replicaOptions(o, r, o.sets())
+		if err != nil {
+			return nil, err
+		}
+		res, err := Movement(ro, sc)
 		if err != nil {
 			return nil, fmt.Errorf("replica %d: %w", r, err)
 		}
@@ -85,9 +101,11 @@ func MoveReplicas(o Options, from, to, replicas int) ([]float64, error) {
 }
 
 // SpreadReplicas returns, for each of replicas independent replicas of the
-// algorithm in o (see ReplicaSeed), the Balance of one set of o.Keys
-// generated keys over n equal-weight nodes: the smallest and largest share
-// a write-up reports for one run. o.Sets and o.KeyFile are ignored. It returns an error for replicas < 1, n < 1 or invalid options.
+// algorithm in o (see ReplicaSeed), the Balance of one set of as many
+// generated keys as o's sets have, over n equal-weight nodes: the smallest
+// and largest share a write-up reports for one run. It returns an error
+// for replicas < 1, n < 1, options whose keys are not generated, or
+// invalid options.
 func SpreadReplicas(o Options, n, replicas int) ([]Balance, error) {
 	if replicas < 1 {
 		return nil, fmt.Errorf("replicas %d: need at least 1", replicas)
@@ -97,14 +115,16 @@ func SpreadReplicas(o Options, n, replicas int) ([]Balance, error) {
 	}
 	out := make([]Balance, replicas)
 	for r := range out {
-		ro := replicaOptions(o, r)
-		ro.Sets = 1
+		ro, err := replicaOptions(o, r, 1)
+		if err != nil {
+			return nil, err
+		}
 		src, _, err := ro.prepare()
 		if err != nil {
 			return nil, err
 		}
 		nodes := replicaNodes(n, r)
-		p, err := catalog.New(ro.Algo, nodes, ro.Config)
+		p, err := catalog.NewLocator(ro.Algo, nodes, ro.Config)
 		if err != nil {
 			return nil, fmt.Errorf("replica %d: %w", r, err)
 		}
@@ -114,7 +134,7 @@ func SpreadReplicas(o Options, n, replicas int) ([]Balance, error) {
 		}
 		shares := make([]float64, n)
 		for i, c := range counts[0] {
-			shares[i] = float64(c) / float64(ro.Keys)
+			shares[i] = float64(c) / float64(ro.generated().Keys())
 		}
 		if out[r], err = BalanceOf(shares, p.Nodes()); err != nil {
 			return nil, err

@@ -32,27 +32,30 @@ type ReplicaCount struct {
 
 // CountReplicas streams src through the first and the last placement of
 // chain and counts, per key set, the replicas (R per key, fewer only when
-// fewer nodes exist) that move between them, the keys that lose every
-// replica, each node's replica load and the distinct replica sets in the
-// first placement. hashBits is the width of the key hashes (for
-// [algorithms.SaltedReplicas]). Nodes are matched by ID. It returns an
-// error for R outside 1..MaxReplicationFactor, a chain of fewer than two
-// placements, or a failing source. The counts do not depend on workers.
-func CountReplicas(src keyset.Source, chain []algorithms.Placer, r, hashBits, workers int) ([]ReplicaCount, error) {
-	return CountReplicasPerSet(src, [][]algorithms.Placer{chain}, r, hashBits, workers)
+// fewer nodes exist: Locator.ReplicateKeys) that move between them, the
+// keys that lose every replica, each node's replica load and the distinct
+// replica sets in the first placement. Nodes are matched by ID. It returns
+// an error for R outside 1..MaxReplicationFactor, a chain of fewer than
+// two placements, or a failing source or placement. The counts do not
+// depend on workers.
+func CountReplicas(src keyset.Source, chain []algorithms.Locator, r, workers int) ([]ReplicaCount, error) {
+	return CountReplicasPerSet(src, [][]algorithms.Locator{chain}, r, workers)
 }
 
 // replicaEnds is the first and last placement of one chain, with the last
-// one's nodes numbered like the first's (newcomers after them).
+// one's nodes numbered like the first's (newcomers after them), and the
+// replicas per key each gives (R, or fewer nodes).
 type replicaEnds struct {
-	first, last algorithms.Placer
-	lastG       []int32 // last's node i is global node lastG[i]
-	n0          int     // nodes of first
+	first, last   algorithms.Locator
+	lastG         []int32 // last's node i is global node lastG[i]
+	n0            int     // nodes of first
+	rFirst, rLast int
 }
 
-func newReplicaEnds(chain []algorithms.Placer) replicaEnds {
+func newReplicaEnds(chain []algorithms.Locator, r int) replicaEnds {
 	first, last := chain[0], chain[len(chain)-1]
-	e := replicaEnds{first: first, last: last, n0: len(first.Nodes()), lastG: make([]int32, len(last.Nodes()))}
+	e := replicaEnds{first: first, last: last, n0: len(first.Nodes()), lastG: make([]int32, len(last.Nodes())),
+		rFirst: min(r, len(first.Nodes())), rLast: min(r, len(last.Nodes()))}
 	ids := make(map[string]int32, e.n0)
 	for i, nd := range first.Nodes() {
 		ids[nd.ID] = int32(i)
@@ -72,7 +75,7 @@ func newReplicaEnds(chain []algorithms.Placer) replicaEnds {
 // s through chains[s]: its own layout or its own history), or a single
 // chain that serves every set. It returns CountReplicas's errors and one
 // for a number of chains other than 1 or the sets of src.
-func CountReplicasPerSet(src keyset.Source, chains [][]algorithms.Placer, r, hashBits, workers int) ([]ReplicaCount, error) {
+func CountReplicasPerSet(src keyset.Source, chains [][]algorithms.Locator, r, workers int) ([]ReplicaCount, error) {
 	if r < 1 || r > MaxReplicationFactor {
 		return nil, fmt.Errorf("replicas %d: the replication factor must be 1 to %d", r, MaxReplicationFactor)
 	}
@@ -85,11 +88,12 @@ func CountReplicasPerSet(src keyset.Source, chains [][]algorithms.Placer, r, has
 		if len(chain) < 2 {
 			return nil, fmt.Errorf("replication needs at least two placements, got %d", len(chain))
 		}
-		ends[i] = newReplicaEnds(chain)
+		ends[i] = newReplicaEnds(chain, r)
 	}
 	workers = keyset.Workers(workers)
 	counts := make([][]ReplicaCount, workers)
 	seen := make([][]map[uint64]struct{}, workers)
+	bufs := make([][2][]int, workers)
 	for w := range counts {
 		counts[w] = make([]ReplicaCount, sets)
 		seen[w] = make([]map[uint64]struct{}, sets)
@@ -98,33 +102,27 @@ func CountReplicasPerSet(src keyset.Source, chains [][]algorithms.Placer, r, has
 			seen[w][s] = map[uint64]struct{}{}
 		}
 	}
+	var failed errOnce
 	err := src.Each(workers, func(w, set int, keys []string) {
-		c := &counts[w][set]
-		fp := seen[w][set]
 		e := forSet(ends, set)
-		var a, b [MaxReplicationFactor]int
-		for _, k := range keys {
-			ra := algorithms.Replicas(e.first, e.first.HashKey(k), hashBits, a[:r])
-			rb := algorithms.Replicas(e.last, e.last.HashKey(k), hashBits, b[:r])
-			for i, x := range rb {
-				rb[i] = int(e.lastG[x])
-			}
-			kept := 0
-			for _, x := range ra {
-				c.Load[x]++
-				if slices.Contains(rb, x) {
-					kept++
-				}
-			}
-			c.Pairs += int64(len(ra))
-			c.Moved += int64(len(ra) - kept)
-			if kept == 0 {
-				c.AllLost++
-			}
-			fp[setFingerprint(ra)] = struct{}{}
+		b := &bufs[w]
+		if need := MaxReplicationFactor * len(keys); len(b[0]) < need {
+			b[0], b[1] = make([]int, need), make([]int, need)
 		}
-		c.Keys += int64(len(keys))
+		a, z := b[0][:e.rFirst*len(keys)], b[1][:e.rLast*len(keys)]
+		if err := e.first.ReplicateKeys(keys, e.rFirst, a); err != nil {
+			failed.set(err)
+			return
+		}
+		if err := e.last.ReplicateKeys(keys, e.rLast, z); err != nil {
+			failed.set(err)
+			return
+		}
+		countReplicaChunk(&counts[w][set], seen[w][set], e, a, z, len(keys))
 	})
+	if err == nil {
+		err = failed.get()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -151,6 +149,35 @@ func CountReplicasPerSet(src keyset.Source, chains [][]algorithms.Placer, r, has
 		}
 	}
 	return out, nil
+}
+
+// countReplicaChunk adds to c the replicas of n keys: a holds each key's
+// e.rFirst replicas under the first placement, z its e.rLast under the
+// last (node indexes of each), fp the fingerprints of the replica sets
+// seen.
+func countReplicaChunk(c *ReplicaCount, fp map[uint64]struct{}, e replicaEnds, a, z []int, n int) {
+	var rb [MaxReplicationFactor]int
+	for k := range n {
+		ra := a[k*e.rFirst : (k+1)*e.rFirst]
+		last := rb[:e.rLast]
+		for i, x := range z[k*e.rLast : (k+1)*e.rLast] {
+			last[i] = int(e.lastG[x])
+		}
+		kept := 0
+		for _, x := range ra {
+			c.Load[x]++
+			if slices.Contains(last, x) {
+				kept++
+			}
+		}
+		c.Pairs += int64(len(ra))
+		c.Moved += int64(len(ra) - kept)
+		if kept == 0 {
+			c.AllLost++
+		}
+		fp[setFingerprint(ra)] = struct{}{}
+	}
+	c.Keys += int64(n)
 }
 
 // setFingerprint returns a 64-bit fingerprint of the set of node numbers
@@ -189,7 +216,7 @@ type replicationPlan struct {
 // CheckReplication returns the error Replication(o, scs, r) would return
 // before streaming any key (invalid options, scenarios or replication
 // factor, chains or counters over the budget), without building a
-// placement or reading a key file; o.Sets is taken as the key sets. The
+// placement or reading a key; the source's sets are the key sets. The
 // command line calls it for every configuration before running any.
 func CheckReplication(o Options, scs []Scenario, r int) error {
 	_, err := planReplication(o, scs, r)
@@ -203,7 +230,7 @@ func planReplication(o Options, scs []Scenario, r int) (*replicationPlan, error)
 	if err := o.checkConfig(); err != nil {
 		return nil, err
 	}
-	sets := o.Sets
+	sets := o.sets()
 	if len(scs) != 1 && len(scs) != sets {
 		return nil, fmt.Errorf("%d scenarios for %d key sets: want 1 or one per set", len(scs), sets)
 	}
@@ -216,7 +243,7 @@ func planReplication(o Options, scs []Scenario, r int) (*replicationPlan, error)
 	}
 	// The distinct replica sets seen are kept in a map, about
 	// replicaSetBytes per key at most.
-	if k, err := o.RunKeys(); err == nil && k*replicaSetBytes > budget/2 {
+	if k := o.RunKeys(); k*replicaSetBytes > budget/2 {
 		return nil, fmt.Errorf("%d keys: replication keeps the distinct replica sets seen, up to %s, over half the memory budget of %s: use fewer keys, or raise the budget (-mem)",
 			k, catalog.HumanBytes(k*replicaSetBytes), catalog.HumanBytes(budget))
 	}
@@ -299,10 +326,7 @@ func Replication(o Options, scs []Scenario, r int) (schema.Replication, error) {
 	if err != nil {
 		return schema.Replication{}, err
 	}
-	if sets := src.Sets(); sets != o.Sets { // planReplication counted o.Sets
-		return schema.Replication{}, fmt.Errorf("the key source holds %d key sets, the options %d", sets, o.Sets)
-	}
-	chains := make([][]algorithms.Placer, pl.chains)
+	chains := make([][]algorithms.Locator, pl.chains)
 	for s := range chains {
 		c := forSet(scs, s)
 		if pl.layouts > 1 {
@@ -312,8 +336,7 @@ func Replication(o Options, scs []Scenario, r int) (schema.Replication, error) {
 			return schema.Replication{}, err
 		}
 	}
-	bits := algorithms.MustHash(o.Config.Hash).Bits()
-	counts, err := CountReplicasPerSet(src, chains, r, bits, o.Workers)
+	counts, err := CountReplicasPerSet(src, chains, r, o.Workers)
 	if err != nil {
 		return schema.Replication{}, err
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 func replOpts(algo string) Options {
-	return Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: 20000, Sets: 3, Seed: 11}
+	return Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: genKeys(20000, 3, 11), Seed: 11}
 }
 
 // At R = 1 a key's one replica is its owner: the replica pairs that move
@@ -154,7 +154,7 @@ func TestNewScenarioForSet(t *testing.T) {
 // misses by more than that: its interval covers key sampling only.
 func TestReplicationPerSetCoversFailingNode(t *testing.T) {
 	const sets = 20
-	o := Options{Algo: "multiprobe", Config: catalog.DefaultConfig(), Keys: 20000, Sets: sets, Seed: 3, Placement: schema.PlacementPerSet}
+	o := Options{Algo: "multiprobe", Config: catalog.DefaultConfig(), Keys: genKeys(20000, sets, 3), Seed: 3, Placement: schema.PlacementPerSet}
 	var scs []Scenario
 	for s := range sets {
 		sc, err := NewScenarioForSet(schema.OpRemoveRandom, 100, 3, s)

@@ -20,40 +20,52 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// CountOwners streams src through placer p and returns, per key set, the
-// number of keys each node owns, indexed like p.Nodes(): counts[set][node].
-// The counts do not depend on workers.
-func CountOwners(src keyset.Source, p algorithms.Placer, workers int) ([][]int64, error) {
-	return CountOwnersPerSet(src, []algorithms.Placer{p}, workers)
+// CountOwners streams src through placement l and returns, per key set,
+// the number of keys each node owns, indexed like l.Nodes():
+// counts[set][node]. The counts do not depend on workers.
+func CountOwners(src keyset.Source, l algorithms.Locator, workers int) ([][]int64, error) {
+	return CountOwnersPerSet(src, []algorithms.Locator{l}, workers)
 }
 
-// CountOwnersPerSet is CountOwners with one placer per key set (ps[s] for
-// set s, all with the same number of nodes), or a single placer for every
-// set; counts[set] is indexed like the Nodes() of that set's placer. It
-// returns an error when len(ps) is neither 1 nor the number of sets, or
-// the placers differ in size.
-func CountOwnersPerSet(src keyset.Source, ps []algorithms.Placer, workers int) ([][]int64, error) {
-	n, sets := len(ps[0].Nodes()), src.Sets()
-	if len(ps) != 1 && len(ps) != sets {
-		return nil, fmt.Errorf("%d placers for %d key sets: want 1 or one per set", len(ps), sets)
+// CountOwnersPerSet is CountOwners with one placement per key set (ls[s]
+// for set s, all with the same number of nodes), or a single placement for
+// every set; counts[set] is indexed like the Nodes() of that set's
+// placement. It returns an error when len(ls) is neither 1 nor the number
+// of sets, the placements differ in size, or one fails.
+func CountOwnersPerSet(src keyset.Source, ls []algorithms.Locator, workers int) ([][]int64, error) {
+	n, sets := len(ls[0].Nodes()), src.Sets()
+	if len(ls) != 1 && len(ls) != sets {
+		return nil, fmt.Errorf("%d placements for %d key sets: want 1 or one per set", len(ls), sets)
 	}
-	for _, p := range ps {
-		if len(p.Nodes()) != n {
-			return nil, fmt.Errorf("placers of %d and %d nodes: want one membership size", n, len(p.Nodes()))
+	for _, l := range ls {
+		if len(l.Nodes()) != n {
+			return nil, fmt.Errorf("placements of %d and %d nodes: want one membership size", n, len(l.Nodes()))
 		}
 	}
 	workers = keyset.Workers(workers)
 	per := make([][]int64, workers) // per[w][set*n+node]
+	owners := make([][]int, workers)
 	for w := range per {
 		per[w] = make([]int64, sets*n)
 	}
+	var failed errOnce
 	err := src.Each(workers, func(w, set int, keys []string) {
+		if len(owners[w]) < len(keys) {
+			owners[w] = make([]int, len(keys))
+		}
+		os := owners[w][:len(keys)]
+		if err := forSet(ls, set).LocateKeys(keys, os); err != nil {
+			failed.set(err)
+			return
+		}
 		c := per[w][set*n : (set+1)*n]
-		p := forSet(ps, set)
-		for _, k := range keys {
-			c[p.LocateHash(p.HashKey(k))]++
+		for _, o := range os {
+			c[o]++
 		}
 	})
+	if err == nil {
+		err = failed.get()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -316,13 +328,15 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 	rc.Partitions = usedPartitions(o.Algo, cfg.Partitions)
 	// Placers index nodes their own way; order[l][i] is the position in
 	// nodes of placer l's node i.
-	ps := make([]algorithms.Placer, layouts)
+	ls := make([]algorithms.Locator, layouts)
+	ps := make([]algorithms.Placer, layouts) // the same, for their exact shares and bounds
 	order := make([][]int, layouts)
-	for l := range ps {
+	for l := range ls {
 		ln := LayoutNodes(nodes, l)
-		if ps[l], err = catalog.New(o.Algo, ln, cfg); err != nil {
+		if ls[l], err = catalog.NewLocator(o.Algo, ln, cfg); err != nil {
 			return schema.Spread{}, err
 		}
+		ps[l], _ = algorithms.PlacerOf(ls[l])
 		index := make(map[string]int, len(ln)) // IndexOf per node would be O(n^2)
 		for i, nd := range ln {
 			index[nd.ID] = i
@@ -332,7 +346,7 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 			order[l][i] = index[nd.ID]
 		}
 	}
-	counts, err := CountOwnersPerSet(src, ps, o.Workers)
+	counts, err := CountOwnersPerSet(src, ls, o.Workers)
 	if err != nil {
 		return schema.Spread{}, err
 	}
@@ -392,8 +406,8 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 		r.KeyLoadOverBound, r.KeyLoadOverBoundLo, r.KeyLoadOverBoundHi = &kr.Mean, &kr.Lo, &kr.Hi
 	}
 	keys := int(minKeys)
-	if o.KeyFile == "" {
-		keys = o.Keys
+	if g := o.generated(); g != nil {
+		keys = g.Keys()
 	}
 	r.NoiseMethod = NoiseMethod(nodes)
 	r.NoisePeakToMean, r.NoiseCV, err = noiseFloorCached(keys, nodes, o.Seed)
@@ -448,8 +462,8 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 func setEstimate(mean, lo, hi *float64, e Estimate) { *mean, *lo, *hi = e.Mean, e.Lo, e.Hi }
 
 // CheckSpread returns the error Spread(o, nodes) would return before
-// streaming its first key, apart from the key source's (see
-// Options.Source): an unknown algorithm, a bad config, too many workers, a
+// streaming its first key: an unknown algorithm or key source, a bad
+// config, too many workers, a
 // membership the algorithm rejects, or a placement or counters over the
 // memory budget. It builds no placement of a ring or bounded loads. Sweeps
 // call it for every configuration before running any.
@@ -460,7 +474,7 @@ func CheckSpread(o Options, nodes []algorithms.Node) error {
 	if err := catalog.Check(o.Algo, nodes, o.Config); err != nil {
 		return err
 	}
-	return checkSpreadMemory(o, o.Sets, nodes)
+	return checkSpreadMemory(o, o.sets(), nodes)
 }
 
 // spreadNodeBytes is what a spread keeps per node beyond its counters: the

@@ -150,7 +150,7 @@ func TestSpreadExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	chain, _ := Placements(o, Scenario{Op: "x", Initial: nodes, Steps: []Step{{Leave: []string{"node-0"}}}})
-	shares := chain[0].(algorithms.ExactSharer).ExactShares()
+	shares := placerOf(t, chain[0]).(algorithms.ExactSharer).ExactShares()
 	var mx float64
 	for i, s := range shares {
 		mx = math.Max(mx, s*7)

@@ -63,7 +63,7 @@ func TestStormModuloHeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: 20000, Sets: 3, Seed: 7}
+	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: genKeys(20000, 3, 7), Seed: 7}
 	s, err := Storm(o, sc, DefaultStormModel())
 	if err != nil {
 		t.Fatal(err)

@@ -161,7 +161,7 @@ const keptNodeBytes = 96 + 200
 // keptSpreadBytes is what the result of a spread of o on n nodes keeps
 // until the sweep's results are written.
 func keptSpreadBytes(o Options, n int) int64 {
-	return int64(n)*(keptNodeBytes+8*int64(o.Sets)) + int64(o.Sets)*keptSampleBytes
+	return int64(n)*(keptNodeBytes+8*int64(o.sets())) + int64(o.sets())*keptSampleBytes
 }
 
 // checkKept returns an error when the results a sweep has kept so far
@@ -192,7 +192,7 @@ func (s Sweep) CheckMove(o Options) error {
 			} else if err != nil {
 				return fmt.Errorf("%s: %w", op, err)
 			}
-			layouts, err := c.layouts(c.Sets)
+			layouts, err := c.layouts(c.sets())
 			if err != nil {
 				return err
 			}
@@ -217,7 +217,7 @@ func (s Sweep) CheckMove(o Options) error {
 			} else if err != nil {
 				return fmt.Errorf("%s: %w", op, err)
 			}
-			kept += int64(c.Sets) * keptSampleBytes
+			kept += int64(c.sets()) * keptSampleBytes
 			if err := checkKept(c, kept); err != nil {
 				return err
 			}

@@ -154,6 +154,12 @@ func HotKeyFloor(hotShare float64, nodes []algorithms.Node) (float64, error) {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return 0, err
 	}
+	return hotKeyFloor(hotShare, nodes)
+}
+
+// hotKeyFloor is HotKeyFloor for a membership already validated (a load
+// run's, checked once where it entered).
+func hotKeyFloor(hotShare float64, nodes []algorithms.Node) (float64, error) {
 	if math.IsNaN(hotShare) || hotShare < 0 || hotShare > 1 {
 		return 0, fmt.Errorf("hot-key share %v: must be a fraction in 0..1", hotShare)
 	}

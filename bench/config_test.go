@@ -9,13 +9,15 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
 )
 
 // analysisOptions are the options the analyses of `make bench` run algo
 // with: every command's defaults (catalog.DefaultConfig()), one layout.
 func analysisOptions(algo string) analysis.Options {
-	return analysis.Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: 1000, Sets: 1, Seed: 1,
+	g, _ := keyset.NewGenerator(1000, 1, 1) // valid sizes: no error
+	return analysis.Options{Algo: algo, Config: catalog.DefaultConfig(), Keys: g, Seed: 1,
 		Placement: schema.PlacementFixed}
 }
 
@@ -88,17 +90,25 @@ func shape(p algorithms.Placer) string {
 // samePlacement fails t unless got (the benchmark's) and want (the
 // analysis') have the same nodes, the same shape and the same owner for
 // every key of keys.
-func samePlacement(t *testing.T, what string, got, want algorithms.Placer, keys []string) {
+func samePlacement(t *testing.T, what string, got algorithms.Placer, want algorithms.Locator, keys []string) {
 	t.Helper()
 	if g, w := len(got.Nodes()), len(want.Nodes()); g != w {
 		t.Fatalf("%s: benchmark placement has %d nodes, analysis %d", what, g, w)
 	}
-	if g, w := shape(got), shape(want); g != w {
+	wp, ok := algorithms.PlacerOf(want)
+	if !ok {
+		t.Fatalf("%s: the analysis' placement has no Placer behind it", what)
+	}
+	if g, w := shape(got), shape(wp); g != w {
 		t.Errorf("%s: benchmark placement has %q, analysis %q", what, g, w)
 	}
+	owners := make([]int, len(keys))
+	if err := want.LocateKeys(keys, owners); err != nil {
+		t.Fatal(err)
+	}
 	differ := 0
-	for _, k := range keys {
-		if got.Locate(k) != want.Locate(k) {
+	for i, k := range keys {
+		if got.Locate(k) != want.Nodes()[owners[i]].ID {
 			differ++
 		}
 	}

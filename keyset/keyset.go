@@ -100,6 +100,18 @@ func NewGenerator(keys, sets int, seed uint64) (*Generator, error) {
 // Keys returns K, the number of keys in each set.
 func (g *Generator) Keys() int { return g.keys }
 
+// WithKeys returns the generator of the same sets, seed and kind with keys
+// keys per set (the first min(keys, K) of each set are those of g). It
+// returns NewGenerator's error naming keys.
+func (g *Generator) WithKeys(keys int) (*Generator, error) {
+	n, err := NewGenerator(keys, g.sets, g.seed)
+	if err != nil {
+		return nil, err
+	}
+	n.kind = g.kind
+	return n, nil
+}
+
 // Sets returns S.
 func (g *Generator) Sets() int { return g.sets }
 
@@ -229,52 +241,35 @@ const MaxStreamBytes = 16 << 30
 // depend on chunk sizes.
 const PendingBytes = 64 << 20
 
-// spools holds the disk copy of every streamed key file read by this
-// process, by the path the user gave, so that each stream is read once.
-var spools struct {
-	sync.Mutex
-	m map[string]spool
-}
-
-type spool struct {
-	path    string // the copy
-	untrack func()
-}
-
-// readPath returns the file to read for the key file path: path itself
-// for a regular file; for standard input ("-") and any other stream, a
-// copy on disk made on first use (see MaxStreamBytes), which RemoveSpools
-// deletes. A directory is an error naming path.
-func readPath(path string) (string, error) {
+// spool returns the file to read for the key file path: path itself for
+// a regular file; for standard input ("-") and any other stream, a copy on
+// disk (see MaxStreamBytes), whose removal is remove. A directory is an
+// error naming path.
+func spool(path string) (read string, remove func(), err error) {
 	if path != "-" {
 		fi, err := os.Stat(path)
 		if err != nil {
-			return "", fmt.Errorf("key file: %w", err)
+			return "", nil, fmt.Errorf("key file: %w", err)
 		}
 		if fi.IsDir() {
-			return "", fmt.Errorf("key file %q is a directory", path)
+			return "", nil, fmt.Errorf("key file %q is a directory", path)
 		}
 		if fi.Mode().IsRegular() {
-			return path, nil
+			return path, func() {}, nil
 		}
-	}
-	spools.Lock()
-	defer spools.Unlock()
-	if sp, ok := spools.m[path]; ok {
-		return sp.path, nil
 	}
 	var in io.Reader = os.Stdin
 	if path != "-" {
 		fh, err := os.Open(path)
 		if err != nil {
-			return "", fmt.Errorf("key file: %w", err)
+			return "", nil, fmt.Errorf("key file: %w", err)
 		}
 		defer fh.Close()
 		in = fh
 	}
 	out, untrack, err := tempfile.Create("", "chbench-keys-*.txt")
 	if err != nil {
-		return "", fmt.Errorf("key file %q: copying the stream: %w", path, err)
+		return "", nil, fmt.Errorf("key file %q: copying the stream: %w", path, err)
 	}
 	// Copied line by line with the checks of scan, so that a stream that
 	// is no key file (/dev/zero, /dev/urandom: NUL bytes, endless lines)
@@ -294,29 +289,15 @@ func readPath(path string) (string, error) {
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
+	remove = func() {
 		os.Remove(out.Name())
 		untrack()
-		return "", err
 	}
-	if spools.m == nil {
-		spools.m = map[string]spool{}
+	if err != nil {
+		remove()
+		return "", nil, err
 	}
-	spools.m[path] = spool{out.Name(), untrack}
-	return out.Name(), nil
-}
-
-// RemoveSpools deletes the disk copies of streamed key files; commands
-// call it when they end. A later NewFile of the same stream would find it
-// consumed.
-func RemoveSpools() {
-	spools.Lock()
-	defer spools.Unlock()
-	for k, sp := range spools.m {
-		os.Remove(sp.path)
-		sp.untrack()
-		delete(spools.m, k)
-	}
+	return out.Name(), remove, nil
 }
 
 // File is a [Source] reading one key per line from a file. Blank
@@ -327,10 +308,14 @@ func RemoveSpools() {
 // position: the i-th key (0-based, blank lines not counted) belongs to set
 // i mod S, so each set holds floor(L/S) or ceil(L/S) keys and with S = 1
 // the whole file is one set. The file is read again on every Each, in
-// chunks, so memory does not grow with L.
+// chunks, so memory does not grow with L. A File is one value, built once
+// where the key file enters (a flag) and passed down: it counts the keys
+// once, and a stream is copied once, into a copy the File owns and
+// [File.Close] removes.
 type File struct {
 	path       string // as given ("-" for standard input)
 	read       string // the file read: path, or the copy of a stream
+	remove     func() // removes the copy of a stream; a no-op for a regular file
 	sets, keys int
 }
 
@@ -338,10 +323,11 @@ type File struct {
 // them into sets sets. Path "-" is standard input; standard input and any
 // other file that cannot be read twice (a pipe, a FIFO, /dev/stdin,
 // process substitution) is read once into a copy on disk (see
-// MaxStreamBytes and RemoveSpools), so its keys are counted and streamed
-// like a regular file's. It returns an error naming the path when the file
-// cannot be read, holds no keys, holds fewer keys than sets, a NUL byte or a
-// line longer than MaxKeyBytes, and an error naming sets when sets < 1 or > MaxSets.
+// MaxStreamBytes), which the File owns until [File.Close], so its keys are
+// counted and streamed like a regular file's. It returns an error naming
+// the path when the file cannot be read, holds no keys, holds fewer keys
+// than sets, a NUL byte or a line longer than MaxKeyBytes, and an error
+// naming sets when sets < 1 or > MaxSets; a failed NewFile leaves no copy.
 func NewFile(path string, sets int) (*File, error) {
 	if sets < 1 {
 		return nil, fmt.Errorf("sets %d: need at least 1 key set", sets)
@@ -349,23 +335,37 @@ func NewFile(path string, sets int) (*File, error) {
 	if sets > MaxSets {
 		return nil, fmt.Errorf("sets %d: at most %d key sets", sets, MaxSets)
 	}
-	read, err := readPath(path)
+	read, remove, err := spool(path)
 	if err != nil {
 		return nil, err
 	}
-	f := &File{path: path, read: read, sets: sets}
+	f := &File{path: path, read: read, remove: remove, sets: sets}
 	n := 0
 	if err := f.scan(func(string) error { n++; return nil }); err != nil {
+		f.Close()
 		return nil, err
 	}
 	if n == 0 {
+		f.Close()
 		return nil, fmt.Errorf("key file %q: no keys (empty or only blank lines)", path)
 	}
 	if n < sets {
+		f.Close()
 		return nil, fmt.Errorf("key file %q: %d keys cannot fill %d sets", path, n, sets)
 	}
 	f.keys = n
 	return f, nil
+}
+
+// Close removes the copy of a streamed key file (nothing for a regular
+// file). The File cannot be read after it. It is safe to call more than
+// once, and on a nil File.
+func (f *File) Close() error {
+	if f != nil && f.remove != nil {
+		f.remove()
+		f.remove = nil
+	}
+	return nil
 }
 
 // Path returns the file's path.

@@ -35,11 +35,10 @@ func countKeys(t *testing.T, src Source) [2]int64 {
 	return out
 }
 
-// Issue 9, kind 4: a key file that cannot be read twice (standard input,
-// /dev/stdin, process substitution, a FIFO) was counted on the first read
-// and found empty on the second ("no keys" although 10,000 arrived), and a
-// FIFO hung. Each is now read once into a copy, so it is counted and
-// streamed as often as needed, and RemoveSpools deletes the copy.
+// A key file that cannot be read twice (standard input, /dev/stdin,
+// process substitution, a FIFO) is read once into a copy that its File
+// owns, so its keys are counted and streamed as often as needed, and
+// Close deletes the copy (and nothing of a regular file).
 func TestStreamedKeyFiles(t *testing.T) {
 	const n = 10000
 	data := keyLines(n)
@@ -84,24 +83,25 @@ func TestStreamedKeyFiles(t *testing.T) {
 		if got := countKeys(t, f); got != [2]int64{n, n} {
 			t.Errorf("%s: two passes streamed %v keys, want %d each", path, got, n)
 		}
-		// A second NewFile of the same stream (every configuration of a
-		// sweep asks for its source) finds the copy, not an empty stream.
-		if again, err := NewFile(path, 2); err != nil || again.Keys() != n {
-			t.Errorf("NewFile(%s) again: %v", path, err)
+		if f.read == path {
+			t.Errorf("%s: read in place, want a copy", path)
+		}
+		f.Close()
+		if _, err := os.Stat(f.read); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("copy %s of %s left after Close", f.read, path)
 		}
 	}
-	var copies []string
-	for _, sp := range spools.m {
-		copies = append(copies, sp.path)
+	regular := filepath.Join(t.TempDir(), "keys.txt")
+	if err := os.WriteFile(regular, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	RemoveSpools()
-	for _, c := range copies {
-		if _, err := os.Stat(c); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("copy %s left after RemoveSpools", c)
-		}
+	f, err := NewFile(regular, 2)
+	if err != nil || f.read != regular {
+		t.Fatalf("regular file: %v, read %q", err, f.read)
 	}
-	if len(copies) != 3 {
-		t.Errorf("%d copies made, want 3 (one per stream)", len(copies))
+	f.Close()
+	if _, err := os.Stat(regular); err != nil {
+		t.Errorf("Close removed the regular key file: %v", err)
 	}
 	if _, err := NewFile(t.TempDir(), 1); err == nil || !strings.Contains(err.Error(), "directory") {
 		t.Errorf("a directory as key file: %v", err)
@@ -136,16 +136,19 @@ func TestManySetsStayInsidePendingBytes(t *testing.T) {
 }
 
 // A stream that is no key file fails at once, not after copying
-// MaxStreamBytes: /dev/zero is one endless line of NUL bytes.
+// MaxStreamBytes (/dev/zero is one endless line of NUL bytes), and leaves
+// no copy.
 func TestEndlessStreamFailsAtOnce(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
+	tmp := t.TempDir() // the copy goes to $TMPDIR: a directory of this test's own
+	t.Setenv("TMPDIR", tmp)
 	_, err := NewFile("/dev/zero", 1)
 	if err == nil || !strings.Contains(err.Error(), "longer than") {
 		t.Errorf("NewFile(/dev/zero): %v, want a line-length error", err)
 	}
-	if len(spools.m) != 0 {
-		t.Errorf("a failed copy was kept: %v", spools.m)
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("a failed copy was kept: %v", left)
 	}
 }

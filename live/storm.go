@@ -16,15 +16,15 @@ import (
 // StormConfig is one live miss storm (see [RunStorm]): a cache-aside
 // client in front of one memcached per node of Before and After.
 type StormConfig struct {
-	Before, After algorithms.Placer // placements before and after the membership change
-	Keys          []string          // the working set, K >= 1 distinct ValidKey keys
-	Expire        float64           // probability that a read expires its key first (emulated steady miss), 0 <= e < 1
-	Reads         int               // reads replayed after the change, >= Windows
-	Windows       int               // equal windows the reads after the change are counted in, >= 1; the steady window before the change has Reads/Windows reads
-	MemMB         int               // memcached item memory per instance, megabytes, >= 1
-	ValueBytes    int               // bytes of every cached value, >= 1
-	Rate          float64           // most reads per second sent (wall clock), > 0
-	Seed          uint64            // seed of the read sequence (keys and expiries)
+	Before, After algorithms.Locator // placements before and after the membership change
+	Keys          []string           // the working set, K >= 1 distinct ValidKey keys
+	Expire        float64            // probability that a read expires its key first (emulated steady miss), 0 <= e < 1
+	Reads         int                // reads replayed after the change, >= Windows
+	Windows       int                // equal windows the reads after the change are counted in, >= 1; the steady window before the change has Reads/Windows reads
+	MemMB         int                // memcached item memory per instance, megabytes, >= 1
+	ValueBytes    int                // bytes of every cached value, >= 1
+	Rate          float64            // most reads per second sent (wall clock), > 0
+	Seed          uint64             // seed of the read sequence (keys and expiries)
 	// Popularity, if not nil, draws the index into Keys of every read
 	// from the replay's seeded generator (for example an analysis.Zipf
 	// over len(Keys) keys, Keys[i] being rank i); nil reads the keys
@@ -122,9 +122,17 @@ func RunStorm(ctx context.Context, c StormConfig) (run *StormRun, err error) {
 			err = serr
 		}
 	}()
+	before, err := ownerIDs(c.Before, c.Keys)
+	if err != nil {
+		return nil, err
+	}
+	after, err := ownerIDs(c.After, c.Keys)
+	if err != nil {
+		return nil, err
+	}
 	run = &StormRun{}
-	for _, k := range c.Keys {
-		if c.Before.Locate(k) != c.After.Locate(k) {
+	for i := range c.Keys {
+		if before[i] != after[i] {
 			run.Moved++
 		}
 	}
@@ -133,9 +141,8 @@ func RunStorm(ctx context.Context, c StormConfig) (run *StormRun, err error) {
 	}
 	value := strings.Repeat("v", c.ValueBytes)
 	owned := map[string][]string{}
-	for _, k := range c.Keys {
-		id := c.Before.Locate(k)
-		owned[id] = append(owned[id], k)
+	for i, k := range c.Keys {
+		owned[before[i]] = append(owned[before[i]], k)
 	}
 	for _, n := range c.Before.Nodes() {
 		if err := f.conns[n.ID].SetAll(owned[n.ID], value); err != nil {
@@ -144,7 +151,7 @@ func RunStorm(ctx context.Context, c StormConfig) (run *StormRun, err error) {
 	}
 	r := &replayer{c: c, f: f, value: value, rng: rand.New(rand.NewPCG(c.Seed, 0x73746f726d)), began: time.Now()}
 	per := c.Reads / c.Windows
-	if run.Steady, err = r.window(ctx, c.Before, -per, 0); err != nil {
+	if run.Steady, err = r.window(ctx, before, -per, 0); err != nil {
 		return nil, err
 	}
 	if err := f.start(ctx, c.After.Nodes(), c.MemMB); err != nil {
@@ -153,7 +160,7 @@ func RunStorm(ctx context.Context, c StormConfig) (run *StormRun, err error) {
 	r.began, r.sent = time.Now(), 0 // pace from here: starting a server took time
 	for w := range c.Windows {
 		first, end := w*c.Reads/c.Windows, (w+1)*c.Reads/c.Windows
-		sw, err := r.window(ctx, c.After, first, end)
+		sw, err := r.window(ctx, after, first, end)
 		if err != nil {
 			return nil, err
 		}
@@ -161,6 +168,21 @@ func RunStorm(ctx context.Context, c StormConfig) (run *StormRun, err error) {
 	}
 	run.Servers = len(f.procs)
 	return run, nil
+}
+
+// ownerIDs returns the node ID of the owner of every key under l, located
+// once per run (the replay then reads them per request).
+func ownerIDs(l algorithms.Locator, keys []string) ([]string, error) {
+	idx := make([]int, len(keys))
+	if err := l.LocateKeys(keys, idx); err != nil {
+		return nil, fmt.Errorf("live storm: %s: %w", l.Algorithm(), err)
+	}
+	nodes := l.Nodes()
+	ids := make([]string, len(keys))
+	for i, o := range idx {
+		ids[i] = nodes[o].ID
+	}
+	return ids, nil
 }
 
 // fleet is the memcached servers of a live storm, one per node ID.
@@ -236,16 +258,16 @@ type replayer struct {
 // readBatch is the most distinct keys in one batch of reads.
 const readBatch = 200
 
-// window replays reads numbered [first, end) on placement p and counts
-// them.
-func (r *replayer) window(ctx context.Context, p algorithms.Placer, first, end int) (StormWindow, error) {
+// window replays reads numbered [first, end) on the placement whose owner
+// of Keys[i] is owners[i], and counts them.
+func (r *replayer) window(ctx context.Context, owners []string, first, end int) (StormWindow, error) {
 	w := StormWindow{First: first, End: end, Reads: end - first}
 	for done := 0; done < w.Reads; {
 		if err := ctx.Err(); err != nil {
 			return w, err
 		}
 		r.draw(min(readBatch, w.Reads-done))
-		hits, expired, err := r.send(p)
+		hits, expired, err := r.send(owners)
 		if err != nil {
 			return w, err
 		}
@@ -288,18 +310,17 @@ func (r *replayer) draw(n int) {
 	}
 }
 
-// send runs the batch on placement p: per owner, the deletes of the
-// expired reads, one multi-key get, and the sets of the misses. It returns
-// the hits and the expired reads.
-func (r *replayer) send(p algorithms.Placer) (hits, expired int, err error) {
+// send runs the batch on the placement of owners (see window): per owner,
+// the deletes of the expired reads, one multi-key get, and the sets of the
+// misses. It returns the hits and the expired reads.
+func (r *replayer) send(owners []string) (hits, expired int, err error) {
 	byOwner := map[string][]string{}
 	var del map[string][]string
 	for i, ki := range r.batchKeys {
 		if ki < 0 || ki >= len(r.c.Keys) {
 			return 0, 0, fmt.Errorf("live storm: popularity drew key index %d of a working set of %d", ki, len(r.c.Keys))
 		}
-		k := r.c.Keys[ki]
-		id := p.Locate(k)
+		k, id := r.c.Keys[ki], owners[ki]
 		byOwner[id] = append(byOwner[id], k)
 		if r.batchExpired[i] {
 			if del == nil {

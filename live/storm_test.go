@@ -14,13 +14,13 @@ import (
 	"github.com/chbench/chbench/keyset"
 )
 
-func placers(t *testing.T, algo string, from, to int) (algorithms.Placer, algorithms.Placer) {
+func placements(t *testing.T, algo string, from, to int) (algorithms.Locator, algorithms.Locator) {
 	t.Helper()
 	nodes, err := algorithms.DefaultNodes(to)
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, err := catalog.New(algo, nodes[:from], catalog.DefaultConfig())
+	before, err := catalog.NewLocator(algo, nodes[:from], catalog.DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func placers(t *testing.T, algo string, from, to int) (algorithms.Placer, algori
 // Bad configurations are refused before any server starts, naming the
 // bad value.
 func TestStormConfigValidate(t *testing.T) {
-	before, after := placers(t, "modulo", 2, 3)
+	before, after := placements(t, "modulo", 2, 3)
 	good := StormConfig{Before: before, After: after, Keys: []string{"a", "b"}, Expire: 0.05, Reads: 10, Windows: 2,
 		MemMB: 16, ValueBytes: 10, Rate: 1000, Timeout: time.Second}
 	if err := good.Validate(); err != nil {
@@ -67,7 +67,7 @@ func TestStormConfigValidate(t *testing.T) {
 // no server listening.
 func TestStormCancelStopsServers(t *testing.T) {
 	need(t, "memcached")
-	before, after := placers(t, "modulo", 2, 3)
+	before, after := placements(t, "modulo", 2, 3)
 	keys, err := keyset.Keys(2000, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -35,7 +35,6 @@
 package binomial
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/chbench/chbench/algorithms"
@@ -67,9 +66,13 @@ func New(nodes []algorithms.Node, h algorithms.Hash) (*Binomial, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := uint32(len(nodes))
+	return newBinomial(b), nil
+}
+
+func newBinomial(b algorithms.Buckets) *Binomial {
+	n := uint32(len(b.Nodes()))
 	enc, minor := masks(n)
-	return &Binomial{Buckets: b, n: n, enclosing: enc, minorTop: minor}, nil
+	return &Binomial{Buckets: b, n: n, enclosing: enc, minorTop: minor}
 }
 
 // masks returns the masks of the enclosing tree, the smallest 2^r >= n
@@ -94,10 +97,11 @@ func (b *Binomial) Locate(key string) string {
 // Rebalance returns the placement for a new membership, in the bucket order
 // of [algorithms.SwapLast] (see the package doc).
 func (b *Binomial) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+	next, err := b.Buckets.Swapped(Name, nodes, MaxBuckets)
+	if err != nil {
+		return nil, err
 	}
-	return New(algorithms.SwapLast(b.Nodes(), nodes), b.Hash())
+	return newBinomial(next), nil
 }
 
 // rehash is the reference's rehash of v with a seed: one step of the

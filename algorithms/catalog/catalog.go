@@ -470,6 +470,18 @@ func New(name string, nodes []algorithms.Node, cfg Config) (algorithms.Placer, e
 	return in.build(nodes, cfg, algorithms.MustHash(cfg.Hash))
 }
 
+// NewLocator builds the named algorithm's placement of nodes with cfg, as
+// [New] does (with its errors), and returns it as the
+// [algorithms.Locator] every measure takes: [algorithms.AsLocator] with the
+// width of cfg's key hash, for the generic replica scheme.
+func NewLocator(name string, nodes []algorithms.Node, cfg Config) (algorithms.Locator, error) {
+	p, err := New(name, nodes, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return algorithms.AsLocator(p, algorithms.MustHash(cfg.Hash).Bits()), nil
+}
+
 // Check returns the error New would return for the named algorithm, nodes
 // and cfg (unknown name, invalid cfg or membership, over the memory budget,
 // or a membership the algorithm cannot place), without building the

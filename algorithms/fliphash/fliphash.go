@@ -28,7 +28,6 @@
 package fliphash
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/chbench/chbench/algorithms"
@@ -57,7 +56,11 @@ func New(nodes []algorithms.Node, h algorithms.Hash) (*FlipHash, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &FlipHash{Buckets: b, end: uint64(len(nodes) - 1)}, nil
+	return newFlipHash(b), nil
+}
+
+func newFlipHash(b algorithms.Buckets) *FlipHash {
+	return &FlipHash{Buckets: b, end: uint64(len(b.Nodes()) - 1)}
 }
 
 // Algorithm returns "fliphash".
@@ -73,10 +76,11 @@ func (f *FlipHash) Locate(key string) string { return f.ID(int(bucket(f.HashKey(
 // Rebalance returns the placement for a new membership, in the bucket order
 // of [algorithms.SwapLast] (see the package doc).
 func (f *FlipHash) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+	b, err := f.Buckets.Swapped(Name, nodes, algorithms.MaxNodes)
+	if err != nil {
+		return nil, err
 	}
-	return New(algorithms.SwapLast(f.Nodes(), nodes), f.Hash())
+	return newFlipHash(b), nil
 }
 
 // mix is the reference's keyed hash of key for the power-of-two range of

@@ -47,6 +47,11 @@ func New(nodes []algorithms.Node, h algorithms.Hash) (*Jump, error) {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return nil, fmt.Errorf("jump: %w", err)
 	}
+	return build(nodes, h)
+}
+
+// build is New for a validated membership.
+func build(nodes []algorithms.Node, h algorithms.Hash) (*Jump, error) {
 	if !algorithms.Uniform(nodes) {
 		return nil, fmt.Errorf("jump: weights are not supported (node %q has weight %v, node %q %v)",
 			nodes[0].ID, nodes[0].Weight, nodes[len(nodes)-1].ID, nodes[len(nodes)-1].Weight)
@@ -81,5 +86,9 @@ func (j *Jump) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return nil, fmt.Errorf("jump: %w", err)
 	}
-	return New(algorithms.SwapLast(j.nodes, nodes), j.hash)
+	next, err := build(algorithms.SwapLast(j.nodes, nodes), j.hash)
+	if err != nil {
+		return nil, err // not a typed nil *Jump inside the interface
+	}
+	return next, nil
 }

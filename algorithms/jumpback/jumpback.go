@@ -31,7 +31,6 @@
 package jumpback
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/chbench/chbench/algorithms"
@@ -59,7 +58,11 @@ func New(nodes []algorithms.Node, h algorithms.Hash) (*JumpBack, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &JumpBack{Buckets: b, n: uint32(len(nodes))}, nil
+	return newJumpBack(b), nil
+}
+
+func newJumpBack(b algorithms.Buckets) *JumpBack {
+	return &JumpBack{Buckets: b, n: uint32(len(b.Nodes()))}
 }
 
 // Algorithm returns "jumpback".
@@ -75,10 +78,11 @@ func (j *JumpBack) Locate(key string) string { return j.ID(int(bucket(j.HashKey(
 // Rebalance returns the placement for a new membership, in the bucket order
 // of [algorithms.SwapLast] (see the package doc).
 func (j *JumpBack) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+	b, err := j.Buckets.Swapped(Name, nodes, MaxBuckets)
+	if err != nil {
+		return nil, err
 	}
-	return New(algorithms.SwapLast(j.Nodes(), nodes), j.Hash())
+	return newJumpBack(b), nil
 }
 
 // SplitMix64 (Steele, Lea & Flood 2014): the state advances by the golden

@@ -44,7 +44,6 @@
 package powerch
 
 import (
-	"fmt"
 	"math/bits"
 
 	"github.com/chbench/chbench/algorithms"
@@ -72,9 +71,13 @@ func New(nodes []algorithms.Node, h algorithms.Hash) (*PowerCH, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := int32(len(nodes))
+	return newPowerCH(b), nil
+}
+
+func newPowerCH(b algorithms.Buckets) *PowerCH {
+	n := int32(len(b.Nodes()))
 	m1, m2 := masks(n)
-	return &PowerCH{Buckets: b, n: n, m1: m1, m2: m2}, nil
+	return &PowerCH{Buckets: b, n: n, m1: m1, m2: m2}
 }
 
 // masks returns m-1 and m/2-1 for the smallest power of two m >= n.
@@ -98,10 +101,11 @@ func (p *PowerCH) Locate(key string) string {
 // Rebalance returns the placement for a new membership, in the bucket order
 // of [algorithms.SwapLast] (see the package doc).
 func (p *PowerCH) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return nil, fmt.Errorf("%s: %w", Name, err)
+	b, err := p.Buckets.Swapped(Name, nodes, MaxBuckets)
+	if err != nil {
+		return nil, err
 	}
-	return New(algorithms.SwapLast(p.Nodes(), nodes), p.Hash())
+	return newPowerCH(b), nil
 }
 
 // SplitMix64 (Steele, Lea & Flood 2014): golden-gamma increments, each

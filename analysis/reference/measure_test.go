@@ -8,6 +8,7 @@ import (
 	"github.com/chbench/chbench/algorithms/modulo"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/reference/published"
+	"github.com/chbench/chbench/keyset"
 )
 
 // TestModuloVsRing reproduces the published modulo-vs-ring figures at
@@ -25,7 +26,11 @@ import (
 // errors from the law, and a ring that rehashes everything (modulo in the
 // ring's place) is far outside 4/sqrt(V).
 func TestModuloVsRing(t *testing.T) {
-	o := analysis.Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 10000, Sets: 5, Seed: 20260101}
+	g, err := keyset.NewGenerator(10000, 5, 20260101)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := analysis.Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: g, Seed: 20260101}
 	pub := published.All().ModuloVsRing
 	rs, err := ModuloVsRing(o, pub)
 	if err != nil {

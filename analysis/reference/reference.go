@@ -46,6 +46,7 @@ import (
 	"github.com/chbench/chbench/algorithms/slots"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/reference/published"
+	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -219,7 +220,6 @@ func Run(o analysis.Options, sz Size, in Input) ([]Row, error) {
 	o.Config = catalog.DefaultConfig()
 	o.Config.Partitions = bounded.DefaultPartitions // the bound check's m, fixed
 	o.Placement = schema.PlacementFixed             // "our default ring" is one exact ring
-	o.KeyFile = ""
 	var rows []Row
 	for _, c := range Checks() {
 		r, err := c.Measure(o, sz, in)
@@ -233,10 +233,19 @@ func Run(o analysis.Options, sz Size, in Input) ([]Row, error) {
 
 func lawKeys(sz Size) int64 { return int64(sz.LawKeys) * int64(sz.LawSets) }
 
+// generated returns o with sets sets of keys keys each, generated from
+// its seed: the published experiments drew their own keys, never a key
+// file.
+func generated(o analysis.Options, keys, sets int) (analysis.Options, error) {
+	g, err := keyset.NewGenerator(keys, sets, o.Seed)
+	o.Keys = g
+	return o, err
+}
+
 // lawOptions returns o for the analytic laws: LawKeys x LawSets keys.
-func lawOptions(o analysis.Options, sz Size, algo string) analysis.Options {
-	o.Keys, o.Sets, o.Algo = sz.LawKeys, sz.LawSets, algo
-	return o
+func lawOptions(o analysis.Options, sz Size, algo string) (analysis.Options, error) {
+	o.Algo = algo
+	return generated(o, sz.LawKeys, sz.LawSets)
 }
 
 func noiseKeys(c Noise, sz Size) int {
@@ -360,7 +369,10 @@ func resizeMove(o analysis.Options, from, to int) (schema.Move, error) {
 // moduloLawRows: a key stays iff h mod n == h mod m, so the measured
 // fraction is a mean of N Bernoulli(p) moves, p = modulo.MovedFraction.
 func moduloLawRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
-	law := lawOptions(o, sz, modulo.Name)
+	law, err := lawOptions(o, sz, modulo.Name)
+	if err != nil {
+		return nil, err
+	}
 	var rows []Row
 	for _, c := range in.ModuloLaw {
 		r, err := resizeMove(law, c.From, c.To)
@@ -401,8 +413,10 @@ func moduloLawRow(c published.ModuloLaw, moved analysis.Estimate, n int) (Row, e
 // moves, plus the published rounding), ring against the 99% range of
 // independent rings.
 func moduloVsRingRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
-	mv := o
-	mv.Keys, mv.Sets = sz.MoveKeys, sz.MoveSets
+	mv, err := generated(o, sz.MoveKeys, sz.MoveSets)
+	if err != nil {
+		return nil, err
+	}
 	mr, err := ModuloVsRing(mv, in.ModuloVsRing)
 	if err != nil {
 		return nil, err
@@ -493,8 +507,11 @@ func ringRangeRow(quantity string, pub float64, ours string, reps []float64) Row
 func ringShareRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 	var rows []Row
 	for _, c := range in.RingShares {
-		so := o
-		so.Algo, so.Config.VNodes, so.Keys, so.Sets = ring.Name, c.VNodes, sz.ShareKeys, sz.MoveSets
+		so, err := generated(o, sz.ShareKeys, sz.MoveSets)
+		if err != nil {
+			return nil, err
+		}
+		so.Algo, so.Config.VNodes = ring.Name, c.VNodes
 		nodes, err := algorithms.DefaultNodes(5)
 		if err != nil {
 			return nil, err
@@ -713,7 +730,11 @@ func weightRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	wr, err := analysis.Spread(lawOptions(o, sz, rendezvous.Name), wn)
+	wo, err := lawOptions(o, sz, rendezvous.Name)
+	if err != nil {
+		return nil, err
+	}
+	wr, err := analysis.Spread(wo, wn)
 	if err != nil {
 		return nil, err
 	}
@@ -749,8 +770,11 @@ func weightCheck(weights []float64, shares []schema.Share, n int) []Row {
 func noiseRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 	var rows []Row
 	for _, c := range in.Noise {
-		no := lawOptions(o, sz, c.Algo)
-		no.Keys = noiseKeys(c, sz)
+		no, err := generated(o, noiseKeys(c, sz), sz.LawSets)
+		if err != nil {
+			return nil, err
+		}
+		no.Algo = c.Algo
 		nodes, err := algorithms.DefaultNodes(c.Nodes)
 		if err != nil {
 			return nil, err
@@ -759,7 +783,7 @@ func noiseRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, noiseCheck(c.Algo, c.Nodes, no.Keys, r.Samples))
+		rows = append(rows, noiseCheck(c.Algo, c.Nodes, noiseKeys(c, sz), r.Samples))
 	}
 	return rows, nil
 }
@@ -792,7 +816,11 @@ func noiseCheck(algo string, nodes, keys int, samples []schema.SpreadSample) Row
 // cacheRows measures modulo From -> To of the cache example with the law
 // sizes and derives the example from it (see cacheExample).
 func cacheRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
-	r, err := resizeMove(lawOptions(o, sz, modulo.Name), in.Cache.From, in.Cache.To)
+	co, err := lawOptions(o, sz, modulo.Name)
+	if err != nil {
+		return nil, err
+	}
+	r, err := resizeMove(co, in.Cache.From, in.Cache.To)
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/chbench/chbench/algorithms/slots"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/reference/published"
+	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -156,7 +157,7 @@ func TestBrokenVariantsFail(t *testing.T) {
 	move := func(algo string, from, to, keys, sets int) analysis.Estimate {
 		t.Helper()
 		o := base
-		o.Algo, o.Keys, o.Sets = algo, keys, sets
+		o.Algo, o.Keys = algo, generator(t, keys, sets, o.Seed)
 		r, err := resizeMove(o, from, to)
 		if err != nil {
 			t.Fatal(err)
@@ -217,7 +218,7 @@ func TestBrokenVariantsFail(t *testing.T) {
 		}
 		sc := analysis.Scenario{Op: schema.OpAdd, Initial: initial[:4], Steps: []analysis.Step{{Join: []algorithms.Node{{ID: initial[4].ID, Weight: 1.3}}}}}
 		o := base
-		o.Algo, o.Keys, o.Sets, o.Seed = "ring", 5000, 1, uint64(r)
+		o.Algo, o.Keys, o.Seed = "ring", generator(t, 5000, 1, uint64(r)), uint64(r)
 		res, err := analysis.Movement(o, sc)
 		if err != nil {
 			t.Fatal(err)
@@ -288,7 +289,7 @@ func TestBrokenVariantsFail(t *testing.T) {
 	// Weighted rendezvous that ignores weights; the weight-2 node's 25%
 	// is also an equal share, the other three rows catch it.
 	wo := base
-	wo.Algo, wo.Keys, wo.Sets = "rendezvous", 20000, 2
+	wo.Algo, wo.Keys = "rendezvous", generator(t, 20000, 2, wo.Seed)
 	wr, err := analysis.Spread(wo, mustNodes(t, len(in.Weights)))
 	if err != nil {
 		t.Fatal(err)
@@ -299,12 +300,22 @@ func TestBrokenVariantsFail(t *testing.T) {
 	// Noise floor: an algorithm with uneven shares (a 160-vnode ring) in
 	// place of an even one.
 	no := base
-	no.Algo, no.Keys, no.Sets = "ring", 20000, 3
+	no.Algo, no.Keys = "ring", generator(t, 20000, 3, no.Seed)
 	nr, err := analysis.Spread(no, mustNodes(t, 10))
 	if err != nil {
 		t.Fatal(err)
 	}
 	fail("uneven algorithm as noise floor", noiseCheck("ring", 10, 20000, nr.Samples))
+}
+
+// generator returns the key source of sets sets of keys keys from seed.
+func generator(t *testing.T, keys, sets int, seed uint64) *keyset.Generator {
+	t.Helper()
+	g, err := keyset.NewGenerator(keys, sets, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
 
 func mustNodes(t *testing.T, n int) []algorithms.Node {

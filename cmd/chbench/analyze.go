@@ -147,11 +147,34 @@ func (a *analysisFlags) options() (analysis.Options, analysis.Sweep, error) {
 	if err != nil {
 		return analysis.Options{}, sw, err
 	}
-	o := analysis.Options{
-		Algo: algos[0], Config: cfg, Keys: a.keys, Sets: a.sets, Seed: a.seed,
-		KeyFile: a.keyFile, Workers: a.workers, Commit: commit, KeyKind: kind, Placement: a.place,
+	o := analysis.Options{Algo: algos[0], Config: cfg, Seed: a.seed, Workers: a.workers, Commit: commit, Placement: a.place}
+	if a.keyFile == "" { // a key file is opened by openKeys, once the flags are all checked
+		g, err := keyset.NewGenerator(a.keys, a.sets, a.seed)
+		if err != nil {
+			return analysis.Options{}, sw, err
+		}
+		if o.Keys, err = g.WithKind(kind); err != nil {
+			return analysis.Options{}, sw, err
+		}
 	}
 	return o, sw, nil
+}
+
+// openKeys opens -keyfile, split into -sets sets, as o.Keys, the run's one
+// key source (generated keys need nothing: options built them), and
+// returns the function that closes it, removing the copy of a stream. A
+// file that cannot be read or holds too few keys is an error of the run,
+// not of the command line.
+func (a *analysisFlags) openKeys(o *analysis.Options) (closeKeys func(), err error) {
+	if a.keyFile == "" {
+		return func() {}, nil
+	}
+	f, err := keyset.NewFile(a.keyFile, a.sets)
+	if err != nil {
+		return nil, err
+	}
+	o.Keys = f
+	return func() { f.Close() }, nil
 }
 
 // stdoutOnly names the commands registering analysisFlags that write one
@@ -330,9 +353,11 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if ff.used(set) {
 		return runFleetMove(&a, &ff, *from, set, stdout, stderr)
 	}
-	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
+	closeKeys, err := a.openKeys(&o) // a missing or empty key file, before any work
+	if err != nil {
 		return err
 	}
+	defer closeKeys()
 	// Every algorithm x membership x scenario x configuration, before the
 	// first key is streamed: a bad one would otherwise fail after the
 	// others had run.
@@ -433,9 +458,11 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badUsage(err)
 	}
-	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
+	closeKeys, err := a.openKeys(&o) // a missing or empty key file, before any work
+	if err != nil {
 		return err
 	}
+	defer closeKeys()
 	// Every algorithm x membership x configuration, before the first key.
 	if members != nil {
 		err = sw.CheckSpreadEach(o, members)

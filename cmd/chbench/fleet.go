@@ -253,6 +253,11 @@ func runFleetMove(a *analysisFlags, ff *fleetFlags, from string, set map[string]
 	}
 	skipUnweighted(a, &o, &sw, scs, stderr)
 	usage = false
+	closeKeys, err := a.openKeys(&o)
+	if err != nil {
+		return err
+	}
+	defer closeKeys()
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs))) // stderr terminals only
 	defer bar.stop()
 	var results []schema.Move

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/keyset"
@@ -46,7 +47,7 @@ func (t *trafficFlags) register(fs *flag.FlagSet, zipfDefault string) {
 	fs.Uint64Var(&t.seed, "seed", 1, "seed of the keys, the request draws and the leaving node")
 	fs.StringVar(&t.zipf, "zipf", zipfDefault, "Zipf exponent(s) s >= 0 of key popularity, comma-separated (0 = uniform)")
 	fs.StringVar(&t.keysKind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames())
-	fs.IntVar(&t.inFlight, "inflight", 0, fmt.Sprintf("bounded-request: requests in flight K (FIFO service); 0 = %d per node", analysis.DefaultInFlightPerNode))
+	fs.IntVar(&t.inFlight, "inflight", 0, fmt.Sprintf("bounded-request: requests in flight K (FIFO service); 0 = %d per node", bounded.DefaultInFlightPerNode))
 	registerOutput(fs, &t.format, &t.out)
 	fs.StringVar(&t.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
 }
@@ -98,7 +99,7 @@ func (t *trafficFlags) options(set map[string]bool) (analysis.LoadOptions, []alg
 		return o, nil, fmt.Errorf("keys %d: need at least 1 key per stream", t.keys)
 	}
 	if t.inFlight < 0 {
-		return o, nil, fmt.Errorf("inflight %d: give K >= 1, or 0 for %d per node", t.inFlight, analysis.DefaultInFlightPerNode)
+		return o, nil, fmt.Errorf("inflight %d: give K >= 1, or 0 for %d per node", t.inFlight, bounded.DefaultInFlightPerNode)
 	}
 	var err error
 	if t.formats, err = parseFormats(t.format, t.out); err != nil {
@@ -134,8 +135,18 @@ func (t *trafficFlags) options(set map[string]bool) (analysis.LoadOptions, []alg
 	if commit == "" {
 		commit = vcsRevision()
 	}
+	if t.keys > analysis.MaxZipfKeys {
+		return o, nil, fmt.Errorf("keys %d: the Zipf law needs 1 to %d keys", t.keys, analysis.MaxZipfKeys)
+	}
+	g, err := keyset.NewGenerator(t.keys, t.sets, t.seed)
+	if err != nil {
+		return o, nil, err
+	}
+	if g, err = g.WithKind(kind); err != nil {
+		return o, nil, err
+	}
 	o = analysis.LoadOptions{
-		Options:  analysis.Options{Config: cfg, Keys: t.keys, Sets: t.sets, Seed: t.seed, KeyKind: kind, Commit: commit},
+		Options:  analysis.Options{Config: cfg, Keys: g, Seed: t.seed, Commit: commit},
 		Requests: t.requests, Zipfs: zipfs, InFlight: t.inFlight,
 	}
 	return o, nodes, nil
@@ -162,12 +173,19 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return o, nil, nil, err
 		}
-		o.RequestLog = *logPath
 		names, err := placementList(t.pf.algo)
 		return o, nodes, names, err
 	}()
 	if err != nil {
 		return badUsage(err)
+	}
+	if *logPath != "" { // read by the run: its errors are not the command line's
+		f, err := keyset.NewFile(*logPath, t.sets)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		o.RequestLog = f
 	}
 	rs, err := analysis.Load(o, names, nodes)
 	if err != nil {

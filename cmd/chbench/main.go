@@ -53,7 +53,6 @@ import (
 	"sort"
 
 	"github.com/chbench/chbench/internal/tempfile"
-	"github.com/chbench/chbench/keyset"
 )
 
 func main() {
@@ -121,7 +120,6 @@ var commands = map[string]command{
 // writing results to stdout and diagnostics to stderr. It returns
 // flag.ErrHelp after printing help, or the error that ended the command.
 func run(args []string, stdout, stderr io.Writer) error {
-	defer keyset.RemoveSpools() // the disk copy of a key file streamed on stdin or a pipe
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {

@@ -163,13 +163,9 @@ func (p *progress) stop() {
 }
 
 // sweepKeys returns the keys a sweep streams: runs runs (memberships or
-// scenarios) per configuration of sw, each o.RunKeys keys. Errors give 0
-// (unknown total); the run itself reports them.
+// scenarios) per configuration of sw, each o.RunKeys keys.
 func sweepKeys(o analysis.Options, sw analysis.Sweep, runs int) int64 {
-	per, err := o.RunKeys()
-	if err != nil {
-		return 0
-	}
+	per := o.RunKeys()
 	configs := 0
 	_ = sw.EachConfig(o, func(analysis.Options) error { configs++; return nil })
 	return per * int64(configs) * int64(runs)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -136,7 +137,11 @@ func TestProgressOnlyOnTerminals(t *testing.T) {
 // The hook sees every key of a run exactly once, and the results are the
 // same bytes with and without it.
 func TestProgressHookCountsKeys(t *testing.T) {
-	o := analysis.Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: 5000, Sets: 3, Seed: 7}
+	g, err := keyset.NewGenerator(5000, 3, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := analysis.Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: g, Seed: 7}
 	sc, err := analysis.Resize(4, 5)
 	if err != nil {
 		t.Fatal(err)

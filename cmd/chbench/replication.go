@@ -101,7 +101,7 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 			for _, op := range opList {
 				per := 1
 				if o.Placement == schema.PlacementPerSet && analysis.PerSetOp(op) {
-					per = o.Sets
+					per = a.sets
 				}
 				var one []analysis.Scenario
 				for s := range per {
@@ -132,10 +132,12 @@ func runReplication(args []string, stdout, stderr io.Writer) (err error) {
 		}
 		skipUnweighted(&a, &o, &sw, all, stderr)
 	}
-	if _, err := o.Source(); err != nil { // a missing or empty key file, before any work
+	closeKeys, err := a.openKeys(&o) // a missing or empty key file, before any work
+	if err != nil {
 		usage = false // an input file's content is an error while running, as in move
 		return err
 	}
+	defer closeKeys()
 	// Every configuration x scenario x R, before the first key is
 	// streamed: a bad one would otherwise fail after the others had run.
 	err = sw.EachConfig(o, func(o analysis.Options) error {

@@ -94,6 +94,11 @@ func runStorm(args []string, stdout, stderr io.Writer) (err error) {
 		scs = []analysis.Scenario{sc}
 	}
 	usage = false
+	closeKeys, err := a.openKeys(&o)
+	if err != nil {
+		return err
+	}
+	defer closeKeys()
 	bar := startProgress(stderr, &o, sweepKeys(o, sw, len(scs))) // stderr terminals only
 	defer bar.stop()
 	var results []schema.Storm

@@ -1,44 +1,55 @@
-package analysis
+package bounded
 
 import (
 	"fmt"
 	"math"
 
 	"github.com/chbench/chbench/algorithms"
-	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/ring"
 )
 
-// checkEps returns an error naming eps unless it is finite, > 0 and large
+// The partition form above (Bounded, a Placer) is one of the three forms
+// of consistent hashing with bounded loads chbench measures; this file
+// holds the other two, which bound what the paper and the proxies bound:
+//
+//   - the key form ([PlaceKeys]): the m keys present, in a stated order,
+//     each take the first node clockwise on the ring whose key count is
+//     under ceil(c*m*w_i/W) (Mirrokni, Thorup, Zadimoghaddam 2018, section
+//     2). It is a placement of one key set, not a Placer: a key's owner
+//     depends on every key placed before it.
+//   - the request form ([RequestBalancer]): each request goes to the first
+//     node clockwise whose requests in flight are under ceil(c*(T+1)*w_i/W),
+//     T the requests in flight before it, as HAProxy's hash-balance-factor
+//     (src/lb_chash.c, chash_server_is_eligible) and Vimeo's and Envoy's
+//     balancers do. It is a simulation with state.
+
+// ValidateEps returns an error naming eps unless it is finite, > 0 and large
 // enough that 1 + eps > 1.
-func checkEps(eps float64) error {
+func ValidateEps(eps float64) error {
 	if math.IsNaN(eps) || math.IsInf(eps, 0) || eps <= 0 || 1+eps == 1 {
 		return fmt.Errorf("eps %v: the load factor c = 1 + eps needs a finite eps > 0", eps)
 	}
 	return nil
 }
 
-// KeyCaps returns the capacity of each node (indexed like nodes) when m
-// units (keys, partitions or requests) are placed with load factor c = 1 +
-// eps: ceil(c * m * w_i / W), and never more than m ([bounded.Capacity]).
+// keyCapacities returns the capacity of each node (indexed like nodes)
+// when m units (keys, partitions or requests) are placed with load factor
+// c = 1 + eps: ceil(c * m * w_i / W), and never more than m ([Capacity]).
 // Every capacity is >= 1 for m >= 1, and they sum to at least c*m > m, so
-// every unit finds room. It returns an error for an invalid membership, m
-// < 1 or a bad eps.
-func KeyCaps(nodes []algorithms.Node, m int, eps float64) ([]int, error) {
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return nil, err
-	}
+// every unit finds room. nodes are a ring's, so a valid membership
+// ([algorithms.ValidateNodes]); it returns an error for m < 1 or a bad eps.
+func keyCapacities(nodes []algorithms.Node, m int, eps float64) ([]int, error) {
 	if m < 1 {
 		return nil, fmt.Errorf("units %d: need at least 1 key or request to bound", m)
 	}
-	if err := checkEps(eps); err != nil {
+	if err := ValidateEps(eps); err != nil {
 		return nil, err
 	}
 	total := algorithms.TotalWeight(nodes)
 	caps := make([]int, len(nodes))
 	sum := 0
 	for i, n := range nodes {
-		caps[i] = bounded.Capacity(eps, m, n.Weight, total)
+		caps[i] = Capacity(eps, m, n.Weight, total)
 		sum += caps[i]
 	}
 	if sum < m {
@@ -47,29 +58,30 @@ func KeyCaps(nodes []algorithms.Node, m int, eps float64) ([]int, error) {
 	return caps, nil
 }
 
-// KeyPlacement is the paper's key-level assignment of m keys on a ring:
-// Owner[k] and First[k] are indexes into the ring's nodes (the node that
-// holds key k, and the node that would hold it without a bound: the owner
-// of the first virtual node clockwise from the key's hash); Loads and Caps
-// are per node.
+// KeyPlacement is the key form's assignment of m keys on a ring: Owner[k]
+// and First[k] are indexes into the ring's nodes (the node that holds key
+// k, and the node that would hold it without a bound: the owner of the
+// first virtual node clockwise from the key's hash); Loads and Caps are
+// per node, in keys.
 type KeyPlacement struct {
 	Owner, First []int32
 	Loads, Caps  []int
 }
 
-// PlaceKeysBounded assigns the keys whose hashes are given (in that
-// order, which is the insertion order the assignment depends on) to the
-// nodes of r with load factor c = 1 + eps: key k goes to the owner of the
-// first virtual node clockwise from hashes[k] whose node holds fewer than
-// its capacity ceil(c*m*w_i/W) keys ([KeyCaps], m = len(hashes)). The walk
-// ends within one turn of the ring because the capacities sum to more
-// than m. Cost: O(m) ring searches plus the walks (expected O(1/eps^2)
-// virtual nodes per key by the paper). The assignment is a pure function
-// of (ring, hashes, eps): after a membership change it is recomputed, so
-// it is history-independent, and movement is the difference of two such
-// assignments. It returns KeyCaps' errors.
-func PlaceKeysBounded(r *ring.Ring, hashes []uint64, eps float64) (*KeyPlacement, error) {
-	caps, err := KeyCaps(r.Nodes(), len(hashes), eps)
+// PlaceKeys assigns the keys whose hashes are given (in that order, which
+// is the insertion order the assignment depends on) to the nodes of r with
+// load factor c = 1 + eps: key k goes to the owner of the first virtual
+// node clockwise from hashes[k] whose node holds fewer than its capacity
+// ceil(c*m*w_i/W) keys (m = len(hashes)). The walk ends
+// within one turn of the ring because the capacities sum to more than m.
+// Cost: O(m) ring searches plus the walks (expected O(1/eps^2) virtual
+// nodes per key by the paper); memory 8 bytes per key. The assignment is
+// a pure function of (ring, hashes, eps): after a membership change it is
+// recomputed, so it is history-independent, and movement is the
+// difference of two such assignments. It returns an error for no keys or
+// a bad eps.
+func PlaceKeys(r *ring.Ring, hashes []uint64, eps float64) (*KeyPlacement, error) {
+	caps, err := keyCapacities(r.Nodes(), len(hashes), eps)
 	if err != nil {
 		return nil, err
 	}
@@ -104,26 +116,26 @@ func (kp *KeyPlacement) MaxLoadOverCap() float64 {
 }
 
 // DefaultInFlightPerNode is the number of requests in flight per node of
-// the request-level service model when none is given: 32 per node makes
+// the request form's service model when none is given: 32 per node makes
 // the cap ceil(c*32) = 40 at c = 1.25, so rounding adds little to c.
 const DefaultInFlightPerNode = 32
 
-// RequestBalancer is the request-level form of bounded loads with a
-// simple service model: exactly K requests are in flight once K have
-// arrived, and they complete in arrival order (FIFO), so the arrival of
-// request t (t >= K) first completes request t-K. Each arriving request
-// is placed on the first node clockwise from its key's hash (walking the
-// ring's virtual nodes) whose in-flight count is under its cap
-// ceil(c*(T+1)*w_i/W), where T is the number of requests in flight before
-// it (after the completion), so the cap counts the request being placed,
-// as HAProxy's hash-balance-factor and brpc's bounded-load balancer do.
-// The caps sum to at least c*(T+1) > T, so a node with room always exists
-// and the walk ends within one turn. In the steady state T + 1 = K and the
-// caps are ceil(c*K*w_i/W); while the first K requests arrive they only
-// grow, so no node is ever above its current cap.
+// RequestBalancer is the request form of bounded loads with a simple
+// service model: exactly K requests are in flight once K have arrived, and
+// they complete in arrival order (FIFO), so the arrival of request t
+// (t >= K) first completes request t-K. Each arriving request is placed on
+// the first node clockwise from its key's hash (walking the ring's virtual
+// nodes) whose in-flight count is under its cap ceil(c*(T+1)*w_i/W), where
+// T is the number of requests in flight before it (after the completion),
+// so the cap counts the request being placed, as HAProxy's
+// hash-balance-factor and brpc's bounded-load balancer do. The caps sum
+// to at least c*(T+1) > T, so a node with room always exists and the walk
+// ends within one turn. In the steady state T + 1 = K and the caps are
+// ceil(c*K*w_i/W); while the first K requests arrive they only grow, so
+// no node is ever above its current cap.
 //
 // It is a simulation, not a Placer: it has state and is not safe for
-// concurrent use.
+// concurrent use. Memory: 4 bytes per request in flight and 24 per node.
 type RequestBalancer struct {
 	r        *ring.Ring
 	eps      float64
@@ -142,7 +154,7 @@ type RequestBalancer struct {
 // factor c = 1 + eps and K = inFlight requests in flight. It returns an
 // error naming a bad eps or inFlight < 1.
 func NewRequestBalancer(r *ring.Ring, eps float64, inFlight int) (*RequestBalancer, error) {
-	if err := checkEps(eps); err != nil {
+	if err := ValidateEps(eps); err != nil {
 		return nil, err
 	}
 	if inFlight < 1 {
@@ -158,8 +170,8 @@ func NewRequestBalancer(r *ring.Ring, eps float64, inFlight int) (*RequestBalanc
 }
 
 // Cap returns node i's cap for the next request: ceil(c*(T+1)*w_i/W),
-// with T the requests in flight now (call it after Complete).
-func (b *RequestBalancer) Cap(i int) int { return bounded.Capacity(b.eps, b.t+1, b.w[i], b.total) }
+// with T the requests in flight now.
+func (b *RequestBalancer) Cap(i int) int { return Capacity(b.eps, b.t+1, b.w[i], b.total) }
 
 // InFlight returns the number of requests in flight on node i.
 func (b *RequestBalancer) InFlight(i int) int { return b.inflight[i] }

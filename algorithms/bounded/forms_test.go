@@ -1,4 +1,4 @@
-package analysis
+package bounded
 
 import (
 	"math"
@@ -7,14 +7,77 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
-	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/ring"
-	"github.com/chbench/chbench/keyset"
 )
 
-// TestKeyCaps checks capacities computed by hand: ceil(c*m*w_i/W), never
-// above m, every cap >= 1 and the total >= m.
-func TestKeyCaps(t *testing.T) {
+// epsGrid is the load factors the bounded command sweeps by default.
+var epsGrid = []float64{0.05, 0.1, 0.25, 0.5, 1}
+
+// keyHashes returns m uniform 64-bit key hashes from seed: what hashing m
+// distinct keys gives the forms, without the keys.
+func keyHashes(m int, seed uint64) []uint64 {
+	r := rand.New(rand.NewPCG(seed, 1))
+	hs := make([]uint64, m)
+	for i := range hs {
+		hs[i] = r.Uint64()
+	}
+	return hs
+}
+
+// uniformRequests returns n requests for keys drawn uniformly from m.
+func uniformRequests(m, n int, seed uint64) []int32 {
+	r := rand.New(rand.NewPCG(seed, 2))
+	reqs := make([]int32, n)
+	for i := range reqs {
+		reqs[i] = int32(r.IntN(m))
+	}
+	return reqs
+}
+
+// zipfRequests returns n requests for keys 0..m-1 with probability
+// proportional to (k+1)^-s, by inverting the cumulative law.
+func zipfRequests(m, n int, s float64, seed uint64) []int32 {
+	cdf := make([]float64, m)
+	sum := 0.0
+	for k := range cdf {
+		sum += math.Pow(float64(k+1), -s)
+		cdf[k] = sum
+	}
+	r := rand.New(rand.NewPCG(seed, 3))
+	reqs := make([]int32, n)
+	for i := range reqs {
+		k, _ := slices.BinarySearch(cdf, r.Float64()*sum)
+		reqs[i] = int32(min(k, m-1))
+	}
+	return reqs
+}
+
+// replay serves reqs with a fresh RequestBalancer on r and returns the
+// fraction of requests served away from their first choice, the
+// peak-to-mean request load over the (equal-weight) nodes and the largest
+// load / cap.
+func replay(t *testing.T, r *ring.Ring, eps float64, k int, hashes []uint64, reqs []int32) (away, peakToMean, ratio float64) {
+	t.Helper()
+	b, err := NewRequestBalancer(r, eps, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := make([]int, len(r.Nodes()))
+	n := 0
+	for _, q := range reqs {
+		o, f := b.Serve(hashes[q])
+		if o != f {
+			n++
+		}
+		counts[o]++
+	}
+	mean := float64(len(reqs)) / float64(len(counts))
+	return float64(n) / float64(len(reqs)), float64(slices.Max(counts)) / mean, b.MaxLoadOverCap()
+}
+
+// TestKeyCapacities checks capacities computed by hand: ceil(c*m*w_i/W),
+// never above m, every cap >= 1 and the total >= m.
+func TestKeyCapacities(t *testing.T) {
 	cases := []struct {
 		name    string
 		weights []float64
@@ -35,11 +98,11 @@ func TestKeyCaps(t *testing.T) {
 		{"weights 1,1,2,6, c=2", []float64{1, 1, 2, 6}, 100, 1, []int{20, 20, 40, 100}},
 	}
 	for _, c := range cases {
-		nodes, err := WeightedNodes(c.weights)
-		if err != nil {
-			t.Fatal(err)
+		ns := make([]algorithms.Node, len(c.weights))
+		for i, w := range c.weights {
+			ns[i] = algorithms.Node{ID: algorithms.NodeID(i), Weight: w}
 		}
-		caps, err := KeyCaps(nodes, c.m, c.eps)
+		caps, err := keyCapacities(ns, c.m, c.eps)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -57,13 +120,12 @@ func TestKeyCaps(t *testing.T) {
 			t.Errorf("%s: total capacity %d < load %d", c.name, sum, c.m)
 		}
 	}
-	nodes, _ := algorithms.DefaultNodes(3)
 	for _, eps := range []float64{0, -0.1, math.NaN(), math.Inf(1), 1e-17} {
-		if _, err := KeyCaps(nodes, 4, eps); err == nil {
+		if _, err := keyCapacities(nodes(3), 4, eps); err == nil {
 			t.Errorf("eps %v accepted", eps)
 		}
 	}
-	if _, err := KeyCaps(nodes, 0, 0.25); err == nil {
+	if _, err := keyCapacities(nodes(3), 0, 0.25); err == nil {
 		t.Error("0 units accepted")
 	}
 }
@@ -94,57 +156,46 @@ func churn(start, steps int, seed uint64) [][]algorithms.Node {
 	return out
 }
 
-// TestBoundedNeverOverCap walks a long seeded join/leave sequence with
+// TestFormsNeverOverCap walks a long seeded join/leave sequence with
 // weighted nodes and checks, at every step and for every node, load <=
-// capacity for the key-level form (recomputed per membership) and the
-// partition form (rebalanced from its previous state), and for the
-// request-level form every node's in-flight count against the cap at
-// every request.
-func TestBoundedNeverOverCap(t *testing.T) {
+// capacity for the key form (recomputed per membership) and the partition
+// form (rebalanced from its previous state), and for the request form
+// every node's in-flight count against the cap at every request.
+func TestFormsNeverOverCap(t *testing.T) {
 	steps := 200
 	if testing.Short() {
 		steps = 40
 	}
-	h := algorithms.MustHash("xxhash")
-	g, _ := keyset.NewGenerator(3000, 1, 11)
-	keys := streamKeys(g, 0)
-	hashes := make([]uint64, len(keys))
-	for i, k := range keys {
-		hashes[i] = h.Sum(k)
-	}
-	z, _ := NewZipf(len(keys), 1.1)
-	reqs := zipfRequests(z, 3000, 11, 0)
+	hashes := keyHashes(3000, 11)
+	reqs := zipfRequests(len(hashes), 3000, 1.1, 11)
 	for _, eps := range []float64{0.05, 0.25, 1} {
 		seq := churn(8, steps, 3)
-		part, err := bounded.New(seq[0], 20, eps, 1024, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for step, nodes := range seq {
+		part := mustNew(t, seq[0], 20, eps, 1024, xxh)
+		for step, ns := range seq {
 			if step > 0 {
-				p, err := part.Rebalance(nodes)
+				p, err := part.Rebalance(ns)
 				if err != nil {
 					t.Fatalf("eps %v step %d: %v", eps, step, err)
 				}
-				part = p.(*bounded.Bounded)
+				part = p.(*Bounded)
 			}
-			for i := range nodes {
+			for i := range ns {
 				if part.Load(i) > part.Cap(i) {
-					t.Fatalf("partition form, eps %v step %d: node %s holds %d > cap %d", eps, step, nodes[i].ID, part.Load(i), part.Cap(i))
+					t.Fatalf("partition form, eps %v step %d: node %s holds %d > cap %d", eps, step, ns[i].ID, part.Load(i), part.Cap(i))
 				}
 			}
-			r, err := ring.New(nodes, 20, h)
+			r, err := ring.New(ns, 20, xxh)
 			if err != nil {
 				t.Fatal(err)
 			}
-			kp, err := PlaceKeysBounded(r, hashes, eps)
+			kp, err := PlaceKeys(r, hashes, eps)
 			if err != nil {
 				t.Fatal(err)
 			}
 			sum := 0
 			for i, l := range kp.Loads {
 				if l > kp.Caps[i] {
-					t.Fatalf("key form, eps %v step %d: node %s holds %d > cap %d", eps, step, nodes[i].ID, l, kp.Caps[i])
+					t.Fatalf("key form, eps %v step %d: node %s holds %d > cap %d", eps, step, ns[i].ID, l, kp.Caps[i])
 				}
 				sum += l
 			}
@@ -154,16 +205,16 @@ func TestBoundedNeverOverCap(t *testing.T) {
 			if step%25 != 0 { // the request form checks every node at every request: sample the steps
 				continue
 			}
-			rb, err := NewRequestBalancer(r, eps, 4*len(nodes))
+			rb, err := NewRequestBalancer(r, eps, 4*len(ns))
 			if err != nil {
 				t.Fatal(err)
 			}
-			total := algorithms.TotalWeight(nodes)
+			total := algorithms.TotalWeight(ns)
 			for j, q := range reqs {
 				rb.Serve(hashes[q])
-				inFlight := min(j+1, 4*len(nodes))
-				for i, nd := range nodes {
-					if c := bounded.Capacity(eps, inFlight, nd.Weight, total); rb.InFlight(i) > c {
+				inFlight := min(j+1, 4*len(ns))
+				for i, nd := range ns {
+					if c := Capacity(eps, inFlight, nd.Weight, total); rb.InFlight(i) > c {
 						t.Fatalf("request form, eps %v step %d request %d: node %s has %d in flight > cap %d", eps, step, j, nd.ID, rb.InFlight(i), c)
 					}
 				}
@@ -175,7 +226,7 @@ func TestBoundedNeverOverCap(t *testing.T) {
 	}
 }
 
-// TestRequestLevelAwayExact checks the request-level fraction served away
+// TestRequestFormAwayExact checks the request form's fraction served away
 // from the first choice against its exact value in a case theory solves:
 // K = 2 requests in flight on n = 10 equal nodes at c = 1.25, so every cap
 // is ceil(1.25*2/10) = 1 and only the node serving the previous request
@@ -187,23 +238,18 @@ func TestBoundedNeverOverCap(t *testing.T) {
 // the fraction of keys whose first choice is j. The measured fraction over
 // R requests must be within 5 standard errors (binomial, doubled for the
 // chain's correlation).
-func TestRequestLevelAwayExact(t *testing.T) {
+func TestRequestFormAwayExact(t *testing.T) {
 	const n, m, R = 10, 20000, 1_000_000
-	nodes, _ := algorithms.DefaultNodes(n)
-	h := algorithms.MustHash("xxhash")
-	r, err := ring.New(nodes, 4, h) // few vnodes: uneven shares, far from the naive 1/n
+	r, err := ring.New(nodes(n), 4, xxh) // few vnodes: uneven shares, far from the naive 1/n
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := keyset.NewGenerator(m, 1, 5)
-	keys := streamKeys(g, 0)
-	hashes := make([]uint64, m)
+	hashes := keyHashes(m, 5)
 	first := make([]int, m)
 	alt := make([]int, m)
 	q := make([]float64, n)
-	for k, key := range keys {
-		hashes[k] = h.Sum(key)
-		i := r.Search(hashes[k])
+	for k, h := range hashes {
+		i := r.Search(h)
 		first[k] = r.At(i).Owner
 		for r.At(i).Owner == first[k] {
 			i = (i + 1) % r.Len()
@@ -216,7 +262,7 @@ func TestRequestLevelAwayExact(t *testing.T) {
 	P := make([][]float64, n)
 	for j := range P {
 		P[j] = make([]float64, n)
-		for k := range keys {
+		for k := range hashes {
 			if first[k] != j {
 				P[j][first[k]] += 1.0 / m
 			} else {
@@ -241,12 +287,8 @@ func TestRequestLevelAwayExact(t *testing.T) {
 	for j := range pi {
 		want += pi[j] * q[j]
 	}
-	z, _ := NewZipf(m, 0)
-	reqs := zipfRequests(z, R, 5, 0)
-	_, away, _, ratio, err := replay(r, 0.25, 2, hashes, reqs)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reqs := uniformRequests(m, R, 5)
+	away, _, ratio := replay(t, r, 0.25, 2, hashes, reqs)
 	tol := 5 * 2 * math.Sqrt(want*(1-want)/R)
 	t.Logf("away %.5f, exact %.5f ± %.5f (1/n = %.3f)", away, want, tol, 1.0/n)
 	if math.Abs(away-want) > tol {
@@ -256,47 +298,39 @@ func TestRequestLevelAwayExact(t *testing.T) {
 		t.Errorf("max load/cap %v, want 1 (every cap is 1)", ratio)
 	}
 	// K = 1: every node is empty when a request arrives, nothing goes away.
-	if _, away, _, _, _ := replay(r, 0.25, 1, hashes, reqs); away != 0 {
+	if away, _, _ := replay(t, r, 0.25, 1, hashes, reqs); away != 0 {
 		t.Errorf("K = 1: away %v, want 0", away)
 	}
 }
 
-// TestRequestLevelBounds checks the request-level form with uniform keys
-// against bounds that hold for any stream. Every request stays in flight
-// for exactly K arrivals (FIFO), and a node never has more than its cap C
-// in flight, so over R requests it serves at most R*C/K + K (Little's
-// law): peak-to-mean request load <= n*C/K + n*K/R, which is about c. And
+// TestRequestFormBounds checks the request form with uniform keys against
+// bounds that hold for any stream. Every request stays in flight for
+// exactly K arrivals (FIFO), and a node never has more than its cap C in
+// flight, so over R requests it serves at most R*C/K + K (Little's law):
+// peak-to-mean request load <= n*C/K + n*K/R, which is about c. And
 // requests whose first choice is node i beyond what i can serve must go
 // elsewhere: away >= sum_i max(0, f_i - C/K - K/R), f_i the fraction of
 // requests whose first choice is i. When K <= C the bound never binds, so
 // nothing goes away; and more room never sends more away.
-func TestRequestLevelBounds(t *testing.T) {
+func TestRequestFormBounds(t *testing.T) {
 	const n, m, R = 10, 20000, 100_000
-	nodes, _ := algorithms.DefaultNodes(n)
-	h := algorithms.MustHash("xxhash")
-	r, _ := ring.New(nodes, 4, h) // few vnodes: uneven first choices, so the lower bound binds
-	g, _ := keyset.NewGenerator(m, 1, 9)
-	keys := streamKeys(g, 0)
-	hashes := make([]uint64, m)
-	for k, key := range keys {
-		hashes[k] = h.Sum(key)
+	r, err := ring.New(nodes(n), 4, xxh) // few vnodes: uneven first choices, so the lower bound binds
+	if err != nil {
+		t.Fatal(err)
 	}
-	z, _ := NewZipf(m, 0)
-	reqs := zipfRequests(z, R, 9, 0)
+	hashes := keyHashes(m, 9)
+	reqs := uniformRequests(m, R, 9)
 	f := make([]float64, n)
 	for _, x := range reqs {
 		f[r.LocateHash(hashes[x])] += 1.0 / R
 	}
 	K := 32 * n
 	prev := 1.0
-	for _, eps := range DefaultEpsGrid() {
-		_, away, bal, ratio, err := replay(r, eps, K, hashes, reqs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		C := float64(bounded.Capacity(eps, K, 1, n))
-		if limit := n*C/float64(K) + n*float64(K)/R; bal.PeakToMean > limit {
-			t.Errorf("eps %v: peak-to-mean %.4f > n*C/K + n*K/R = %.4f", eps, bal.PeakToMean, limit)
+	for _, eps := range epsGrid {
+		away, peak, ratio := replay(t, r, eps, K, hashes, reqs)
+		C := float64(Capacity(eps, K, 1, n))
+		if limit := n*C/float64(K) + n*float64(K)/R; peak > limit {
+			t.Errorf("eps %v: peak-to-mean %.4f > n*C/K + n*K/R = %.4f", eps, peak, limit)
 		}
 		lower := 0.0
 		for _, fi := range f {
@@ -312,35 +346,31 @@ func TestRequestLevelBounds(t *testing.T) {
 			t.Errorf("eps %v: max load/cap %v > 1", eps, ratio)
 		}
 		prev = away
-		t.Logf("eps %v: away %.4f (>= %.4f), peak-to-mean %.4f (<= %.4f)", eps, away, lower, bal.PeakToMean, n*C/float64(K)+n*float64(K)/R)
+		t.Logf("eps %v: away %.4f (>= %.4f), peak-to-mean %.4f (<= %.4f)", eps, away, lower, peak, n*C/float64(K)+n*float64(K)/R)
 	}
 	// c*K/n >= K: every cap is K, nothing is ever away.
-	if _, away, _, _, _ := replay(r, 9, K, hashes, reqs); away != 0 {
+	if away, _, _ := replay(t, r, 9, K, hashes, reqs); away != 0 {
 		t.Errorf("c = n: away %v, want 0", away)
 	}
 }
 
-// TestKeyLevelAway checks the key-level form's fraction of keys away from
-// their first choice against what counting allows: node i takes at most
-// its cap C_i of the f_i keys whose first choice it is, so at least sum_i
-// max(0, f_i - C_i) keys are away; and a key is away only if its first
-// choice was full, so at most the keys whose first choice ends full.
-func TestKeyLevelAway(t *testing.T) {
-	nodes, _ := algorithms.DefaultNodes(10)
-	h := algorithms.MustHash("xxhash")
-	r, _ := ring.New(nodes, 4, h)
-	g, _ := keyset.NewGenerator(20000, 1, 4)
-	keys := streamKeys(g, 0)
-	hashes := make([]uint64, len(keys))
-	for k, key := range keys {
-		hashes[k] = h.Sum(key)
+// TestKeyFormAway checks the key form's fraction of keys away from their
+// first choice against what counting allows: node i takes at most its cap
+// C_i of the f_i keys whose first choice it is, so at least sum_i max(0,
+// f_i - C_i) keys are away; and a key is away only if its first choice was
+// full, so at most the keys whose first choice ends full.
+func TestKeyFormAway(t *testing.T) {
+	r, err := ring.New(nodes(10), 4, xxh)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, eps := range DefaultEpsGrid() {
-		kp, err := PlaceKeysBounded(r, hashes, eps)
+	hashes := keyHashes(20000, 4)
+	for _, eps := range epsGrid {
+		kp, err := PlaceKeys(r, hashes, eps)
 		if err != nil {
 			t.Fatal(err)
 		}
-		firsts := make([]int, len(nodes))
+		firsts := make([]int, len(r.Nodes()))
 		away := 0
 		for k := range hashes {
 			firsts[kp.First[k]]++
