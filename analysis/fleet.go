@@ -256,6 +256,74 @@ func JoinCount(initial []algorithms.Node, k int, w float64) (Scenario, error) {
 	return Change("join-"+strconv.Itoa(k), initial, st)
 }
 
+// FleetChange is the planned change of a real fleet, as the commands'
+// fleet flags give it (and a fleet profile will): a named step (nodes
+// that join, leave or change weight), seeded random fractions of the
+// fleet that change weight or leave, and a number of new nodes that join.
+// Each part given is one scenario, for each initial membership.
+type FleetChange struct {
+	Join     []algorithms.Node // nodes that join in the named step
+	Leave    []string          // members that leave in the named step
+	Reweight []algorithms.Node // members and their new weights in the named step
+	// ReweightFracs are fractions of the members (each its own scenario,
+	// seeded: ReweightFraction) whose weight changes to ReweightTo.
+	ReweightFracs []float64
+	ReweightTo    float64
+	// LeaveFracs are fractions of the members (each its own scenario,
+	// seeded: LeaveFraction) that leave at once.
+	LeaveFracs []float64
+	// JoinN, if not 0, is the number of new nodes of weight JoinWeight
+	// that join at once (JoinCount).
+	JoinN      int
+	JoinWeight float64
+}
+
+// Named reports whether c has a named step.
+func (c FleetChange) Named() bool { return len(c.Join)+len(c.Leave)+len(c.Reweight) > 0 }
+
+// Scenarios returns the scenarios of c for each initial membership, in
+// that order: the named step, then each reweighted fraction, each leaving
+// fraction and the joining count, the seeded ones drawn with seed. It
+// returns an error for a change that changes nothing and the scenario
+// constructors' errors, naming the fleet's size.
+func (c FleetChange) Scenarios(initial [][]algorithms.Node, seed uint64) ([]Scenario, error) {
+	if !c.Named() && len(c.ReweightFracs)+len(c.LeaveFracs) == 0 && c.JoinN == 0 {
+		return nil, fmt.Errorf("no membership change: give nodes that join, leave or change weight")
+	}
+	var out []Scenario
+	for _, init := range initial {
+		if c.Named() {
+			sc, err := Change("", init, Step{Join: c.Join, Leave: c.Leave, Reweight: c.Reweight})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sc)
+		}
+		for _, x := range c.ReweightFracs {
+			sc, err := ReweightFraction(init, x, c.ReweightTo, seed)
+			if err != nil {
+				return nil, fmt.Errorf("%d nodes: %w", len(init), err)
+			}
+			out = append(out, sc)
+		}
+		for _, x := range c.LeaveFracs {
+			sc, err := LeaveFraction(init, x, seed)
+			if err != nil {
+				return nil, fmt.Errorf("%d nodes: %w", len(init), err)
+			}
+			out = append(out, sc)
+		}
+		if c.JoinN != 0 {
+			sc, err := JoinCount(init, c.JoinN, c.JoinWeight)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, sc)
+		}
+	}
+	return out, nil
+}
+
 // How a node's weight share changes at one step of a chain of placements
 // (see ShareChanges).
 const (

@@ -139,10 +139,10 @@ func TestSweepsCheckEveryConfigurationFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = SpreadEach(o, Sweep{Algos: []string{"rendezvous", "jump"}}, nodes)
+	_, err = SweepSpread(o, Sweep{Algos: []string{"rendezvous", "jump"}, Members: nodes})
 	wantErr(t, "rendezvous,jump with weights", err, "jump", "weights are not supported")
 	sc, _ := Resize(3, 20000)
-	_, err = MoveEach(o, Sweep{Algos: []string{"ring", "slots"}}, sc)
+	_, _, err = SweepMove(o, Sweep{Algos: []string{"ring", "slots"}, Scenarios: []Scenario{sc}})
 	wantErr(t, "ring,slots 3 -> 20000", err, "slots", "20000 nodes exceed")
 	o.Config.MemoryBudget = 64 << 20
 	_, err = SweepSpread(o, Sweep{Algos: []string{"modulo", "ring"}, Nodes: []int{10, 100000}})

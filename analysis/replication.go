@@ -374,3 +374,82 @@ func Replication(o Options, scs []Scenario, r int) (schema.Replication, error) {
 // replicaSetBytes bounds what one distinct replica set costs in the maps of
 // CountReplicas (a uint64 key in a Go map, with its share of the table).
 const replicaSetBytes = 48
+
+// replicationGroups returns the scenarios of each result of a replication
+// sweep of s: each of s.Scenarios alone, or for every node count and op of
+// s one scenario for every key set or, for an op with random choices in
+// per-set placement mode, one per key set (NewScenarioForSet), so that
+// the intervals cover which node the op picks.
+func replicationGroups(o Options, s Sweep) ([][]Scenario, error) {
+	var out [][]Scenario
+	for _, sc := range s.Scenarios {
+		out = append(out, []Scenario{sc})
+	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	for _, n := range orOne(s.Nodes, 10) {
+		for _, op := range orOne(s.Ops, schema.OpAdd) {
+			per := 1
+			if o.Placement == schema.PlacementPerSet && PerSetOp(op) {
+				per = o.sets()
+			}
+			var one []Scenario
+			for set := range per {
+				sc, err := NewScenarioForSet(op, n, o.Seed, set)
+				if err != nil {
+					return nil, err
+				}
+				one = append(one, sc)
+			}
+			out = append(out, one)
+		}
+	}
+	return out, nil
+}
+
+// eachReplication calls fn for every configuration of s, result scenarios
+// (replicationGroups) and replication factor of rs, in that order; errors
+// name the configuration, the change and R.
+func (s Sweep) eachReplication(o Options, rs []int, fn func(c Options, scs []Scenario, r int) error) error {
+	groups, err := replicationGroups(o, s)
+	if err != nil {
+		return err
+	}
+	return s.EachConfig(o, func(c Options) error {
+		for _, scs := range groups {
+			for _, r := range rs {
+				if err := fn(c, scs, r); err != nil {
+					return fmt.Errorf("%s from %d nodes, R=%d: %w", scs[0].Op, len(scs[0].Initial), r, err)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// CheckReplication returns the first error SweepReplication(o, s, rs)
+// would meet before streaming a key ([CheckReplication] of every
+// configuration, change and R), naming them.
+func (s Sweep) CheckReplication(o Options, rs []int) error {
+	return s.eachReplication(o, rs, func(c Options, scs []Scenario, r int) error { return CheckReplication(c, scs, r) })
+}
+
+// SweepReplication runs Replication for every configuration of s, every
+// change (s.Scenarios, or s.Nodes x s.Ops) and every replication factor of
+// rs, in that order, after checking them all (Sweep.CheckReplication).
+func SweepReplication(o Options, s Sweep, rs []int) ([]schema.Replication, error) {
+	if err := s.CheckReplication(o, rs); err != nil {
+		return nil, err
+	}
+	var out []schema.Replication
+	err := s.eachReplication(o, rs, func(c Options, scs []Scenario, r int) error {
+		res, err := Replication(c, scs, r)
+		out = append(out, res)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

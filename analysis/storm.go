@@ -244,6 +244,25 @@ func Storm(o Options, sc Scenario, m StormModel) (schema.Storm, error) {
 	return StormFromMove(r, m)
 }
 
+// SweepStorm runs Storm for every configuration of s and each of
+// s.Scenarios (configurations outermost) and returns the rows in that
+// order; the error names the configuration and the scenario.
+func SweepStorm(o Options, s Sweep, m StormModel) ([]schema.Storm, error) {
+	if len(s.Scenarios) == 0 {
+		return nil, fmt.Errorf("no membership change to derive a storm from")
+	}
+	var out []schema.Storm
+	err := s.eachScenario(o, func(c Options, sc Scenario) error {
+		r, err := Storm(c, sc, m)
+		out = append(out, r)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // MaxTimelinePoints bounds a storm timeline: 2^20 time steps, each a row
 // of every output (a few hundred bytes), so a mistyped count cannot hold
 // gigabytes.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -74,6 +75,91 @@ type Sweep struct {
 	VNodes []int    // applied to ring and bounded only; empty: Options.Config.VNodes
 	Nodes  []int    // node counts (equal weights); empty: 10
 	Ops    []string // movement scenarios (see schema.Ops); empty: "add"
+	// Scenarios, if not empty, are explicit membership changes (a resize,
+	// a real fleet's planned changes: FleetChange.Scenarios) that every
+	// configuration runs instead of Nodes x Ops. An explicit scenario is
+	// what the user asked for: one that cannot reach Options.MinMoves is
+	// an error, not left out.
+	Scenarios []Scenario
+	// Members, if not empty, is an explicit membership (named nodes,
+	// weights) that every configuration spreads keys over instead of
+	// Nodes equal-weight nodes.
+	Members []algorithms.Node
+}
+
+// eachScenario calls fn with the options of every configuration of s and
+// each of s.Scenarios, configurations outermost; errors name the
+// configuration and the scenario (once: the scenario's own errors name
+// it already).
+func (s Sweep) eachScenario(o Options, fn func(o Options, sc Scenario) error) error {
+	return s.EachConfig(o, func(c Options) error {
+		for _, sc := range s.Scenarios {
+			if err := fn(c, sc); err != nil {
+				return scenarioError(sc, err)
+			}
+		}
+		return nil
+	})
+}
+
+// scenarioError returns err naming sc ("<op> from <n> nodes: "), unless
+// it names it already ("scenario <op> ...").
+func scenarioError(sc Scenario, err error) error {
+	if strings.HasPrefix(err.Error(), "scenario "+sc.Op+" ") || strings.HasPrefix(err.Error(), "scenario "+sc.Op+":") {
+		return err
+	}
+	return fmt.Errorf("%s from %d nodes: %w", sc.Op, len(sc.Initial), err)
+}
+
+// KeepWeighted narrows s.Algos to the algorithms that accept weights when
+// a membership of s.Scenarios has a node of weight other than 1, and
+// returns the algorithms it leaves out (none when every weight is 1).
+func (s *Sweep) KeepWeighted() (skipped []string) {
+	if !weighted(s.Scenarios) {
+		return nil
+	}
+	var keep []string
+	for _, name := range s.Algos {
+		if in, _ := catalog.Describe(name); in.Weighted {
+			keep = append(keep, name)
+		} else {
+			skipped = append(skipped, name)
+		}
+	}
+	s.Algos = keep
+	return skipped
+}
+
+// weighted reports whether a membership of any scenario has a node of
+// weight other than 1.
+func weighted(scs []Scenario) bool {
+	for _, sc := range scs {
+		ms, err := sc.Memberships()
+		if err != nil {
+			return true // reported when the scenario runs
+		}
+		for _, m := range ms {
+			for _, n := range m {
+				if n.Weight != 1 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// SweepKeys returns the keys a sweep of s streams, for a progress
+// display's total: per configuration, one run of o.RunKeys keys for each
+// of s.Scenarios, or for each node count and op.
+func SweepKeys(o Options, s Sweep) int64 {
+	runs := len(s.Scenarios)
+	if runs == 0 {
+		runs = len(orOne(s.Nodes, 10)) * len(orOne(s.Ops, schema.OpAdd))
+	}
+	configs := 0
+	_ = s.EachConfig(o, func(Options) error { configs++; return nil })
+	return o.RunKeys() * int64(configs) * int64(runs)
 }
 
 func orOne[T any](xs []T, def T) []T {
@@ -98,53 +184,47 @@ func (s Sweep) each(o Options, fn func(o Options, n int) error) error {
 }
 
 // SweepSpread runs Spread for every configuration of s on equal-weight
-// nodes and returns the results in sweep order. The vnodes values vary only
-// for algorithms that use them. Every configuration is checked first
-// ([CheckSpread]), so a bad one fails before any key is streamed; the error
-// names the configuration.
+// nodes (or on s.Members) and returns the results in sweep order. The
+// vnodes values vary only for algorithms that use them. Every
+// configuration is checked first ([CheckSpread]), so a bad one fails
+// before any key is streamed; the error names the configuration.
 func SweepSpread(o Options, s Sweep) ([]schema.Spread, error) {
 	if err := s.CheckSpread(o); err != nil {
 		return nil, err
 	}
 	var out []schema.Spread
-	err := s.each(o, func(c Options, n int) error {
-		nodes, err := algorithms.DefaultNodes(n)
-		if err != nil {
-			return err
-		}
+	err := s.eachMembership(o, func(c Options, nodes []algorithms.Node) error {
 		r, err := Spread(c, nodes)
-		if err != nil {
-			return err
-		}
 		out = append(out, r)
-		return nil
+		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
-// CheckSpread returns the first error SweepSpread(o, s) would meet before
-// streaming a key ([CheckSpread] of every configuration and node count),
-// naming the configuration.
-func (s Sweep) CheckSpread(o Options) error {
-	var kept int64
+// eachMembership calls fn with every configuration of s and s.Members, or
+// each node count's equal-weight nodes (naming the count in errors).
+func (s Sweep) eachMembership(o Options, fn func(c Options, nodes []algorithms.Node) error) error {
+	if len(s.Members) > 0 {
+		return s.EachConfig(o, func(c Options) error { return fn(c, s.Members) })
+	}
 	return s.each(o, func(c Options, n int) error {
 		nodes, err := algorithms.DefaultNodes(n)
 		if err != nil {
 			return err
 		}
-		if err := CheckSpread(c, nodes); err != nil {
-			return err
-		}
-		kept += keptSpreadBytes(c, n)
-		return checkKept(c, kept)
+		return fn(c, nodes)
 	})
 }
 
-// CheckSpreadEach returns the first error SpreadEach(o, s, nodes) would
-// meet before streaming a key, naming the configuration.
-func (s Sweep) CheckSpreadEach(o Options, nodes []algorithms.Node) error {
+// CheckSpread returns the first error SweepSpread(o, s) would meet before
+// streaming a key ([CheckSpread] of every configuration and membership),
+// naming the configuration.
+func (s Sweep) CheckSpread(o Options) error {
 	var kept int64
-	return s.EachConfig(o, func(c Options) error {
+	return s.eachMembership(o, func(c Options, nodes []algorithms.Node) error {
 		if err := CheckSpread(c, nodes); err != nil {
 			return err
 		}
@@ -179,6 +259,16 @@ func checkKept(o Options, kept int64) error {
 // streaming a key ([CheckMovement] of every configuration, node count and
 // scenario), naming the configuration.
 func (s Sweep) CheckMove(o Options) error {
+	if len(s.Scenarios) > 0 {
+		var kept int64
+		return s.eachScenario(o, func(c Options, sc Scenario) error {
+			if err := CheckMovement(c, sc); err != nil {
+				return err
+			}
+			kept += int64(c.sets()) * keptSampleBytes
+			return checkKept(c, kept)
+		})
+	}
 	// The work bound first, for every configuration: it needs no
 	// membership, so a chain too long to build is refused at once.
 	err := s.each(o, func(c Options, n int) error {
@@ -230,43 +320,9 @@ func (s Sweep) CheckMove(o Options) error {
 // the sample, and its line of benchfmt or JSON text when encoded.
 const keptSampleBytes = 32 + 200
 
-// SpreadEach runs Spread on one explicit membership for every algorithm,
-// hash and vnodes configuration of s (s.Nodes and s.Ops are ignored),
-// after checking every configuration ([CheckSpread]); the error names the
-// configuration.
-func SpreadEach(o Options, s Sweep, nodes []algorithms.Node) ([]schema.Spread, error) {
-	if err := s.CheckSpreadEach(o, nodes); err != nil {
-		return nil, err
-	}
-	var out []schema.Spread
-	err := s.EachConfig(o, func(c Options) error {
-		r, err := Spread(c, nodes)
-		out = append(out, r)
-		return err
-	})
-	return out, err
-}
-
-// MoveEach runs Movement through one explicit scenario for every algorithm,
-// hash and vnodes configuration of s (s.Nodes and s.Ops are ignored),
-// after checking every configuration ([CheckMovement]); the error names
-// the configuration.
-func MoveEach(o Options, s Sweep, sc Scenario) ([]schema.Move, error) {
-	if err := s.EachConfig(o, func(c Options) error { return CheckMovement(c, sc) }); err != nil {
-		return nil, err
-	}
-	var out []schema.Move
-	err := s.EachConfig(o, func(c Options) error {
-		r, err := Movement(c, sc)
-		out = append(out, r)
-		return err
-	})
-	return out, err
-}
-
 // SweepMove runs Movement for every configuration of s and every scenario
-// op in s.Ops (NewScenario(op, n, o.Seed)) and returns the results in sweep
-// order, ops innermost. Every configuration and scenario is checked first
+// op in s.Ops (NewScenario(op, n, o.Seed)), or every one of s.Scenarios,
+// and returns the results in sweep order, scenarios innermost. Every configuration and scenario is checked first
 // ([CheckMovement]), so a bad one fails before any key is streamed. A
 // scenario that cannot reach o.MinMoves expected moves within o.MaxKeys
 // keys per set is left out and described in skipped (one line per
@@ -275,6 +331,17 @@ func MoveEach(o Options, s Sweep, sc Scenario) ([]schema.Move, error) {
 func SweepMove(o Options, s Sweep) (out []schema.Move, skipped []string, err error) {
 	if err := s.CheckMove(o); err != nil {
 		return nil, nil, err
+	}
+	if len(s.Scenarios) > 0 {
+		err := s.eachScenario(o, func(c Options, sc Scenario) error {
+			r, err := Movement(c, sc)
+			out = append(out, r)
+			return err
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		return out, nil, nil
 	}
 	err = s.each(o, func(c Options, n int) error {
 		for _, op := range orOne(s.Ops, schema.OpAdd) {

@@ -173,6 +173,41 @@ func WriteStormTable(w io.Writer, rs []schema.Storm) error {
 	return nil
 }
 
+// WriteStormLiveTable writes the rows of a live storm (StormLiveRows) as
+// an aligned table, live and simulated side by side; lru tells that the
+// steady misses were left to the servers' eviction rather than emulated
+// by expiries.
+func WriteStormLiveTable(w io.Writer, rows []schema.StormLive, lru bool) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	r0 := rows[0]
+	m := StormModel{Reads: r0.Reads, HitRatio: r0.HitRatio, WorkingSet: r0.WorkingSet, Zipf: r0.Zipf}
+	fmt.Fprintf(w, "live storm: %s %d -> %d, one memcached per node on 127.0.0.1 (-m %d MB), working set %s keys of %d-byte values\n",
+		r0.Op, r0.From, r0.To, r0.LiveMemMB, num(float64(m.WorkingSet)), r0.ValueBytes)
+	how := "emulated by expiring the key before " + pct(1-m.HitRatio) + " of reads"
+	if lru {
+		how = "left to memcached's LRU eviction (no expiries)"
+	}
+	fmt.Fprintf(w, "clock: %s reads/s (read i at i/Q s; tau = K/Q = %s s); model's steady hit %s, live %s; db = Q x miss ratio\n",
+		num(m.Reads), strconv.FormatFloat(m.TimeConstant(), 'g', 4, 64), pct(m.HitRatio), how)
+	if m.Zipf > 0 {
+		fmt.Fprintf(w, "popularity: Zipf s = %s over the working set (seeded draws, model summed over the same law)\n", ftoa(m.Zipf))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "algo\tmoved\twindow\tseconds\treads\thit live\thit sim\tdb reads/s live\tdb reads/s sim")
+	for _, r := range rows {
+		win := strconv.Itoa(r.Window)
+		if r.Window < 0 {
+			win = "before"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s..%s\t%s\t%s\t%s\t%s\t%s\n", r.Algo, pct(r.MovedFrac), win,
+			strconv.FormatFloat(r.TimeS, 'f', 2, 64), strconv.FormatFloat(r.TimeEndS, 'f', 2, 64), num(float64(r.WindowReads)),
+			pct(r.HitLive), pct(r.HitSim), num(r.DBReadsLive), num(r.DBReadsSim))
+	}
+	return tw.Flush()
+}
+
 // num formats x rounded to a whole number with thousands separators.
 func num(x float64) string {
 	s := strconv.FormatFloat(math.Round(x), 'f', 0, 64)

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/internal/cli"
 )
 
 // algorithmColumns are the columns of chbench algorithms: the catalog's
@@ -22,13 +23,13 @@ func algorithmRow(in catalog.Info) []string {
 // runAlgorithms prints the catalog's facts, one algorithm per line, as an
 // aligned table or as the Markdown table of the README.
 func runAlgorithms(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("algorithms", "[-format table|markdown]", stderr)
+	fs := cli.NewFlagSet("algorithms", "[-format table|markdown]", stderr)
 	format := fs.String("format", "table", "output format: table or markdown (the README's algorithm table)")
-	if _, err := parse(fs, args); err != nil {
-		return badUsage(err)
+	if _, err := cli.Parse(fs, args); err != nil {
+		return cli.Usage(err)
 	}
 	if fs.NArg() != 0 {
-		return badUsage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
 	var rows [][]string
 	for _, name := range catalog.Names() {
@@ -48,7 +49,7 @@ func runAlgorithms(args []string, stdout, stderr io.Writer) error {
 		}
 		return tw.Flush()
 	}
-	return badUsage(fmt.Errorf("unknown format %q (known: table, markdown)", *format))
+	return cli.Usage(fmt.Errorf("unknown format %q (known: table, markdown)", *format))
 }
 
 // writeMarkdown writes a Markdown table; the first column and the package

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/internal/cli"
 )
 
 // Each case is a hostile command line that must fail before any work
@@ -99,7 +101,7 @@ func TestIntegerFlagsAreDecimal(t *testing.T) {
 			for _, args := range [][]string{{cmd, "-" + name, v, "-no-such-flag"}, {cmd, "-" + name + "=" + v, "-no-such-flag"}} {
 				_, _, err := runCLI(t, args...)
 				var stderr strings.Builder
-				if code := exitCode(err, &stderr); code != 2 || !strings.Contains(stderr.String(), fmt.Sprintf("-%s %q: not a decimal integer", name, v)) {
+				if code := cli.ExitCode(err, &stderr); code != 2 || !strings.Contains(stderr.String(), fmt.Sprintf("-%s %q: not a decimal integer", name, v)) {
 					t.Errorf("chbench %s: exit %d, %q; want exit 2 naming -%s %q", strings.Join(args, " "), code, stderr.String(), name, v)
 				}
 			}

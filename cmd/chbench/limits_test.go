@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/internal/cli"
 )
 
 // wantCLIError runs chbench in-process and checks that it fails with an
@@ -146,7 +148,7 @@ func TestExplicitEmptyValuesRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), name+" ") || !strings.Contains(err.Error(), "empty value") {
 			t.Errorf("chbench %q: error %v, want one naming %s as empty", c, err, name)
 		}
-		if code := exitCode(err, io.Discard); code != 2 {
+		if code := cli.ExitCode(err, io.Discard); code != 2 {
 			t.Errorf("chbench %q: exit status %d, want 2 (usage)", c, code)
 		}
 		if out != "" {

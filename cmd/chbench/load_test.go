@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/csv"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/chbench/chbench/internal/cli"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -123,7 +123,7 @@ func TestTrafficBadFlags(t *testing.T) {
 		}
 		// Exit status 2 for a bad command line; a missing request log is
 		// an error while running (1), found when the run reads it.
-		usage := errors.As(err, new(usageError))
+		usage := cli.IsUsage(err)
 		if want := c.want != "requests.txt"; usage != want {
 			t.Errorf("chbench %s: usage error %v, want %v", strings.Join(c.args, " "), usage, want)
 		}
@@ -157,7 +157,7 @@ func TestTrafficMultiFormat(t *testing.T) {
 	if got := strings.Count(string(b), "\nBenchmarkBounded/"); got != 2*len(rows) { // 2 streams per row
 		t.Errorf("%d bench lines, want %d", got, 2*len(rows))
 	}
-	if _, _, err := runCLI(t, "load", "-format", "csv,bench"); err == nil || !errors.As(err, new(usageError)) || !strings.Contains(err.Error(), "-o") {
+	if _, _, err := runCLI(t, "load", "-format", "csv,bench"); err == nil || !cli.IsUsage(err) || !strings.Contains(err.Error(), "-o") {
 		t.Errorf("several formats without -o: %v", err)
 	}
 }

@@ -7,25 +7,25 @@ import (
 	"unicode"
 
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/algorithms/slots"
+	"github.com/chbench/chbench/internal/cli"
 )
 
 // runLocate prints "KEY<TAB>NODE-ID" for each key argument. Every error
 // comes from the command line: a usage error.
 func runLocate(args []string, stdout, stderr io.Writer) error {
-	return badUsage(locate(args, stdout, stderr))
+	return cli.Usage(locate(args, stdout, stderr))
 }
 
 func locate(args []string, stdout, stderr io.Writer) error {
-	var pf placementFlags
-	fs := newFlagSet("locate", "-algo NAME -nodes N [flags] KEY...", stderr)
-	pf.register(fs, "algorithm")
-	pf.registerMembership(fs)
-	set, err := parse(fs, args)
+	var pf cli.Placement
+	fs := cli.NewFlagSet("locate", "-algo NAME -nodes N [flags] KEY...", stderr)
+	pf.Register(fs, "algorithm")
+	pf.RegisterMembership(fs)
+	set, err := cli.Parse(fs, args)
 	if err != nil {
 		return err
 	}
-	if pf.algo == "" {
+	if pf.Algo == "" {
 		return fmt.Errorf("-algo is required (one of %s)", strings.Join(catalog.Names(), ", "))
 	}
 	if fs.NArg() == 0 {
@@ -34,34 +34,16 @@ func locate(args []string, stdout, stderr io.Writer) error {
 	if err := printableKeys(fs.Args()); err != nil {
 		return err
 	}
-	nodes, err := pf.membership(set)
+	nodes, err := pf.Membership(set)
 	if err != nil {
 		return err
 	}
-	p, err := catalog.New(pf.algo, nodes, pf.config())
+	p, err := catalog.New(pf.Algo, nodes, pf.Config())
 	if err != nil {
 		return err
 	}
 	for _, k := range fs.Args() {
 		fmt.Fprintf(stdout, "%s\t%s\n", k, p.Locate(k))
-	}
-	return nil
-}
-
-// runSlot prints "KEY<TAB>SLOT", the Redis Cluster hash slot of each key.
-func runSlot(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("slot", "KEY...", stderr)
-	if _, err := parse(fs, args); err != nil {
-		return badUsage(err)
-	}
-	if fs.NArg() == 0 {
-		return badUsage(fmt.Errorf("no keys given: chbench slot KEY..."))
-	}
-	if err := printableKeys(fs.Args()); err != nil {
-		return badUsage(err)
-	}
-	for _, k := range fs.Args() {
-		fmt.Fprintf(stdout, "%s\t%d\n", k, slots.KeySlot(k))
 	}
 	return nil
 }

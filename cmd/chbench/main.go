@@ -48,48 +48,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"sort"
 
+	"github.com/chbench/chbench/internal/cli"
 	"github.com/chbench/chbench/internal/tempfile"
 )
 
 func main() {
-	limitHeap = true
+	cli.LimitHeap = true
 	tempfile.RemoveOnSignal() // temporary files of -o and chbench plot go on SIGINT and SIGTERM
-	os.Exit(exitCode(run(os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
-}
-
-// exitCode reports err on stderr and returns the exit status for it: 0
-// for none or help, 2 for a usage error, 1 for any other.
-func exitCode(err error, stderr io.Writer) int {
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	fmt.Fprintln(stderr, "chbench:", err)
-	if errors.As(err, new(usageError)) {
-		return 2
-	}
-	return 1
-}
-
-// usageError is an error in the command line itself (see exitCode).
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-// badUsage marks err, if any, as a usage error; flag.ErrHelp stays as it
-// is, and so does an error of the file system (an *fs.PathError: an input
-// file that is missing or unreadable, such as -profile or -members), which
-// is an error while running (exit status 1) like a missing -keyfile, even
-// when found before any work.
-func badUsage(err error) error {
-	if err == nil || errors.Is(err, flag.ErrHelp) || errors.As(err, new(*fs.PathError)) {
-		return err
-	}
-	return usageError{err}
+	os.Exit(cli.ExitCode(run(os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
 }
 
 // command is one subcommand: its one-line summary and its entry point.
@@ -123,14 +92,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
-			return badUsage(errors.New("no command given"))
+			return cli.Usage(errors.New("no command given"))
 		}
 		return flag.ErrHelp
 	}
 	c, ok := commands[args[0]]
 	if !ok {
 		usage(stderr)
-		return badUsage(fmt.Errorf("unknown command %q", args[0]))
+		return cli.Usage(fmt.Errorf("unknown command %q", args[0]))
 	}
 	return c.run(args[1:], stdout, stderr)
 }

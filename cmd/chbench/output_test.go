@@ -8,6 +8,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/internal/tempfile"
+	"github.com/chbench/chbench/schema"
 )
 
 // One run with -format csv,json,bench,table -o PREFIX writes each format
@@ -26,7 +30,7 @@ func TestOutputPrefix(t *testing.T) {
 		}
 		var listed []string
 		for _, f := range formats {
-			path := prefix + formatExt[f]
+			path := prefix + schema.Ext(f)
 			listed = append(listed, path)
 			got, err := os.ReadFile(path)
 			if err != nil {
@@ -105,7 +109,7 @@ func TestOutPrefixRefused(t *testing.T) {
 			args := append(cmd, "-format", "csv,bench,json", "-o", c.prefix)
 			out, _, err := runCLI(t, args...)
 			var stderr strings.Builder
-			if code := exitCode(err, &stderr); code != c.code || !strings.Contains(stderr.String(), c.want) || out != "" {
+			if code := cli.ExitCode(err, &stderr); code != c.code || !strings.Contains(stderr.String(), c.want) || out != "" {
 				t.Errorf("chbench %s: exit %d, stdout %q, stderr %q; want exit %d and %q", strings.Join(args, " "), code, out, stderr.String(), c.code, c.want)
 			}
 		}
@@ -128,7 +132,7 @@ func TestOutPrefixRefused(t *testing.T) {
 	for _, args := range [][]string{{"report", "-dir", run, "-o", fifo}, {"report", "-dir", run}} {
 		_, _, err := runCLI(t, args...)
 		var stderr strings.Builder
-		if code := exitCode(err, &stderr); code != 2 || !strings.Contains(stderr.String(), "which the output must not replace") {
+		if code := cli.ExitCode(err, &stderr); code != 2 || !strings.Contains(stderr.String(), "which the output must not replace") {
 			t.Errorf("chbench %s: exit %d, stderr %q; want exit 2, refused", strings.Join(args, " "), code, stderr.String())
 		}
 	}
@@ -143,7 +147,7 @@ func exitOf(t *testing.T, args ...string) (string, int, string) {
 	t.Helper()
 	out, _, err := runCLI(t, args...)
 	var stderr strings.Builder
-	code := exitCode(err, &stderr)
+	code := cli.ExitCode(err, &stderr)
 	return out, code, stderr.String()
 }
 
@@ -243,7 +247,7 @@ func TestOutNameTooLong(t *testing.T) {
 		t.Errorf("files left in %s: %v", dir, ents)
 	}
 	// A name just short enough works.
-	if _, code, stderr := exitOf(t, "move", "-algo", "ring", "-from", "3", "-keys", "10", "-sets", "2", "-format", "csv,table", "-o", long(255-tempExtra-len(".table"))); code != 0 {
+	if _, code, stderr := exitOf(t, "move", "-algo", "ring", "-from", "3", "-keys", "10", "-sets", "2", "-format", "csv,table", "-o", long(255-len(tempfile.Longest(""))-len(".table"))); code != 0 {
 		t.Errorf("longest name that fits: exit %d, %s", code, stderr)
 	}
 }

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"errors"
 	"math"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/chbench/chbench/internal/cli"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -88,8 +88,7 @@ func TestReplicationChecksFirst(t *testing.T) {
 		{[]string{"-algo", "slots", "-from", "16384", "-op", "add"}, "16385 nodes exceed"},
 	} {
 		_, _, err := runCLI(t, append([]string{"replication", "-keys", "1000", "-sets", "2"}, c.args...)...)
-		var ue usageError
-		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+		if !cli.IsUsage(err) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: err = %v (%T), want a usage error containing %q", c.args, err, err, c.want)
 		}
 	}
@@ -124,13 +123,12 @@ func TestReplicationKeyFileAndCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := runCLI(t, "replication", "-algo", "ring", "-from", "10", "-keyfile", empty)
-	var ue usageError
-	if err == nil || errors.As(err, &ue) {
+	if err == nil || cli.IsUsage(err) {
 		t.Errorf("empty key file: err = %v (%T), want an error while running", err, err)
 	}
 	for _, cmd := range [][]string{{"replication", "-algo", "ring", "-from", "10"}, {"load", "-nodes", "3", "-requests", "10"}} {
 		_, _, err := runCLI(t, append(cmd, "-keys", "10", "-commit", "a|b")...)
-		if !errors.As(err, &ue) || !strings.Contains(err.Error(), `commit "a|b"`) {
+		if !cli.IsUsage(err) || !strings.Contains(err.Error(), `commit "a|b"`) {
 			t.Errorf("%v -commit a|b: err = %v, want a usage error naming it", cmd, err)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chbench/chbench/internal/cli"
 )
 
 // copyRun copies the report package's test results into a temporary
@@ -80,7 +82,7 @@ func TestReportUsageErrors(t *testing.T) {
 	} {
 		_, _, err := runCLI(t, c.args...)
 		var stderr strings.Builder
-		if code := exitCode(err, &stderr); code != c.code || !strings.Contains(stderr.String(), c.msg) {
+		if code := cli.ExitCode(err, &stderr); code != c.code || !strings.Contains(stderr.String(), c.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr.String(), c.code, c.msg)
 		}
 	}

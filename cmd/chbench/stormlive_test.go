@@ -1,13 +1,13 @@
 package main
 
 import (
-	"errors"
 	"math"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/internal/cli"
 	"github.com/chbench/chbench/live"
 	"github.com/chbench/chbench/schema"
 )
@@ -92,7 +92,7 @@ func TestStormLiveBadFlags(t *testing.T) {
 		{[]string{"-from", "4", "-to", "4"}, "from 4 to 4"},
 	} {
 		_, _, err := runCLI(t, append([]string{"storm", "-live"}, c.args...)...)
-		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, new(usageError)) {
+		if err == nil || !strings.Contains(err.Error(), c.want) || !cli.IsUsage(err) {
 			t.Errorf("%v: err = %v, want a usage error with %q", c.args, err, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -8,8 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/chbench/chbench/analysis"
 )
 
 // Progress display timing: nothing is drawn for runs shorter than
@@ -112,26 +110,26 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// progress is a running progress display; stop clears it and may be
+// Progress is a running progress display; Stop clears it and may be
 // called more than once.
-type progress struct {
+type Progress struct {
 	bar  *progressBar
 	quit chan struct{}
 	wg   sync.WaitGroup
 	once sync.Once
 }
 
-// startProgress installs a progress hook in *o when stderr is a terminal
-// and starts redrawing a line for a run streaming total keys; otherwise it
-// leaves o alone (no hook, no cost) and returns an inert display. The
-// line never touches stdout.
-func startProgress(stderr io.Writer, o *analysis.Options, total int64) *progress {
-	p := &progress{}
+// StartProgress starts redrawing a progress line on stderr, when it is a
+// terminal, for a run streaming total keys (<= 0: unknown); the run
+// reports its keys to [Progress.Hook]. On anything else (a file, a pipe, a
+// buffer) it returns an inert display whose Hook is nil, so a run pays
+// nothing. The line never touches stdout.
+func StartProgress(stderr io.Writer, total int64) *Progress {
+	p := &Progress{}
 	if !isTerminal(stderr) {
 		return p
 	}
 	p.bar = newProgressBar(stderr, total, time.Now)
-	o.Progress = p.bar.add
 	p.quit = make(chan struct{})
 	p.wg.Add(1)
 	go func() {
@@ -150,8 +148,18 @@ func startProgress(stderr io.Writer, o *analysis.Options, total int64) *progress
 	return p
 }
 
-// stop ends the display and clears its line.
-func (p *progress) stop() {
+// Hook returns the function a run calls with the keys it has just
+// processed (safe for concurrent use; analysis.Options.Progress), or nil
+// when nothing is drawn.
+func (p *Progress) Hook() func(keys int64) {
+	if p.bar == nil {
+		return nil
+	}
+	return p.bar.add
+}
+
+// Stop ends the display and clears its line.
+func (p *Progress) Stop() {
 	p.once.Do(func() {
 		if p.bar == nil {
 			return
@@ -160,13 +168,4 @@ func (p *progress) stop() {
 		p.wg.Wait()
 		p.bar.finish()
 	})
-}
-
-// sweepKeys returns the keys a sweep streams: runs runs (memberships or
-// scenarios) per configuration of sw, each o.RunKeys keys.
-func sweepKeys(o analysis.Options, sw analysis.Sweep, runs int) int64 {
-	per := o.RunKeys()
-	configs := 0
-	_ = sw.EachConfig(o, func(analysis.Options) error { configs++; return nil })
-	return per * int64(configs) * int64(runs)
 }

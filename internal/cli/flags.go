@@ -1,11 +1,10 @@
-package main
+package cli
 
 import (
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,93 +13,9 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 )
 
-// placementFlags is the flag vocabulary shared by every command that builds
-// placements.
-type placementFlags struct {
-	algo       string
-	nodes      int
-	vnodes     int
-	hash       string
-	eps        float64
-	partitions int
-	tableSize  int
-	probes     int
-	capacity   int
-	weights    string
-	nodeIDs    string
-	mem        byteSize
-}
-
-func (p *placementFlags) register(fs *flag.FlagSet, algoHelp string) {
-	def := catalog.DefaultConfig()
-	fs.StringVar(&p.algo, "algo", "", algoHelp+" ("+strings.Join(catalog.Names(), ", ")+")")
-	fs.IntVar(&p.vnodes, "vnodes", def.VNodes, "virtual nodes per node of weight 1 (ring, bounded)")
-	fs.StringVar(&p.hash, "hash", def.Hash, "key hash: "+strings.Join(algorithms.HashNames(), ", ")+" (slots always use CRC-16)")
-	fs.Float64Var(&p.eps, "eps", def.Eps, "bounded: load factor c = 1 + eps, eps > 0")
-	fs.IntVar(&p.partitions, "partitions", def.Partitions, "bounded: number of fixed partitions")
-	registerTableFlags(fs, &p.tableSize, &p.probes, &p.capacity)
-	registerMem(fs, &p.mem)
-}
-
-// registerTableFlags registers -table-size, -probes and -capacity with the
-// catalog defaults.
-func registerTableFlags(fs *flag.FlagSet, tableSize, probes, capacity *int) {
-	def := catalog.DefaultConfig()
-	fs.IntVar(tableSize, "table-size", def.TableSize, "maglev: lookup table size M, a prime (grown to keep M >= 100 x nodes)")
-	fs.IntVar(probes, "probes", def.Probes, "multiprobe: probes per key")
-	fs.IntVar(capacity, "capacity", def.Capacity, "anchor, dx: fixed number of buckets, >= nodes (0 = twice the initial nodes, at least 16)")
-}
-
-func (p *placementFlags) registerMembership(fs *flag.FlagSet) {
-	fs.IntVar(&p.nodes, "nodes", 0, "number of nodes, named node-0 ... node-{n-1} (or the count of -node-ids)")
-	fs.StringVar(&p.weights, "weights", "", "comma-separated node weights > 0, one per node (default all 1)")
-	fs.StringVar(&p.nodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
-}
-
-func (p *placementFlags) config() catalog.Config {
-	applyMem(p.mem)
-	return catalog.Config{Hash: p.hash, VNodes: p.vnodes, Eps: p.eps, Partitions: p.partitions,
-		TableSize: p.tableSize, Probes: p.probes, Capacity: p.capacity, MemoryBudget: int64(p.mem)}
-}
-
-// membership builds the node list from -nodes, -node-ids and -weights.
-func (p *placementFlags) membership(set map[string]bool) ([]algorithms.Node, error) {
-	var nodes []algorithms.Node
-	if p.nodeIDs != "" {
-		ids := strings.Split(p.nodeIDs, ",")
-		if set["nodes"] && p.nodes != len(ids) {
-			return nil, fmt.Errorf("-nodes %d disagrees with the %d IDs of -node-ids", p.nodes, len(ids))
-		}
-		for _, id := range ids {
-			nodes = append(nodes, algorithms.Node{ID: strings.TrimSpace(id), Weight: 1})
-		}
-	} else {
-		if !set["nodes"] {
-			return nil, fmt.Errorf("-nodes is required (or -node-ids)")
-		}
-		var err error
-		if nodes, err = algorithms.DefaultNodes(p.nodes); err != nil {
-			return nil, err
-		}
-	}
-	if p.weights != "" {
-		ws, err := algorithms.ParseWeights(p.weights)
-		if err != nil {
-			return nil, err
-		}
-		if len(ws) != len(nodes) {
-			return nil, fmt.Errorf("-weights has %d entries for %d nodes", len(ws), len(nodes))
-		}
-		for i := range nodes {
-			nodes[i].Weight = ws[i]
-		}
-	}
-	return nodes, algorithms.ValidateNodes(nodes)
-}
-
-// newFlagSet returns a flag set that reports errors instead of exiting and
+// NewFlagSet returns a flag set that reports errors instead of exiting and
 // prints usage (with units and defaults) to stderr.
-func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+func NewFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
@@ -110,19 +25,19 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args and returns the set of flags given explicitly.
+// Parse parses args with fs and returns the set of flags given explicitly.
 //
 // An explicit empty (or blank) value is an error for every flag: -hash ""
 // must not silently mean the default hash, -weights "" all 1, or -op ""
 // add. Leaving a flag out is how to ask for its default.
 //
 // Integer and float flags take plain decimal, as the comma-separated
-// lists do (parseInts, parseFloats): the flag package reads integers with
+// lists do ([Ints], [Floats]): the flag package reads integers with
 // strconv base 0, so that -nodes 0x10 meant 16, -nodes 010 meant 8 and
 // -nodes 1_000 meant 1000, and floats with strconv.ParseFloat, which
 // takes Go literals too (-hit 1_0 meant 10, -hit 0x1p-1 meant 0.5).
 // decimalNumbers rewrites or refuses those values first.
-func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
+func Parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	args, err := decimalNumbers(fs, args)
 	if err != nil {
 		return nil, err
@@ -141,9 +56,9 @@ func parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 // decimalNumbers returns a copy of args in which the value of every
 // integer flag of fs (int, int64, uint or uint64: fs.Int, fs.Uint64, ...)
 // is rewritten as the decimal number it reads as with strconv.ParseInt or
-// ParseUint base 10 after trimming spaces, the syntax of parseInts, so
+// ParseUint base 10 after trimming spaces, the syntax of Ints, so
 // that fs.Parse (base 0) reads the same number, and the value of every
-// float64 flag as the number parseDecimal reads. A value that is not such
+// float64 flag as the number algorithms.ParseDecimal reads. A value that is not such
 // a number (0x10, 1_000, 1e3 or "" for an integer; 1_0, 0x1p-1, Inf or
 // NaN for a float) is an error naming the flag and the value as typed.
 // It reads the arguments as flag.Parse does and stops where flag.Parse
@@ -201,7 +116,7 @@ func decimalNumbers(fs *flag.FlagSet, args []string) ([]string, error) {
 			}
 			canon = strconv.FormatUint(v, 10)
 		case float64:
-			v, err := parseDecimal(value)
+			v, err := algorithms.ParseDecimal(value)
 			if err != nil {
 				return nil, fmt.Errorf("-%s %w", name, err)
 			}
@@ -225,10 +140,6 @@ func decimalError(name, value string, err error, atLeast string) error {
 	}
 	return fmt.Errorf("-%s %q: not a decimal integer%s (decimal digits with an optional sign, as in the comma-separated lists: no 0x, 0o, 0b or _)", name, value, atLeast)
 }
-
-// parseDecimal is algorithms.ParseDecimal: the syntax of every float flag
-// and list.
-func parseDecimal(s string) (float64, error) { return algorithms.ParseDecimal(s) }
 
 // emptyValue returns the first flag of args (already parsed by fs) given an
 // empty or blank value, as -name "" or -name=. It reads the arguments
@@ -264,14 +175,14 @@ func emptyValue(fs *flag.FlagSet, args []string) (name, value string, ok bool) {
 	return "", "", false
 }
 
-// byteSize is a flag.Value holding a byte count: a number with an optional
+// ByteSize is a flag.Value holding a byte count: a number with an optional
 // binary unit (B, KiB, MiB, GiB, TiB; "2GiB", "1.5 GiB", "500000000").
-type byteSize int64
+type ByteSize int64
 
-func (b *byteSize) String() string { return catalog.HumanBytes(int64(*b)) }
+func (b *ByteSize) String() string { return catalog.HumanBytes(int64(*b)) }
 
 // Set parses s; the error names s and what was wrong with it.
-func (b *byteSize) Set(s string) error {
+func (b *ByteSize) Set(s string) error {
 	t := strings.TrimSpace(s)
 	mult := 1.0
 	for _, u := range []struct {
@@ -283,7 +194,7 @@ func (b *byteSize) Set(s string) error {
 			break
 		}
 	}
-	x, err := parseDecimal(t)
+	x, err := algorithms.ParseDecimal(t)
 	if err != nil {
 		return fmt.Errorf("%q is not a size: give bytes in decimal, optionally with a unit B, KiB, MiB, GiB or TiB (e.g. 4GiB)", s)
 	}
@@ -291,26 +202,6 @@ func (b *byteSize) Set(s string) error {
 	if v < 1<<20 || v > 1<<50 {
 		return fmt.Errorf("%q: give 1 MiB to 1024 TiB", s)
 	}
-	*b = byteSize(v)
+	*b = ByteSize(v)
 	return nil
-}
-
-// registerMem adds -mem, the memory budget, to fs.
-func registerMem(fs *flag.FlagSet, b *byteSize) {
-	*b = byteSize(catalog.DefaultMemoryBudget)
-	fs.Var(b, "mem", "memory budget: placements, counters and buffers larger than this are refused before they are allocated (e.g. 8GiB)")
-}
-
-// limitHeap is set by main: only the chbench process, not a test running
-// commands in-process, hands the budget to the Go runtime.
-var limitHeap bool
-
-// applyMem makes the Go runtime collect garbage harder as the heap nears
-// the budget (debug.SetMemoryLimit, a soft limit, plus 64 MiB for the
-// runtime itself), so that garbage not yet collected does not push the
-// process past it.
-func applyMem(b byteSize) {
-	if limitHeap {
-		debug.SetMemoryLimit(int64(b) + 64<<20)
-	}
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -12,8 +12,8 @@ import (
 	"github.com/chbench/chbench/internal/tempfile"
 )
 
-// checkOutPrefix returns an error unless files prefix+ext (one per format,
-// see formatExt) can be written next to prefix, checked before any work:
+// CheckPrefix returns an error unless files prefix+ext (one per extension
+// of exts) can be written next to prefix, checked before any work:
 // a usage error when prefix is "-" (standard output is the default: omit
 // -o), names no file (it ends in a separator, is "." or "..", or is an
 // existing directory, device, FIFO or socket: -o /dev/null used to write
@@ -22,7 +22,7 @@ import (
 // name is too long a name; an *fs.PathError (exit status 1, as for a
 // missing input file) when prefix's directory does not exist or no file
 // can be created in it. An empty prefix (standard output) is fine.
-func checkOutPrefix(prefix string, formats []string) error {
+func CheckPrefix(prefix string, exts []string) error {
 	if prefix == "" {
 		return nil
 	}
@@ -35,19 +35,19 @@ func checkOutPrefix(prefix string, formats []string) error {
 	if fi, err := os.Stat(prefix); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("-o %q: is a %s, not a file name prefix; give DIR/NAME for DIR/NAME.csv and the like", prefix, fileKind(fi.Mode()))
 	}
-	paths := make([]string, len(formats))
-	for i, f := range formats {
-		paths[i] = prefix + formatExt[f]
+	paths := make([]string, len(exts))
+	for i, ext := range exts {
+		paths[i] = prefix + ext
 	}
 	return checkOutPaths(prefix, paths)
 }
 
-// checkOutFile is checkOutPrefix for an -o that names the output file
+// CheckFile is CheckPrefix for an -o that names the output file
 // itself (report): a usage error when path names a directory (a trailing
 // separator, "." or "..") or fails checkOutPaths' checks, an
 // *fs.PathError when its directory does not exist or takes no new file.
 // "-" (standard output) is the caller's to handle.
-func checkOutFile(path string) error {
+func CheckFile(path string) error {
 	if namesDir(path) {
 		return fmt.Errorf("-o %q: names a directory, not a file; give DIR/NAME", path)
 	}
@@ -73,7 +73,7 @@ func namesDir(path string) bool {
 // running (exit status 1); the others are the command line's.
 func checkOutPaths(value string, paths []string) error {
 	for _, p := range paths {
-		if err := checkReplaceable(p); err != nil {
+		if err := CheckReplaceable(p); err != nil {
 			return fmt.Errorf("-o %q: %w", value, err)
 		}
 	}
@@ -105,13 +105,13 @@ func checkOutPaths(value string, paths []string) error {
 // schema.WriteFiles writes NAME through can be (tempfile.Longest).
 var tempExtra = len(tempfile.Longest(""))
 
-// checkReplaceable returns an error naming path when it exists as
+// CheckReplaceable returns an error naming path when it exists as
 // something other than a regular file, which a rename over it must not
 // replace: a symbolic link (the rename would replace the link, not write
 // the file it points to; -o /dev/stdout as root would replace the link in
 // /dev), a directory, or (for root) a device such as /dev/null, a FIFO or
 // a socket.
-func checkReplaceable(path string) error {
+func CheckReplaceable(path string) error {
 	fi, err := os.Lstat(path)
 	switch {
 	case err != nil || fi.Mode().IsRegular():

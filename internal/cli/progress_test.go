@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -6,11 +6,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/keyset"
-	"github.com/chbench/chbench/schema"
 )
 
 // fakeClock is a clock tests advance by hand.
@@ -121,55 +116,14 @@ func TestProgressOnlyOnTerminals(t *testing.T) {
 		if isTerminal(w) {
 			t.Errorf("%T is not a terminal", w)
 		}
-		var o analysis.Options
-		p := startProgress(w, &o, 100)
-		if o.Progress != nil {
+		p := StartProgress(w, 100)
+		if p.Hook() != nil {
 			t.Errorf("%T: progress hook installed", w)
 		}
-		p.stop()
-		p.stop()
+		p.Stop()
+		p.Stop()
 	}
 	if st, _ := f.Stat(); st.Size() != 0 {
 		t.Errorf("wrote %d bytes to a file", st.Size())
-	}
-}
-
-// The hook sees every key of a run exactly once, and the results are the
-// same bytes with and without it.
-func TestProgressHookCountsKeys(t *testing.T) {
-	g, err := keyset.NewGenerator(5000, 3, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := analysis.Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: g, Seed: 7}
-	sc, err := analysis.Resize(4, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := analysis.Movement(o, sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := newProgressBar(&bytes.Buffer{}, 0, time.Now)
-	o.Progress = b.add
-	hooked, err := analysis.Movement(o, sc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := b.done.Load(); got != 15000 {
-		t.Errorf("hook counted %d keys, want 15000", got)
-	}
-	var x, y bytes.Buffer
-	if err := schema.WriteCSV(&x, []schema.Move{plain}); err != nil {
-		t.Fatal(err)
-	}
-	if err := schema.WriteCSV(&y, []schema.Move{hooked}); err != nil {
-		t.Fatal(err)
-	}
-	if x.String() != y.String() {
-		t.Errorf("hook changed results:\n%s\n%s", x.String(), y.String())
-	}
-	if n := sweepKeys(o, analysis.Sweep{Algos: []string{"ring", "jump"}, VNodes: []int{10, 20}}, 4); n != 3*4*15000 {
-		t.Errorf("sweepKeys = %d, want %d (3 configs x 4 runs x 15000 keys)", n, 3*4*15000)
 	}
 }
