@@ -3,13 +3,12 @@ package analysis
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -17,13 +16,13 @@ import (
 // format of the commands): fractions in percent, ratios in four decimals,
 // 95% intervals in brackets.
 
-func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 2, 64) + "%" }
+func pct(x float64) string { return numfmt.Percent(x, 2) }
 
 func ci(mean, lo, hi float64, f func(float64) string) string {
-	return f(mean) + " [" + f(lo) + ", " + f(hi) + "]"
+	return numfmt.Interval(f(mean), f(lo), f(hi))
 }
 
-func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+func f4(x float64) string { return numfmt.Fixed(x, 4) }
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
@@ -209,24 +208,9 @@ func WriteStormLiveTable(w io.Writer, rows []schema.StormLive, lru bool) error {
 }
 
 // num formats x rounded to a whole number with thousands separators.
-func num(x float64) string {
-	s := strconv.FormatFloat(math.Round(x), 'f', 0, 64)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func num(x float64) string { return numfmt.Thousands(x) }
 
-func x1(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) + "x" }
+func x1(x float64) string { return numfmt.Fixed(x, 2) + "x" }
 
 // countOf formats a count held in a float64: exactly with thousands
 // separators up to 2^53, past which a float64 no longer holds every whole

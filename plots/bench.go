@@ -6,7 +6,7 @@ import "github.com/chbench/chbench/schema"
 // series as plot series (X = nodes, Y = median, CI = 95% interval).
 type benchSet struct {
 	schema.BenchSet
-	Series []Series
+	Series []curve
 }
 
 // benchSets reads the Go benchmark file at path with schema.ReadBenchmarks
@@ -25,11 +25,11 @@ func plotSets(sets []schema.BenchSet) []benchSet {
 	for i, s := range sets {
 		out[i].BenchSet = s
 		for _, sr := range s.Series {
-			ps := make([]Point, len(sr.Points))
+			ps := make([]xy, len(sr.Points))
 			for j, p := range sr.Points {
-				ps[j] = Point{X: p.Nodes, Y: p.Median, Lo: p.Lo, Hi: p.Hi, CI: p.CI}
+				ps[j] = xy{X: p.Nodes, Y: p.Median, Lo: p.Lo, Hi: p.Hi, CI: p.CI}
 			}
-			out[i].Series = append(out[i].Series, Series{Algo: sr.Algo, Label: sr.Algo, Points: ps})
+			out[i].Series = append(out[i].Series, curve{Algo: sr.Algo, Label: sr.Algo, Points: ps})
 		}
 	}
 	return out

@@ -72,7 +72,7 @@ func benchFigure(s benchSet) (*figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	return familyPanels(f, s.Series, func(ss []Series) (*figure, error) {
+	return familyPanels(f, s.Series, func(ss []curve) (*figure, error) {
 		sub := s
 		sub.Series = ss
 		return benchPanel(sub)
@@ -101,7 +101,7 @@ func benchPanel(s benchSet) (*figure, error) {
 		}
 	}
 	for _, sr := range s.Series {
-		if err := addSeries(f, sr, AlgoStyle(sr.Algo)); err != nil {
+		if err := addSeries(f, sr, algoStyle(sr.Algo)); err != nil {
 			return nil, err
 		}
 	}

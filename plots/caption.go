@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -127,17 +128,9 @@ func thousands(s string) string {
 	}
 	parts := strings.Split(s, "/")
 	for i, p := range parts {
-		if p == "" || strings.Trim(p, "0123456789") != "" {
-			continue
+		if strings.Trim(p, "0123456789") == "" {
+			parts[i] = numfmt.Group(p)
 		}
-		var b strings.Builder
-		for j, r := range p {
-			if j > 0 && (len(p)-j)%3 == 0 {
-				b.WriteByte(',')
-			}
-			b.WriteRune(r)
-		}
-		parts[i] = b.String()
 	}
 	return strings.Join(parts, "/")
 }

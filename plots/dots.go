@@ -24,13 +24,13 @@ import (
 // dotSlot is one algorithm (or configuration) in one panel: the measured
 // value with its CI and the marks drawn beside it where known.
 type dotSlot struct {
-	slot       int   // x position: index into dotChart.labels
-	value      Point // X unused; CI when value.CI
+	slot       int // x position: index into dotChart.labels
+	value      xy  // X unused; CI when value.CI
 	noise      float64
 	hasNoise   bool
 	exact      float64
 	hasExact   bool
-	layouts    Point // mean and 5th-95th percentiles over layouts (X unused)
+	layouts    xy // mean and 5th-95th percentiles over layouts (X unused)
 	draws      float64
 	hasLayouts bool
 	theory     float64
@@ -320,7 +320,7 @@ func dotPanelFigure(dc dotChart, pn dotPanel, ax yAxisSetter, legend bool) (*fig
 			exact = append(exact, plotter.XY{X: x + dotExactOff, Y: ax.at(s.exact)})
 		}
 		if s.hasLayouts {
-			bands = append(bands, Point{X: x + dotLayoutOff, Y: ax.at(s.layouts.Y), Lo: ax.at(s.layouts.Lo), Hi: ax.at(s.layouts.Hi), CI: true})
+			bands = append(bands, xy{X: x + dotLayoutOff, Y: ax.at(s.layouts.Y), Lo: ax.at(s.layouts.Lo), Hi: ax.at(s.layouts.Hi), CI: true})
 			layoutMeans = append(layoutMeans, plotter.XY{X: x + dotLayoutOff, Y: ax.at(s.layouts.Y)})
 			draws[s.draws] = true
 		}
@@ -337,9 +337,9 @@ func dotPanelFigure(dc dotChart, pn dotPanel, ax yAxisSetter, legend bool) (*fig
 	// CI bar is drawn over the disc and the marker over both, its outline
 	// heavier than in line plots (gonum's 0.5 points vanish on a CI bar).
 	for _, s := range pn.slots {
-		st := AlgoStyle(dc.algos[s.slot])
+		st := algoStyle(dc.algos[s.slot])
 		x := float64(s.slot)
-		pt := Point{X: x, Y: ax.at(s.value.Y), Lo: ax.at(s.value.Lo), Hi: ax.at(s.value.Hi), CI: s.value.CI}
+		pt := xy{X: x, Y: ax.at(s.value.Y), Lo: ax.at(s.value.Lo), Hi: ax.at(s.value.Hi), CI: s.value.CI}
 		halo, err := plotter.NewScatter(plotter.XYs{{X: x, Y: pt.Y}})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", dc.labels[s.slot], err)

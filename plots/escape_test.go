@@ -49,10 +49,10 @@ func TestRenderAllWritesOnlyIntoPlots(t *testing.T) {
 			}
 			// Every file under root is the input or in DIR/plots.
 			filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() || p == path || filepath.Dir(p) == filepath.Join(dir, OutDir) {
+				if err != nil || d.IsDir() || p == path || filepath.Dir(p) == filepath.Join(dir, schema.PlotsDir) {
 					return err
 				}
-				t.Errorf("written outside %s: %s", filepath.Join(dir, OutDir), p)
+				t.Errorf("written outside %s: %s", filepath.Join(dir, schema.PlotsDir), p)
 				return nil
 			})
 		})
@@ -63,7 +63,7 @@ func TestRenderAllWritesOnlyIntoPlots(t *testing.T) {
 // reader can forget the check.
 func TestSaveRefusesPathNames(t *testing.T) {
 	root := t.TempDir()
-	dir := filepath.Join(root, "results", OutDir)
+	dir := filepath.Join(root, "results", schema.PlotsDir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

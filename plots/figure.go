@@ -367,7 +367,7 @@ func useLogIfPositive(a *plot.Axis, vals []float64) bool {
 // bars are cut at half the smallest positive value drawn, the bottom of
 // the axis (only then is the axis taken that low), so they visibly run
 // off it.
-func logYClipped(f *figure, ss []Series) bool {
+func logYClipped(f *figure, ss []curve) bool {
 	floor := math.Inf(1)
 	for _, s := range ss {
 		for _, p := range s.Points {

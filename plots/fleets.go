@@ -16,7 +16,7 @@ import (
 // and an optional mark (the ideal).
 type groupedRow struct {
 	group, algo string
-	value       Point
+	value       xy
 	mark        float64
 	hasMark     bool
 	nodes       float64 // membership size before the change
@@ -25,7 +25,7 @@ type groupedRow struct {
 
 // groupedFigure draws rows as a grouped bar chart: groups in order of
 // first appearance, one series per algorithm in catalog order (colours
-// from AlgoStyle), the marks as black bars labelled markLabel. Two rows for
+// from algoStyle), the marks as black bars labelled markLabel. Two rows for
 // the same group and algorithm are an error.
 func groupedFigure(name, title, xLabel, yLabel, markLabel string, rows []groupedRow, notes ...string) (*figure, error) {
 	if len(rows) == 0 {
@@ -49,17 +49,17 @@ func groupedFigure(name, title, xLabel, yLabel, markLabel string, rows []grouped
 	slices.SortFunc(algos, catalog.Compare)
 	colors := make([]color.RGBA, len(algos))
 	for i, a := range algos {
-		colors[i] = AlgoStyle(a).Color
+		colors[i] = algoStyle(a).Color
 	}
 	infos := make([]schema.Run, len(rows))
-	bars := make([]Bar, len(rows))
+	bars := make([]bar, len(rows))
 	for i, r := range rows {
 		infos[i] = r.info
-		bars[i] = Bar{Group: slices.Index(groups, r.group), Series: slices.Index(algos, r.algo), Value: r.value, Noise: r.mark, HasNoise: r.hasMark}
+		bars[i] = bar{Group: slices.Index(groups, r.group), Series: slices.Index(algos, r.algo), Value: r.value, Noise: r.mark, HasNoise: r.hasMark}
 	}
 	// Legend entries follow the first bar of each series: draw in
 	// (group, series) order so the legend is in catalog order.
-	slices.SortStableFunc(bars, func(a, b Bar) int {
+	slices.SortStableFunc(bars, func(a, b bar) int {
 		if a.Group != b.Group {
 			return a.Group - b.Group
 		}
@@ -96,13 +96,13 @@ func reweightFigures(rows []schema.Move) ([]*figure, error) {
 	for _, m := range rows {
 		from := float64(m.From)
 		r := groupedRow{group: changeLabel(m.Op, from, float64(m.To)), algo: m.Algo, nodes: from, info: schema.RunOf(m),
-			value: Point{Y: m.MovedFrac, Lo: m.MovedFracLo, Hi: m.MovedFracHi, CI: true}, mark: m.IdealFrac, hasMark: true}
+			value: xy{Y: m.MovedFrac, Lo: m.MovedFracLo, Hi: m.MovedFracHi, CI: true}, mark: m.IdealFrac, hasMark: true}
 		if strings.HasPrefix(m.Op, "reweight-") {
 			reweights = append(reweights, r)
 		} else {
 			changes = append(changes, r)
 		}
-		r.value, r.hasMark = Point{Y: m.CollateralFrac, Lo: m.CollateralFracLo, Hi: m.CollateralFracHi, CI: true}, false
+		r.value, r.hasMark = xy{Y: m.CollateralFrac, Lo: m.CollateralFracLo, Hi: m.CollateralFracHi, CI: true}, false
 		if strings.HasPrefix(m.Op, "reweight-") {
 			reweightsColl = append(reweightsColl, r)
 		} else {
@@ -155,10 +155,10 @@ func replicationFigures(rows []schema.Replication) ([]*figure, error) {
 		}
 		rf := float64(r.Replicas)
 		g := groupedRow{group: "R = " + strconv.Itoa(r.Replicas), algo: r.Algo, info: schema.RunOf(r),
-			value: Point{Y: r.PairsMovedFrac, Lo: r.PairsMovedFracLo, Hi: r.PairsMovedFracHi, CI: true}, mark: r.IdealFrac, hasMark: true}
+			value: xy{Y: r.PairsMovedFrac, Lo: r.PairsMovedFracLo, Hi: r.PairsMovedFracHi, CI: true}, mark: r.IdealFrac, hasMark: true}
 		moved[k] = append(moved[k], g)
 		lost[k] = append(lost[k], lostRow{algo: r.Algo, replicas: rf, info: g.info,
-			value: Point{Y: r.AllLostFrac, Lo: r.AllLostFracLo, Hi: r.AllLostFracHi, CI: true}})
+			value: xy{Y: r.AllLostFrac, Lo: r.AllLostFracLo, Hi: r.AllLostFracHi, CI: true}})
 	}
 	var figs []*figure
 	for _, k := range keys {
@@ -191,7 +191,7 @@ func replicationFigures(rows []schema.Replication) ([]*figure, error) {
 type lostRow struct {
 	algo     string
 	replicas float64
-	value    Point
+	value    xy
 	info     schema.Run
 }
 

@@ -45,7 +45,7 @@ func TestFleetFigures(t *testing.T) {
 		t.Errorf("plots %v, want %v", names, want)
 	}
 	svg := func(name string) string {
-		b, _ := os.ReadFile(filepath.Join(dir, OutDir, name+".svg"))
+		b, _ := os.ReadFile(filepath.Join(dir, schema.PlotsDir, name+".svg"))
 		return string(b)
 	}
 	if s := svg("reweight"); !strings.Contains(s, "5%: 1 -&gt; 127") || !strings.Contains(s, "fraction of the 500 nodes reweighted") {

@@ -16,24 +16,24 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// placementStyle is AlgoStyle for the placements of the load analysis:
+// placementStyle is algoStyle for the placements of the load analysis:
 // bounded-partition is the catalog's "bounded" and keeps its style; the
 // key and request forms, which have no catalog entry, get colours of
 // their own (purple, and a dark brown far from every palette colour but
 // vermillion, whose partition form it is drawn apart from), markers
 // (bounded-request a thick plus) and dashes not used by a neighbour.
-func placementStyle(name string) Style {
+func placementStyle(name string) style {
 	switch name {
 	case schema.VariantPartition:
-		return AlgoStyle("bounded")
+		return algoStyle("bounded")
 	case schema.VariantKey:
-		return Style{Color: color.RGBA{R: 106, G: 61, B: 154, A: 255}, Glyph: draw.BoxGlyph{}, Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}
+		return style{Color: color.RGBA{R: 106, G: 61, B: 154, A: 255}, Glyph: draw.BoxGlyph{}, Dashes: []vg.Length{vg.Points(3), vg.Points(3)}}
 	case schema.VariantRequest:
-		return Style{Color: color.RGBA{R: 110, G: 50, B: 10, A: 255}, Glyph: thickPlus{}, Dashes: nil}
+		return style{Color: color.RGBA{R: 110, G: 50, B: 10, A: 255}, Glyph: thickPlus{}, Dashes: nil}
 	case "ring (no bound)":
-		return AlgoStyle("ring")
+		return algoStyle("ring")
 	}
-	return AlgoStyle(name)
+	return algoStyle(name)
 }
 
 // thickPlus is a plus-shaped marker drawn with a 2.5-point line: gonum's
@@ -73,18 +73,18 @@ func placementOrder(a, b string) int {
 	return cmp.Compare(ra, rb)
 }
 
-// LoadSeries extracts from load.csv rows, for each node count in
+// loadSeries extracts from load.csv rows, for each node count in
 // increasing order, one series per placement of peak-to-mean request load
 // against the Zipf exponent (with 95% CIs), and the hot-key floor against
 // the exponent. Rows of a request log (no zipf) are skipped. Two rows for
 // the same placement, node count and exponent are an error.
-func LoadSeries(rows []schema.Load) (nodes []float64, series map[float64][]Series, floors map[float64][]Point, err error) {
-	series, floors = map[float64][]Series{}, map[float64][]Point{}
+func loadSeries(rows []schema.Load) (nodes []float64, series map[float64][]curve, floors map[float64][]xy, err error) {
+	series, floors = map[float64][]curve{}, map[float64][]xy{}
 	type key struct {
 		algo string
 		n    float64
 	}
-	pts := map[key][]Point{}
+	pts := map[key][]xy{}
 	seen := map[key]map[float64]bool{}
 	var keys []key
 	for _, r := range rows {
@@ -101,23 +101,23 @@ func LoadSeries(rows []schema.Load) (nodes []float64, series map[float64][]Serie
 			return nil, nil, nil, fmt.Errorf("load: two rows give algo=%s nodes=%v zipf=%v", k.algo, n, s)
 		}
 		seen[k][s] = true
-		pts[k] = append(pts[k], Point{X: s, Y: r.PeakToMean, Lo: r.PeakToMeanLo, Hi: r.PeakToMeanHi, CI: true})
+		pts[k] = append(pts[k], xy{X: s, Y: r.PeakToMean, Lo: r.PeakToMeanLo, Hi: r.PeakToMeanHi, CI: true})
 		if !slices.Contains(nodes, n) {
 			nodes = append(nodes, n)
 		}
-		if !slices.ContainsFunc(floors[n], func(q Point) bool { return q.X == s }) {
-			floors[n] = append(floors[n], Point{X: s, Y: r.Floor, Lo: r.Floor, Hi: r.Floor})
+		if !slices.ContainsFunc(floors[n], func(q xy) bool { return q.X == s }) {
+			floors[n] = append(floors[n], xy{X: s, Y: r.Floor, Lo: r.Floor, Hi: r.Floor})
 		}
 	}
 	slices.Sort(nodes)
 	slices.SortFunc(keys, func(a, b key) int { return placementOrder(a.algo, b.algo) })
 	for _, k := range keys {
 		ps := pts[k]
-		slices.SortFunc(ps, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
-		series[k.n] = append(series[k.n], Series{Algo: k.algo, Label: k.algo, Points: ps})
+		slices.SortFunc(ps, func(a, b xy) int { return cmp.Compare(a.X, b.X) })
+		series[k.n] = append(series[k.n], curve{Algo: k.algo, Label: k.algo, Points: ps})
 	}
 	for n := range floors {
-		slices.SortFunc(floors[n], func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+		slices.SortFunc(floors[n], func(a, b xy) int { return cmp.Compare(a.X, b.X) })
 	}
 	return nodes, series, floors, nil
 }
@@ -179,7 +179,7 @@ func trafficCaption(runs []schema.Run, notes ...string) []string {
 // in a panel of their own beside the plain ring, every panel with the
 // floor, on the axes of the whole figure.
 func loadFigures(rows []schema.Load) ([]*figure, error) {
-	nodes, series, floors, err := LoadSeries(rows)
+	nodes, series, floors, err := loadSeries(rows)
 	if err != nil || len(nodes) == 0 {
 		return nil, err
 	}
@@ -214,19 +214,19 @@ func loadFigures(rows []schema.Load) ([]*figure, error) {
 		caption := trafficCaption(runs, notes...)
 		ss := series[n]
 		ticks := zipfTicks(allXs(ss))
-		var ring *Series
-		if i := slices.IndexFunc(ss, func(s Series) bool { return s.Algo == "ring" }); i >= 0 {
+		var ring *curve
+		if i := slices.IndexFunc(ss, func(s curve) bool { return s.Algo == "ring" }); i >= 0 {
 			ring = &ss[i]
 		}
-		build := func(group []Series) (*figure, error) {
+		build := func(group []curve) (*figure, error) {
 			f := newFigure(name, "Peak-to-mean request load under Zipf popularity (n = "+ns+" nodes)",
 				"Zipf exponent s of key popularity (0 = uniform)", "peak-to-mean request load (busiest node / mean, log)")
 			f.caption = caption
-			if ring != nil && len(group) < len(ss) && !slices.ContainsFunc(group, func(s Series) bool { return loadFamily(s.Algo) != "bounded" }) {
+			if ring != nil && len(group) < len(ss) && !slices.ContainsFunc(group, func(s curve) bool { return loadFamily(s.Algo) != "bounded" }) {
 				// The bounded panel: what bounding buys over the plain ring.
-				group = append([]Series{{Algo: "ring (no bound)", Label: "ring (no bound)", Points: ring.Points}}, group...)
+				group = append([]curve{{Algo: "ring (no bound)", Label: "ring (no bound)", Points: ring.Points}}, group...)
 			}
-			if !logYClipped(f, append(slices.Clone(group), Series{Points: floors[n]})) {
+			if !logYClipped(f, append(slices.Clone(group), curve{Points: floors[n]})) {
 				f.p.Y.Label.Text = "peak-to-mean request load (busiest node / mean)"
 			}
 			for _, s := range group {
@@ -288,42 +288,42 @@ func zipfTicks(xs []float64) plot.ConstantTicks {
 type boundedMetric struct {
 	name, title, yLabel string
 	log                 bool // log y axis
-	value               func(r schema.Bounded) (Point, bool)
+	value               func(r schema.Bounded) (xy, bool)
 	ref                 func(r schema.Bounded) float64 // nil: no reference line
 	refLabel            string
 	skipRing            bool
 }
 
 // estimate is the estimate x with its 95% interval [lo, hi] (X left 0).
-func estimate(x, lo, hi float64) Point { return Point{Y: x, Lo: lo, Hi: hi, CI: true} }
+func estimate(x, lo, hi float64) xy { return xy{Y: x, Lo: lo, Hi: hi, CI: true} }
 
 var boundedMetrics = []boundedMetric{
 	{name: "max-load-over-cap", title: "Bounded loads: largest load / capacity against eps (must stay <= 1)", yLabel: "max load / capacity (partitions, keys or requests in flight)",
-		value: func(r schema.Bounded) (Point, bool) {
+		value: func(r schema.Bounded) (xy, bool) {
 			if r.MaxLoadOverCap == nil {
-				return Point{}, false
+				return xy{}, false
 			}
 			x := *r.MaxLoadOverCap
-			return Point{Y: x, Lo: x, Hi: x}, true
+			return xy{Y: x, Lo: x, Hi: x}, true
 		},
 		ref: func(schema.Bounded) float64 { return 1 }, refLabel: "capacity (ratio 1)", skipRing: true},
 	{name: "away", title: "Bounded loads: requests served away from their first-choice node", yLabel: "fraction of requests away from the first choice (log)", log: true,
-		value:    func(r schema.Bounded) (Point, bool) { return estimate(r.AwayFrac, r.AwayFracLo, r.AwayFracHi), true },
+		value:    func(r schema.Bounded) (xy, bool) { return estimate(r.AwayFrac, r.AwayFracLo, r.AwayFracHi), true },
 		skipRing: true},
 	{name: "moved-join", title: "Bounded loads: moved fraction when one node joins", yLabel: "moved fraction (keys; requests for bounded-request; log)", log: true,
-		value: func(r schema.Bounded) (Point, bool) {
+		value: func(r schema.Bounded) (xy, bool) {
 			return estimate(r.MovedJoinFrac, r.MovedJoinFracLo, r.MovedJoinFracHi), true
 		},
 		ref: func(r schema.Bounded) float64 { return r.IdealJoinFrac }, refLabel: "ideal 1/(n+1)"},
 	{name: "moved-leave", title: "Bounded loads: moved fraction when one node leaves", yLabel: "moved fraction (keys; requests for bounded-request; log)", log: true,
-		value: func(r schema.Bounded) (Point, bool) {
+		value: func(r schema.Bounded) (xy, bool) {
 			return estimate(r.MovedLeaveFrac, r.MovedLeaveFracLo, r.MovedLeaveFracHi), true
 		},
 		ref: func(r schema.Bounded) float64 { return r.IdealLeaveFrac }, refLabel: "ideal (leaver's share)"},
 	{name: "moves-per-cap", title: "Bounded loads: keys (partitions) moved per join, in node capacities C", yLabel: "moved keys or partitions / C, C = ceil(c m/n) (log)", log: true,
-		value: func(r schema.Bounded) (Point, bool) {
+		value: func(r schema.Bounded) (xy, bool) {
 			if r.MovesPerCapJoin == nil {
-				return Point{}, false
+				return xy{}, false
 			}
 			return estimate(*r.MovesPerCapJoin, *r.MovesPerCapJoinLo, *r.MovesPerCapJoinHi), true
 		},
@@ -368,7 +368,7 @@ func boundedFigures(all []schema.Bounded) ([]*figure, error) {
 // against eps, one series per form, with m's reference line; nil when no
 // row has the metric.
 func boundedFigure(m boundedMetric, rows []schema.Bounded, n, z string) (*figure, error) {
-	pts := map[string][]Point{}
+	pts := map[string][]xy{}
 	var algos []string
 	ref := map[float64]float64{}
 	for _, r := range rows {
@@ -387,7 +387,7 @@ func boundedFigure(m boundedMetric, rows []schema.Bounded, n, z string) (*figure
 		if !slices.Contains(algos, a) {
 			algos = append(algos, a)
 		}
-		if slices.ContainsFunc(pts[a], func(q Point) bool { return q.X == r.Eps }) {
+		if slices.ContainsFunc(pts[a], func(q xy) bool { return q.X == r.Eps }) {
 			return nil, fmt.Errorf("boundedloads: a second row for algo=%s eps=%v zipf=%s", a, r.Eps, z)
 		}
 		pts[a] = append(pts[a], p)
@@ -399,24 +399,24 @@ func boundedFigure(m boundedMetric, rows []schema.Bounded, n, z string) (*figure
 		return nil, nil
 	}
 	slices.SortFunc(algos, placementOrder)
-	var ss []Series
+	var ss []curve
 	for _, a := range algos {
 		ps := pts[a]
-		slices.SortFunc(ps, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
-		ss = append(ss, Series{Algo: a, Label: a, Points: ps})
+		slices.SortFunc(ps, func(a, b xy) int { return cmp.Compare(a.X, b.X) })
+		ss = append(ss, curve{Algo: a, Label: a, Points: ps})
 	}
 	f := newFigure("bounded-"+m.name+"-s"+z, m.title+" (n = "+n+", Zipf s = "+z+")", "eps (load factor c = 1 + eps, log)", m.yLabel)
 	f.caption = trafficCaption(runsOf(rows))
 	if err := logX(f, "eps", allXs(ss)); err != nil {
 		return nil, err
 	}
-	var refPts []Point
+	var refPts []xy
 	for e, y := range ref {
-		refPts = append(refPts, Point{X: e, Y: y, Lo: y, Hi: y})
+		refPts = append(refPts, xy{X: e, Y: y, Lo: y, Hi: y})
 	}
-	slices.SortFunc(refPts, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+	slices.SortFunc(refPts, func(a, b xy) int { return cmp.Compare(a.X, b.X) })
 	if m.log {
-		if !logYClipped(f, append(slices.Clone(ss), Series{Points: refPts})) {
+		if !logYClipped(f, append(slices.Clone(ss), curve{Points: refPts})) {
 			f.p.Y.Label.Text = strings.Replace(strings.Replace(m.yLabel, "; log)", ")", 1), " (log)", "", 1)
 		}
 	}

@@ -70,7 +70,7 @@ func TestLoadSeries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nodes, series, floors, err := LoadSeries(rows)
+	nodes, series, floors, err := loadSeries(rows)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,18 +13,18 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// MinExpectedMoves is the fewest moved keys per key set a movement point
+// minExpectedMoves is the fewest moved keys per key set a movement point
 // must expect to be drawn: below it a moved fraction is mostly counting
 // noise (1,000 expected moves: a relative standard error of about 3%).
-const MinExpectedMoves = 1000
+const minExpectedMoves = 1000
 
-// enoughMoves splits rows into those expecting at least MinExpectedMoves
+// enoughMoves splits rows into those expecting at least minExpectedMoves
 // moved keys per key set and the others, described by their node counts
 // once per op.
 func enoughMoves(rows []schema.Move) (kept []schema.Move, dropped map[string][]string) {
 	dropped = map[string][]string{}
 	for _, r := range rows {
-		if r.ExpectedMoves < MinExpectedMoves*(1-1e-9) { // slack for float sums of the ideal fraction
+		if r.ExpectedMoves < minExpectedMoves*(1-1e-9) { // slack for float sums of the ideal fraction
 			n := strconv.Itoa(r.From)
 			if !slices.Contains(dropped[r.Op], n) {
 				dropped[r.Op] = append(dropped[r.Op], n)
@@ -86,14 +86,14 @@ func sortKeys(keys []seriesKey) {
 	})
 }
 
-// MovedSeries extracts, for operation op, one series per algorithm (and
+// movedSeries extracts, for operation op, one series per algorithm (and
 // configuration) of the moved fraction against From, in catalog order and
 // increasing From, and the ideal fraction against From (one point per From,
 // from the ideal fraction). If ratio is true the series hold moved/ideal instead
 // (CI bounds divided by the exact ideal) and ideal is nil. Two rows for
 // the same series and From are an error.
-func MovedSeries(rows []schema.Move, op string, ratio bool) (series []Series, ideal []Point, err error) {
-	pts := map[seriesKey][]Point{}
+func movedSeries(rows []schema.Move, op string, ratio bool) (series []curve, ideal []xy, err error) {
+	pts := map[seriesKey][]xy{}
 	idealAt := map[float64]float64{}
 	var keys []seriesKey
 	seen := map[seriesKey]map[int]bool{}
@@ -114,7 +114,7 @@ func MovedSeries(rows []schema.Move, op string, ratio bool) (series []Series, id
 		if _, ok := idealAt[x]; !ok {
 			idealAt[x] = r.IdealFrac
 		}
-		p := Point{X: x, Y: r.MovedFrac, Lo: r.MovedFracLo, Hi: r.MovedFracHi, CI: true}
+		p := xy{X: x, Y: r.MovedFrac, Lo: r.MovedFracLo, Hi: r.MovedFracHi, CI: true}
 		if ratio {
 			p.Y, p.Lo, p.Hi = r.MovedOverIdeal, r.MovedFracLo/r.IdealFrac, r.MovedFracHi/r.IdealFrac
 		}
@@ -123,14 +123,14 @@ func MovedSeries(rows []schema.Move, op string, ratio bool) (series []Series, id
 	sortKeys(keys)
 	for _, k := range keys {
 		ps := pts[k]
-		slices.SortFunc(ps, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
-		series = append(series, Series{Algo: k.algo, Label: seriesLabel(k, keys), Points: ps})
+		slices.SortFunc(ps, func(a, b xy) int { return cmp.Compare(a.X, b.X) })
+		series = append(series, curve{Algo: k.algo, Label: seriesLabel(k, keys), Points: ps})
 	}
 	if !ratio {
 		for x, y := range idealAt {
-			ideal = append(ideal, Point{X: x, Y: y, Lo: y, Hi: y})
+			ideal = append(ideal, xy{X: x, Y: y, Lo: y, Hi: y})
 		}
-		slices.SortFunc(ideal, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
+		slices.SortFunc(ideal, func(a, b xy) int { return cmp.Compare(a.X, b.X) })
 	}
 	return series, ideal, nil
 }
@@ -182,7 +182,7 @@ const ratioOmitted = "modulo"
 // movementFigures builds, for each operation in rows, the moved-fraction
 // plot (with the ideal line) and the moved/ideal plot (without modulo).
 //
-// Points expecting fewer than MinExpectedMoves moved keys per key set are
+// Points expecting fewer than minExpectedMoves moved keys per key set are
 // not drawn; the caption names them, or says that every point reaches it.
 func movementFigures(all []schema.Move) ([]*figure, error) {
 	var figs []*figure
@@ -195,15 +195,15 @@ func movementFigures(all []schema.Move) ([]*figure, error) {
 			}
 		}
 		if len(infos) == 0 {
-			continue // every point of op below MinExpectedMoves
+			continue // every point of op below minExpectedMoves
 		}
 		caption := []string{runCaption(infos)}
-		note := fmt.Sprintf("every point expects >= %s moved keys per key set (keys x ideal fraction)", thousands(strconv.Itoa(MinExpectedMoves)))
+		note := fmt.Sprintf("every point expects >= %s moved keys per key set (keys x ideal fraction)", thousands(strconv.Itoa(minExpectedMoves)))
 		if d := dropped[op]; len(d) > 0 {
-			note = fmt.Sprintf("not drawn: n = %s (fewer than %s expected moved keys per key set)", strings.Join(d, ", "), thousands(strconv.Itoa(MinExpectedMoves)))
+			note = fmt.Sprintf("not drawn: n = %s (fewer than %s expected moved keys per key set)", strings.Join(d, ", "), thousands(strconv.Itoa(minExpectedMoves)))
 		}
 		caption = append(caption, note)
-		series, ideal, err := MovedSeries(rows, op, false)
+		series, ideal, err := movedSeries(rows, op, false)
 		if err != nil {
 			return nil, err
 		}
@@ -212,7 +212,7 @@ func movementFigures(all []schema.Move) ([]*figure, error) {
 			xLabel = "nodes at the start, n (log)"
 			yLabel = "keys moved, summed over steps (fraction; can exceed 1)"
 		}
-		moved := func(series []Series) (*figure, error) {
+		moved := func(series []curve) (*figure, error) {
 			f := newFigure("movement-"+op, "Keys moved: "+opTitle(op), xLabel, yLabel)
 			f.caption = captionLines(caption...)
 			if err := logX(f, "movement from", allXs(series)); err != nil {
@@ -226,7 +226,7 @@ func movementFigures(all []schema.Move) ([]*figure, error) {
 				f.p.Y.Label.Text = strings.TrimSuffix(yLabel, ")") + ", log)"
 			}
 			for _, s := range series {
-				if err := addSeries(f, s, AlgoStyle(s.Algo)); err != nil {
+				if err := addSeries(f, s, algoStyle(s.Algo)); err != nil {
 					return nil, err
 				}
 			}
@@ -253,12 +253,12 @@ func movementFigures(all []schema.Move) ([]*figure, error) {
 		}
 		figs = append(figs, f)
 
-		ratios, _, err := MovedSeries(rows, op, true)
+		ratios, _, err := movedSeries(rows, op, true)
 		if err != nil {
 			return nil, err
 		}
 		omitted := false
-		ratios = slices.DeleteFunc(ratios, func(s Series) bool {
+		ratios = slices.DeleteFunc(ratios, func(s curve) bool {
 			if s.Algo == ratioOmitted {
 				omitted = true
 			}
@@ -267,7 +267,7 @@ func movementFigures(all []schema.Move) ([]*figure, error) {
 		if len(ratios) == 0 {
 			continue
 		}
-		ratio := func(ratios []Series) (*figure, error) {
+		ratio := func(ratios []curve) (*figure, error) {
 			g := newFigure("movement-ratio-"+op, "Moved / ideal fraction: "+opTitle(op), xLabel, "moved fraction / ideal fraction (1 = ideal)")
 			g.caption = captionLines(caption...)
 			if omitted {
@@ -282,7 +282,7 @@ func movementFigures(all []schema.Move) ([]*figure, error) {
 				g.p.Y.Label.Text = "moved fraction / ideal fraction (1 = ideal, log)"
 			}
 			for _, s := range ratios {
-				if err := addSeries(g, s, AlgoStyle(s.Algo)); err != nil {
+				if err := addSeries(g, s, algoStyle(s.Algo)); err != nil {
 					return nil, err
 				}
 			}

@@ -52,19 +52,19 @@ func familyOf(algo string) string {
 // family), one per family in catalog order, each with full's axes (scale,
 // ticks, range and labels) so that panels compare at a glance. build must
 // draw a figure the way full was drawn, from a subset of its series.
-func familyPanels(full *figure, series []Series, build func([]Series) (*figure, error)) (*figure, error) {
+func familyPanels(full *figure, series []curve, build func([]curve) (*figure, error)) (*figure, error) {
 	return familyPanelsBy(full, series, familyOf, build)
 }
 
 // familyPanelsBy is familyPanels with the panel of a series chosen by
 // family(series.Algo) instead of the catalog family; panels come in the
 // order their first series appears in series.
-func familyPanelsBy(full *figure, series []Series, family func(algo string) string, build func([]Series) (*figure, error)) (*figure, error) {
+func familyPanelsBy(full *figure, series []curve, family func(algo string) string, build func([]curve) (*figure, error)) (*figure, error) {
 	if len(series) <= panelThreshold {
 		return full, nil
 	}
 	var fams []string
-	groups := map[string][]Series{}
+	groups := map[string][]curve{}
 	for _, s := range series {
 		fam := family(s.Algo)
 		if groups[fam] == nil {

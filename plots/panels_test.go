@@ -16,8 +16,8 @@ func sixteen() benchSet {
 	s := benchSet{BenchSet: schema.BenchSet{Name: "Lookup", Variant: "from=key", Unit: "ns/op", Caption: "test"}}
 	for i, name := range catalog.Names() {
 		y := 10 * float64(i+1)
-		s.Series = append(s.Series, Series{Algo: name, Label: name,
-			Points: []Point{{X: 10, Y: y, Lo: y, Hi: y}, {X: 100, Y: 2 * y, Lo: 2 * y, Hi: 2 * y}}})
+		s.Series = append(s.Series, curve{Algo: name, Label: name,
+			Points: []xy{{X: 10, Y: y, Lo: y, Hi: y}, {X: 100, Y: 2 * y, Lo: 2 * y, Hi: 2 * y}}})
 	}
 	return s
 }

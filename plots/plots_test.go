@@ -29,7 +29,7 @@ func near(a, b float64) bool {
 	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b))
 }
 
-func checkPoints(t *testing.T, what string, got []Point, want []Point) {
+func checkPoints(t *testing.T, what string, got []xy, want []xy) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d points %v, want %d %v", what, len(got), got, len(want), want)
@@ -42,8 +42,8 @@ func checkPoints(t *testing.T, what string, got []Point, want []Point) {
 	}
 }
 
-func ci(x, y, lo, hi float64) Point { return Point{X: x, Y: y, Lo: lo, Hi: hi, CI: true} }
-func noCI(x, y float64) Point       { return Point{X: x, Y: y, Lo: y, Hi: y} }
+func ci(x, y, lo, hi float64) xy { return xy{X: x, Y: y, Lo: lo, Hi: hi, CI: true} }
+func noCI(x, y float64) xy       { return xy{X: x, Y: y, Lo: y, Hi: y} }
 
 func TestReadBenchmarks(t *testing.T) {
 	sets, err := benchSets(filepath.Join(okDir, schema.LookupFile))
@@ -71,16 +71,16 @@ func TestReadBenchmarks(t *testing.T) {
 		t.Fatalf("lookup algos %v, want catalog order %v", algos, want)
 	}
 	// modulo has 3 samples (5, 6, 7): median 6 and no finite 95% interval.
-	checkPoints(t, "modulo", lookup.Series[0].Points, []Point{noCI(10, 6), noCI(1000, 6)})
+	checkPoints(t, "modulo", lookup.Series[0].Points, []xy{noCI(10, 6), noCI(1000, 6)})
 	// ring at 10 nodes: 13 10 15 11 14 12 ns; 6 samples: median 12.5, and
 	// the 95% interval of a median from 6 samples is [min, max].
-	checkPoints(t, "ring", lookup.Series[1].Points, []Point{ci(10, 12.5, 10, 15), ci(1000, 22.5, 20, 25)})
-	checkPoints(t, "jump", lookup.Series[2].Points, []Point{ci(10, 32.5, 30, 35), ci(1000, 42.5, 40, 45)})
+	checkPoints(t, "ring", lookup.Series[1].Points, []xy{ci(10, 12.5, 10, 15), ci(1000, 22.5, 20, 25)})
+	checkPoints(t, "jump", lookup.Series[2].Points, []xy{ci(10, 32.5, 30, 35), ci(1000, 42.5, 40, 45)})
 	// from=hash is a separate variant, never pooled with from=key.
-	checkPoints(t, "ring from=hash", sets[2].Series[0].Points, []Point{noCI(10, 4), noCI(1000, 5)})
+	checkPoints(t, "ring from=hash", sets[2].Series[0].Points, []xy{noCI(10, 4), noCI(1000, 5)})
 	// Build: rendezvous n*5+i ns, ring n*100+i ns; custom metric n*16+i.
-	checkPoints(t, "build ring", sets[0].Series[0].Points, []Point{ci(10, 1002.5, 1000, 1005), ci(100, 10002.5, 10000, 10005), ci(1000, 100002.5, 100000, 100005)})
-	checkPoints(t, "build rendezvous bytes", sets[1].Series[1].Points, []Point{ci(10, 162.5, 160, 165), ci(100, 1602.5, 1600, 1605), ci(1000, 16002.5, 16000, 16005)})
+	checkPoints(t, "build ring", sets[0].Series[0].Points, []xy{ci(10, 1002.5, 1000, 1005), ci(100, 10002.5, 10000, 10005), ci(1000, 100002.5, 100000, 100005)})
+	checkPoints(t, "build rendezvous bytes", sets[1].Series[1].Points, []xy{ci(10, 162.5, 160, 165), ci(100, 1602.5, 1600, 1605), ci(1000, 16002.5, 16000, 16005)})
 }
 
 func TestReadBenchmarksBadInput(t *testing.T) {
@@ -109,7 +109,7 @@ func TestMovedSeries(t *testing.T) {
 	if got, want := movementOps(rows), []string{"add", "remove-random"}; !slices.Equal(got, want) {
 		t.Fatalf("ops %v, want %v", got, want)
 	}
-	series, ideal, err := MovedSeries(rows, "add", false)
+	series, ideal, err := movedSeries(rows, "add", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,10 +120,10 @@ func TestMovedSeries(t *testing.T) {
 	if want := []string{"modulo", "ring", "jump"}; !slices.Equal(labels, want) {
 		t.Fatalf("labels %v, want %v", labels, want)
 	}
-	checkPoints(t, "ring add", series[1].Points, []Point{ci(10, 0.095, 0.090, 0.100), ci(100, 0.0101, 0.0095, 0.0107)})
-	checkPoints(t, "ideal add", ideal, []Point{noCI(10, 0.0909090909), noCI(100, 0.00990099)})
+	checkPoints(t, "ring add", series[1].Points, []xy{ci(10, 0.095, 0.090, 0.100), ci(100, 0.0101, 0.0095, 0.0107)})
+	checkPoints(t, "ideal add", ideal, []xy{noCI(10, 0.0909090909), noCI(100, 0.00990099)})
 
-	ratios, ideal, err := MovedSeries(rows, "remove-random", true)
+	ratios, ideal, err := movedSeries(rows, "remove-random", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestMovedSeries(t *testing.T) {
 		t.Fatalf("remove-random ratios %+v ideal %v, want modulo then ring and no ideal", ratios, ideal)
 	}
 	// moved_over_ideal from the file; bounds are moved_frac_lo/hi over ideal_frac.
-	checkPoints(t, "ring remove ratio", ratios[1].Points, []Point{ci(10, 1.05, 1.0, 1.1), ci(100, 1.02, 0.99, 1.05)})
+	checkPoints(t, "ring remove ratio", ratios[1].Points, []xy{ci(10, 1.05, 1.0, 1.1), ci(100, 1.02, 0.99, 1.05)})
 }
 
 func TestPeakBarsAndVNodes(t *testing.T) {
@@ -139,7 +139,7 @@ func TestPeakBarsAndVNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups, labels, _, bars, err := PeakBars(rows)
+	groups, labels, _, bars, err := peakBars(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,27 +155,27 @@ func TestPeakBarsAndVNodes(t *testing.T) {
 		t.Errorf("modulo at 1000 nodes has an exact value: %+v", bars[3])
 	}
 	// spread.csv has one vnodes value: no sweep.
-	if peak, _, _, err := VNodeSeries(rows); peak != nil || err != nil {
-		t.Errorf("VNodeSeries(spread.csv) = %v, %v; want nil, nil", peak, err)
+	if peak, _, _, err := vnodeSeries(rows); peak != nil || err != nil {
+		t.Errorf("vnodeSeries(spread.csv) = %v, %v; want nil, nil", peak, err)
 	}
 
 	vrows, err := readSpread(filepath.Join(okDir, schema.VNodesFile.Name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	peak, noise, exact, err := VNodeSeries(vrows)
+	peak, noise, exact, err := vnodeSeries(vrows)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(peak) != 2 || peak[0].Label != "ring, n = 5" || peak[1].Label != "ring, n = 100" {
 		t.Fatalf("peak series %+v", peak)
 	}
-	checkPoints(t, "ring n=5", peak[0].Points, []Point{ci(1, 1.785, 1.5, 2.0), ci(10, 1.325, 1.25, 1.4), ci(100, 1.055, 1.03, 1.08), ci(1000, 1.025, 1.01, 1.04)})
-	checkPoints(t, "noise n=100", noise[1].Points, []Point{noCI(1, 1.3), noCI(10, 1.3), noCI(100, 1.3)})
+	checkPoints(t, "ring n=5", peak[0].Points, []xy{ci(1, 1.785, 1.5, 2.0), ci(10, 1.325, 1.25, 1.4), ci(100, 1.055, 1.03, 1.08), ci(1000, 1.025, 1.01, 1.04)})
+	checkPoints(t, "noise n=100", noise[1].Points, []xy{noCI(1, 1.3), noCI(10, 1.3), noCI(100, 1.3)})
 	if len(exact) != 1 {
 		t.Fatalf("%d exact series, want 1 (n=100 has none)", len(exact))
 	}
-	checkPoints(t, "exact n=5", exact[0].Points, []Point{noCI(1, 1.79), noCI(10, 1.32), noCI(100, 1.05)})
+	checkPoints(t, "exact n=5", exact[0].Points, []xy{noCI(1, 1.79), noCI(10, 1.32), noCI(100, 1.05)})
 }
 
 // copyDir copies the regular files of src into a new temporary directory.
@@ -244,9 +244,9 @@ func TestRenderAll(t *testing.T) {
 		}
 	}
 	// No temporary files left behind.
-	ents, _ := os.ReadDir(filepath.Join(dir, OutDir))
+	ents, _ := os.ReadDir(filepath.Join(dir, schema.PlotsDir))
 	if len(ents) != len(files) {
-		t.Errorf("%d files in %s, want %d", len(ents), OutDir, len(files))
+		t.Errorf("%d files in %s, want %d", len(ents), schema.PlotsDir, len(files))
 	}
 	// Same input, same bytes. (A second render of some of the inputs, in
 	// another directory, keeps the race-enabled test short.)
@@ -260,7 +260,7 @@ func TestRenderAll(t *testing.T) {
 	}
 	for _, f := range again {
 		b, _ := os.ReadFile(f)
-		if !bytes.Equal(b, first[filepath.Join(dir, OutDir, filepath.Base(f))]) {
+		if !bytes.Equal(b, first[filepath.Join(dir, schema.PlotsDir, filepath.Base(f))]) {
 			t.Errorf("%s differs between two renders of the same input", filepath.Base(f))
 		}
 	}
@@ -325,17 +325,17 @@ func TestAlgoStyle(t *testing.T) {
 	names := catalog.Names()
 	seen := map[[4]uint8]string{}
 	for _, n := range names {
-		c := AlgoStyle(n).Color
+		c := algoStyle(n).Color
 		k := [4]uint8{c.R, c.G, c.B, c.A}
 		if o, dup := seen[k]; dup {
 			t.Errorf("%s and %s share colour %v", n, o, c)
 		}
 		seen[k] = n
 	}
-	if AlgoStyle("ring").Color != palette[slices.Index(names, "ring")] {
+	if algoStyle("ring").Color != palette[slices.Index(names, "ring")] {
 		t.Errorf("ring colour not fixed by catalog position")
 	}
-	if AlgoStyle("nope").Color != unknownColor {
+	if algoStyle("nope").Color != unknownColor {
 		t.Errorf("unknown algorithm not grey")
 	}
 }

@@ -97,7 +97,7 @@ func TestRatioPlotsOmitModulo(t *testing.T) {
 }
 
 // TestMovementNeedsExpectedMoves: no movement plot draws a point that
-// expects fewer than MinExpectedMoves moved keys per key set. In the test
+// expects fewer than minExpectedMoves moved keys per key set. In the test
 // data the add at n = 100 has 100,000 keys x ideal 1/101 = 990 expected
 // moves: it is left out of movement-add and its ratio plot, and the
 // caption says so; remove-random at n = 100 (1,000 expected) is drawn,
@@ -154,7 +154,7 @@ func TestBenchTitlesAndCaption(t *testing.T) {
 		{benchSet{BenchSet: schema.BenchSet{Name: "LookupParallel", Unit: "ns/op", Procs: "4"}}, "lookupparallel", "Parallel lookup time on one shared placement (ns per lookup, 4 goroutines)"},
 		{benchSet{BenchSet: schema.BenchSet{Name: "Lookup", Unit: "ns/op", Variant: "from=hash"}}, "lookup-from-hash", "Lookup time from a precomputed key hash (ns per lookup)"},
 	} {
-		tc.set.Series = []Series{{Algo: "ring", Label: "ring", Points: []Point{noCI(10, 5), noCI(100, 6)}}}
+		tc.set.Series = []curve{{Algo: "ring", Label: "ring", Points: []xy{noCI(10, 5), noCI(100, 6)}}}
 		f, err := benchFigure(tc.set)
 		if err != nil {
 			t.Fatal(err)
@@ -223,7 +223,7 @@ func TestSpreadDotChart(t *testing.T) {
 // every panel: none is dropped for want of room (the figure is
 // panelFigWidth wide), and a configuration label runs on two lines.
 // Algorithms are told apart by name, marker and colour, the markers and
-// colours those of AlgoStyle.
+// colours those of algoStyle.
 func TestSpreadDirectLabels(t *testing.T) {
 	var rows []schema.Spread
 	for _, n := range []int{10, 100, 1000} {
@@ -255,7 +255,7 @@ func TestSpreadDirectLabels(t *testing.T) {
 		}
 		n := 0
 		for _, s := range shapes {
-			if sameColor(s.col, AlgoStyle(a).Color) {
+			if sameColor(s.col, algoStyle(a).Color) {
 				n++
 			}
 		}
@@ -327,7 +327,7 @@ func TestRehomedFigure(t *testing.T) {
 
 func TestAlgoColoursApart(t *testing.T) {
 	dist := func(a, b string) float64 {
-		x, y := AlgoStyle(a).Color, AlgoStyle(b).Color
+		x, y := algoStyle(a).Color, algoStyle(b).Color
 		dr, dg, db := float64(x.R)-float64(y.R), float64(x.G)-float64(y.G), float64(x.B)-float64(y.B)
 		return math.Sqrt(dr*dr + dg*dg + db*db)
 	}
@@ -335,7 +335,7 @@ func TestAlgoColoursApart(t *testing.T) {
 	if d := dist("ring", "bounded"); d < 200 {
 		t.Errorf("ring and bounded colours %v apart, want >= 200", d)
 	}
-	if AlgoStyle("ring").Glyph == AlgoStyle("bounded").Glyph {
+	if algoStyle("ring").Glyph == algoStyle("bounded").Glyph {
 		t.Errorf("ring and bounded share a marker")
 	}
 }
@@ -344,15 +344,15 @@ func TestAlgoColoursApart(t *testing.T) {
 // thinner line; one that only comes close does not.
 func TestOverlapDrawnVisibly(t *testing.T) {
 	f := newFigure("x", "t", "x", "y")
-	a := Series{Algo: "modulo", Label: "modulo", Points: []Point{noCI(10, 28.8), noCI(100, 26.1)}}
-	if err := addSeries(f, a, AlgoStyle("modulo")); err != nil {
+	a := curve{Algo: "modulo", Label: "modulo", Points: []xy{noCI(10, 28.8), noCI(100, 26.1)}}
+	if err := addSeries(f, a, algoStyle("modulo")); err != nil {
 		t.Fatal(err)
 	}
 	same := plotterXYs(a.Points)
 	if !f.overlaps(same) {
 		t.Errorf("identical series not detected as overlapping")
 	}
-	close := plotterXYs([]Point{noCI(10, 28.8), noCI(100, 26.1*1.01)})
+	close := plotterXYs([]xy{noCI(10, 28.8), noCI(100, 26.1*1.01)})
 	if f.overlaps(close) {
 		t.Errorf("series 1%% apart at one point detected as overlapping")
 	}
@@ -363,7 +363,7 @@ func TestHashBars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups, hashes, bars, err := HashBars(rows)
+	groups, hashes, bars, err := hashBars(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -378,7 +378,7 @@ func TestHashBars(t *testing.T) {
 		t.Errorf("jump xxhash bar %+v has an exact value", bars[3])
 	}
 	rows = append(rows, rows[0])
-	if _, _, _, err := HashBars(rows); err == nil || !strings.Contains(err.Error(), "algo=jump vnodes=160 nodes=10 hash=xxhash") {
+	if _, _, _, err := hashBars(rows); err == nil || !strings.Contains(err.Error(), "algo=jump vnodes=160 nodes=10 hash=xxhash") {
 		t.Errorf("duplicate row: error %v", err)
 	}
 }
@@ -388,7 +388,7 @@ func TestWeightBars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups, labels, _, bars, err := WeightBars(rows)
+	groups, labels, _, bars, err := weightBars(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +491,7 @@ func TestVNodesLayoutBandAndTheory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	layouts, theory, err := VNodeLayoutSeries(rows)
+	layouts, theory, err := vnodeLayoutSeries(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -633,7 +633,7 @@ func TestYLabelFitsPanel(t *testing.T) {
 // The legend strip is as wide as the legend needs, at most legendWidth.
 func TestLegendStrip(t *testing.T) {
 	f := newFigure("x", "t", "x", "y")
-	if err := addSeries(f, Series{Algo: "ring", Label: "ring", Points: []Point{noCI(1, 1), noCI(2, 2)}}, AlgoStyle("ring")); err != nil {
+	if err := addSeries(f, curve{Algo: "ring", Label: "ring", Points: []xy{noCI(1, 1), noCI(2, 2)}}, algoStyle("ring")); err != nil {
 		t.Fatal(err)
 	}
 	short := f.legendStrip()
@@ -696,14 +696,14 @@ func TestOffScaleBars(t *testing.T) {
 }
 
 // barsOf returns rows as Bars, one series per algorithm.
-func barsOf(rows []groupedRow) []Bar {
+func barsOf(rows []groupedRow) []bar {
 	var algos []string
-	bars := make([]Bar, len(rows))
+	bars := make([]bar, len(rows))
 	for i, r := range rows {
 		if !slices.Contains(algos, r.algo) {
 			algos = append(algos, r.algo)
 		}
-		bars[i] = Bar{Series: slices.Index(algos, r.algo), Value: r.value}
+		bars[i] = bar{Series: slices.Index(algos, r.algo), Value: r.value}
 	}
 	return bars
 }
@@ -714,7 +714,7 @@ func markersNotBars(t *testing.T, shapes []drawnShape, algo string) int {
 	t.Helper()
 	n := 0
 	for _, s := range shapes {
-		if !sameColor(s.col, AlgoStyle(algo).Color) {
+		if !sameColor(s.col, algoStyle(algo).Color) {
 			continue
 		}
 		n++

@@ -3,7 +3,7 @@
 // CSVs written by the analysis package) and never runs an algorithm.
 //
 // Every algorithm has one colour, marker and dash pattern in every plot,
-// fixed by its position in catalog.Names ([AlgoStyle]). Legends sit in a
+// fixed by its position in catalog.Names ([algoStyle]). Legends sit in a
 // strip right of the axes so they never hide data. Confidence intervals
 // are drawn as error bars given as offsets from the centre.
 package plots
@@ -18,9 +18,6 @@ import (
 
 	"github.com/chbench/chbench/schema"
 )
-
-// OutDir is the subdirectory of the results directory the plots go to.
-const OutDir = schema.PlotsDir
 
 // RenderAll reads the result files in dir (lookup.txt, movement.csv,
 // scenarios.csv, spread.csv, vnodes.csv, hashes.csv, weights.csv,
@@ -139,7 +136,7 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
 
-	out := filepath.Join(dir, OutDir)
+	out := filepath.Join(dir, schema.PlotsDir)
 	var written []string
 	if len(figs) > 0 {
 		if err := os.MkdirAll(out, 0o755); err != nil {

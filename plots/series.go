@@ -11,24 +11,24 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Point is one measured value: Y at X with, when CI is true, a 95%
+// xy is one measured value: Y at X with, when CI is true, a 95%
 // confidence interval [Lo, Hi] around Y. When CI is false, Lo = Hi = Y.
-type Point struct {
+type xy struct {
 	X, Y   float64
 	Lo, Hi float64
 	CI     bool
 }
 
-// Series is one line of a plot: an algorithm (which fixes its style), a
+// curve is one line of a plot: an algorithm (which fixes its style), a
 // legend label and its points in increasing X.
-type Series struct {
+type curve struct {
 	Algo   string
 	Label  string
-	Points []Point
+	Points []xy
 	index  int // position among sibling series, for styles (unexported)
 }
 
-func (s Series) ys() []float64 {
+func (s curve) ys() []float64 {
 	v := make([]float64, 0, 3*len(s.Points))
 	for _, p := range s.Points {
 		v = append(v, p.Y)
@@ -39,7 +39,7 @@ func (s Series) ys() []float64 {
 	return v
 }
 
-func (s Series) xs() []float64 {
+func (s curve) xs() []float64 {
 	v := make([]float64, len(s.Points))
 	for i, p := range s.Points {
 		v[i] = p.X
@@ -47,7 +47,7 @@ func (s Series) xs() []float64 {
 	return v
 }
 
-func allYs(ss []Series) []float64 {
+func allYs(ss []curve) []float64 {
 	var v []float64
 	for _, s := range ss {
 		v = append(v, s.ys()...)
@@ -55,7 +55,7 @@ func allYs(ss []Series) []float64 {
 	return v
 }
 
-func allXs(ss []Series) []float64 {
+func allXs(ss []curve) []float64 {
 	var v []float64
 	for _, s := range ss {
 		v = append(v, s.xs()...)
@@ -66,7 +66,7 @@ func allXs(ss []Series) []float64 {
 // addSeries draws s as a line with markers in the style of its algorithm
 // (dash overridden by dash if non-nil), with 95% CI error bars where known,
 // and adds a legend entry.
-func addSeries(f *figure, s Series, st Style) error {
+func addSeries(f *figure, s curve, st style) error {
 	xys := make(plotter.XYs, len(s.Points))
 	for i, p := range s.Points {
 		xys[i] = plotter.XY{X: p.X, Y: p.Y}
@@ -123,7 +123,7 @@ func (f *figure) overlaps(xys plotter.XYs) bool {
 // ciPoints is a plotter.XYer and plotter.YErrorer over the points of a
 // series that have a confidence interval; error bars are offsets from the
 // centre (Y-Lo below, Hi-Y above), as gonum expects.
-type ciPoints []Point
+type ciPoints []xy
 
 func (c ciPoints) Len() int                      { return len(c) }
 func (c ciPoints) XY(i int) (x, y float64)       { return c[i].X, c[i].Y }
@@ -131,7 +131,7 @@ func (c ciPoints) YError(i int) (lo, hi float64) { return c[i].Y - c[i].Lo, c[i]
 
 // errorBars returns error bars for the points of pts that have a CI, or nil
 // if none has one.
-func errorBars(pts []Point, col color.Color) (*plotter.YErrorBars, error) {
+func errorBars(pts []xy, col color.Color) (*plotter.YErrorBars, error) {
 	var ci ciPoints
 	for _, p := range pts {
 		if p.CI {
@@ -191,7 +191,7 @@ func legendNote(f *figure, label string, w vg.Length) error {
 }
 
 // plotterXYs returns the (X, Y) of pts.
-func plotterXYs(pts []Point) plotter.XYs {
+func plotterXYs(pts []xy) plotter.XYs {
 	xys := make(plotter.XYs, len(pts))
 	for i, p := range pts {
 		xys[i] = plotter.XY{X: p.X, Y: p.Y}

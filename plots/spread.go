@@ -21,27 +21,27 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// Bar is one bar of a grouped bar chart: Group indexes the group (x
+// bar is one bar of a grouped bar chart: Group indexes the group (x
 // position), Series the bar within the group, Value its height with CI.
-type Bar struct {
+type bar struct {
 	Group, Series int
-	Value         Point // X unused
+	Value         xy // X unused
 	Noise         float64
 	HasNoise      bool
 	Exact         float64
 	HasExact      bool
-	Layouts       Point // mean and 5th-95th percentiles over independent layouts (X unused)
+	Layouts       xy // mean and 5th-95th percentiles over independent layouts (X unused)
 	Draws         float64
 	HasLayouts    bool
 	Theory        float64
 	HasTheory     bool
 }
 
-// PeakBars groups spread rows for the "peak-to-mean per algorithm" chart:
+// peakBars groups spread rows for the "peak-to-mean per algorithm" chart:
 // groups are the distinct node counts in increasing order, series the
 // algorithms (and configurations) in catalog order with their legend
 // labels. Two rows for the same series and node count are an error.
-func PeakBars(rows []schema.Spread) (groups []float64, labels []string, algos []string, bars []Bar, err error) {
+func peakBars(rows []schema.Spread) (groups []float64, labels []string, algos []string, bars []bar, err error) {
 	var keys []seriesKey
 	seen := map[seriesKey]map[int]bool{}
 	for _, r := range rows {
@@ -67,7 +67,7 @@ func PeakBars(rows []schema.Spread) (groups []float64, labels []string, algos []
 	for _, r := range rows {
 		bars = append(bars, spreadBar(r, slices.Index(groups, float64(r.Nodes)), slices.Index(keys, keyOf(r.Config, r.Label))))
 	}
-	slices.SortFunc(bars, func(a, b Bar) int { return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Series, b.Series)) })
+	slices.SortFunc(bars, func(a, b bar) int { return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Series, b.Series)) })
 	return groups, labels, algos, bars, nil
 }
 
@@ -75,8 +75,8 @@ func PeakBars(rows []schema.Spread) (groups []float64, labels []string, algos []
 // measured peak-to-mean with its 95% interval, the sampling-noise floor,
 // and where the row has them the exact value, the layouts' mean and
 // 5th-95th percentiles and the theory.
-func spreadBar(r schema.Spread, group, series int) Bar {
-	b := Bar{Group: group, Series: series, Value: peakPoint(r), Noise: r.NoisePeakToMean, HasNoise: true}
+func spreadBar(r schema.Spread, group, series int) bar {
+	b := bar{Group: group, Series: series, Value: peakPoint(r), Noise: r.NoisePeakToMean, HasNoise: true}
 	if r.ExactPeakToMean != nil {
 		b.Exact, b.HasExact = *r.ExactPeakToMean, true
 	}
@@ -91,18 +91,18 @@ func spreadBar(r schema.Spread, group, series int) Bar {
 
 // peakPoint is the measured peak-to-mean of r with its 95% interval (X
 // left 0).
-func peakPoint(r schema.Spread) Point {
-	return Point{Y: r.PeakToMean, Lo: r.PeakToMeanLo, Hi: r.PeakToMeanHi, CI: true}
+func peakPoint(r schema.Spread) xy {
+	return xy{Y: r.PeakToMean, Lo: r.PeakToMeanLo, Hi: r.PeakToMeanHi, CI: true}
 }
 
 // layoutPoint is the exact peak-to-mean of r over independent layouts: Y
 // the mean, [Lo, Hi] the 5th-95th percentiles (CI false: the mean can lie
 // outside them); ok is false when r has no layouts.
-func layoutPoint(r schema.Spread) (Point, bool) {
+func layoutPoint(r schema.Spread) (xy, bool) {
 	if r.Placements == nil {
-		return Point{}, false
+		return xy{}, false
 	}
-	return Point{Y: *r.PlacementsPeakToMean, Lo: *r.PlacementsPeakToMeanP5, Hi: *r.PlacementsPeakToMeanP95}, true
+	return xy{Y: *r.PlacementsPeakToMean, Lo: *r.PlacementsPeakToMeanP5, Hi: *r.PlacementsPeakToMeanP95}, true
 }
 
 // spreadFigure draws the peak-to-mean ratios as a dot chart: one panel
@@ -115,7 +115,7 @@ func layoutPoint(r schema.Spread) (Point, bool) {
 // would be mostly the same for every algorithm, and a bar from the bottom
 // of a zoomed axis has a length that means nothing.
 func spreadFigure(rows []schema.Spread) (*figure, error) {
-	groups, labels, algos, bars, err := PeakBars(rows)
+	groups, labels, algos, bars, err := peakBars(rows)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ type barChart struct {
 	groups    []string     // x tick labels
 	labels    []string     // legend label per series
 	colors    []color.RGBA // colour per series
-	bars      []Bar        // Bar.Noise, when set, is drawn as a black mark across the bar
+	bars      []bar        // Bar.Noise, when set, is drawn as a black mark across the bar
 	markLabel string       // legend label of that mark
 	fromZero  bool         // y axis starts at 0 (else just below the smallest value drawn)
 }
@@ -177,7 +177,7 @@ type barChart struct {
 func drawBars(f *figure, bc barChart) error {
 	const groupWidth = 0.8
 	bw := groupWidth / float64(len(bc.labels))
-	xOf := func(b Bar) float64 { return float64(b.Group) - groupWidth/2 + (float64(b.Series)+0.5)*bw }
+	xOf := func(b bar) float64 { return float64(b.Group) - groupWidth/2 + (float64(b.Series)+0.5)*bw }
 
 	var charts []*plotter.BarChart
 	legendBar := make([]*plotter.BarChart, len(bc.labels)) // first bar of each series, for its legend entry
@@ -209,7 +209,7 @@ func drawBars(f *figure, bc barChart) error {
 			continue
 		}
 		if b.Value.CI {
-			ci = append(ci, Point{X: xOf(b), Y: b.Value.Y, Lo: b.Value.Lo, Hi: b.Value.Hi, CI: true})
+			ci = append(ci, xy{X: xOf(b), Y: b.Value.Y, Lo: b.Value.Lo, Hi: b.Value.Hi, CI: true})
 		}
 		ymin, ymax = min(ymin, b.Value.Lo), max(ymax, b.Value.Hi)
 		if b.HasNoise {
@@ -224,7 +224,7 @@ func drawBars(f *figure, bc barChart) error {
 		// its CI bar and exact-value ring.
 		side := xOf(b) + bw*0.27
 		if b.HasLayouts {
-			bands = append(bands, Point{X: side, Y: b.Layouts.Y, Lo: b.Layouts.Lo, Hi: b.Layouts.Hi, CI: true})
+			bands = append(bands, xy{X: side, Y: b.Layouts.Y, Lo: b.Layouts.Lo, Hi: b.Layouts.Hi, CI: true})
 			layoutMeans = append(layoutMeans, plotter.XY{X: side, Y: b.Layouts.Y})
 			ymin, ymax = min(ymin, b.Layouts.Lo), max(ymax, b.Layouts.Hi)
 			draws[b.Draws] = true
@@ -372,7 +372,7 @@ var wideBarHeight = vg.Length(1000) * vg.Inch / vgimg.DefaultDPI
 // 5% of the tallest (so they carry information worth the room), the
 // others' top (bar value or CI end); +Inf otherwise. Those few bars would
 // flatten the rest to the axis.
-func offScaleLimit(bars []Bar) float64 {
+func offScaleLimit(bars []bar) float64 {
 	tops := make([]float64, len(bars))
 	for i, b := range bars {
 		tops[i] = max(b.Value.Y, b.Value.Hi)
@@ -418,13 +418,13 @@ func (cb *cutBars) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
-// HashBars groups the rows of hashes.csv (spread rows for several key
+// hashBars groups the rows of hashes.csv (spread rows for several key
 // hashes) for the "peak-to-mean per hash function" chart: groups are the
 // algorithms in catalog order (with the node count when there are
 // several), series the hash functions in registry order
 // (algorithms.HashNames, unknown names after, alphabetically). Two rows for
 // the same algorithm, vnodes, nodes and hash are an error.
-func HashBars(rows []schema.Spread) (groups, hashes []string, bars []Bar, err error) {
+func hashBars(rows []schema.Spread) (groups, hashes []string, bars []bar, err error) {
 	type gkey struct {
 		algo, vnodes string
 		nodes        float64
@@ -477,7 +477,7 @@ func HashBars(rows []schema.Spread) (groups, hashes []string, bars []Bar, err er
 	for _, r := range rows {
 		bars = append(bars, spreadBar(r, slices.Index(gkeys, gkeyOf(r)), slices.Index(hashes, r.Hash)))
 	}
-	slices.SortFunc(bars, func(a, b Bar) int { return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Series, b.Series)) })
+	slices.SortFunc(bars, func(a, b bar) int { return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Series, b.Series)) })
 	return groups, hashes, bars, nil
 }
 
@@ -496,7 +496,7 @@ var hashColors = []color.RGBA{
 
 // hashesFigure draws peak-to-mean per hash function, grouped by algorithm.
 func hashesFigure(rows []schema.Spread) (*figure, error) {
-	groups, hashes, bars, err := HashBars(rows)
+	groups, hashes, bars, err := hashBars(rows)
 	if err != nil || len(bars) == 0 {
 		return nil, err
 	}
@@ -553,13 +553,13 @@ func (hbar) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 	c.Stroke(p)
 }
 
-// VNodeSeries extracts the "ring spread vs virtual nodes" data from rows:
+// vnodeSeries extracts the "ring spread vs virtual nodes" data from rows:
 // for each node count (increasing), the ring's peak-to-mean against its
 // vnodes count, the noise floor and the exact values. It returns nil
 // series when ring rows have fewer than two distinct vnodes values. A
 // vnodes value that is not a number > 0 is an error.
-func VNodeSeries(rows []schema.Spread) (peak, noise, exact []Series, err error) {
-	byNodes := map[int]*[3]Series{}
+func vnodeSeries(rows []schema.Spread) (peak, noise, exact []curve, err error) {
+	byNodes := map[int]*[3]curve{}
 	var nodes []int
 	vset := map[int]bool{}
 	seen := map[[2]int]bool{}
@@ -578,7 +578,7 @@ func VNodeSeries(rows []schema.Spread) (peak, noise, exact []Series, err error) 
 		s, ok := byNodes[r.Nodes]
 		if !ok {
 			n := strconv.Itoa(r.Nodes)
-			s = &[3]Series{{Algo: "ring", Label: "ring, n = " + n}, {Algo: "ring", Label: "noise floor, n = " + n, index: len(nodes)}, {Algo: "ring", Label: "exact, n = " + n}}
+			s = &[3]curve{{Algo: "ring", Label: "ring, n = " + n}, {Algo: "ring", Label: "noise floor, n = " + n, index: len(nodes)}, {Algo: "ring", Label: "exact, n = " + n}}
 			byNodes[r.Nodes] = s
 			nodes = append(nodes, r.Nodes)
 		}
@@ -586,16 +586,16 @@ func VNodeSeries(rows []schema.Spread) (peak, noise, exact []Series, err error) 
 		p := peakPoint(r)
 		p.X = v
 		s[0].Points = append(s[0].Points, p)
-		s[1].Points = append(s[1].Points, Point{X: v, Y: r.NoisePeakToMean, Lo: r.NoisePeakToMean, Hi: r.NoisePeakToMean})
+		s[1].Points = append(s[1].Points, xy{X: v, Y: r.NoisePeakToMean, Lo: r.NoisePeakToMean, Hi: r.NoisePeakToMean})
 		if x := r.ExactPeakToMean; x != nil {
-			s[2].Points = append(s[2].Points, Point{X: v, Y: *x, Lo: *x, Hi: *x})
+			s[2].Points = append(s[2].Points, xy{X: v, Y: *x, Lo: *x, Hi: *x})
 		}
 	}
 	if len(vset) < 2 {
 		return nil, nil, nil, nil
 	}
 	slices.Sort(nodes)
-	byX := func(a, b Point) int { return cmp.Compare(a.X, b.X) }
+	byX := func(a, b xy) int { return cmp.Compare(a.X, b.X) }
 	for _, n := range nodes {
 		s := byNodes[n]
 		for i := range s {
@@ -612,12 +612,12 @@ func VNodeSeries(rows []schema.Spread) (peak, noise, exact []Series, err error) 
 	return peak, noise, exact, nil
 }
 
-// VNodeLayoutSeries extracts, like VNodeSeries, for each node count the
+// vnodeLayoutSeries extracts, like vnodeSeries, for each node count the
 // ring's exact peak-to-mean over independent layouts against vnodes (Y
 // the mean, Lo and Hi the 5th and 95th percentiles, CI false) and the
 // theory curve; nil where the rows carry none.
-func VNodeLayoutSeries(rows []schema.Spread) (layouts, theory []Series, err error) {
-	by := map[int]*[2]Series{}
+func vnodeLayoutSeries(rows []schema.Spread) (layouts, theory []curve, err error) {
+	by := map[int]*[2]curve{}
 	var nodes []int
 	for _, r := range rows {
 		if r.Algo != "ring" || (r.Placements == nil && r.TheoryPeakToMean == nil) {
@@ -629,7 +629,7 @@ func VNodeLayoutSeries(rows []schema.Spread) (layouts, theory []Series, err erro
 		s, ok := by[r.Nodes]
 		if !ok {
 			n := strconv.Itoa(r.Nodes)
-			s = &[2]Series{{Algo: "ring", Label: "n = " + n, index: len(nodes)}, {Algo: "ring", Label: "n = " + n, index: len(nodes)}}
+			s = &[2]curve{{Algo: "ring", Label: "n = " + n, index: len(nodes)}, {Algo: "ring", Label: "n = " + n, index: len(nodes)}}
 			by[r.Nodes] = s
 			nodes = append(nodes, r.Nodes)
 		}
@@ -639,11 +639,11 @@ func VNodeLayoutSeries(rows []schema.Spread) (layouts, theory []Series, err erro
 			s[0].Points = append(s[0].Points, p)
 		}
 		if x := r.TheoryPeakToMean; x != nil {
-			s[1].Points = append(s[1].Points, Point{X: v, Y: *x, Lo: *x, Hi: *x})
+			s[1].Points = append(s[1].Points, xy{X: v, Y: *x, Lo: *x, Hi: *x})
 		}
 	}
 	slices.Sort(nodes)
-	byX := func(a, b Point) int { return cmp.Compare(a.X, b.X) }
+	byX := func(a, b xy) int { return cmp.Compare(a.X, b.X) }
 	for _, n := range nodes {
 		s := by[n]
 		for i := range s {
@@ -665,11 +665,11 @@ func VNodeLayoutSeries(rows []schema.Spread) (layouts, theory []Series, err erro
 // measured value with keys (95% CI), the default ring's exact value and
 // the sampling-noise floor.
 func vnodesFigure(rows []schema.Spread) (*figure, error) {
-	peak, noise, exact, err := VNodeSeries(rows)
+	peak, noise, exact, err := vnodeSeries(rows)
 	if err != nil || peak == nil {
 		return nil, err
 	}
-	layouts, theory, err := VNodeLayoutSeries(rows)
+	layouts, theory, err := vnodeLayoutSeries(rows)
 	if err != nil {
 		return nil, err
 	}
@@ -746,7 +746,7 @@ func vnodesFigure(rows []schema.Spread) (*figure, error) {
 			return nil, err
 		}
 	}
-	ring := AlgoStyle("ring")
+	ring := algoStyle("ring")
 	for i, s := range peak {
 		switch {
 		case len(peak) == 1 && len(layouts) > 0:

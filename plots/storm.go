@@ -14,17 +14,17 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// StormSeries groups timeline rows into one series of database reads/s
+// stormSeries groups timeline rows into one series of database reads/s
 // against seconds per algorithm (and configuration), in catalog order and
 // increasing time, and returns the steady database load. Rows of more than
 // one membership change or fleet (from, to, reads, hit ratio, working set,
 // Zipf exponent), or two rows for one series and time, are an error.
-func StormSeries(rows []schema.StormPoint) (series []Series, steady float64, err error) {
+func stormSeries(rows []schema.StormPoint) (series []curve, steady float64, err error) {
 	if len(rows) == 0 {
 		return nil, 0, nil
 	}
 	r0 := rows[0]
-	pts := map[seriesKey][]Point{}
+	pts := map[seriesKey][]xy{}
 	seen := map[seriesKey]map[float64]bool{}
 	var keys []seriesKey
 	for i, r := range rows {
@@ -40,13 +40,13 @@ func StormSeries(rows []schema.StormPoint) (series []Series, steady float64, err
 			return nil, 0, fmt.Errorf("storm timeline: two rows give algo=%s hash=%s vnodes=%d time_s=%v", r.Algo, r.Hash, r.VNodes, r.TimeS)
 		}
 		seen[k][r.TimeS] = true
-		pts[k] = append(pts[k], Point{X: r.TimeS, Y: r.DBReads, Lo: r.DBReadsLo, Hi: r.DBReadsHi, CI: true})
+		pts[k] = append(pts[k], xy{X: r.TimeS, Y: r.DBReads, Lo: r.DBReadsLo, Hi: r.DBReadsHi, CI: true})
 	}
 	sortKeys(keys)
 	for _, k := range keys {
 		ps := pts[k]
-		slices.SortFunc(ps, func(a, b Point) int { return cmp.Compare(a.X, b.X) })
-		series = append(series, Series{Algo: k.algo, Label: seriesLabel(k, keys), Points: ps})
+		slices.SortFunc(ps, func(a, b xy) int { return cmp.Compare(a.X, b.X) })
+		series = append(series, curve{Algo: k.algo, Label: seriesLabel(k, keys), Points: ps})
 	}
 	return series, r0.DBSteady, nil
 }
@@ -103,7 +103,7 @@ const stormMarkers = 12
 // after the fleet's resize, with the steady load as a dashed line, as the
 // plot called name.
 func stormFigure(rows []schema.StormPoint, name string) (*figure, error) {
-	series, steady, err := StormSeries(rows)
+	series, steady, err := stormSeries(rows)
 	if err != nil || len(series) == 0 {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func stormFigure(rows []schema.StormPoint, name string) (*figure, error) {
 	}
 	// One panel per algorithm family when there are many: the curves of
 	// most algorithms coincide, and the legend carries each peak.
-	build := func(series []Series) (*figure, error) {
+	build := func(series []curve) (*figure, error) {
 		f := newFigure(name, title, "seconds after the change", "database reads/s (multiple of steady state)")
 		f.caption = append(append([]string{
 			fmt.Sprintf("%s reads/s at %s%% hit ratio, %s keys%s; a moved key misses once, then hits as before",
@@ -148,7 +148,7 @@ func stormFigure(rows []schema.StormPoint, name string) (*figure, error) {
 		for _, s := range series {
 			// The legend gives the peak, which the crowded curves hide.
 			s.Label += " (" + peakMultiple(s.Points[0].Y/steady) + " at " + strconv.FormatFloat(s.Points[0].X, 'f', -1, 64) + " s)"
-			if err := addTimeSeries(f, s, AlgoStyle(s.Algo)); err != nil {
+			if err := addTimeSeries(f, s, algoStyle(s.Algo)); err != nil {
 				return nil, err
 			}
 		}
@@ -173,7 +173,7 @@ func stormFigure(rows []schema.StormPoint, name string) (*figure, error) {
 // 95% CI bars at stormMarkers evenly spaced points only, in the style of
 // its algorithm; a series that coincides with an earlier one gets larger
 // hollow markers, offset along the curve, so both stay visible.
-func addTimeSeries(f *figure, s Series, st Style) error {
+func addTimeSeries(f *figure, s curve, st style) error {
 	xys := plotterXYs(s.Points)
 	line, err := plotter.NewLine(xys)
 	if err != nil {
@@ -186,7 +186,7 @@ func addTimeSeries(f *figure, s Series, st Style) error {
 	// Each series starts its markers at a different phase so coinciding
 	// curves do not stack their markers on one spot.
 	phase := (len(f.drawn) * step / 5) % step
-	var marked []Point
+	var marked []xy
 	for i := phase; i < len(s.Points); i += step {
 		marked = append(marked, s.Points[i])
 	}

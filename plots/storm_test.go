@@ -34,7 +34,7 @@ func TestStormSeriesAndRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	series, steady, err := StormSeries(rows)
+	series, steady, err := stormSeries(rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestStormSeriesAndRender(t *testing.T) {
 	if !slices.Equal(names, []string{"storm.png", "storm.svg"}) {
 		t.Errorf("files %v", names)
 	}
-	svg, _ := os.ReadFile(filepath.Join(dir, OutDir, "storm.svg"))
+	svg, _ := os.ReadFile(filepath.Join(dir, schema.PlotsDir, "storm.svg"))
 	for _, want := range []string{"Database load after the cache fleet grows from 4 to 5 nodes", "steady state 2,500 reads/s", "modulo (16.20x at 0 s)", "ring (4.80x at 0 s)",
 		"2,500 (1x)", "5,000 (2x)", "40,000 (16x)", "(multiple of steady state, log)"} {
 		if !strings.Contains(string(svg), want) {
@@ -76,7 +76,7 @@ func TestStormBadInput(t *testing.T) {
 		dir := writeStorm(t, body)
 		rows, err := readStorm(filepath.Join(dir, schema.StormTimelineFile.Name))
 		if err == nil {
-			_, _, err = StormSeries(rows)
+			_, _, err = stormSeries(rows)
 		}
 		if err == nil {
 			t.Errorf("%s: no error", name)
@@ -104,7 +104,7 @@ func TestStormZipfRender(t *testing.T) {
 	if !slices.Equal(names, []string{"storm-zipf.png", "storm-zipf.svg"}) {
 		t.Errorf("files %v", names)
 	}
-	svg, _ := os.ReadFile(filepath.Join(dir, OutDir, "storm-zipf.svg"))
+	svg, _ := os.ReadFile(filepath.Join(dir, schema.PlotsDir, "storm-zipf.svg"))
 	for _, want := range []string{"grows from 4 to 5 nodes, Zipf 0.99 popularity", "keys read with Zipf popularity s = 0.99", "modulo (16.20x at 0 s)"} {
 		if !strings.Contains(string(svg), want) {
 			t.Errorf("storm-zipf.svg lacks %q", want)
@@ -115,7 +115,7 @@ func TestStormZipfRender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := StormSeries(rows); err == nil {
+	if _, _, err := stormSeries(rows); err == nil {
 		t.Error("two Zipf exponents in one timeline: no error")
 	}
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 )
 
-// Style is how one algorithm is drawn in every plot: a colour, a point
+// style is how one algorithm is drawn in every plot: a colour, a point
 // marker and a line dash pattern.
-type Style struct {
+type style struct {
 	Color  color.RGBA
 	Glyph  draw.GlyphDrawer
 	Dashes []vg.Length // nil = solid line
@@ -123,18 +123,18 @@ var dashes = [][]vg.Length{
 	{vg.Points(5), vg.Points(2), vg.Points(1), vg.Points(2)},
 }
 
-// AlgoStyle returns the fixed style of the algorithm called name. The i-th
+// algoStyle returns the fixed style of the algorithm called name. The i-th
 // name of [catalog.Names] gets the i-th colour, marker and dash, so an
 // algorithm looks the same in every plot whatever else is plotted beside it.
 // A name the catalog does not list is drawn grey with a marker and dash
 // chosen by an FNV-1a hash of the name (so still fixed per name).
-func AlgoStyle(name string) Style {
+func algoStyle(name string) style {
 	i := slices.Index(catalog.Names(), name)
 	if i >= 0 {
-		return Style{Color: palette[i%len(palette)], Glyph: glyphs[i%len(glyphs)], Dashes: dashes[i%len(dashes)]}
+		return style{Color: palette[i%len(palette)], Glyph: glyphs[i%len(glyphs)], Dashes: dashes[i%len(dashes)]}
 	}
 	h := fnv.New32a()
 	h.Write([]byte(name))
 	k := int(h.Sum32() % uint32(len(glyphs)*len(dashes)))
-	return Style{Color: unknownColor, Glyph: glyphs[k%len(glyphs)], Dashes: dashes[k/len(glyphs)]}
+	return style{Color: unknownColor, Glyph: glyphs[k%len(glyphs)], Dashes: dashes[k/len(glyphs)]}
 }

@@ -10,14 +10,14 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// WeightBars groups weights.csv rows for the "share vs weight share"
+// weightBars groups weights.csv rows for the "share vs weight share"
 // chart: groups are the nodes (by membership size, then order of first
 // appearance) labelled with their id and weight, series the algorithms
 // (and configurations) in catalog order. Each bar is the measured share
 // with its CI; Bar.Noise holds the node's weight share (the ideal) and
 // Bar.Exact the exact share when known. Two rows for the same series and
 // node are an error.
-func WeightBars(rows []schema.ShareRow) (groups, labels, algos []string, bars []Bar, err error) {
+func weightBars(rows []schema.ShareRow) (groups, labels, algos []string, bars []bar, err error) {
 	type node struct {
 		nodes int
 		id    string
@@ -59,30 +59,30 @@ func WeightBars(rows []schema.ShareRow) (groups, labels, algos []string, bars []
 		algos = append(algos, k.algo)
 	}
 	for _, r := range rows {
-		b := Bar{
+		b := bar{
 			Group:  slices.Index(nodes, node{r.Nodes, r.ID}),
 			Series: slices.Index(keys, keyOf(r.Config, "")),
-			Value:  Point{Y: r.Share.Share, Lo: r.ShareLo, Hi: r.ShareHi, CI: true}, Noise: r.WeightShare, HasNoise: true,
+			Value:  xy{Y: r.Share.Share, Lo: r.ShareLo, Hi: r.ShareHi, CI: true}, Noise: r.WeightShare, HasNoise: true,
 		}
 		if r.Exact != nil {
 			b.Exact, b.HasExact = *r.Exact, true
 		}
 		bars = append(bars, b)
 	}
-	slices.SortFunc(bars, func(a, b Bar) int { return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Series, b.Series)) })
+	slices.SortFunc(bars, func(a, b bar) int { return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Series, b.Series)) })
 	return groups, labels, algos, bars, nil
 }
 
 // weightsFigure draws each node's share of keys per algorithm, with its
 // weight share (the ideal) marked across each bar.
 func weightsFigure(rows []schema.ShareRow) (*figure, error) {
-	groups, labels, algos, bars, err := WeightBars(rows)
+	groups, labels, algos, bars, err := weightBars(rows)
 	if err != nil || len(bars) == 0 {
 		return nil, err
 	}
 	colors := make([]color.RGBA, len(algos))
 	for i, a := range algos {
-		colors[i] = AlgoStyle(a).Color
+		colors[i] = algoStyle(a).Color
 	}
 	infos := runsOf(rows)
 	f := newFigure("weights", "Share of keys per node with unequal weights", "node (weight)", "share of keys (fraction 0..1)")

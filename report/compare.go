@@ -19,14 +19,14 @@ import (
 // comparable. It reports how many cells are unchanged.
 func Compare(w io.Writer, old, new *Data) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Headline numbers: %s -> %s\n\n", old.Dir, new.Dir)
-	if old.Machine != new.Machine {
-		fmt.Fprintf(&b, "Different machines, so lookup and build differences include the hardware:\n- old: %s\n- new: %s\n\n", orNone(old.Machine), orNone(new.Machine))
+	fmt.Fprintf(&b, "# Headline numbers: %s -> %s\n\n", old.dir, new.dir)
+	if old.machine != new.machine {
+		fmt.Fprintf(&b, "Different machines, so lookup and build differences include the hardware:\n- old: %s\n- new: %s\n\n", orNone(old.machine), orNone(new.machine))
 	}
 	for _, c := range []struct {
 		what     string
 		old, new []string
-	}{{"Go", old.GoVersions, new.GoVersions}, {"commit", old.Commits, new.Commits}, {"seed", old.Seeds, new.Seeds}, {"keys", old.KeySources, new.KeySources}} {
+	}{{"Go", old.goVersions, new.goVersions}, {"commit", old.commits, new.commits}, {"seed", old.seeds, new.seeds}, {"keys", old.keySources, new.keySources}} {
 		if o, n := strings.Join(c.old, ", "), strings.Join(c.new, ", "); o != n {
 			fmt.Fprintf(&b, "- %s: %s -> %s\n", c.what, orNone(o), orNone(n))
 		}
@@ -35,9 +35,9 @@ func Compare(w io.Writer, old, new *Data) error {
 		fmt.Fprintf(&b, "Read at different sizes, compare with care:\n- old: %s\n- new: %s\n\n", uo, un)
 	}
 	mo, mn := metricInfos(old), metricInfos(new)
-	rowsOf := func(d *Data) map[string]Row {
-		m := map[string]Row{}
-		for _, r := range d.Rows {
+	rowsOf := func(d *Data) map[string]algoRow {
+		m := map[string]algoRow{}
+		for _, r := range d.rows {
 			m[r.Info.Name] = r
 		}
 		return m
@@ -45,7 +45,7 @@ func Compare(w io.Writer, old, new *Data) error {
 	ro, rn := rowsOf(old), rowsOf(new)
 	var names []string // catalog order: new rows, then old-only rows
 	for _, d := range []*Data{new, old} {
-		for _, r := range d.Rows {
+		for _, r := range d.rows {
 			if !slices.Contains(names, r.Info.Name) {
 				names = append(names, r.Info.Name)
 			}

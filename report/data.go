@@ -13,39 +13,40 @@ import (
 
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
 )
 
 // ReportFile is the file Write's caller puts the report in.
 const ReportFile = schema.ReportFile
 
-// Metric identifies one headline number of an algorithm (a column of the
+// metric identifies one headline number of an algorithm (a column of the
 // trade-off table).
-type Metric int
+type metric int
 
 // The headline metrics, in table order.
 const (
-	LookupLo        Metric = iota // ns per lookup from a key, at the working fleet size
-	LookupHi                      // ns per lookup from a key, at the largest fleet size
-	BuildNs                       // ns to build a placement, at the working size
-	RetainedPerNode               // bytes retained per node by a placement, at the working size
-	JoinRatio                     // moved/ideal when one node joins, at the working size
-	LeaveRatio                    // moved/ideal when a random node leaves, at the working size
-	ReplicaMoved                  // key-replica pairs moved on a random leave at R replicas
-	ReplicaLost                   // keys re-homed entirely (no replica stays) on that leave
-	KeyPeak                       // peak-to-mean of keys per node
-	ZipfPeak                      // peak-to-mean of requests per node under Zipf s
-	StormMultiple                 // database reads right after the storm scenario / steady reads
-	LastLeaveRatio                // moved/ideal when the last node leaves (rules only, not a column)
-	ReplicaLoadPeak               // busiest node's replicas over the mean, at R replicas (rules only)
-	WeightPeak                    // weights.csv: the largest node share over its weight share (rules only)
+	lookupLo        metric = iota // ns per lookup from a key, at the working fleet size
+	lookupHi                      // ns per lookup from a key, at the largest fleet size
+	buildNs                       // ns to build a placement, at the working size
+	retainedPerNode               // bytes retained per node by a placement, at the working size
+	joinRatio                     // moved/ideal when one node joins, at the working size
+	leaveRatio                    // moved/ideal when a random node leaves, at the working size
+	replicaMoved                  // key-replica pairs moved on a random leave at R replicas
+	replicaLost                   // keys re-homed entirely (no replica stays) on that leave
+	keyPeak                       // peak-to-mean of keys per node
+	zipfPeak                      // peak-to-mean of requests per node under Zipf s
+	stormMultiple                 // database reads right after the storm scenario / steady reads
+	lastLeaveRatio                // moved/ideal when the last node leaves (rules only, not a column)
+	replicaLoadPeak               // busiest node's replicas over the mean, at R replicas (rules only)
+	weightPeak                    // weights.csv: the largest node share over its weight share (rules only)
 	numMetrics
 )
 
-// Value is one measured number; OK is false when the run has none. CI is
+// value is one measured number; OK is false when the run has none. CI is
 // true when the file gives a 95% interval [Lo, Hi] for it (over key sets,
 // layouts or request streams, or benchmath's interval of a median).
-type Value struct {
+type value struct {
 	V      float64
 	OK     bool
 	Lo, Hi float64
@@ -54,72 +55,72 @@ type Value struct {
 
 // est returns the Value of an estimate with its 95% interval read from a
 // results file.
-func est(mean, lo, hi float64) Value { return Value{mean, true, lo, hi, true} }
+func est(mean, lo, hi float64) value { return value{mean, true, lo, hi, true} }
 
 // scaled returns v with its value and interval divided by d (> 0).
-func (v Value) scaled(d float64) Value { return Value{v.V / d, v.OK, v.Lo / d, v.Hi / d, v.CI} }
+func (v value) scaled(d float64) value { return value{v.V / d, v.OK, v.Lo / d, v.Hi / d, v.CI} }
 
-// Row is one line of the trade-off table: a catalog algorithm, or a form
+// algoRow is one line of the trade-off table: a catalog algorithm, or a form
 // of bounded loads that load.csv measures beside the catalog's bounded
 // (Variant; Info is then bounded's, renamed).
-type Row struct {
+type algoRow struct {
 	Info    catalog.Info
 	Variant bool
-	Vals    [numMetrics]Value
+	Vals    [numMetrics]value
 }
 
 // Data is everything the report says, read from one results directory
 // for one profile. Numbers are copied from the files (medians of
-// lookup.txt computed with benchmath through plots.ReadBenchmarks); no
+// lookup.txt computed with benchmath through schema.ReadBenchmarks); no
 // algorithm is run.
 type Data struct {
-	Dir     string
-	Profile Profile
-	Rows    []Row    // catalog order, algorithms present in at least one file
-	Missing []string // result files absent from Dir, in the order of the constants above
+	dir     string
+	profile Profile
+	rows    []algoRow // catalog order, algorithms present in at least one file
+	missing []string  // result files absent from Dir, in the order of the constants above
 
 	// The run.
-	Machine    string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
-	GoVersions []string // go_version cells, in order of first appearance
-	Commits    []string // commit cells
-	Seeds      []string
-	KeySources []string // key_file cells ("" shown as generated keys)
-	Placements []string // placement cells (fidelity runs), if any
-	KeysSets   []string // per file: "movement.csv: 100,000 keys per set x 5 sets" (a range when rows differ)
-	MoveShape  []string // per group of ops with the same node counts: "3..949 nodes, 11 sizes (add, remove-random)"
-	// LeaveSpan: per algorithm (catalog order) whose random-leave
+	machine     string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
+	goVersions  []string // go_version cells, in order of first appearance
+	commits     []string // commit cells
+	seeds       []string
+	keySources  []string // key_file cells ("" shown as generated keys)
+	placements  []string // placement cells (fidelity runs), if any
+	keysPerFile []string // per file: "movement.csv: 100,000 keys per set x 5 sets" (a range when rows differ)
+	moveShape   []string // per group of ops with the same node counts: "3..949 nodes, 11 sizes (add, remove-random)"
+	// leaveSpan: per algorithm (catalog order) whose random-leave
 	// moved/ideal over movement.csv's node counts spans more than
-	// SpanFactor, the least and the most, with their node counts.
-	LeaveSpan []Span
-	SpreadN   []float64
+	// spanFactor, the least and the most, with their node counts.
+	leaveSpan []leaveSpread
+	spreadN   []float64
 
 	// The values the report used (the nearest ones the files have).
-	LookupLoN, LookupHiN, BuildN float64
-	MoveN                        float64 // movement.csv "from" used
-	SpreadNUsed                  float64
-	NoisePeak                    Value // sampling-noise floor of the peak-to-mean at SpreadNUsed
-	LoadN, LoadZipf              float64
-	HotShare, Floor              Value   // load.csv: hottest key's request share and the hot-key floor
-	LoadEps                      float64 // eps of load.csv's bounded-loads forms at LoadN, LoadZipf (0: none)
+	lookupLoN, lookupHiN, buildN float64
+	moveN                        float64 // movement.csv "from" used
+	spreadNUsed                  float64
+	noisePeak                    value // sampling-noise floor of the peak-to-mean at SpreadNUsed
+	loadN, loadZipf              float64
+	hotShare, floor              value   // load.csv: hottest key's request share and the hot-key floor
+	loadEps                      float64 // eps of load.csv's bounded-loads forms at LoadN, LoadZipf (0: none)
 	// The bounded-loads forms' movement (boundedloads.csv), read at the
 	// node count nearest the profile's, LoadEps and the Zipf exponent
 	// nearest LoadZipf.
-	BoundedN, BoundedZipf float64
-	ReplN                 float64
-	ReplR                 float64
-	ReplIdeal             Value  // ideal fraction of the replication rows used
-	ReplNoLeave           bool   // replication.csv is present but has no remove-random rows
-	Weights               string // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
+	boundedN, boundedZipf float64
+	replN                 float64
+	replR                 float64
+	replIdeal             value  // ideal fraction of the replication rows used
+	replNoLeave           bool   // replication.csv is present but has no remove-random rows
+	weights               string // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
 	plotLinks             string // see LinkTo
-	Storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
-	StormShort            string // " (4 -> 5)" for the table header
+	storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
+	stormShort            string // " (4 -> 5)" for the table header
 }
 
 // LinkTo makes the report's plot links relative to dir, the directory the
 // report is written to (by default Dir itself: links "plots/NAME.png").
 // Where that has no relative path to Dir the links are absolute.
 func (d *Data) LinkTo(dir string) {
-	plotsDir, err1 := filepath.Abs(filepath.Join(d.Dir, "plots"))
+	plotsDir, err1 := filepath.Abs(filepath.Join(d.dir, "plots"))
 	from, err2 := filepath.Abs(dir)
 	if err1 != nil || err2 != nil {
 		return
@@ -138,32 +139,32 @@ func (d *Data) plotsLink() string {
 	return d.plotLinks
 }
 
-// Named is a number belonging to an algorithm (or variant) name, with
+// named is a number belonging to an algorithm (or variant) name, with
 // its interval when it has one.
-type Named struct {
+type named struct {
 	Name string
 	V    float64
-	Val  Value
+	Val  value
 }
 
 // Load reads the result files in dir for profile p. A file that exists
 // but is malformed is an error naming it; absent files are listed in
-// Data.Missing. It fails when dir has none of the files.
+// the report's list of missing files. It fails when dir has none of the files.
 func Load(dir string, p Profile) (*Data, error) {
-	ld := newLoader(&Data{Dir: dir, Profile: p})
+	ld := newLoader(&Data{dir: dir, profile: p})
 	if err := ld.readAll(); err != nil {
 		return nil, err
 	}
 	d := ld.d
-	if all := resultFiles(); len(d.Missing) == len(all) {
+	if all := resultFiles(); len(d.missing) == len(all) {
 		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir, strings.Join(all, ", "))
 	}
 	for _, r := range ld.rows {
-		if slices.ContainsFunc(r.Vals[:], func(v Value) bool { return v.OK }) {
-			d.Rows = append(d.Rows, r)
+		if slices.ContainsFunc(r.Vals[:], func(v value) bool { return v.OK }) {
+			d.rows = append(d.rows, r)
 		}
 		if r.Info.Name == bounded.Name {
-			d.Rows = append(d.Rows, ld.variants...)
+			d.rows = append(d.rows, ld.variants...)
 		}
 	}
 	return d, nil
@@ -173,16 +174,16 @@ func Load(dir string, p Profile) (*Data, error) {
 // trade-off table while Load reads them.
 type loader struct {
 	d    *Data
-	rows []Row // one per catalog algorithm, in catalog order
+	rows []algoRow // one per catalog algorithm, in catalog order
 	// variants are the forms of bounded loads other than the catalog's
 	// (load.csv names that one bounded-partition), in order of
 	// appearance.
-	variants []Row
+	variants []algoRow
 	file     string // the result file being read, for errors
 }
 
 func newLoader(d *Data) *loader {
-	ld := &loader{d: d, rows: make([]Row, len(catalog.Names()))}
+	ld := &loader{d: d, rows: make([]algoRow, len(catalog.Names()))}
 	for i, name := range catalog.Names() {
 		ld.rows[i].Info, _ = catalog.Describe(name)
 	}
@@ -192,10 +193,10 @@ func newLoader(d *Data) *loader {
 // readAll reads every result file of d.Dir that exists, in the order of
 // resultFiles, and lists the others in d.Missing.
 func (ld *loader) readAll() error {
-	dir := ld.d.Dir
+	dir := ld.d.dir
 	present := func(name string) bool {
 		if _, err := os.Stat(filepath.Join(dir, name)); errors.Is(err, fs.ErrNotExist) {
-			ld.d.Missing = append(ld.d.Missing, name)
+			ld.d.missing = append(ld.d.missing, name)
 			return false
 		}
 		ld.file = name
@@ -253,7 +254,7 @@ func readInto[R schema.Row](ld *loader, dir string, file schema.File[R], take fu
 
 // row returns the trade-off table row of algo (a catalog algorithm or a
 // form of bounded loads met before), or nil.
-func (ld *loader) row(algo string) *Row {
+func (ld *loader) row(algo string) *algoRow {
 	if i := slices.Index(catalog.Names(), algo); i >= 0 {
 		return &ld.rows[i]
 	}
@@ -268,7 +269,7 @@ func (ld *loader) row(algo string) *Row {
 // set stores v as algo's metric m. A second value for the same row and
 // metric (a file holding a sweep of configurations) is an error, not
 // silently dropped.
-func (ld *loader) set(algo string, m Metric, v Value) error {
+func (ld *loader) set(algo string, m metric, v value) error {
 	r := ld.row(algo)
 	switch {
 	case r == nil:
@@ -284,7 +285,7 @@ func (ld *loader) set(algo string, m Metric, v Value) error {
 // lookup reads the lookup and build medians of lookup.txt at path at the
 // profile's node counts.
 func (ld *loader) lookup(path string) error {
-	d, p := ld.d, ld.d.Profile
+	d, p := ld.d, ld.d.profile
 	sets, err := schema.ReadBenchmarks(path)
 	if err != nil {
 		return err
@@ -307,30 +308,30 @@ func (ld *loader) lookup(path string) error {
 	for _, s := range sets {
 		var at []struct {
 			n float64
-			m Metric
+			m metric
 		}
 		switch {
 		case s.Name == "Lookup" && s.Variant == "from=key" && s.Unit == "ns/op":
-			d.Machine = s.Caption
-			d.LookupLoN = nearest(seriesXs(s.Series), float64(p.Nodes))
-			d.LookupHiN = nearest(seriesXs(s.Series), float64(p.MaxNodes))
+			d.machine = s.Caption
+			d.lookupLoN = nearest(seriesXs(s.Series), float64(p.Nodes))
+			d.lookupHiN = nearest(seriesXs(s.Series), float64(p.MaxNodes))
 			at = append(at, struct {
 				n float64
-				m Metric
-			}{d.LookupLoN, LookupLo}, struct {
+				m metric
+			}{d.lookupLoN, lookupLo}, struct {
 				n float64
-				m Metric
-			}{d.LookupHiN, LookupHi})
+				m metric
+			}{d.lookupHiN, lookupHi})
 		case s.Name == "Build" && s.Variant == "" && (s.Unit == "ns/op" || s.Unit == "retained-bytes/node"):
-			m := BuildNs
+			m := buildNs
 			if s.Unit != "ns/op" {
-				m = RetainedPerNode
+				m = retainedPerNode
 			}
-			d.BuildN = nearest(seriesXs(s.Series), float64(p.Nodes))
+			d.buildN = nearest(seriesXs(s.Series), float64(p.Nodes))
 			at = append(at, struct {
 				n float64
-				m Metric
-			}{d.BuildN, m})
+				m metric
+			}{d.buildN, m})
 		}
 		for _, sr := range s.Series {
 			for _, a := range at {
@@ -357,15 +358,15 @@ func (ld *loader) meta(runs []schema.Run) error {
 				return err
 			}
 		}
-		addOnce(&d.GoVersions, r.GoVersion)
-		addOnce(&d.Commits, r.Commit)
-		addOnce(&d.Seeds, r.Seed)
-		addOnce(&d.Placements, r.Placement)
+		addOnce(&d.goVersions, r.GoVersion)
+		addOnce(&d.commits, r.Commit)
+		addOnce(&d.seeds, r.Seed)
+		addOnce(&d.placements, r.Placement)
 		kf := r.KeyFile
 		if kf == "" {
 			kf = "generated"
 		}
-		addOnce(&d.KeySources, kf)
+		addOnce(&d.keySources, kf)
 	}
 	return nil
 }
@@ -389,20 +390,20 @@ func (ld *loader) movement(rows []schema.Move) error {
 			froms = append(froms, float64(r.From))
 		}
 	}
-	d.MoveShape = shapes(ops, byOp)
-	d.LeaveSpan = leaveSpans(rows)
-	d.MoveN = nearest(froms, float64(d.Profile.Nodes))
+	d.moveShape = shapes(ops, byOp)
+	d.leaveSpan = leaveSpans(rows)
+	d.moveN = nearest(froms, float64(d.profile.Nodes))
 	for _, r := range rows {
-		if float64(r.From) != d.MoveN {
+		if float64(r.From) != d.moveN {
 			continue
 		}
-		m := JoinRatio
+		m := joinRatio
 		switch r.Op {
 		case schema.OpAdd:
 		case schema.OpRemoveRandom:
-			m = LeaveRatio
+			m = leaveRatio
 		case schema.OpRemoveLast:
-			m = LastLeaveRatio
+			m = lastLeaveRatio
 		default:
 			continue
 		}
@@ -429,17 +430,17 @@ func (ld *loader) spread(rows []schema.Spread) error {
 	for _, r := range rows {
 		ns = append(ns, float64(r.Nodes))
 	}
-	d.SpreadN = sortedUnique(ns)
-	d.SpreadNUsed = nearest(ns, float64(d.Profile.Nodes))
+	d.spreadN = sortedUnique(ns)
+	d.spreadNUsed = nearest(ns, float64(d.profile.Nodes))
 	for _, r := range rows {
-		if float64(r.Nodes) != d.SpreadNUsed {
+		if float64(r.Nodes) != d.spreadNUsed {
 			continue
 		}
-		if err := ld.set(r.Algo, KeyPeak, est(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi)); err != nil {
+		if err := ld.set(r.Algo, keyPeak, est(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi)); err != nil {
 			return err
 		}
-		if !d.NoisePeak.OK {
-			d.NoisePeak = Value{V: r.NoisePeakToMean, OK: true}
+		if !d.noisePeak.OK {
+			d.noisePeak = value{V: r.NoisePeakToMean, OK: true}
 		}
 	}
 	return nil
@@ -458,15 +459,15 @@ func (ld *loader) load(rows []schema.Load) error {
 	for _, r := range rows {
 		ns = append(ns, float64(r.Nodes))
 	}
-	d.LoadN = nearest(ns, float64(d.Profile.Nodes))
+	d.loadN = nearest(ns, float64(d.profile.Nodes))
 	for _, r := range rows {
-		if float64(r.Nodes) == d.LoadN && r.Zipf != nil {
+		if float64(r.Nodes) == d.loadN && r.Zipf != nil {
 			zs = append(zs, *r.Zipf)
 		}
 	}
-	d.LoadZipf = nearestLinear(zs, d.Profile.Zipf)
+	d.loadZipf = nearestLinear(zs, d.profile.Zipf)
 	for i, r := range rows {
-		if float64(r.Nodes) != d.LoadN || r.Zipf == nil || *r.Zipf != d.LoadZipf {
+		if float64(r.Nodes) != d.loadN || r.Zipf == nil || *r.Zipf != d.loadZipf {
 			continue
 		}
 		algo := r.Algo
@@ -481,22 +482,22 @@ func (ld *loader) load(rows []schema.Load) error {
 			if ld.row(algo) == nil {
 				in, _ := catalog.Describe(bounded.Name)
 				in.Name = algo
-				ld.variants = append(ld.variants, Row{Info: in, Variant: true})
+				ld.variants = append(ld.variants, algoRow{Info: in, Variant: true})
 			}
 		}
 		if algo != r.Algo || !slices.Contains(catalog.Names(), algo) {
-			if d.LoadEps == 0 {
-				d.LoadEps = r.Eps
+			if d.loadEps == 0 {
+				d.loadEps = r.Eps
 			}
 		}
-		if err := ld.set(algo, ZipfPeak, est(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi)); err != nil {
+		if err := ld.set(algo, zipfPeak, est(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi)); err != nil {
 			return err
 		}
-		if !d.HotShare.OK {
-			d.HotShare = Value{V: r.HotShare, OK: true}
+		if !d.hotShare.OK {
+			d.hotShare = value{V: r.HotShare, OK: true}
 		}
-		if !d.Floor.OK {
-			d.Floor = Value{V: r.Floor, OK: true}
+		if !d.floor.OK {
+			d.floor = value{V: r.Floor, OK: true}
 		}
 	}
 	return nil
@@ -510,14 +511,14 @@ func (ld *loader) storm(rows []schema.Storm) error {
 		return err
 	}
 	r0 := rows[0]
-	d.Storm = fmt.Sprintf("from %s to %s nodes, %s reads/s at hit ratio %s over %s keys",
+	d.storm = fmt.Sprintf("from %s to %s nodes, %s reads/s at hit ratio %s over %s keys",
 		count(float64(r0.From)), count(float64(r0.To)), count(r0.Reads), strconv.FormatFloat(r0.HitRatio, 'g', -1, 64), count(float64(r0.WorkingSet)))
-	d.StormShort = fmt.Sprintf(" (%s -> %s)", count(float64(r0.From)), count(float64(r0.To)))
+	d.stormShort = fmt.Sprintf(" (%s -> %s)", count(float64(r0.From)), count(float64(r0.To)))
 	for _, r := range rows {
 		if r.Op != r0.Op || r.From != r0.From || r.To != r0.To {
 			continue
 		}
-		if err := ld.set(r.Algo, StormMultiple, est(r.DBMultiple, r.DBMultipleLo, r.DBMultipleHi)); err != nil {
+		if err := ld.set(r.Algo, stormMultiple, est(r.DBMultiple, r.DBMultipleLo, r.DBMultipleHi)); err != nil {
 			return err
 		}
 	}
@@ -534,61 +535,61 @@ func (ld *loader) replication(rows []schema.Replication) error {
 	}
 	var ns, rs []float64
 	for i, r := range rows {
-		if r.Replicas > MaxReplicas {
-			return fmt.Errorf("row %d: replicas %d, want 1 to %d", i+1, r.Replicas, MaxReplicas)
+		if r.Replicas > maxReplicas {
+			return fmt.Errorf("row %d: replicas %d, want 1 to %d", i+1, r.Replicas, maxReplicas)
 		}
 		if r.Op == schema.OpRemoveRandom {
 			ns = append(ns, float64(r.From))
 		}
 	}
-	d.ReplNoLeave = len(ns) == 0
-	d.ReplN = nearest(ns, float64(d.Profile.Nodes))
+	d.replNoLeave = len(ns) == 0
+	d.replN = nearest(ns, float64(d.profile.Nodes))
 	for _, r := range rows {
-		if r.Op == schema.OpRemoveRandom && float64(r.From) == d.ReplN {
+		if r.Op == schema.OpRemoveRandom && float64(r.From) == d.replN {
 			rs = append(rs, float64(r.Replicas))
 		}
 	}
-	d.ReplR = nearestLinear(rs, float64(d.Profile.Replicas))
+	d.replR = nearestLinear(rs, float64(d.profile.Replicas))
 	for i, r := range rows {
-		if r.Op != schema.OpRemoveRandom || float64(r.From) != d.ReplN || float64(r.Replicas) != d.ReplR || !slices.Contains(catalog.Names(), r.Algo) {
+		if r.Op != schema.OpRemoveRandom || float64(r.From) != d.replN || float64(r.Replicas) != d.replR || !slices.Contains(catalog.Names(), r.Algo) {
 			continue
 		}
-		if d.ReplIdeal.OK && r.IdealFrac != d.ReplIdeal.V {
-			return fmt.Errorf("row %d: ideal fraction %v, but an earlier row of the same scenario gives %v", i+1, r.IdealFrac, d.ReplIdeal.V)
+		if d.replIdeal.OK && r.IdealFrac != d.replIdeal.V {
+			return fmt.Errorf("row %d: ideal fraction %v, but an earlier row of the same scenario gives %v", i+1, r.IdealFrac, d.replIdeal.V)
 		}
 		for _, c := range []struct {
-			m Metric
-			v Value
-		}{{ReplicaMoved, est(r.PairsMovedFrac, r.PairsMovedFracLo, r.PairsMovedFracHi)},
-			{ReplicaLost, est(r.AllLostFrac, r.AllLostFracLo, r.AllLostFracHi)},
-			{ReplicaLoadPeak, est(r.LoadPeakToMean, r.LoadPeakToMeanLo, r.LoadPeakToMeanHi)}} {
+			m metric
+			v value
+		}{{replicaMoved, est(r.PairsMovedFrac, r.PairsMovedFracLo, r.PairsMovedFracHi)},
+			{replicaLost, est(r.AllLostFrac, r.AllLostFracLo, r.AllLostFracHi)},
+			{replicaLoadPeak, est(r.LoadPeakToMean, r.LoadPeakToMeanLo, r.LoadPeakToMeanHi)}} {
 			if err := ld.set(r.Algo, c.m, c.v); err != nil {
 				return err
 			}
 		}
-		d.ReplIdeal = Value{V: r.IdealFrac, OK: true}
+		d.replIdeal = value{V: r.IdealFrac, OK: true}
 	}
 	return nil
 }
 
-// SpanFactor is how much an algorithm's random-leave moved/ideal must
+// spanFactor is how much an algorithm's random-leave moved/ideal must
 // vary across fleet sizes (largest over smallest) for the report to say
 // that one size's value does not speak for the others.
-const SpanFactor = 1.5
+const spanFactor = 1.5
 
-// Span is the least and the most of an algorithm's moved/ideal across
+// leaveSpread is the least and the most of an algorithm's moved/ideal across
 // node counts, at the counts where they occur.
-type Span struct {
+type leaveSpread struct {
 	Name         string
 	Lo, Hi       float64
 	LoAtN, HiAtN float64
 }
 
 // leaveSpans returns the Spans of the remove-random rows of movement.csv
-// that vary more than SpanFactor, in the order algorithms first appear.
-func leaveSpans(rows []schema.Move) []Span {
+// that vary more than spanFactor, in the order algorithms first appear.
+func leaveSpans(rows []schema.Move) []leaveSpread {
 	var order []string
-	spans := map[string]*Span{}
+	spans := map[string]*leaveSpread{}
 	for _, r := range rows {
 		if r.Op != schema.OpRemoveRandom {
 			continue
@@ -597,7 +598,7 @@ func leaveSpans(rows []schema.Move) []Span {
 		sp, ok := spans[r.Algo]
 		if !ok {
 			order = append(order, r.Algo)
-			spans[r.Algo] = &Span{r.Algo, v, v, n, n}
+			spans[r.Algo] = &leaveSpread{r.Algo, v, v, n, n}
 			continue
 		}
 		if v < sp.Lo {
@@ -607,9 +608,9 @@ func leaveSpans(rows []schema.Move) []Span {
 			sp.Hi, sp.HiAtN = v, n
 		}
 	}
-	var out []Span
+	var out []leaveSpread
 	for _, algo := range order {
-		if sp := spans[algo]; sp.Lo > 0 && sp.Hi/sp.Lo > SpanFactor {
+		if sp := spans[algo]; sp.Lo > 0 && sp.Hi/sp.Lo > spanFactor {
 			out = append(out, *sp)
 		}
 	}
@@ -652,7 +653,7 @@ func resultFiles() []string {
 // d.Weights from the first algorithm's rows.
 func (ld *loader) weights(rows []schema.ShareRow) error {
 	var order []string
-	best := map[string]Value{}
+	best := map[string]value{}
 	seen := map[string]bool{} // algo and node ID
 	var ws []string
 	for i, r := range rows {
@@ -676,12 +677,12 @@ func (ld *loader) weights(rows []schema.ShareRow) error {
 		}
 	}
 	for _, algo := range order {
-		if err := ld.set(algo, WeightPeak, best[algo]); err != nil {
+		if err := ld.set(algo, weightPeak, best[algo]); err != nil {
 			return err
 		}
 	}
 	if len(ws) > 0 {
-		ld.d.Weights = fmt.Sprintf("%d nodes weighted %s (%s)", len(ws), strings.Join(ws, ", "), schema.WeightsFile.Name)
+		ld.d.weights = fmt.Sprintf("%d nodes weighted %s (%s)", len(ws), strings.Join(ws, ", "), schema.WeightsFile.Name)
 	}
 	return nil
 }
@@ -697,29 +698,29 @@ func (ld *loader) bounded(rows []schema.Bounded) error {
 	for _, r := range rows {
 		ns = append(ns, float64(r.Nodes))
 	}
-	d.BoundedN = nearest(ns, float64(d.Profile.Nodes))
+	d.boundedN = nearest(ns, float64(d.profile.Nodes))
 	for _, r := range rows {
-		if float64(r.Nodes) == d.BoundedN && r.Eps == d.LoadEps {
+		if float64(r.Nodes) == d.boundedN && r.Eps == d.loadEps {
 			zs = append(zs, r.Zipf)
 		}
 	}
 	if len(zs) == 0 {
 		return nil // no row at load.csv's eps
 	}
-	d.BoundedZipf = nearestLinear(zs, d.LoadZipf)
+	d.boundedZipf = nearestLinear(zs, d.loadZipf)
 	for _, r := range rows {
-		if float64(r.Nodes) != d.BoundedN || r.Eps != d.LoadEps || r.Zipf != d.BoundedZipf {
+		if float64(r.Nodes) != d.boundedN || r.Eps != d.loadEps || r.Zipf != d.boundedZipf {
 			continue
 		}
-		j := slices.IndexFunc(vs, func(v Row) bool { return v.Info.Name == r.Algo })
+		j := slices.IndexFunc(vs, func(v algoRow) bool { return v.Info.Name == r.Algo })
 		if j < 0 {
 			continue
 		}
-		if vs[j].Vals[JoinRatio].OK {
-			return fmt.Errorf("a second row for %s at %s nodes, eps %v, Zipf s = %v", vs[j].Info.Name, count(d.BoundedN), d.LoadEps, d.BoundedZipf)
+		if vs[j].Vals[joinRatio].OK {
+			return fmt.Errorf("a second row for %s at %s nodes, eps %v, Zipf s = %v", vs[j].Info.Name, count(d.boundedN), d.loadEps, d.boundedZipf)
 		}
-		vs[j].Vals[JoinRatio] = est(r.MovedJoinFrac, r.MovedJoinFracLo, r.MovedJoinFracHi).scaled(r.IdealJoinFrac)
-		vs[j].Vals[LeaveRatio] = est(r.MovedLeaveFrac, r.MovedLeaveFracLo, r.MovedLeaveFracHi).scaled(r.IdealLeaveFrac)
+		vs[j].Vals[joinRatio] = est(r.MovedJoinFrac, r.MovedJoinFracLo, r.MovedJoinFracHi).scaled(r.IdealJoinFrac)
+		vs[j].Vals[leaveRatio] = est(r.MovedLeaveFrac, r.MovedLeaveFracLo, r.MovedLeaveFracHi).scaled(r.IdealLeaveFrac)
 	}
 	return nil
 }
@@ -740,7 +741,7 @@ func (d *Data) keysSets(file string, runs []schema.Run) {
 		}
 		return count(lo) + ".." + count(hi)
 	}
-	d.KeysSets = append(d.KeysSets, fmt.Sprintf("%s %s keys per set x %s sets", file, span(keys), span(sets)))
+	d.keysPerFile = append(d.keysPerFile, fmt.Sprintf("%s %s keys per set x %s sets", file, span(keys), span(sets)))
 }
 
 // plainText returns an error naming row i (1-based in the message) and
@@ -763,7 +764,7 @@ func runsOf[R schema.Row](rows []R) []schema.Run {
 }
 
 // metricName names m for messages: its short name in the report.
-func metricName(m Metric) string { return metricInfos(&Data{})[m].short }
+func metricName(m metric) string { return metricInfos(&Data{})[m].short }
 
 func addOnce(list *[]string, s string) {
 	if s != "" && !slices.Contains(*list, s) {
@@ -789,13 +790,13 @@ func seriesXs(ss []schema.BenchSeries) []float64 {
 
 // pointAt returns the point of s at x as a Value (with benchmath's
 // interval of the median when the point has one).
-func pointAt(s schema.BenchSeries, x float64) (Value, bool) {
+func pointAt(s schema.BenchSeries, x float64) (value, bool) {
 	for _, p := range s.Points {
 		if p.Nodes == x {
-			return Value{p.Median, true, p.Lo, p.Hi, p.CI}, true
+			return value{p.Median, true, p.Lo, p.Hi, p.CI}, true
 		}
 	}
-	return Value{}, false
+	return value{}, false
 }
 
 // nearest returns the value of xs (all > 0) closest to target on a log
@@ -832,23 +833,4 @@ func nearestLinear(xs []float64, target float64) float64 {
 
 // count formats a node count or other whole number with thousands
 // separators: 10000 -> "10,000".
-func count(x float64) string {
-	s := strconv.FormatFloat(x, 'f', -1, 64)
-	if x != math.Trunc(x) {
-		return s
-	}
-	return thousands(s)
-}
-
-// thousands puts commas between the groups of three digits of the
-// unsigned integer s: "10000" -> "10,000".
-func thousands(s string) string {
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+var count = numfmt.Count

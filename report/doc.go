@@ -14,9 +14,10 @@
 // templates, so a different run rewrites them. Orderings respect the 95%
 // intervals the files give: values whose intervals overlap the best's are
 // reported as tied (bold cells, "≈" in the rules), never ranked. The
-// rules' conditions are measured numbers against stated limits (NearIdeal,
-// LossLimit, lookup growth at most 2x), except "takes weights", a catalog
-// capability; each rule names what it left out and the number that failed.
+// rules' conditions are measured numbers against stated limits (moved/ideal
+// at most 1.1, at most 1 key in 10,000 losing every replica, lookup growth
+// at most 2x), except "takes weights", a catalog capability; each rule
+// names what it left out and the number that failed.
 // A [Profile] says which node counts, replication factor and Zipf exponent
 // the reader cares about; the report uses the nearest values the files
 // hold and says which. [Compare] lists how the headline numbers of two

@@ -45,9 +45,9 @@ func DefaultProfile() Profile {
 	return Profile{Nodes: 100, MaxNodes: 10000, Replicas: 3, Zipf: 0.99, Source: "defaults"}
 }
 
-// MaxReplicas is the largest replication factor a profile may ask for
+// maxReplicas is the largest replication factor a profile may ask for
 // (the replication analysis's limit).
-const MaxReplicas = 5
+const maxReplicas = 5
 
 // ReadProfile parses the profile file at path, starting from
 // DefaultProfile for the keys it does not set.
@@ -111,8 +111,8 @@ func ParseProfile(r io.Reader, file string) (Profile, error) {
 			p.Nodes, p.MaxNodes = a, b
 		case "replicas":
 			r, err := strconv.Atoi(val)
-			if err != nil || r < 1 || r > MaxReplicas {
-				return Profile{}, bad("want a replication factor 1..%d", MaxReplicas)
+			if err != nil || r < 1 || r > maxReplicas {
+				return Profile{}, bad("want a replication factor 1..%d", maxReplicas)
 			}
 			p.Replicas = r
 		case "zipf":

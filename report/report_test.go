@@ -124,7 +124,7 @@ func allowed(t *testing.T, dir string, p Profile) []float64 {
 			}
 		}
 	}
-	vals = append(vals, float64(p.Nodes), float64(p.MaxNodes), float64(p.Replicas), p.Zipf, NearIdeal, LossLimit)
+	vals = append(vals, float64(p.Nodes), float64(p.MaxNodes), float64(p.Replicas), p.Zipf, nearIdeal, lossLimit)
 	num := regexp.MustCompile(`\d+(?:,\d{3})*(?:\.\d+)?`)
 	for _, name := range catalog.Names() {
 		in, _ := catalog.Describe(name)
@@ -463,9 +463,9 @@ func TestCompare(t *testing.T) {
 		t.Errorf("a run against itself:\n%s", b.String())
 	}
 	d2, _ := Load(runDir, p)
-	for i := range d2.Rows {
-		if d2.Rows[i].Info.Name == "jump" {
-			v := &d2.Rows[i].Vals[JoinRatio]
+	for i := range d2.rows {
+		if d2.rows[i].Info.Name == "jump" {
+			v := &d2.rows[i].Vals[joinRatio]
 			v.V, v.Lo, v.Hi = 2*v.V, 2*v.Lo, 2*v.Hi
 		}
 	}
@@ -473,13 +473,13 @@ func TestCompare(t *testing.T) {
 	if err := Compare(&b, d, d2); err != nil {
 		t.Fatal(err)
 	}
-	want := "| `jump` | join moved/ideal @95 | " + fixed2(d.Rows[3].Vals[JoinRatio].V) + " | " + fixed2(2*d.Rows[3].Vals[JoinRatio].V) + " | +100.0% | yes |"
-	if d.Rows[3].Info.Name != "jump" || !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "\n1 cells differ,") {
+	want := "| `jump` | join moved/ideal @95 | " + fixed2(d.rows[3].Vals[joinRatio].V) + " | " + fixed2(2*d.rows[3].Vals[joinRatio].V) + " | +100.0% | yes |"
+	if d.rows[3].Info.Name != "jump" || !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "\n1 cells differ,") {
 		t.Errorf("compare after doubling jump's join ratio:\n%s\nwant a line %q", b.String(), want)
 	}
 	// A change inside both intervals is not beyond noise.
 	d3, _ := Load(runDir, p)
-	v := &d3.Rows[3].Vals[JoinRatio]
+	v := &d3.rows[3].Vals[joinRatio]
 	if !v.CI || v.Hi <= v.V {
 		t.Fatalf("jump's join ratio has no interval to move inside: %+v", *v)
 	}
@@ -492,12 +492,12 @@ func TestCompare(t *testing.T) {
 		t.Errorf("a change inside the interval is said to be beyond noise:\n%s", b.String())
 	}
 	// Runs from two machines and commits say so before the numbers.
-	d3.Machine, d3.Commits = "linux/arm64, cpu other", []string{"abc1234"}
+	d3.machine, d3.commits = "linux/arm64, cpu other", []string{"abc1234"}
 	b.Reset()
 	if err := Compare(&b, d, d3); err != nil {
 		t.Fatal(err)
 	}
-	if out := b.String(); !strings.Contains(out, "Different machines") || !strings.Contains(out, "- new: linux/arm64, cpu other") || !strings.Contains(out, "- commit: "+strings.Join(d.Commits, ", ")+" -> abc1234") {
+	if out := b.String(); !strings.Contains(out, "Different machines") || !strings.Contains(out, "- new: linux/arm64, cpu other") || !strings.Contains(out, "- commit: "+strings.Join(d.commits, ", ")+" -> abc1234") {
 		t.Errorf("compare across machines and commits:\n%s", out)
 	}
 }
@@ -563,7 +563,7 @@ func TestRulesFollowMeasurements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	from := strconv.FormatFloat(d.MoveN, 'f', -1, 64)
+	from := strconv.FormatFloat(d.moveN, 'f', -1, 64)
 	dir := copyRun(t, func(file string, recs [][]string) {
 		if file != schema.MovementFile.Name {
 			return
@@ -588,15 +588,15 @@ func TestRulesFollowMeasurements(t *testing.T) {
 // ranking joins the values whose intervals overlap the lowest's with ≈
 // and lists the others after "clearly above the lowest", in value order.
 func TestRanking(t *testing.T) {
-	iv := func(name string, v, lo, hi float64) Named { return Named{name, v, Value{v, true, lo, hi, true}} }
-	ns := []Named{iv("a", 1.0, 0.9, 1.1), iv("b", 1.1, 1.08, 1.3), iv("c", 1.2, 1.15, 1.25), iv("d", 1.3, 0.5, 2)}
+	iv := func(name string, v, lo, hi float64) named { return named{name, v, value{v, true, lo, hi, true}} }
+	ns := []named{iv("a", 1.0, 0.9, 1.1), iv("b", 1.1, 1.08, 1.3), iv("c", 1.2, 1.15, 1.25), iv("d", 1.3, 0.5, 2)}
 	got := ranking(ns, fixed2, "x")
 	want := "`a` (1.00x) ≈ `b` (1.10x) ≈ `d` (1.30x); clearly above the lowest: `c` (1.20x)"
 	if got != want {
 		t.Errorf("ranking = %q, want %q", got, want)
 	}
 	// Without intervals only equal values tie.
-	plain := []Named{{"a", 1, Value{V: 1, OK: true}}, {"b", 1, Value{V: 1, OK: true}}, {"c", 2, Value{V: 2, OK: true}}}
+	plain := []named{{"a", 1, value{V: 1, OK: true}}, {"b", 1, value{V: 1, OK: true}}, {"c", 2, value{V: 2, OK: true}}}
 	if got, want := ranking(plain, fixed2, "x"), "`a` (1.00x) ≈ `b` (1.00x); clearly above the lowest: `c` (2.00x)"; got != want {
 		t.Errorf("ranking without intervals = %q, want %q", got, want)
 	}
@@ -713,20 +713,20 @@ func TestLeaveSpan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ketama *Span
-	for i, sp := range d.LeaveSpan {
-		if sp.Hi/sp.Lo <= SpanFactor {
-			t.Errorf("%+v spans at most %v", sp, SpanFactor)
+	var ketama *leaveSpread
+	for i, sp := range d.leaveSpan {
+		if sp.Hi/sp.Lo <= spanFactor {
+			t.Errorf("%+v spans at most %v", sp, spanFactor)
 		}
 		if sp.Name == "ketama" {
-			ketama = &d.LeaveSpan[i]
+			ketama = &d.leaveSpan[i]
 		}
 		if sp.Name == "rendezvous" || sp.Name == "anchor" {
 			t.Errorf("%s's random leave is named as varying with n: %+v", sp.Name, sp)
 		}
 	}
 	if ketama == nil {
-		t.Fatalf("ketama (twemproxy's float32 point counts) not named: %+v", d.LeaveSpan)
+		t.Fatalf("ketama (twemproxy's float32 point counts) not named: %+v", d.leaveSpan)
 	}
 	want := fmt.Sprintf("`ketama` (%sx at %s nodes to %sx at %s)", fixed2(ketama.Lo), count(ketama.LoAtN), fixed2(ketama.Hi), count(ketama.HiAtN))
 	if rep := render(t, runDir, DefaultProfile()); !strings.Contains(rep, want) {

@@ -46,6 +46,7 @@ import (
 	"github.com/chbench/chbench/algorithms/slots"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/reference/published"
+	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
 )
@@ -923,10 +924,10 @@ func range99(xs []float64) (lo, hi float64) {
 func halfUnit(digits int) float64 { return 0.5 * math.Pow(10, -float64(digits)) }
 
 // pct formats a fraction as a percentage with d decimals.
-func pct(x float64, d int) string { return strconv.FormatFloat(100*x, 'f', d, 64) + "%" }
+func pct(x float64, d int) string { return numfmt.Percent(x, d) }
 
 func estPct(e analysis.Estimate, d int) string {
-	return fmt.Sprintf("%s [%s, %s]", pct(e.Mean, d), strconv.FormatFloat(100*e.Lo, 'f', d, 64), strconv.FormatFloat(100*e.Hi, 'f', d, 64))
+	return numfmt.Interval(pct(e.Mean, d), strconv.FormatFloat(100*e.Lo, 'f', d, 64), strconv.FormatFloat(100*e.Hi, 'f', d, 64))
 }
 
 func rangePct(lo, hi float64, d int) string {
@@ -934,13 +935,7 @@ func rangePct(lo, hi float64, d int) string {
 }
 
 // count formats n with thousands separators: 10,000.
-func count(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+var count = numfmt.Int
 
 var refHeader = []string{"quantity", "kind", "reference value", "ours [95% CI]", "accepted", "basis", "verdict"}
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/chbench/chbench/internal/numfmt"
 )
 
 // Progress display timing: nothing is drawn for runs shorter than
@@ -80,24 +82,7 @@ func (b *progressBar) line(done int64, elapsed time.Duration) string {
 }
 
 // humanCount formats x with a k, M or G suffix and 3 significant digits.
-func humanCount(x float64) string {
-	for _, u := range []struct {
-		div float64
-		sfx string
-	}{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
-		if x >= u.div {
-			v := x / u.div
-			switch {
-			case v >= 100:
-				return fmt.Sprintf("%.0f%s", v, u.sfx)
-			case v >= 10:
-				return fmt.Sprintf("%.1f%s", v, u.sfx)
-			}
-			return fmt.Sprintf("%.2f%s", v, u.sfx)
-		}
-	}
-	return fmt.Sprintf("%.0f", x)
-}
+var humanCount = numfmt.Short
 
 // isTerminal reports whether w is a character device (a terminal), the
 // only place a progress line is drawn: never into files, pipes or buffers.
