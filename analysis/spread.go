@@ -326,114 +326,33 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 	cfg := o.Config
 	cfg.Partitions = cfg.PartitionsFor(len(nodes))
 	rc.Partitions = usedPartitions(o.Algo, cfg.Partitions)
-	// Placers index nodes their own way; order[l][i] is the position in
-	// nodes of placer l's node i.
-	ls := make([]algorithms.Locator, layouts)
-	ps := make([]algorithms.Placer, layouts) // the same, for their exact shares and bounds
-	order := make([][]int, layouts)
-	for l := range ls {
-		ln := LayoutNodes(nodes, l)
-		if ls[l], err = catalog.NewLocator(o.Algo, ln, cfg); err != nil {
-			return schema.Spread{}, err
-		}
-		ps[l], _ = algorithms.PlacerOf(ls[l])
-		index := make(map[string]int, len(ln)) // IndexOf per node would be O(n^2)
-		for i, nd := range ln {
-			index[nd.ID] = i
-		}
-		order[l] = make([]int, len(ln))
-		for i, nd := range ps[l].Nodes() {
-			order[l][i] = index[nd.ID]
-		}
+	sp, err := newSpreadPlacements(o.Algo, cfg, nodes, layouts)
+	if err != nil {
+		return schema.Spread{}, err
 	}
-	counts, err := CountOwnersPerSet(src, ls, o.Workers)
+	counts, err := CountOwnersPerSet(src, sp.ls, o.Workers)
 	if err != nil {
 		return schema.Spread{}, err
 	}
 	r := schema.Spread{Config: rc, Label: info.Label(false), Nodes: len(nodes)}
-	perNode := make([][]float64, len(nodes))
-	var mins, maxs, p2ms, cvs, keyRatios []float64
-	minKeys := int64(math.MaxInt64)
-	w := algorithms.TotalWeight(nodes)
-	for s, c := range counts {
-		var k int64
-		for _, x := range c {
-			k += x
-		}
-		if k == 0 {
-			return schema.Spread{}, fmt.Errorf("key set %d is empty", s)
-		}
-		minKeys = min(minKeys, k)
-		shares := make([]float64, len(c))
-		ord := forSet(order, s)
-		for i, x := range c {
-			shares[ord[i]] = float64(x) / float64(k)
-		}
-		for i := range shares {
-			perNode[i] = append(perNode[i], shares[i])
-		}
-		b, err := balanceOf(shares, nodes)
-		if err != nil {
-			return schema.Spread{}, err
-		}
-		r.Samples = append(r.Samples, schema.SpreadSample(b))
-		mins, maxs, p2ms, cvs = append(mins, b.MinShare), append(maxs, b.MaxShare), append(p2ms, b.PeakToMean), append(cvs, b.CV)
-		if cp, ok := forSet(ps, s).(capacityPlacer); ok {
-			c := 1 + cp.Eps()
-			var worst float64
-			for i, x := range counts[s] {
-				worst = max(worst, float64(x)/math.Ceil(c*float64(k)*nodes[ord[i]].Weight/w))
-			}
-			keyRatios = append(keyRatios, worst)
-		}
+	st, err := sp.stats(counts, nodes)
+	if err != nil {
+		return schema.Spread{}, err
 	}
 	var ci cis
-	setEstimate(&r.MinShare, &r.MinShareLo, &r.MinShareHi, ci.of("min share", mins))
-	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.of("max share", maxs))
-	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2ms))
-	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.of("cv", cvs))
-	if len(keyRatios) > 0 {
-		kr := ci.of("key load over bound", keyRatios)
-		var lf, pr float64
-		for _, p := range ps {
-			cp := p.(capacityPlacer)
-			lf = 1 + cp.Eps()
-			for i := range cp.Nodes() {
-				pr = max(pr, float64(cp.Load(i))/float64(cp.Cap(i)))
-			}
-		}
-		r.LoadFactor, r.PartitionLoadOverBound = &lf, &pr
-		r.KeyLoadOverBound, r.KeyLoadOverBoundLo, r.KeyLoadOverBoundHi = &kr.Mean, &kr.Lo, &kr.Hi
-	}
-	keys := int(minKeys)
+	st.estimates(&ci, &r)
+	sp.bounds(&ci, st.keyRatios, &r)
+	keys := int(st.minKeys)
 	if g := o.generated(); g != nil {
 		keys = g.Keys()
 	}
 	r.NoiseMethod = NoiseMethod(nodes)
-	r.NoisePeakToMean, r.NoiseCV, err = noiseFloorCached(keys, nodes, o.Seed)
-	if err != nil {
+	if r.NoisePeakToMean, r.NoiseCV, err = noiseFloorCached(keys, nodes, o.Seed); err != nil {
 		return schema.Spread{}, err
 	}
-	var exact []float64 // on the given node IDs (layout 0), in the order of nodes
-	if es, ok := ps[0].(algorithms.ExactSharer); ok {
-		exact = make([]float64, len(nodes))
-		for i, x := range es.ExactShares() {
-			exact[order[0][i]] = x
-		}
-		b, err := balanceOf(exact, nodes)
-		if err != nil {
-			return schema.Spread{}, fmt.Errorf("%s exact shares: %w", o.Algo, err)
-		}
-		r.ExactPeakToMean, r.ExactCV, r.ExactMinShare, r.ExactMaxShare = &b.PeakToMean, &b.CV, &b.MinShare, &b.MaxShare
-		if info.RandomLayout && o.Draws > 0 {
-			l, err := layoutSpread(o, cfg, nodes)
-			if err != nil {
-				return schema.Spread{}, err
-			}
-			r.Placements = &l.draws
-			r.PlacementsPeakToMean, r.PlacementsPeakToMeanP5, r.PlacementsPeakToMeanP95 = &l.peakToMean.mean, &l.peakToMean.p5, &l.peakToMean.p95
-			r.PlacementsCV, r.PlacementsCVP5, r.PlacementsCVP95 = &l.cv.mean, &l.cv.p5, &l.cv.p95
-		}
+	exact, err := sp.exact(o, cfg, info, nodes, &r)
+	if err != nil {
+		return schema.Spread{}, err
 	}
 	if info.VNodeArcs && algorithms.Uniform(nodes) {
 		p, cv, err := RingTheory(len(nodes), cfg.VNodes)
@@ -442,8 +361,9 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 		}
 		r.TheoryPeakToMean, r.TheoryCV = &p, &cv
 	}
+	w := algorithms.TotalWeight(nodes)
 	for i, nd := range nodes {
-		share := ci.of("share of "+nd.ID, perNode[i])
+		share := ci.of("share of "+nd.ID, st.perNode[i])
 		ns := schema.Share{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: share.Mean, ShareLo: share.Lo, ShareHi: share.Hi}
 		ns.Error = ns.Share - ns.WeightShare
 		if exact != nil {
@@ -456,6 +376,150 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 		return schema.Spread{}, fmt.Errorf("%s spread: %w", o.Algo, ci.err)
 	}
 	return r, nil
+}
+
+// spreadPlacements are the placements of a spread, one per layout, as the
+// Locators the count streams through and the Placers behind them (for
+// exact shares and bounds). Placers index nodes their own way; order[l][i]
+// is the position in the spread's nodes of placement l's node i.
+type spreadPlacements struct {
+	ls    []algorithms.Locator
+	ps    []algorithms.Placer
+	order [][]int
+}
+
+// newSpreadPlacements builds algo with cfg on each of layouts layouts of
+// nodes (LayoutNodes).
+func newSpreadPlacements(algo string, cfg catalog.Config, nodes []algorithms.Node, layouts int) (*spreadPlacements, error) {
+	sp := &spreadPlacements{ls: make([]algorithms.Locator, layouts), ps: make([]algorithms.Placer, layouts), order: make([][]int, layouts)}
+	for l := range sp.ls {
+		ln := LayoutNodes(nodes, l)
+		var err error
+		if sp.ls[l], err = catalog.NewLocator(algo, ln, cfg); err != nil {
+			return nil, err
+		}
+		sp.ps[l], _ = algorithms.PlacerOf(sp.ls[l])
+		index := make(map[string]int, len(ln)) // IndexOf per node would be O(n^2)
+		for i, nd := range ln {
+			index[nd.ID] = i
+		}
+		sp.order[l] = make([]int, len(ln))
+		for i, nd := range sp.ps[l].Nodes() {
+			sp.order[l][i] = index[nd.ID]
+		}
+	}
+	return sp, nil
+}
+
+// spreadStats are the per-set statistics of a spread's counts: every
+// node's share in each set (in the order of the spread's nodes), each
+// set's balance, the keys of the smallest set and, for a placement with a
+// load bound, each set's largest key count over its bound.
+type spreadStats struct {
+	perNode               [][]float64
+	mins, maxs, p2ms, cvs []float64
+	keyRatios             []float64
+	minKeys               int64
+	samples               []schema.SpreadSample
+}
+
+// stats returns the statistics of counts (per key set, per node of the
+// set's placement); an empty key set is an error.
+func (sp *spreadPlacements) stats(counts [][]int64, nodes []algorithms.Node) (*spreadStats, error) {
+	st := &spreadStats{perNode: make([][]float64, len(nodes)), minKeys: math.MaxInt64}
+	w := algorithms.TotalWeight(nodes)
+	for s, c := range counts {
+		var k int64
+		for _, x := range c {
+			k += x
+		}
+		if k == 0 {
+			return nil, fmt.Errorf("key set %d is empty", s)
+		}
+		st.minKeys = min(st.minKeys, k)
+		shares := make([]float64, len(c))
+		ord := forSet(sp.order, s)
+		for i, x := range c {
+			shares[ord[i]] = float64(x) / float64(k)
+		}
+		for i := range shares {
+			st.perNode[i] = append(st.perNode[i], shares[i])
+		}
+		b, err := balanceOf(shares, nodes)
+		if err != nil {
+			return nil, err
+		}
+		st.samples = append(st.samples, schema.SpreadSample(b))
+		st.mins, st.maxs, st.p2ms, st.cvs = append(st.mins, b.MinShare), append(st.maxs, b.MaxShare), append(st.p2ms, b.PeakToMean), append(st.cvs, b.CV)
+		if cp, ok := forSet(sp.ps, s).(capacityPlacer); ok {
+			c := 1 + cp.Eps()
+			var worst float64
+			for i, x := range counts[s] {
+				worst = max(worst, float64(x)/math.Ceil(c*float64(k)*nodes[ord[i]].Weight/w))
+			}
+			st.keyRatios = append(st.keyRatios, worst)
+		}
+	}
+	return st, nil
+}
+
+// estimates stores the samples and the estimates over key sets into r.
+func (st *spreadStats) estimates(ci *cis, r *schema.Spread) {
+	r.Samples = st.samples
+	setEstimate(&r.MinShare, &r.MinShareLo, &r.MinShareHi, ci.of("min share", st.mins))
+	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.of("max share", st.maxs))
+	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", st.p2ms))
+	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.of("cv", st.cvs))
+}
+
+// bounds stores, for a placement with a load bound (bounded loads), the
+// load factor, the largest partition load over its capacity and the key
+// load over its bound (keyRatios, one per set) into r.
+func (sp *spreadPlacements) bounds(ci *cis, keyRatios []float64, r *schema.Spread) {
+	if len(keyRatios) == 0 {
+		return
+	}
+	kr := ci.of("key load over bound", keyRatios)
+	var lf, pr float64
+	for _, p := range sp.ps {
+		cp := p.(capacityPlacer)
+		lf = 1 + cp.Eps()
+		for i := range cp.Nodes() {
+			pr = max(pr, float64(cp.Load(i))/float64(cp.Cap(i)))
+		}
+	}
+	r.LoadFactor, r.PartitionLoadOverBound = &lf, &pr
+	r.KeyLoadOverBound, r.KeyLoadOverBoundLo, r.KeyLoadOverBoundHi = &kr.Mean, &kr.Lo, &kr.Hi
+}
+
+// exact stores the exact balance of the first layout (the given node IDs)
+// into r, for a placement with exact shares, and the spread over
+// o.Draws layouts for one with a random layout; it returns the exact
+// shares in the order of nodes (nil without).
+func (sp *spreadPlacements) exact(o Options, cfg catalog.Config, info catalog.Info, nodes []algorithms.Node, r *schema.Spread) ([]float64, error) {
+	es, ok := sp.ps[0].(algorithms.ExactSharer)
+	if !ok {
+		return nil, nil
+	}
+	exact := make([]float64, len(nodes))
+	for i, x := range es.ExactShares() {
+		exact[sp.order[0][i]] = x
+	}
+	b, err := balanceOf(exact, nodes)
+	if err != nil {
+		return nil, fmt.Errorf("%s exact shares: %w", o.Algo, err)
+	}
+	r.ExactPeakToMean, r.ExactCV, r.ExactMinShare, r.ExactMaxShare = &b.PeakToMean, &b.CV, &b.MinShare, &b.MaxShare
+	if info.RandomLayout && o.Draws > 0 {
+		l, err := layoutSpread(o, cfg, nodes)
+		if err != nil {
+			return nil, err
+		}
+		r.Placements = &l.draws
+		r.PlacementsPeakToMean, r.PlacementsPeakToMeanP5, r.PlacementsPeakToMeanP95 = &l.peakToMean.mean, &l.peakToMean.p5, &l.peakToMean.p95
+		r.PlacementsCV, r.PlacementsCVP5, r.PlacementsCVP95 = &l.cv.mean, &l.cv.p5, &l.cv.p95
+	}
+	return exact, nil
 }
 
 // setEstimate stores e into the mean, lo and hi fields of a row.

@@ -296,7 +296,6 @@ func dotPanelFigure(dc dotChart, pn dotPanel, ax yAxisSetter, legend bool) (*fig
 	f.p.X.Tick.Label.Font.Size = vg.Points(12.5)
 	f.p.X.Min, f.p.X.Max = -0.5, float64(len(dc.labels))-0.5
 	ax.set(f.p)
-
 	if dc.refLabel != "" {
 		l, err := plotter.NewLine(plotter.XYs{{X: f.p.X.Min, Y: dc.ref}, {X: f.p.X.Max, Y: dc.ref}})
 		if err != nil {
@@ -308,73 +307,103 @@ func dotPanelFigure(dc dotChart, pn dotPanel, ax yAxisSetter, legend bool) (*fig
 			f.legend.Add(dc.refLabel, l)
 		}
 	}
-	var noise, exact, layoutMeans, theory plotter.XYs
-	var bands ciPoints
-	draws := map[float64]bool{}
+	l := pn.layers(ax)
+	// The noise floor first, under the values.
+	if len(l.noise) > 0 {
+		f.p.Add(slotDashes(l.noise))
+	}
+	if err := drawDotValues(f, dc, pn, ax); err != nil {
+		return nil, err
+	}
+	if legend {
+		if dc.valueLabel != "" {
+			f.legend.Add(dc.valueLabel, ciThumb{})
+		}
+		if len(l.noise) > 0 {
+			if err := legendNote(f, "sampling-noise floor", vg.Points(3)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := l.draw(f, legend); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// dotLayers is what a dot panel draws besides its values, placed on the
+// panel's y axis: the noise floors, exact values, layout bands and means,
+// and theory of its slots.
+type dotLayers struct {
+	noise, exact, layoutMeans, theory plotter.XYs
+	bands                             ciPoints
+	draws                             map[float64]bool // layout draws behind the bands
+}
+
+// layers places the overlays of pn's slots on ax.
+func (pn dotPanel) layers(ax yAxisSetter) dotLayers {
+	l := dotLayers{draws: map[float64]bool{}}
 	for _, s := range pn.slots {
 		x := float64(s.slot)
 		if s.hasNoise {
-			noise = append(noise, plotter.XY{X: x, Y: ax.at(s.noise)})
+			l.noise = append(l.noise, plotter.XY{X: x, Y: ax.at(s.noise)})
 		}
 		if s.hasExact {
-			exact = append(exact, plotter.XY{X: x + dotExactOff, Y: ax.at(s.exact)})
+			l.exact = append(l.exact, plotter.XY{X: x + dotExactOff, Y: ax.at(s.exact)})
 		}
 		if s.hasLayouts {
-			bands = append(bands, xy{X: x + dotLayoutOff, Y: ax.at(s.layouts.Y), Lo: ax.at(s.layouts.Lo), Hi: ax.at(s.layouts.Hi), CI: true})
-			layoutMeans = append(layoutMeans, plotter.XY{X: x + dotLayoutOff, Y: ax.at(s.layouts.Y)})
-			draws[s.draws] = true
+			l.bands = append(l.bands, xy{X: x + dotLayoutOff, Y: ax.at(s.layouts.Y), Lo: ax.at(s.layouts.Lo), Hi: ax.at(s.layouts.Hi), CI: true})
+			l.layoutMeans = append(l.layoutMeans, plotter.XY{X: x + dotLayoutOff, Y: ax.at(s.layouts.Y)})
+			l.draws[s.draws] = true
 		}
 		if s.hasTheory {
-			theory = append(theory, plotter.XY{X: x + dotLayoutOff, Y: ax.at(s.theory)})
+			l.theory = append(l.theory, plotter.XY{X: x + dotLayoutOff, Y: ax.at(s.theory)})
 		}
 	}
-	// The noise floor first, under the values.
-	if len(noise) > 0 {
-		f.p.Add(slotDashes(noise))
-	}
-	// The values in the style of their algorithms, with their CIs: a
-	// white disc under each marker keeps it clear of the noise floor, the
-	// CI bar is drawn over the disc and the marker over both, its outline
-	// heavier than in line plots (gonum's 0.5 points vanish on a CI bar).
+	return l
+}
+
+// drawDotValues adds the values of pn's slots in the style of their
+// algorithms, with their CIs: a white disc under each marker keeps it
+// clear of the noise floor, the CI bar is drawn over the disc and the
+// marker over both, its outline heavier than in line plots (gonum's 0.5
+// points vanish on a CI bar).
+func drawDotValues(f *figure, dc dotChart, pn dotPanel, ax yAxisSetter) error {
 	for _, s := range pn.slots {
 		st := algoStyle(dc.algos[s.slot])
 		x := float64(s.slot)
 		pt := xy{X: x, Y: ax.at(s.value.Y), Lo: ax.at(s.value.Lo), Hi: ax.at(s.value.Hi), CI: s.value.CI}
 		halo, err := plotter.NewScatter(plotter.XYs{{X: x, Y: pt.Y}})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dc.labels[s.slot], err)
+			return fmt.Errorf("%s: %w", dc.labels[s.slot], err)
 		}
 		halo.Shape, halo.Color, halo.Radius = draw.CircleGlyph{}, color.White, vg.Points(7.5)
 		f.p.Add(halo)
 		if pt.CI && pt.Hi > pt.Lo {
 			eb, err := plotter.NewYErrorBars(ciPoints{pt})
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", dc.labels[s.slot], err)
+				return fmt.Errorf("%s: %w", dc.labels[s.slot], err)
 			}
 			eb.Color, eb.Width, eb.CapWidth = st.Color, vg.Points(1.5), vg.Points(10)
 			f.p.Add(eb)
 		}
 		sc, err := plotter.NewScatter(plotter.XYs{{X: x, Y: pt.Y}})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", dc.labels[s.slot], err)
+			return fmt.Errorf("%s: %w", dc.labels[s.slot], err)
 		}
 		sc.Shape, sc.Color, sc.Radius = heavyGlyph{st.Glyph, vg.Points(1.6)}, st.Color, vg.Points(6)
 		f.p.Add(sc)
 	}
-	if legend {
-		if dc.valueLabel != "" {
-			f.legend.Add(dc.valueLabel, ciThumb{})
-		}
-		if len(noise) > 0 {
-			if err := legendNote(f, "sampling-noise floor", vg.Points(3)); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if len(exact) > 0 {
-		s, err := plotter.NewScatter(exact)
+	return nil
+}
+
+// draw adds the exact values, layout bands and means, and theory of l,
+// with legend entries when legend is set.
+func (l dotLayers) draw(f *figure, legend bool) error {
+	if len(l.exact) > 0 {
+		s, err := plotter.NewScatter(l.exact)
 		if err != nil {
-			return nil, fmt.Errorf("exact values: %w", err)
+			return fmt.Errorf("exact values: %w", err)
 		}
 		s.Shape, s.Color, s.Radius = draw.RingGlyph{}, color.Black, vg.Points(5)
 		f.p.Add(s)
@@ -382,38 +411,32 @@ func dotPanelFigure(dc dotChart, pn dotPanel, ax yAxisSetter, legend bool) (*fig
 			f.legend.Add("exact (no sampling), default IDs", s)
 		}
 	}
-	if len(bands) > 0 {
-		eb, err := plotter.NewYErrorBars(bands)
+	if len(l.bands) > 0 {
+		eb, err := plotter.NewYErrorBars(l.bands)
 		if err != nil {
-			return nil, fmt.Errorf("layout bands: %w", err)
+			return fmt.Errorf("layout bands: %w", err)
 		}
 		eb.Color, eb.Width, eb.CapWidth = bandColor, vg.Points(4), 0
 		f.p.Add(eb)
-		s, err := plotter.NewScatter(layoutMeans)
+		s, err := plotter.NewScatter(l.layoutMeans)
 		if err != nil {
-			return nil, fmt.Errorf("layout means: %w", err)
+			return fmt.Errorf("layout means: %w", err)
 		}
 		s.Shape, s.Color, s.Radius = draw.PyramidGlyph{}, bandColor, vg.Points(5)
 		f.p.Add(s)
 		if legend {
-			label := "layouts: mean, 5-95%"
-			if len(draws) == 1 {
-				for d := range draws {
-					label = fmt.Sprintf("%g layouts: mean, 5-95%%", d)
-				}
-			}
 			line, err := plotter.NewLine(plotter.XYs{{}})
 			if err != nil {
-				return nil, err
+				return err
 			}
 			line.Color, line.Width = bandColor, vg.Points(4)
-			f.legend.Add(label, line, s)
+			f.legend.Add(layoutsLabel(l.draws), line, s)
 		}
 	}
-	if len(theory) > 0 {
-		s, err := plotter.NewScatter(theory)
+	if len(l.theory) > 0 {
+		s, err := plotter.NewScatter(l.theory)
 		if err != nil {
-			return nil, fmt.Errorf("theory: %w", err)
+			return fmt.Errorf("theory: %w", err)
 		}
 		s.Shape, s.Color, s.Radius = thickCross{}, color.Black, vg.Points(5)
 		f.p.Add(s)
@@ -421,7 +444,18 @@ func dotPanelFigure(dc dotChart, pn dotPanel, ax yAxisSetter, legend bool) (*fig
 			f.legend.Add("theory (Gamma)", s)
 		}
 	}
-	return f, nil
+	return nil
+}
+
+// layoutsLabel is the legend entry of layout bands over draws layouts
+// ("200 layouts: mean, 5-95%", without the count when it varies).
+func layoutsLabel(draws map[float64]bool) string {
+	if len(draws) == 1 {
+		for d := range draws {
+			return fmt.Sprintf("%g layouts: mean, 5-95%%", d)
+		}
+	}
+	return "layouts: mean, 5-95%"
 }
 
 // slotDashes draws a black dash 84% of a slot wide centred on each point

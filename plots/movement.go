@@ -188,122 +188,142 @@ func movementFigures(all []schema.Move) ([]*figure, error) {
 	var figs []*figure
 	rows, dropped := enoughMoves(all)
 	for _, op := range movementOps(all) {
-		var infos []schema.Run
-		for _, r := range rows {
-			if r.Op == op {
-				infos = append(infos, schema.RunOf(r))
-			}
-		}
-		if len(infos) == 0 {
+		mf := newMovementOp(rows, op, dropped[op])
+		if mf == nil {
 			continue // every point of op below minExpectedMoves
 		}
-		caption := []string{runCaption(infos)}
-		note := fmt.Sprintf("every point expects >= %s moved keys per key set (keys x ideal fraction)", thousands(strconv.Itoa(minExpectedMoves)))
-		if d := dropped[op]; len(d) > 0 {
-			note = fmt.Sprintf("not drawn: n = %s (fewer than %s expected moved keys per key set)", strings.Join(d, ", "), thousands(strconv.Itoa(minExpectedMoves)))
-		}
-		caption = append(caption, note)
 		series, ideal, err := movedSeries(rows, op, false)
 		if err != nil {
 			return nil, err
 		}
-		xLabel, yLabel := "nodes before the change, n (log)", "moved fraction of keys (0..1)"
-		if multiStep(rows, op) {
-			xLabel = "nodes at the start, n (log)"
-			yLabel = "keys moved, summed over steps (fraction; can exceed 1)"
-		}
-		moved := func(series []curve) (*figure, error) {
-			f := newFigure("movement-"+op, "Keys moved: "+opTitle(op), xLabel, yLabel)
-			f.caption = captionLines(caption...)
-			if err := logX(f, "movement from", allXs(series)); err != nil {
-				return nil, err
-			}
-			ys := allYs(series)
-			for _, p := range ideal {
-				ys = append(ys, p.Y)
-			}
-			if useLogIfPositive(&f.p.Y, ys) {
-				f.p.Y.Label.Text = strings.TrimSuffix(yLabel, ")") + ", log)"
-			}
-			for _, s := range series {
-				if err := addSeries(f, s, algoStyle(s.Algo)); err != nil {
-					return nil, err
-				}
-			}
-			xys := make(plotter.XYs, len(ideal))
-			for i, p := range ideal {
-				xys[i] = plotter.XY{X: p.X, Y: p.Y}
-			}
-			label := "ideal (minimum for even shares)"
-			if op == "add" {
-				label = "ideal 1/(n+1)"
-			}
-			if err := referenceLine(f, label, xys); err != nil {
-				return nil, err
-			}
-			padAxes(f)
-			return f, nil
-		}
-		f, err := moved(series)
+		mf.ideal = ideal
+		f, err := mf.moved(series)
 		if err != nil {
 			return nil, err
 		}
-		if f, err = familyPanels(f, series, moved); err != nil {
+		if f, err = familyPanels(f, series, mf.moved); err != nil {
 			return nil, err
 		}
 		figs = append(figs, f)
-
 		ratios, _, err := movedSeries(rows, op, true)
 		if err != nil {
 			return nil, err
 		}
-		omitted := false
 		ratios = slices.DeleteFunc(ratios, func(s curve) bool {
 			if s.Algo == ratioOmitted {
-				omitted = true
+				mf.omitted = true
 			}
 			return s.Algo == ratioOmitted
 		})
 		if len(ratios) == 0 {
 			continue
 		}
-		ratio := func(ratios []curve) (*figure, error) {
-			g := newFigure("movement-ratio-"+op, "Moved / ideal fraction: "+opTitle(op), xLabel, "moved fraction / ideal fraction (1 = ideal)")
-			g.caption = captionLines(caption...)
-			if omitted {
-				g.caption = append(g.caption, "modulo omitted: its ratio grows like n, see movement-"+op)
-			}
-			if err := logX(g, "movement from", allXs(ratios)); err != nil {
-				return nil, err
-			}
-			// A log axis shows "twice the ideal" and "half the ideal" equally
-			// far from 1; intervals reaching 0 are cut at the bottom.
-			if logYClipped(g, ratios) {
-				g.p.Y.Label.Text = "moved fraction / ideal fraction (1 = ideal, log)"
-			}
-			for _, s := range ratios {
-				if err := addSeries(g, s, algoStyle(s.Algo)); err != nil {
-					return nil, err
-				}
-			}
-			xs := allXs(ratios)
-			lo, hi := slices.Min(xs), slices.Max(xs)
-			if err := referenceLine(g, "ideal (ratio 1)", plotter.XYs{{X: lo, Y: 1}, {X: hi, Y: 1}}); err != nil {
-				return nil, err
-			}
-			padAxes(g)
-			return g, nil
-		}
-		g, err := ratio(ratios)
+		g, err := mf.ratio(ratios)
 		if err != nil {
 			return nil, err
 		}
-		if g, err = familyPanels(g, ratios, ratio); err != nil {
+		if g, err = familyPanels(g, ratios, mf.ratio); err != nil {
 			return nil, err
 		}
 		figs = append(figs, g)
 	}
 	return figs, nil
+}
+
+// movementOp is what the two movement figures of one op share: the
+// caption (the run, and the points left out for too few expected moves),
+// the axis labels, the ideal fraction, and whether modulo was left out of
+// the ratios.
+type movementOp struct {
+	op             string
+	caption        []string
+	xLabel, yLabel string
+	ideal          []xy
+	omitted        bool
+}
+
+// newMovementOp returns the figures' common part for op, or nil when no
+// row of op expects enough moves; dropped lists the node counts left out.
+func newMovementOp(rows []schema.Move, op string, dropped []string) *movementOp {
+	var infos []schema.Run
+	for _, r := range rows {
+		if r.Op == op {
+			infos = append(infos, schema.RunOf(r))
+		}
+	}
+	if len(infos) == 0 {
+		return nil
+	}
+	note := fmt.Sprintf("every point expects >= %s moved keys per key set (keys x ideal fraction)", thousands(strconv.Itoa(minExpectedMoves)))
+	if len(dropped) > 0 {
+		note = fmt.Sprintf("not drawn: n = %s (fewer than %s expected moved keys per key set)", strings.Join(dropped, ", "), thousands(strconv.Itoa(minExpectedMoves)))
+	}
+	mf := &movementOp{op: op, caption: []string{runCaption(infos), note},
+		xLabel: "nodes before the change, n (log)", yLabel: "moved fraction of keys (0..1)"}
+	if multiStep(rows, op) {
+		mf.xLabel = "nodes at the start, n (log)"
+		mf.yLabel = "keys moved, summed over steps (fraction; can exceed 1)"
+	}
+	return mf
+}
+
+// moved draws the moved fraction of series against the ideal.
+func (mf *movementOp) moved(series []curve) (*figure, error) {
+	f := newFigure("movement-"+mf.op, "Keys moved: "+opTitle(mf.op), mf.xLabel, mf.yLabel)
+	f.caption = captionLines(mf.caption...)
+	if err := logX(f, "movement from", allXs(series)); err != nil {
+		return nil, err
+	}
+	ys := allYs(series)
+	for _, p := range mf.ideal {
+		ys = append(ys, p.Y)
+	}
+	if useLogIfPositive(&f.p.Y, ys) {
+		f.p.Y.Label.Text = strings.TrimSuffix(mf.yLabel, ")") + ", log)"
+	}
+	for _, s := range series {
+		if err := addSeries(f, s, algoStyle(s.Algo)); err != nil {
+			return nil, err
+		}
+	}
+	label := "ideal (minimum for even shares)"
+	if mf.op == "add" {
+		label = "ideal 1/(n+1)"
+	}
+	if err := referenceLine(f, label, plotterXYs(mf.ideal)); err != nil {
+		return nil, err
+	}
+	padAxes(f)
+	return f, nil
+}
+
+// ratio draws the moved / ideal ratio of ratios against 1.
+func (mf *movementOp) ratio(ratios []curve) (*figure, error) {
+	g := newFigure("movement-ratio-"+mf.op, "Moved / ideal fraction: "+opTitle(mf.op), mf.xLabel, "moved fraction / ideal fraction (1 = ideal)")
+	g.caption = captionLines(mf.caption...)
+	if mf.omitted {
+		g.caption = append(g.caption, "modulo omitted: its ratio grows like n, see movement-"+mf.op)
+	}
+	if err := logX(g, "movement from", allXs(ratios)); err != nil {
+		return nil, err
+	}
+	// A log axis shows "twice the ideal" and "half the ideal" equally
+	// far from 1; intervals reaching 0 are cut at the bottom.
+	if logYClipped(g, ratios) {
+		g.p.Y.Label.Text = "moved fraction / ideal fraction (1 = ideal, log)"
+	}
+	for _, s := range ratios {
+		if err := addSeries(g, s, algoStyle(s.Algo)); err != nil {
+			return nil, err
+		}
+	}
+	xs := allXs(ratios)
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	if err := referenceLine(g, "ideal (ratio 1)", plotter.XYs{{X: lo, Y: 1}, {X: hi, Y: 1}}); err != nil {
+		return nil, err
+	}
+	padAxes(g)
+	return g, nil
 }
 
 // captionLines returns the non-empty caption lines of cs.

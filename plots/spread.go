@@ -173,28 +173,113 @@ type barChart struct {
 // drawBars adds the bars of bc to f with their 95% CIs, marks (noise
 // floor or ideal) and exact values, on a linear y axis that spans every
 // value drawn with room for the markers, and with at least three labelled
-// ticks.
+// ticks: the overlays are placed and measured first (layers), then the
+// bars, the overlays and the axes are drawn.
 func drawBars(f *figure, bc barChart) error {
-	const groupWidth = 0.8
-	bw := groupWidth / float64(len(bc.labels))
-	xOf := func(b bar) float64 { return float64(b.Group) - groupWidth/2 + (float64(b.Series)+0.5)*bw }
+	l := bc.layers()
+	charts, err := addBarCharts(f, bc, l)
+	if err != nil {
+		return err
+	}
+	markGlyph, err := l.draw(f, bc.markLabel)
+	if err != nil {
+		return err
+	}
+	l.scale(f, bc)
+	f.prepare = func(da draw.Canvas) {
+		perUnit := (da.Max.X - da.Min.X) / vg.Length(f.p.X.Max-f.p.X.Min)
+		w := perUnit * vg.Length(l.bw) * 0.92
+		for _, c := range charts {
+			c.Width = w
+		}
+		if markGlyph != nil {
+			markGlyph.Radius = w / 2
+		}
+		l.cut.width = w
+	}
+	return nil
+}
 
-	var charts []*plotter.BarChart
-	legendBar := make([]*plotter.BarChart, len(bc.labels)) // first bar of each series, for its legend entry
-	ymin, ymax := math.Inf(1), math.Inf(-1)
-	var marks, exact, layoutMeans, theory plotter.XYs
-	var ci, bands ciPoints
-	draws := map[float64]bool{}
-	limit, cut := math.Inf(1), &cutBars{}
+// barGroupWidth is the width of a group of bars, in units of the x axis
+// (one per group).
+const barGroupWidth = 0.8
+
+// barLayers is what a bar chart draws besides its bars, placed (at each
+// bar's centre, or beside it for the layout band and theory) and measured
+// (the y extent every value drawn needs), before anything is drawn.
+type barLayers struct {
+	bw                                float64 // width of one bar
+	ci, bands                         ciPoints
+	marks, exact, layoutMeans, theory plotter.XYs
+	draws                             map[float64]bool // layout draws behind the bands
+	cut                               *cutBars         // bars off the scale, drawn cut at the top
+	ymin, ymax                        float64
+}
+
+// x returns the centre of bar b.
+func (l *barLayers) x(b bar) float64 {
+	return float64(b.Group) - barGroupWidth/2 + (float64(b.Series)+0.5)*l.bw
+}
+
+// layers places and measures the overlays of bc's bars.
+func (bc barChart) layers() *barLayers {
+	l := &barLayers{bw: barGroupWidth / float64(len(bc.labels)), draws: map[float64]bool{}, cut: &cutBars{},
+		ymin: math.Inf(1), ymax: math.Inf(-1)}
+	limit := math.Inf(1)
 	if bc.fromZero {
 		limit = offScaleLimit(bc.bars)
 	}
+	grow := func(lo, hi float64) { l.ymin, l.ymax = min(l.ymin, lo), max(l.ymax, hi) }
+	for _, b := range bc.bars {
+		x := l.x(b)
+		if b.Value.Hi > limit {
+			// Off the scale: drawn cut at the top, with its value.
+			l.cut.xs, l.cut.vals = append(l.cut.xs, x), append(l.cut.vals, b.Value.Y)
+			l.ymin = min(l.ymin, b.Value.Lo)
+			continue
+		}
+		if b.Value.CI {
+			l.ci = append(l.ci, xy{X: x, Y: b.Value.Y, Lo: b.Value.Lo, Hi: b.Value.Hi, CI: true})
+		}
+		grow(b.Value.Lo, b.Value.Hi)
+		if b.HasNoise {
+			l.marks = append(l.marks, plotter.XY{X: x, Y: b.Noise})
+			grow(b.Noise, b.Noise)
+		}
+		if b.HasExact {
+			l.exact = append(l.exact, plotter.XY{X: x, Y: b.Exact})
+			grow(b.Exact, b.Exact)
+		}
+		// Layout band and theory sit right of the bar's centre, clear of
+		// its CI bar and exact-value ring.
+		side := x + l.bw*0.27
+		if b.HasLayouts {
+			l.bands = append(l.bands, xy{X: side, Y: b.Layouts.Y, Lo: b.Layouts.Lo, Hi: b.Layouts.Hi, CI: true})
+			l.layoutMeans = append(l.layoutMeans, plotter.XY{X: side, Y: b.Layouts.Y})
+			grow(b.Layouts.Lo, b.Layouts.Hi)
+			l.draws[b.Draws] = true
+		}
+		if b.HasTheory {
+			l.theory = append(l.theory, plotter.XY{X: side, Y: b.Theory})
+			grow(b.Theory, b.Theory)
+		}
+	}
+	return l
+}
+
+// addBarCharts adds one bar chart per bar of bc to f, and a legend entry
+// per series in series order (even when a series is missing from the
+// first groups); it returns the charts, whose width is set once the
+// canvas is known.
+func addBarCharts(f *figure, bc barChart, l *barLayers) ([]*plotter.BarChart, error) {
+	var charts []*plotter.BarChart
+	legendBar := make([]*plotter.BarChart, len(bc.labels)) // first bar of each series
 	for _, b := range bc.bars {
 		c, err := plotter.NewBarChart(plotter.Values{b.Value.Y}, 1)
 		if err != nil {
-			return fmt.Errorf("bar %s: %w", bc.labels[b.Series], err)
+			return nil, fmt.Errorf("bar %s: %w", bc.labels[b.Series], err)
 		}
-		c.XMin = xOf(b)
+		c.XMin = l.x(b)
 		c.Color = bc.colors[b.Series]
 		c.LineStyle.Width = 0
 		f.p.Add(c)
@@ -202,74 +287,48 @@ func drawBars(f *figure, bc barChart) error {
 		if legendBar[b.Series] == nil {
 			legendBar[b.Series] = c
 		}
-		if b.Value.Hi > limit {
-			// Off the scale: drawn cut at the top, with its value.
-			cut.xs, cut.vals = append(cut.xs, xOf(b)), append(cut.vals, b.Value.Y)
-			ymin = min(ymin, b.Value.Lo)
-			continue
-		}
-		if b.Value.CI {
-			ci = append(ci, xy{X: xOf(b), Y: b.Value.Y, Lo: b.Value.Lo, Hi: b.Value.Hi, CI: true})
-		}
-		ymin, ymax = min(ymin, b.Value.Lo), max(ymax, b.Value.Hi)
-		if b.HasNoise {
-			marks = append(marks, plotter.XY{X: xOf(b), Y: b.Noise})
-			ymin, ymax = min(ymin, b.Noise), max(ymax, b.Noise)
-		}
-		if b.HasExact {
-			exact = append(exact, plotter.XY{X: xOf(b), Y: b.Exact})
-			ymin, ymax = min(ymin, b.Exact), max(ymax, b.Exact)
-		}
-		// Layout band and theory sit right of the bar's centre, clear of
-		// its CI bar and exact-value ring.
-		side := xOf(b) + bw*0.27
-		if b.HasLayouts {
-			bands = append(bands, xy{X: side, Y: b.Layouts.Y, Lo: b.Layouts.Lo, Hi: b.Layouts.Hi, CI: true})
-			layoutMeans = append(layoutMeans, plotter.XY{X: side, Y: b.Layouts.Y})
-			ymin, ymax = min(ymin, b.Layouts.Lo), max(ymax, b.Layouts.Hi)
-			draws[b.Draws] = true
-		}
-		if b.HasTheory {
-			theory = append(theory, plotter.XY{X: side, Y: b.Theory})
-			ymin, ymax = min(ymin, b.Theory), max(ymax, b.Theory)
-		}
 	}
-	// Legend entries in series order, even when a series is missing
-	// from the first groups.
 	for i, c := range legendBar {
 		if c != nil {
 			f.legend.Add(bc.labels[i], c)
 		}
 	}
-	if len(ci) > 0 {
-		eb, err := plotter.NewYErrorBars(ci)
+	return charts, nil
+}
+
+// draw adds the overlays of l to f with their legend entries: the 95%
+// CIs, the marks (labelled markLabel; returned, since their width follows
+// the bars'), the exact values, the layout bands and the theory.
+func (l *barLayers) draw(f *figure, markLabel string) (*plotter.Scatter, error) {
+	if len(l.ci) > 0 {
+		eb, err := plotter.NewYErrorBars(l.ci)
 		if err != nil {
-			return fmt.Errorf("error bars: %w", err)
+			return nil, fmt.Errorf("error bars: %w", err)
 		}
 		eb.Width = vg.Points(1.5)
 		eb.CapWidth = vg.Points(6)
 		f.p.Add(eb)
 		if err := legendNote(f, "95% CI (error bars)", vg.Points(1.5)); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	var markGlyph *plotter.Scatter
-	if len(marks) > 0 {
+	if len(l.marks) > 0 {
 		var err error
-		if markGlyph, err = plotter.NewScatter(marks); err != nil {
-			return fmt.Errorf("%s: %w", bc.markLabel, err)
+		if markGlyph, err = plotter.NewScatter(l.marks); err != nil {
+			return nil, fmt.Errorf("%s: %w", markLabel, err)
 		}
 		markGlyph.Shape = hbar{}
 		markGlyph.Color = color.Black
 		f.p.Add(markGlyph)
-		if err := legendNote(f, bc.markLabel, vg.Points(3)); err != nil {
-			return err
+		if err := legendNote(f, markLabel, vg.Points(3)); err != nil {
+			return nil, err
 		}
 	}
-	if len(exact) > 0 {
-		s, err := plotter.NewScatter(exact)
+	if len(l.exact) > 0 {
+		s, err := plotter.NewScatter(l.exact)
 		if err != nil {
-			return fmt.Errorf("exact values: %w", err)
+			return nil, fmt.Errorf("exact values: %w", err)
 		}
 		s.Shape = draw.RingGlyph{}
 		s.Color = color.Black
@@ -277,41 +336,13 @@ func drawBars(f *figure, bc barChart) error {
 		f.p.Add(s)
 		f.legend.Add("exact (no sampling)", s)
 	}
-
-	if len(bands) > 0 {
-		eb, err := plotter.NewYErrorBars(bands)
-		if err != nil {
-			return fmt.Errorf("layout bands: %w", err)
-		}
-		eb.Color = bandColor
-		eb.Width = vg.Points(4)
-		eb.CapWidth = vg.Points(0)
-		f.p.Add(eb)
-		s, err := plotter.NewScatter(layoutMeans)
-		if err != nil {
-			return fmt.Errorf("layout means: %w", err)
-		}
-		s.Shape = draw.PyramidGlyph{}
-		s.Color = bandColor
-		s.Radius = vg.Points(5)
-		f.p.Add(s)
-		label := "layouts: mean, 5-95%"
-		if len(draws) == 1 {
-			for d := range draws {
-				label = fmt.Sprintf("%g layouts: mean, 5-95%%", d)
-			}
-		}
-		thumb, err := plotter.NewLine(plotter.XYs{{}})
-		if err != nil {
-			return err
-		}
-		thumb.Color, thumb.Width = bandColor, vg.Points(4)
-		f.legend.Add(label, thumb, s)
+	if err := l.drawBands(f); err != nil {
+		return nil, err
 	}
-	if len(theory) > 0 {
-		s, err := plotter.NewScatter(theory)
+	if len(l.theory) > 0 {
+		s, err := plotter.NewScatter(l.theory)
 		if err != nil {
-			return fmt.Errorf("theory: %w", err)
+			return nil, fmt.Errorf("theory: %w", err)
 		}
 		s.Shape = thickCross{}
 		s.Color = color.Black
@@ -319,47 +350,72 @@ func drawBars(f *figure, bc barChart) error {
 		f.p.Add(s)
 		f.legend.Add("theory (Gamma)", s)
 	}
+	return markGlyph, nil
+}
+
+// drawBands adds the layout bands (5th-95th percentile over the layout
+// draws) and their means, with one legend entry.
+func (l *barLayers) drawBands(f *figure) error {
+	if len(l.bands) == 0 {
+		return nil
+	}
+	eb, err := plotter.NewYErrorBars(l.bands)
+	if err != nil {
+		return fmt.Errorf("layout bands: %w", err)
+	}
+	eb.Color = bandColor
+	eb.Width = vg.Points(4)
+	eb.CapWidth = vg.Points(0)
+	f.p.Add(eb)
+	s, err := plotter.NewScatter(l.layoutMeans)
+	if err != nil {
+		return fmt.Errorf("layout means: %w", err)
+	}
+	s.Shape = draw.PyramidGlyph{}
+	s.Color = bandColor
+	s.Radius = vg.Points(5)
+	f.p.Add(s)
+	thumb, err := plotter.NewLine(plotter.XYs{{}})
+	if err != nil {
+		return err
+	}
+	thumb.Color, thumb.Width = bandColor, vg.Points(4)
+	f.legend.Add(layoutsLabel(l.draws), thumb, s)
+	return nil
+}
+
+// scale sets f's axes for bc: a group per x tick, a linear y axis over
+// every value l drew with room around it (from 0 when bc asks), the cut
+// bars' values above, and the figure's size for many series.
+func (l *barLayers) scale(f *figure, bc barChart) {
 	f.p.NominalX(bc.groups...)
 	f.p.X.Min, f.p.X.Max = -0.5, float64(len(bc.groups))-0.5
 	// Room of 4% of the range beyond the extreme values (0.01 when they
 	// are all equal), so the exact-value rings and CI caps there are drawn
-	// whole. (A fixed minimum of 0.01 left a quarter of a chart of
-	// fractions near 0.03 empty.)
-	pad := 0.04 * (ymax - ymin)
+	// whole.
+	pad := 0.04 * (l.ymax - l.ymin)
 	if !(pad > 0) {
 		pad = 0.01
 	}
-	f.p.Y.Min, f.p.Y.Max = ymin-pad, ymax+pad
+	f.p.Y.Min, f.p.Y.Max = l.ymin-pad, l.ymax+pad
 	switch {
-	case bc.fromZero && ymin >= 0:
+	case bc.fromZero && l.ymin >= 0:
 		f.p.Y.Min = 0 // no padding below 0 for data that cannot be negative
 	case bc.fromZero || f.p.Y.Min < 0:
 		f.p.Y.Min = math.Min(0, f.p.Y.Min)
 	}
 	f.p.Y.Tick.Marker = linTicks{}
-	if len(cut.xs) > 0 {
-		f.p.Y.Max = ymax + 0.15*(ymax-f.p.Y.Min) // room for the values of the cut bars
-		cut.text = f.legend.TextStyle
-		cut.text.Font.Size = vg.Points(12)
-		f.p.Add(cut)
+	if len(l.cut.xs) > 0 {
+		f.p.Y.Max = l.ymax + 0.15*(l.ymax-f.p.Y.Min) // room for the values of the cut bars
+		l.cut.text = f.legend.TextStyle
+		l.cut.text.Font.Size = vg.Points(12)
+		f.p.Add(l.cut)
 		f.caption = append(f.caption, "bars broken at the top run off the scale; the number beside one is its value")
 	}
 	if len(bc.labels) > panelThreshold {
 		// Sixteen bars a group: the width of the small multiples.
 		f.width, f.height = panelFigWidth, wideBarHeight
 	}
-	f.prepare = func(da draw.Canvas) {
-		perUnit := (da.Max.X - da.Min.X) / vg.Length(f.p.X.Max-f.p.X.Min)
-		w := perUnit * vg.Length(bw) * 0.92
-		for _, c := range charts {
-			c.Width = w
-		}
-		if markGlyph != nil {
-			markGlyph.Radius = w / 2
-		}
-		cut.width = w
-	}
-	return nil
 }
 
 // wideBarHeight is the height of a bar chart of more than panelThreshold
@@ -673,6 +729,53 @@ func vnodesFigure(rows []schema.Spread) (*figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	f, err := vnodesAxes(rows, peak, noise, exact, layouts, theory)
+	if err != nil {
+		return nil, err
+	}
+	multi := len(peak) > 1
+	if err := drawLayoutBands(f, layouts, multi); err != nil {
+		return nil, err
+	}
+	for _, s := range theory {
+		label := "theory (Gamma)"
+		if multi {
+			label += ", " + s.Label
+		}
+		if err := referenceLine(f, label, plotterXYs(s.Points)); err != nil {
+			return nil, err
+		}
+	}
+	ring := algoStyle("ring")
+	for i, s := range peak {
+		switch {
+		case len(peak) == 1 && len(layouts) > 0:
+			s.Label = "measured with keys (95% CI)"
+		case len(layouts) > 0:
+			s.Label = "measured, " + strings.TrimPrefix(s.Label, "ring, ")
+		}
+		st := ring
+		st.Dashes = dashes[i%len(dashes)]
+		st.Glyph = glyphs[i%len(glyphs)]
+		if err := addSeries(f, s, st); err != nil {
+			return nil, err
+		}
+	}
+	if err := drawNoiseFloors(f, noise); err != nil {
+		return nil, err
+	}
+	if err := drawExactRings(f, exact, "exact, default ring (node-i IDs)"); err != nil {
+		return nil, err
+	}
+	padAxes(f)
+	return f, nil
+}
+
+// vnodesAxes returns the ring-vnodes figure with its title, caption and
+// axes: log virtual nodes, and peak-to-mean (log when every value drawn
+// is positive and they span enough). Peak intervals are cut at 1, the
+// least a peak-to-mean can be.
+func vnodesAxes(rows []schema.Spread, peak, noise, exact, layouts, theory []curve) (*figure, error) {
 	title := "Ring spread vs virtual nodes"
 	if len(peak) == 1 {
 		title += " (" + strings.TrimPrefix(peak[0].Label, "ring, ") + " nodes)"
@@ -709,7 +812,13 @@ func vnodesFigure(rows []schema.Spread) (*figure, error) {
 	if useLogIfPositive(&f.p.Y, all) {
 		f.p.Y.Label.Text = "peak-to-mean (max/mean keys per node, log)"
 	}
-	multi := len(peak) > 1
+	return f, nil
+}
+
+// drawLayoutBands adds, per curve of layouts, the band of its points' Lo
+// to Hi and the line of their means, one legend entry each (naming the
+// curve when multi).
+func drawLayoutBands(f *figure, layouts []curve, multi bool) error {
 	for _, s := range layouts {
 		poly := make(plotter.XYs, 0, 2*len(s.Points))
 		for _, p := range s.Points {
@@ -720,13 +829,13 @@ func vnodesFigure(rows []schema.Spread) (*figure, error) {
 		}
 		band, err := plotter.NewPolygon(poly)
 		if err != nil {
-			return nil, fmt.Errorf("layout band %s: %w", s.Label, err)
+			return fmt.Errorf("layout band %s: %w", s.Label, err)
 		}
 		band.Color = color.NRGBA{R: 0, G: 114, B: 178, A: 60}
 		band.LineStyle.Width = 0
 		line, err := plotter.NewLine(plotterXYs(s.Points))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		line.Color = color.RGBA{R: 0, G: 60, B: 110, A: 255}
 		line.Width = vg.Points(2.5)
@@ -737,40 +846,17 @@ func vnodesFigure(rows []schema.Spread) (*figure, error) {
 		}
 		f.legend.Add(label, band, line)
 	}
-	for _, s := range theory {
-		label := "theory (Gamma)"
-		if multi {
-			label += ", " + s.Label
-		}
-		if err := referenceLine(f, label, plotterXYs(s.Points)); err != nil {
-			return nil, err
-		}
-	}
-	ring := algoStyle("ring")
-	for i, s := range peak {
-		switch {
-		case len(peak) == 1 && len(layouts) > 0:
-			s.Label = "measured with keys (95% CI)"
-		case len(layouts) > 0:
-			s.Label = "measured, " + strings.TrimPrefix(s.Label, "ring, ")
-		}
-		st := ring
-		st.Dashes = dashes[i%len(dashes)]
-		st.Glyph = glyphs[i%len(glyphs)]
-		if err := addSeries(f, s, st); err != nil {
-			return nil, err
-		}
-	}
+	return nil
+}
+
+// drawNoiseFloors adds each noise-floor curve black and dashed, with the
+// markers of its node count's series, so several floors can be told
+// apart.
+func drawNoiseFloors(f *figure, noise []curve) error {
 	for _, s := range noise {
-		// Black, dashed, with the markers of its node count's series, so
-		// several noise floors can be told apart.
-		xys := make(plotter.XYs, len(s.Points))
-		for j, p := range s.Points {
-			xys[j] = plotter.XY{X: p.X, Y: p.Y}
-		}
-		line, marks, err := plotter.NewLinePoints(xys)
+		line, marks, err := plotter.NewLinePoints(plotterXYs(s.Points))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Label, err)
+			return fmt.Errorf("%s: %w", s.Label, err)
 		}
 		line.Color = color.Black
 		line.Width = vg.Points(1.5)
@@ -785,27 +871,26 @@ func vnodesFigure(rows []schema.Spread) (*figure, error) {
 		}
 		f.legend.Add(label, line, marks)
 	}
+	return nil
+}
+
+// drawExactRings adds each curve of exact values as black rings; a lone
+// curve is labelled one.
+func drawExactRings(f *figure, exact []curve, one string) error {
 	for _, s := range exact {
-		xys := make(plotter.XYs, len(s.Points))
-		for j, p := range s.Points {
-			xys[j] = plotter.XY{X: p.X, Y: p.Y}
-		}
-		sc, err := plotter.NewScatter(xys)
+		sc, err := plotter.NewScatter(plotterXYs(s.Points))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.Label, err)
+			return fmt.Errorf("%s: %w", s.Label, err)
 		}
 		sc.Shape = draw.RingGlyph{}
 		sc.Color = color.Black
 		sc.Radius = vg.Points(6)
 		f.p.Add(sc)
-		{
-			label := s.Label
-			if len(exact) == 1 {
-				label = "exact, default ring (node-i IDs)"
-			}
-			f.legend.Add(label, sc)
+		label := s.Label
+		if len(exact) == 1 {
+			label = one
 		}
+		f.legend.Add(label, sc)
 	}
-	padAxes(f)
-	return f, nil
+	return nil
 }

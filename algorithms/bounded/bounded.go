@@ -151,6 +151,29 @@ func New(nodes []algorithms.Node, vnodes int, eps float64, partitions int, h alg
 // fresh set, b's assignment is ignored and every partition is placed in
 // index order; otherwise it starts from b's assignment (see Rebalance).
 func (b *Bounded) rebalance(nodes []algorithms.Node, fresh bool) (*Bounded, error) {
+	next, err := b.successor(nodes)
+	if err != nil {
+		return nil, err
+	}
+	if fresh {
+		for p := range next.assign {
+			next.assign[p] = unplaced
+		}
+	} else {
+		next.keep(b)
+	}
+	next.placeUnplaced()
+	return next, nil
+}
+
+// unplaced marks a partition not yet assigned to a node.
+const unplaced = -1
+
+// successor returns the placement of nodes with b's settings and partition
+// positions, its ring and capacities computed and no partition assigned
+// yet. It returns an error for an invalid membership, more nodes than
+// partitions, or capacities that cannot hold every partition.
+func (b *Bounded) successor(nodes []algorithms.Node) (*Bounded, error) {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return nil, fmt.Errorf("bounded: %w", err)
 	}
@@ -180,73 +203,75 @@ func (b *Bounded) rebalance(nodes []algorithms.Node, fresh bool) (*Bounded, erro
 		// Sum of ceil(c*P*w_i/W) >= c*P > P; this guards against rounding.
 		return nil, fmt.Errorf("bounded: eps %v: capacities sum to %d, fewer than the %d partitions", b.eps, sumCaps, P)
 	}
+	return next, nil
+}
 
-	const unplaced = -1
-	if fresh {
-		for p := range next.assign {
-			next.assign[p] = unplaced
+// keep carries prev's assignment over to b, the next membership: each
+// partition stays on its node if the node remains, one whose first
+// virtual node clockwise now belongs to a joined node moves to it while
+// the node has room, and nodes over their new capacity shed their
+// highest-numbered partitions; the rest are left unplaced.
+func (b *Bounded) keep(prev *Bounded) {
+	newIndex := make(map[string]int32, len(b.nodes))
+	for i, n := range b.nodes {
+		newIndex[n.ID] = int32(i)
+	}
+	remap := make([]int32, len(prev.nodes)) // old index -> new index, or unplaced
+	joined := make([]bool, len(b.nodes))
+	for i := range joined {
+		joined[i] = true
+	}
+	for i, n := range prev.nodes {
+		j, ok := newIndex[n.ID]
+		if !ok {
+			j = unplaced
+		} else {
+			joined[j] = false
 		}
-	} else {
-		newIndex := make(map[string]int32, len(nodes))
-		for i, n := range nodes {
-			newIndex[n.ID] = int32(i)
-		}
-		remap := make([]int32, len(b.nodes)) // old index -> new index, or unplaced
-		joined := make([]bool, len(nodes))
-		for i := range joined {
-			joined[i] = true
-		}
-		for i, n := range b.nodes {
-			j, ok := newIndex[n.ID]
-			if !ok {
-				j = unplaced
-			} else {
-				joined[j] = false
-			}
-			remap[i] = j
-		}
-		for p, o := range b.assign {
-			j := remap[o]
-			next.assign[p] = j
-			if j != unplaced {
-				next.loads[j]++
-			}
-		}
-		// A partition whose first virtual node clockwise now belongs to a
-		// joined node moves to it while the node has room.
-		for p := range next.assign {
-			first := int32(r.At(r.Search(next.pos[p])).Owner)
-			if o := next.assign[p]; joined[first] && o != first && next.loads[first] < next.caps[first] {
-				if o != unplaced {
-					next.loads[o]--
-				}
-				next.assign[p] = first
-				next.loads[first]++
-			}
-		}
-		// Nodes over their new capacity shed their highest-numbered
-		// partitions.
-		for p := P - 1; p >= 0; p-- {
-			if o := next.assign[p]; o != unplaced && next.loads[o] > next.caps[o] {
-				next.loads[o]--
-				next.assign[p] = unplaced
-			}
+		remap[i] = j
+	}
+	for p, o := range prev.assign {
+		j := remap[o]
+		b.assign[p] = j
+		if j != unplaced {
+			b.loads[j]++
 		}
 	}
-	// Place every unplaced partition, in index order, on the first node
-	// clockwise from its position with spare capacity. The capacities sum
-	// to at least P, so the walk ends within one turn of the ring.
+	for p := range b.assign {
+		first := int32(b.ring.At(b.ring.Search(b.pos[p])).Owner)
+		if o := b.assign[p]; joined[first] && o != first && b.loads[first] < b.caps[first] {
+			if o != unplaced {
+				b.loads[o]--
+			}
+			b.assign[p] = first
+			b.loads[first]++
+		}
+	}
+	for p := len(b.assign) - 1; p >= 0; p-- {
+		if o := b.assign[p]; o != unplaced && b.loads[o] > b.caps[o] {
+			b.loads[o]--
+			b.assign[p] = unplaced
+		}
+	}
+}
+
+// placeUnplaced places every unplaced partition, in index order, on the
+// first node clockwise from its position with spare capacity. The
+// capacities sum to at least the partitions, so the walk ends within one
+// turn of the ring.
+func (b *Bounded) placeUnplaced() {
+	r := b.ring
 	n := r.Len()
-	for p := range next.assign {
-		if next.assign[p] != unplaced {
+	for p := range b.assign {
+		if b.assign[p] != unplaced {
 			continue
 		}
-		i := r.Search(next.pos[p])
+		i := r.Search(b.pos[p])
 		for {
 			o := r.At(i).Owner
-			if next.loads[o] < next.caps[o] {
-				next.assign[p] = int32(o)
-				next.loads[o]++
+			if b.loads[o] < b.caps[o] {
+				b.assign[p] = int32(o)
+				b.loads[o]++
 				break
 			}
 			if i++; i == n {
@@ -254,7 +279,6 @@ func (b *Bounded) rebalance(nodes []algorithms.Node, fresh bool) (*Bounded, erro
 			}
 		}
 	}
-	return next, nil
 }
 
 // Algorithm returns "bounded".
