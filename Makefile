@@ -223,7 +223,7 @@ reference: build
 plots: build
 	$(CHBENCH) plot -dir $(OUT)
 
-## report: write OUT/REPORT.md, the design-review report of the results; PROFILE=dir/name.txt reads your fleet from it and writes OUT/REPORT-name.md instead (see README).
+## report: write OUT/REPORT.md, the design-review report of the results; PROFILE=dir/name.txt reads your fleet from it and writes OUT/REPORT-name.md instead (see docs/report.md).
 # A profile's report gets its own file, so it never overwrites the
 # committed REPORT.md of the default case.
 report: build

@@ -15,32 +15,11 @@
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
 //	chbench algorithms [-format markdown]               the catalog's facts per algorithm
 //
-// Run "chbench CMD -h" for the flags of each command.
-//
-// Results go to standard output and diagnostics to standard error. As with
-// benchstat, the exit status is 2 for a usage error (a flag that does not
-// parse, an unknown name, a value out of range, a missing or extra
-// argument: reported before any work, naming the bad value), 1 for an
-// error while running (an input file that is missing or unreadable, such
-// as -keyfile, -requestlog, -members or report's -profile, even when found
-// before any work; a failed write; a failed reference check) and 0
-// otherwise, -h included.
-//
-// With "chbench ... > file" it is the shell that truncates file, before
-// chbench starts, so a failed or interrupted run leaves it empty or
-// partial. move, spread, load and bounded take -o PREFIX instead: each
-// -format (several may be given, comma-separated, so that one sweep is
-// computed once) goes to PREFIX.csv, PREFIX.json, PREFIX.txt (bench) or
-// PREFIX.table, written through temporary names renamed only once every
-// format is written, so a failed run leaves an earlier run's files whole.
-// A PREFIX that names no file (a directory, a device such as /dev/null, a
-// trailing /, or -: leave -o out for standard output), a file in the way
-// that is not a regular file (a symbolic link, which the rename would
-// replace) and a name too long once made temporary are usage errors, and
-// a missing directory an error while running, all before any work;
-// report's -o FILE is checked the same way. chbench plot writes its own
-// files through a temporary name and a rename each. On SIGINT or SIGTERM
-// the temporary files are removed and the process ends by the signal.
+// Run "chbench CMD -h" for the flags of each command; docs/commands.md is
+// the full reference (flags, formats and -o, exit status, key files), and
+// docs/promises.md what chbench promises about bad input, memory and
+// interrupts. Each command is one file here: its flags (the groups of
+// internal/cli), one call into the library, and the writing of its rows.
 package main
 
 import (

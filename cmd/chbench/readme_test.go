@@ -1,12 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/schema"
 )
 
 // The README's algorithm table is the output of chbench algorithms
@@ -36,5 +38,33 @@ func TestREADMEAlgorithmTable(t *testing.T) {
 		if _, err := os.Stat(filepath.Join("..", "..", "algorithms", name)); err != nil {
 			t.Errorf("algorithm %s: no package algorithms/%s (%v)", name, name, err)
 		}
+	}
+}
+
+// The README's list of result files is schema.Files, one line per file,
+// so a file added to the results layer is listed and a file dropped from
+// it is not; when this fails, replace the list with the one printed.
+func TestREADMEResultFiles(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- results: generated from schema.Files()", "<!-- end of results -->"
+	s := string(readme)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md lacks the generated list of result files between %q and %q", begin, end)
+	}
+	got := s[strings.Index(s[i:], "\n")+i+1 : j]
+	var want strings.Builder
+	for _, e := range schema.Files() {
+		rows := ""
+		if e.Rows != "" {
+			rows = fmt.Sprintf(" ([`%s` rows](schema/doc.go))", e.Rows)
+		}
+		fmt.Fprintf(&want, "- `%s`%s: %s.\n", e.Name, rows, e.Doc)
+	}
+	if got != want.String() {
+		t.Errorf("README.md's list of result files differs from schema.Files(); replace it with:\n%s\nREADME has:\n%s", want.String(), got)
 	}
 }
