@@ -24,6 +24,8 @@ func TestDefaultNodesRejectsHugeCount(t *testing.T) {
 	}
 }
 
+// A membership of MaxNodes+1 nodes is refused, naming the count before
+// anything else about the nodes.
 func TestValidateNodesRejectsMoreThanMaxNodes(t *testing.T) {
 	nodes := make([]Node, MaxNodes+1) // IDs empty too: the count is reported first
 	err := ValidateNodes(nodes)
@@ -34,7 +36,7 @@ func TestValidateNodesRejectsMoreThanMaxNodes(t *testing.T) {
 
 // Weights that are each valid but whose total overflows, or whose share of
 // the total underflows, are refused by the one membership check every
-// algorithm runs, naming the value (issue 9, kind 1).
+// algorithm runs, naming the value.
 func TestValidateNodesWeightRange(t *testing.T) {
 	for _, c := range []struct {
 		weights []float64

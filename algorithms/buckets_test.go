@@ -14,6 +14,9 @@ func ids(nodes []Node) []string {
 	return out
 }
 
+// SwapLast's bucket order for leaves (lowest vacated bucket filled first by
+// the last survivor), for the last node leaving (nothing else moves) and
+// for joins (appended in the order given).
 func TestSwapLast(t *testing.T) {
 	cur, _ := DefaultNodes(6)
 	for _, c := range []struct {
@@ -41,6 +44,9 @@ func TestSwapLast(t *testing.T) {
 	}
 }
 
+// NewBuckets refuses an empty membership, unequal weights and more nodes
+// than buckets, each error prefixed with the algorithm's name, and keeps a
+// copy of the nodes it is given.
 func TestNewBucketsErrors(t *testing.T) {
 	h := MustHash("xxhash")
 	if _, err := NewBuckets("x", nil, h, 10); err == nil || !strings.HasPrefix(err.Error(), "x: ") {

@@ -36,6 +36,8 @@ func TestFNVMatchesStdlib(t *testing.T) {
 	}
 }
 
+// Every registered hash reports its name, 32-bit hashes stay below 2^32,
+// and an unknown name is an error.
 func TestHashBitsAndNames(t *testing.T) {
 	for _, name := range HashNames() {
 		h := MustHash(name)
@@ -58,6 +60,7 @@ func TestHashBitsAndNames(t *testing.T) {
 	}
 }
 
+// Hashing a key allocates nothing, for every registered hash.
 func TestHashDoesNotAllocate(t *testing.T) {
 	for _, name := range HashNames() {
 		h := MustHash(name)

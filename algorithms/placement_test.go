@@ -2,6 +2,9 @@ package algorithms
 
 import "testing"
 
+// ValidateNodes refuses empty memberships, empty IDs, IDs with control
+// characters, duplicates and zero weights, and accepts any other printable
+// ID with a positive weight.
 func TestValidateNodesRejects(t *testing.T) {
 	bad := map[string][]Node{
 		"empty":      nil,

@@ -177,6 +177,9 @@ func (c constPlacer) Rebalance(n []algorithms.Node) (algorithms.Placer, error) {
 	return constPlacer{n}, nil
 }
 
+// SaltedReplicas falls back to the nodes in index order when the salted
+// probes keep hitting chosen nodes, returns every node when more replicas
+// are asked than exist, and keeps 32-bit probes below 2^32.
 func TestSaltedReplicasFallback(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(4)
 	got := algorithms.SaltedReplicas(constPlacer{nodes}, 7, 64, make([]int, 3))

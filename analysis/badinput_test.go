@@ -94,6 +94,8 @@ func TestSpreadCounterBound(t *testing.T) {
 	wantErr(t, "spread 2^20 sets x 1000 nodes", err, strconv.Itoa(keyset.MaxSets), "1000 nodes")
 }
 
+// A worker count above MaxWorkers is refused by spread and movement,
+// naming it, before any counter is allocated.
 func TestWorkersBound(t *testing.T) {
 	o := Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: genKeys(10, 1, 1), Seed: 1, Workers: 1_000_000}
 	nodes, _ := algorithms.DefaultNodes(3)
@@ -125,9 +127,9 @@ func TestIdealFractionByID(t *testing.T) {
 }
 
 // A read rate so small that tau = K/Q overflows (or the steady database
-// load Q (1-h) underflows to 0) used to pass validation and print +Inf and
-// NaN into every storm output; a span whose end span x tau overflows put
-// NaN and +Inf times into the timeline.
+// load Q (1-h) underflows to 0) is refused by the model's validation, and
+// a span whose end span x tau overflows by the timeline's, so no storm
+// output holds +Inf or NaN.
 func TestStormModelRejectsOverflow(t *testing.T) {
 	for _, q := range []float64{1e-308, 5e-324} {
 		m := StormModel{Reads: q, HitRatio: 0.95, WorkingSet: 1000000}

@@ -126,6 +126,9 @@ func TestReweightCollateral(t *testing.T) {
 	}
 }
 
+// A membership file reads one id or id,weight a line (comments, blank
+// lines, CRLF and spaces allowed), and a bad line is an error naming the
+// file, line and value.
 func TestParseMembership(t *testing.T) {
 	nodes, err := ParseMembership(strings.NewReader("# fleet\r\n10.0.1.7:11211,2\r\n\n10.0.1.8:11211\n  cache-c , 0.5 \n"), "fleet.txt")
 	if err != nil {
@@ -155,6 +158,9 @@ func TestParseMembership(t *testing.T) {
 	}
 }
 
+// A named change that cannot apply (an unknown or repeated reweight, an
+// unknown leaver, a joiner already present, nothing left, no change) is an
+// error naming the node.
 func TestChangeBadInput(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(4)
 	cases := []struct {

@@ -13,12 +13,9 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// Issue 9, kind 2: a long scenario used to hold every membership twice and
-// every placement at once (modulo shrink-lifo from 10,000 nodes: 4.6 GB,
-// then a fatal error). The chain is now streamed in windows that fit the
-// memory budget: with a budget far below the whole chain, the results are
-// the same as with the chain held at once, in several passes over the
-// keys.
+// A long scenario's chain is streamed in windows that fit the memory
+// budget: with a budget far below the whole chain, the results are the
+// same as with the chain held at once, in several passes over the keys.
 func TestStreamedChainMatchesHeldChain(t *testing.T) {
 	for _, c := range []struct {
 		algo, op string
@@ -126,11 +123,10 @@ func countKeys(o Options) (Options, *atomic.Int64) {
 	return o, &n
 }
 
-// Issue 9, kind 5: a configuration that fails must fail before the first
-// key of any configuration is streamed. "move -algo all -from grid -op
-// add-many" ran four algorithms over the grid before slots refused 18,974
-// nodes; "spread -algo rendezvous,jump -weights 1,1,2,4" ran rendezvous
-// before jump refused the weights.
+// A configuration that fails fails before the first key of any
+// configuration is streamed: slots refusing 18,974 nodes of an add-many
+// over the grid, jump refusing weights after rendezvous, ring over the
+// budget after modulo.
 func TestSweepsCheckEveryConfigurationFirst(t *testing.T) {
 	o, streamed := countKeys(Options{Algo: "modulo", Config: catalog.DefaultConfig(), Keys: genKeys(1000, 2, 1), Seed: 1})
 	_, _, err := SweepMove(o, Sweep{Algos: catalog.Names(), Nodes: DefaultNodeGrid(), Ops: []string{schema.OpAddMany}})
@@ -152,10 +148,9 @@ func TestSweepsCheckEveryConfigurationFirst(t *testing.T) {
 	}
 }
 
-// Issue 9, kind 6: the noise floor on 2^20 nodes simulated 200 x 2^20
-// binomial draws (43 s for a spread of ten keys). From AnalyticNoiseNodes
-// on it is computed: exactly n/K x E[max count], which for K = 1 is n and
-// for K = 2 is (n+1)/2 (two keys share a node with probability 1/n).
+// From AnalyticNoiseNodes on the noise floor is computed, not simulated:
+// exactly n/K x E[max count], which for K = 1 is n and for K = 2 is
+// (n+1)/2 (two keys share a node with probability 1/n).
 func TestAnalyticNoiseFloorExactCases(t *testing.T) {
 	const n = 1 << 20
 	for _, c := range []struct {
@@ -222,10 +217,10 @@ func TestSweepKeptResultsInsideBudget(t *testing.T) {
 }
 
 // The request-load analyses hold every request of a stream and every key
-// of the Zipf law; 2*10^9 requests used to allocate 8 GB at once (a fatal
-// out-of-memory error). They, the three rings of the bounded-loads sweep
-// and a storm timeline are now checked against the budget or a limit that
-// the message states, before allocating.
+// of the Zipf law (2*10^9 requests would be 8 GB at once): they, the
+// three rings of the bounded-loads sweep and a storm timeline are checked
+// against the budget or a limit that the message states, before
+// allocating.
 func TestLoadAndStormInsideLimits(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(3)
 	o := LoadOptions{Options: Options{Config: catalog.DefaultConfig(), Keys: genKeys(10, 1, 1), Seed: 1}, Requests: 2_000_000_000, Zipfs: []float64{1}}

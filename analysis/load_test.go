@@ -122,6 +122,9 @@ func TestLoadRequestLog(t *testing.T) {
 	}
 }
 
+// Load rows write as CSV (one row per result, the schema's columns), JSON
+// and the benchmark format (one line per stream), and as a table naming
+// bounded-partition.
 func TestLoadWriters(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(5)
 	rs, err := Load(loadOpts(500, 2000, 2, 0, 0.99), []string{"ring", "bounded", schema.VariantRequest}, nodes)
@@ -181,6 +184,8 @@ func TestLoadWriters(t *testing.T) {
 	}
 }
 
+// Bad load options (no requests, a negative or NaN exponent, none, no key
+// source, an unknown placement, in-flight < 0) are errors.
 func TestLoadBadInput(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(5)
 	for name, o := range map[string]LoadOptions{
@@ -204,10 +209,6 @@ func TestLoadBadInput(t *testing.T) {
 	}
 }
 
-// TestBoundedSweep runs the eps sweep small and checks its invariants:
-// max load / cap <= 1 for the three forms, ring's moved fractions do not
-// depend on eps, and the key-level form's moves per capacity stay far
-// below 1/eps^2.
 // oneOverEpsSquared is exact where 1/eps^2 is representable and the
 // nearest float otherwise (1/0.09 = 11.11...).
 func TestOneOverEpsSquared(t *testing.T) {
@@ -220,6 +221,9 @@ func TestOneOverEpsSquared(t *testing.T) {
 	}
 }
 
+// The bounded-loads sweep's invariants: max load / cap <= 1 for the three
+// forms, the plain ring's moved fractions do not depend on eps, and the
+// key form's moves per capacity stay far below the 1/eps^2 shape.
 func TestBoundedSweep(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(10)
 	rs, err := SweepBoundedLoads(loadOpts(5000, 20000, 2, 0), DefaultEpsGrid(), nodes)

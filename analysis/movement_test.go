@@ -332,6 +332,8 @@ func TestPlacementPerSet(t *testing.T) {
 	}
 }
 
+// IdealFraction by hand: |m-n|/max(n,m) for equal weights, the sum of
+// share losses for weighted joins, leaves and reweights, 0 for no change.
 func TestIdealFraction(t *testing.T) {
 	nodes := func(ws ...float64) []algorithms.Node {
 		out := make([]algorithms.Node, len(ws))
@@ -446,6 +448,9 @@ func ones(n int) []float64 {
 	return out
 }
 
+// Every scenario op is a pure function of (op, n, seed), its memberships
+// have the node counts the op promises, and a bad op or node count is an
+// error naming it.
 func TestScenarios(t *testing.T) {
 	for _, op := range schema.Ops() {
 		a, err := NewScenario(op, 20, 9)
@@ -570,6 +575,9 @@ func TestWorkerIndependence(t *testing.T) {
 	}
 }
 
+// Movement and Spread refuse an unknown algorithm, a missing key source
+// and an unknown hash, naming them; an algorithm's own error (modulo with
+// weights) comes back.
 func TestMovementErrors(t *testing.T) {
 	sc, _ := Resize(3, 4)
 	for _, c := range []struct {
@@ -633,8 +641,8 @@ func mustScenario(t *testing.T, op string, n int) Scenario {
 
 // TestLeftOutBeforeChainCost: a point left out for too few expected moves
 // is skipped, not refused, even when its chain would also be over the work
-// bound (bounded restore from 9,487 nodes with 5 per-set layouts was both,
-// and make bench's default grid failed on it).
+// bound (bounded restore from 9,487 nodes with 5 per-set layouts, a point
+// of make bench's default grid, is both).
 func TestLeftOutBeforeChainCost(t *testing.T) {
 	o := opts("bounded", 100000, 5)
 	o.Placement = schema.PlacementPerSet

@@ -66,6 +66,8 @@ func TestSlotsPeakToMean(t *testing.T) {
 	}
 }
 
+// The default node grid runs from 3 to 10,000 in steps of about 10^(1/4),
+// NodeGrid's decades are exact, and bad bounds are errors.
 func TestNodeGrid(t *testing.T) {
 	g := DefaultNodeGrid()
 	if g[0] != 3 || g[len(g)-1] != 10000 {
@@ -131,6 +133,8 @@ func TestSweep(t *testing.T) {
 	}
 }
 
+// EachConfig visits algorithms, then hashes, then vnodes (only for the
+// algorithms that read them), and names the configuration in an error.
 func TestEachConfig(t *testing.T) {
 	o := opts("ring", 10, 1)
 	var got []string

@@ -47,6 +47,8 @@ func TestMoveReplicas(t *testing.T) {
 	}
 }
 
+// Independent ring replicates differ from each other and keep their
+// shares in range; 0 nodes is an error, and replica seeds do not collide.
 func TestSpreadReplicas(t *testing.T) {
 	o := opts("ring", 3000, 4)
 	o.Config.VNodes = 1

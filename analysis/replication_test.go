@@ -90,6 +90,8 @@ func TestReplicationJoinRingRendezvous(t *testing.T) {
 	}
 }
 
+// R outside 1..MaxReplicationFactor is refused; with fewer nodes than R
+// every node holds every key, so nothing moves and the load is even.
 func TestReplicationBadInput(t *testing.T) {
 	sc, _ := Resize(3, 4)
 	for _, r := range []int{0, -1, MaxReplicationFactor + 1} {

@@ -9,6 +9,9 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
+// MeanCI against a t table: 11, 12, 13 give 12 +- t(0.975, 2)/sqrt(3) =
+// 2.484138; one sample is its own interval; no samples, NaN and Inf are
+// errors.
 func TestMeanCIReference(t *testing.T) {
 	// Samples 11, 12, 13: mean 12, sample sd 1, t(0.975, 2 df) = 4.302652729...
 	// (any t table), so the half-width is 4.302652729/sqrt(3) = 2.484138.

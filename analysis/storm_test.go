@@ -106,6 +106,8 @@ func TestStormModuloHeadline(t *testing.T) {
 	}
 }
 
+// StormModel.Validate refuses reads that are not finite and > 0, hit
+// ratios outside [0, 1) and an empty working set.
 func TestStormBadInput(t *testing.T) {
 	bad := []StormModel{
 		{Reads: 0, HitRatio: 0.9, WorkingSet: 1},

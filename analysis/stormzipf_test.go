@@ -126,6 +126,8 @@ func TestStormZipfDecay(t *testing.T) {
 	}
 }
 
+// A negative, NaN or infinite Zipf exponent is refused by the storm
+// model.
 func TestStormZipfBadExponent(t *testing.T) {
 	for _, s := range []float64{-0.5, math.NaN(), math.Inf(1)} {
 		m := DefaultStormModel()

@@ -47,6 +47,8 @@ func sampleResults(t *testing.T, seed uint64, hash string) ([]schema.Move, []sch
 	return ms, ss
 }
 
+// Movement and spread CSV start with the columns the plots and report
+// rely on (the contract), one row per result with every schema column.
 func TestCSV(t *testing.T) {
 	ms, ss := sampleResults(t, 1, "")
 	var mb, sb bytes.Buffer
@@ -103,6 +105,8 @@ func TestCSV(t *testing.T) {
 	}
 }
 
+// Movement and spread JSON is an array of objects with the schema's
+// fields, the configuration nested under config.
 func TestJSON(t *testing.T) {
 	ms, ss := sampleResults(t, 1, "")
 	var mb, sb bytes.Buffer
@@ -144,6 +148,8 @@ func TestJSON(t *testing.T) {
 	}
 }
 
+// The terminal tables: one line per result, fractions in percent (16.67%
+// is 1/6 of 5 -> 6), a dash for a value the run does not have.
 func TestTable(t *testing.T) {
 	ms, ss := sampleResults(t, 1, "")
 	var b bytes.Buffer
@@ -182,6 +188,8 @@ func readBench(t *testing.T, data []byte) ([]*benchfmt.Result, benchfmt.UnitMeta
 	return out, r.Units()
 }
 
+// Benchmark-format rows: one line per key set named by the configuration,
+// the deterministic units marked assume=exact.
 func TestBench(t *testing.T) {
 	ms, ss := sampleResults(t, 1, "")
 	var mb, sb bytes.Buffer

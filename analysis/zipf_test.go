@@ -51,6 +51,9 @@ func TestZipfChiSquare(t *testing.T) {
 	}
 }
 
+// Zipf probabilities by hand for N = 4, s = 1 (1/H(4, 1) = 12/25, ...),
+// Rank inverting the cdf at its steps, and s = 0 uniform, each within
+// 1e-15.
 func TestZipfProbabilities(t *testing.T) {
 	z, err := NewZipf(4, 1)
 	if err != nil {
@@ -141,6 +144,8 @@ func TestZipfGuideTable(t *testing.T) {
 	}
 }
 
+// Key counts outside 1..MaxZipfKeys and exponents that are negative, NaN
+// or infinite are refused.
 func TestZipfBadInput(t *testing.T) {
 	for _, c := range []struct {
 		n int

@@ -186,9 +186,9 @@ func TestConfigMatchesAnalysis(t *testing.T) {
 }
 
 // TestBoundedPartitionsPerNode pins the fidelity rule for the algorithm
-// it was broken for: at 1,000 and 10,000 nodes the benchmarks' bounded
-// placements hold 1,024 partitions a node, as the analyses' do (they held
-// a fixed 16,384 before: 1.6 a node at 10,000 nodes).
+// whose configuration depends most on the fleet: at 1,000 and 10,000
+// nodes the benchmarks' bounded placements hold 1,024 partitions a node,
+// as the analyses' do (a fixed 16,384 would be 1.6 a node at 10,000).
 func TestBoundedPartitionsPerNode(t *testing.T) {
 	for _, c := range []struct{ nodes, want int }{{10, 16384}, {1000, 1_024_000}, {10000, 10_240_000}} {
 		if got := Config(c.nodes).PartitionsFor(c.nodes); got != c.want {

@@ -41,6 +41,9 @@ func collect(t *testing.T, src Source, workers int) [][]string {
 	return out
 }
 
+// Generated keys do not depend on the number of workers, every set has K
+// keys of the user:<16 hex> shape, and Chunk returns a set's keys chunk by
+// chunk, the last one partial.
 func TestGeneratorDeterministic(t *testing.T) {
 	g, err := NewGenerator(3*ChunkKeys+17, 3, 42)
 	if err != nil {
@@ -80,6 +83,7 @@ func TestGeneratorDeterministic(t *testing.T) {
 	}
 }
 
+// Keys or sets below 1 are errors naming the value.
 func TestGeneratorErrors(t *testing.T) {
 	for _, c := range []struct {
 		keys, sets int
@@ -100,6 +104,8 @@ func writeFile(t *testing.T, content string) string {
 	return p
 }
 
+// A key file skips blank lines, accepts CRLF, keeps inner spaces, and
+// puts key i in set i mod sets, whatever the number of workers.
 func TestKeyFileSplit(t *testing.T) {
 	p := writeFile(t, "a\r\n\nb\n c\n   \nd\ne\n\t\n")
 	f, err := NewFile(p, 2)
@@ -125,6 +131,8 @@ func TestKeyFileSplit(t *testing.T) {
 	}
 }
 
+// A key file of more than one chunk per set streams every key once, in
+// its set, with chunks recycled.
 func TestKeyFileChunks(t *testing.T) {
 	// More keys than one chunk per set, so chunks are recycled.
 	var b strings.Builder
@@ -150,6 +158,8 @@ func TestKeyFileChunks(t *testing.T) {
 	}
 }
 
+// A missing file, a file without keys, fewer keys than sets and sets < 1
+// are errors naming the path or the value.
 func TestKeyFileErrors(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope.txt")
 	empty := writeFile(t, "\n \n\r\n")

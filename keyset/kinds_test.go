@@ -10,6 +10,9 @@ import (
 	"testing"
 )
 
+// Each key kind has its shape, is a pure function of (seed, set, index),
+// keeps the keys of a set distinct, and random is the default generator
+// key for key.
 func TestKeyKinds(t *testing.T) {
 	g, err := NewGenerator(ChunkKeys+5, 2, 7)
 	if err != nil {

@@ -108,10 +108,9 @@ func TestStreamedKeyFiles(t *testing.T) {
 	}
 }
 
-// Every set's part-filled chunk used to preallocate room for ChunkKeys
-// keys (96 KiB), so 5,000 sets took 480 MB before the first key; the
-// pending chunks are now bounded by PendingBytes whatever the number of
-// sets.
+// The part-filled chunks of a key file's sets stay within PendingBytes
+// whatever the number of sets: room for ChunkKeys keys (96 KiB) per set
+// would take 480 MB for 5,000 sets before the first key.
 func TestManySetsStayInsidePendingBytes(t *testing.T) {
 	const sets = 5000
 	path := filepath.Join(t.TempDir(), "keys.txt")

@@ -8,6 +8,8 @@ import (
 
 // These run without any server installed.
 
+// readReply parses every RESP type: simple strings, errors, integers, bulk
+// and nil strings, nested and nil arrays.
 func TestReadReply(t *testing.T) {
 	in := "+OK\r\n-MOVED 3999 127.0.0.1:6381\r\n:12739\r\n$3\r\nfoo\r\n$-1\r\n*2\r\n:1\r\n*1\r\n$0\r\n\r\n*-1\r\n"
 	r := bufio.NewReader(strings.NewReader(in))
@@ -33,6 +35,8 @@ func TestReadReply(t *testing.T) {
 	}
 }
 
+// Dialing and starting servers is refused for any address but the literal
+// 127.0.0.1, so the checks never touch another machine.
 func TestOnlyLoopback(t *testing.T) {
 	if _, err := DialRedis("10.0.0.1:6379", deadline); err == nil || !strings.Contains(err.Error(), "10.0.0.1") {
 		t.Errorf("DialRedis to 10.0.0.1: %v", err)
@@ -45,6 +49,8 @@ func TestOnlyLoopback(t *testing.T) {
 	}
 }
 
+// A server binary that is not installed is a MissingBinary error, and a
+// missing redis-cli names the Debian package to install.
 func TestMissingBinary(t *testing.T) {
 	_, err := Start("no-such-server-binary", nil, Addr(1), StartTimeout)
 	if !IsMissing(err) {
@@ -55,6 +61,8 @@ func TestMissingBinary(t *testing.T) {
 	}
 }
 
+// ValidKey accepts memcached keys (1-250 bytes, no whitespace or control
+// characters) and refuses the rest.
 func TestValidKey(t *testing.T) {
 	for k, want := range map[string]bool{"foo": true, "Aaron's": true, "\u00e9clair": true, "": false, "a b": false, "a\r\n": false, strings.Repeat("k", 250): true, strings.Repeat("k", 251): false} {
 		if ValidKey(k) != want {

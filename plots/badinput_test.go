@@ -9,7 +9,8 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// A negative time is not a measurement; it used to be plotted silently.
+// A negative time is not a measurement: reading it is an error, not a
+// point drawn.
 func TestReadBenchmarksNegativeTime(t *testing.T) {
 	in := "BenchmarkLookup/algo=ring/nodes=100-2 100 5 ns/op\nBenchmarkLookup/algo=ring/nodes=10-2 100 -9.5 ns/op\n"
 	_, err := parseBench(strings.NewReader(in), "bad.txt")

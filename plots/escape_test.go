@@ -11,9 +11,8 @@ import (
 )
 
 // A result file whose op or Zipf exponent holds a path ("x/../../../y")
-// used to make RenderAll write y-n10.png and the like outside DIR/plots,
-// into a parent directory. The value is now an error naming the file, the
-// line and the value, and nothing is written outside DIR/plots.
+// would name a plot outside DIR/plots: it is an error naming the file,
+// the line and the value, and nothing is written outside DIR/plots.
 func TestRenderAllWritesOnlyIntoPlots(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, src, from, to, want string

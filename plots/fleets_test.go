@@ -25,6 +25,8 @@ ring,xxhash,160,3,remove-random,10,9,100,2,1,0.1,0.09,0.11,0,0,0,0.1
 ring,xxhash,160,3,add,10,11,100,2,1,0.09,0.08,0.1,0,0,0,0.0909
 `
 
+// reweight.csv and replication.csv give the fleet-change, reweight and
+// replication figures, with their ideal marks and captions.
 func TestFleetFigures(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, schema.ReweightFile.Name), []byte(complete[schema.Move](t, reweightCSV)), 0o644)

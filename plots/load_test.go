@@ -65,6 +65,8 @@ func TestTrafficFigures(t *testing.T) {
 	}
 }
 
+// loadSeries groups load.csv by node count and placement, and the hot-key
+// floor is max(1, n / H(N, s)) at each exponent.
 func TestLoadSeries(t *testing.T) {
 	rows, err := readLoad(filepath.Join(trafficDir, schema.LoadFile.Name))
 	if err != nil {

@@ -45,6 +45,8 @@ func checkPoints(t *testing.T, what string, got []xy, want []xy) {
 func ci(x, y, lo, hi float64) xy { return xy{X: x, Y: y, Lo: lo, Hi: hi, CI: true} }
 func noCI(x, y float64) xy       { return xy{X: x, Y: y, Lo: y, Hi: y} }
 
+// lookup.txt reads into one set per benchmark, variant and unit, with
+// medians and intervals from benchmath.
 func TestReadBenchmarks(t *testing.T) {
 	sets, err := benchSets(filepath.Join(okDir, schema.LookupFile))
 	if err != nil {
@@ -83,6 +85,8 @@ func TestReadBenchmarks(t *testing.T) {
 	checkPoints(t, "build rendezvous bytes", sets[1].Series[1].Points, []xy{ci(10, 162.5, 160, 165), ci(100, 1602.5, 1600, 1605), ci(1000, 16002.5, 16000, 16005)})
 }
 
+// A benchmark line with NaN, +Inf, a bad number or a bad node count is an
+// error naming the file, line and value.
 func TestReadBenchmarksBadInput(t *testing.T) {
 	for _, tc := range []struct{ name, line, want string }{
 		{"nan", "BenchmarkLookup/algo=ring/nodes=10-2 100 NaN ns/op", "bad.txt:2: NaN ns/op"},
@@ -101,6 +105,8 @@ func TestReadBenchmarksBadInput(t *testing.T) {
 	}
 }
 
+// movedSeries gives one curve per algorithm and variant, sorted by node
+// count, with the ideal fraction beside it; the ratio curves divide by it.
 func TestMovedSeries(t *testing.T) {
 	rows, err := readMove(filepath.Join(okDir, schema.MovementFile.Name))
 	if err != nil {
@@ -134,6 +140,9 @@ func TestMovedSeries(t *testing.T) {
 	checkPoints(t, "ring remove ratio", ratios[1].Points, []xy{ci(10, 1.05, 1.0, 1.1), ci(100, 1.02, 0.99, 1.05)})
 }
 
+// peakBars gives one bar per node count and algorithm with its interval,
+// noise floor and exact value; vnodeSeries the ring's curves against
+// virtual nodes.
 func TestPeakBarsAndVNodes(t *testing.T) {
 	rows, err := readSpread(filepath.Join(okDir, schema.SpreadFile.Name))
 	if err != nil {
@@ -201,6 +210,8 @@ func copyDir(t *testing.T, src string, only ...string) string {
 	return dst
 }
 
+// RenderAll writes every plot the test results allow, PNG and SVG, and the
+// same bytes on a second run.
 func TestRenderAll(t *testing.T) {
 	dir := copyDir(t, okDir)
 	files, err := RenderAll(dir)
@@ -266,6 +277,8 @@ func TestRenderAll(t *testing.T) {
 	}
 }
 
+// An empty directory is an error listing the missing inputs; one file
+// alone gives its plots and no error.
 func TestRenderAllMissingInputs(t *testing.T) {
 	dir := t.TempDir()
 	_, err := RenderAll(dir)
@@ -280,6 +293,8 @@ func TestRenderAllMissingInputs(t *testing.T) {
 	}
 }
 
+// A bad number in any input is an error naming the file, line, column and
+// value.
 func TestRenderAllBadNumbers(t *testing.T) {
 	for _, tc := range []struct{ file, from, to, want string }{
 		{schema.SpreadFile.Name, "1.30,1.27,1.33", "1.30,NaN,1.33", `spread.csv:6: column peak_to_mean_lo (15): "NaN" is not a finite number`},
@@ -300,6 +315,8 @@ func TestRenderAllBadNumbers(t *testing.T) {
 	}
 }
 
+// A moved fraction of 0 puts the movement plot on a linear axis (a log
+// axis cannot show it), and the figure still saves.
 func TestMovementZeroUsesLinearAxis(t *testing.T) {
 	rows := []schema.Move{
 		{Config: schema.Config{Algo: "jump"}, Op: "add", From: 10, To: 11, MovedFrac: 0, IdealFrac: 1.0 / 11, ExpectedMoves: 1e6},
@@ -321,6 +338,8 @@ func TestMovementZeroUsesLinearAxis(t *testing.T) {
 	}
 }
 
+// Every algorithm has its own colour, fixed by its catalog position, and
+// an unknown one the unknown colour.
 func TestAlgoStyle(t *testing.T) {
 	names := catalog.Names()
 	seen := map[[4]uint8]string{}
@@ -428,6 +447,9 @@ func tickLabels(ticks []plot.Tick) []string {
 	return labels
 }
 
+// Log axes label 1-2-3-5-7 under two decades, 1-2-5 over more, powers of
+// ten over four, the lowest minor tick when the first label is far above
+// the bottom, and thousands with commas.
 func TestLogTicks(t *testing.T) {
 	for _, tc := range []struct {
 		lo, hi float64
@@ -466,6 +488,8 @@ func TestLogTicks(t *testing.T) {
 	}
 }
 
+// Linear axes label steps of 0.1 or 0.05, with as many decimals as the
+// step needs.
 func TestLinTicks(t *testing.T) {
 	// The spread axis: from just below the smallest value (1.0) up to 1.72.
 	if got, want := tickLabels((linTicks{}).Ticks(0.97, 1.72)), []string{"1.0", "1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7"}; !slices.Equal(got, want) {

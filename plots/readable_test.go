@@ -136,6 +136,8 @@ func TestMovementNeedsExpectedMoves(t *testing.T) {
 	}
 }
 
+// Benchmark plots name their machine and runs in the caption, and each
+// benchmark and unit its own title and file name.
 func TestBenchTitlesAndCaption(t *testing.T) {
 	sets, err := benchSets(filepath.Join(okDir, schema.LookupFile))
 	if err != nil {
@@ -325,6 +327,8 @@ func TestRehomedFigure(t *testing.T) {
 	}
 }
 
+// Ring and bounded, which overlap in most plots, have colours at least 200
+// apart in RGB and different markers.
 func TestAlgoColoursApart(t *testing.T) {
 	dist := func(a, b string) float64 {
 		x, y := algoStyle(a).Color, algoStyle(b).Color
@@ -358,6 +362,8 @@ func TestOverlapDrawnVisibly(t *testing.T) {
 	}
 }
 
+// hashBars gives one bar per algorithm and hash with its interval, noise
+// floor and exact value.
 func TestHashBars(t *testing.T) {
 	rows, err := readSpread(filepath.Join(okDir, schema.HashesFile.Name))
 	if err != nil {
@@ -383,6 +389,8 @@ func TestHashBars(t *testing.T) {
 	}
 }
 
+// weightBars gives one bar per node and algorithm, labelled with the
+// node's weight, beside its weight share.
 func TestWeightBars(t *testing.T) {
 	rows, err := readWeights(filepath.Join(okDir, schema.WeightsFile.Name))
 	if err != nil {
@@ -411,6 +419,7 @@ func TestWeightBars(t *testing.T) {
 	}
 }
 
+// A share outside 0..1 in weights.csv is an error naming the value.
 func TestWeightsBadShare(t *testing.T) {
 	dir := copyDir(t, okDir, schema.WeightsFile.Name)
 	path := filepath.Join(dir, schema.WeightsFile.Name)
@@ -439,6 +448,9 @@ func TestRenderAllDuplicateOp(t *testing.T) {
 	}
 }
 
+// The caption names keys x sets, hash, seeds, the settings the algorithms
+// shown read, the Go version and commit, and leaves out settings no
+// algorithm shown uses.
 func TestRunCaption(t *testing.T) {
 	in := []schema.Run{
 		{Algo: "ring", Keys: "1000000", Sets: "5", Seed: "1", Hash: "xxhash", VNodes: "160", Eps: "0.25", GoVersion: "go1.26.8", Commit: "abc"},

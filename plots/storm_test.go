@@ -28,6 +28,8 @@ func writeStorm(t *testing.T, body string) string {
 	return dir
 }
 
+// stormSeries gives one curve per algorithm, sorted by time with its
+// interval, beside the steady load, and the storm plot renders.
 func TestStormSeriesAndRender(t *testing.T) {
 	dir := writeStorm(t, stormCSV)
 	rows, err := readStorm(filepath.Join(dir, schema.StormTimelineFile.Name))
@@ -64,6 +66,8 @@ func TestStormSeriesAndRender(t *testing.T) {
 	}
 }
 
+// A storm timeline with two fleets, a repeated or negative time, a zero
+// steady load or a hit ratio above 1 is an error.
 func TestStormBadInput(t *testing.T) {
 	cases := map[string]string{
 		"two fleets":     strings.Replace(stormCSV, "0,0.19,0.18,0.2,40500,40000,41000,2500,50000", "0,0.19,0.18,0.2,40500,40000,41000,2500,60000", 1),
@@ -152,9 +156,9 @@ func TestStormLogAxis(t *testing.T) {
 	}
 }
 
-// Legend peaks print with two decimals whether whole or not, so "5x"
-// beside "4.8x" no longer suggests a difference the values do not have;
-// axis ticks at doublings stay whole ("16x").
+// Legend peaks print with two decimals whether whole or not ("5.00x"
+// beside "4.80x"), so the precision suggests no difference the values do
+// not have; axis ticks at doublings stay whole ("16x").
 func TestPeakMultipleSamePrecision(t *testing.T) {
 	for m, want := range map[float64]string{5: "5.00x", 4.8: "4.80x", 16.2: "16.20x", 4.996: "5.00x", 4.794: "4.79x"} {
 		if got := peakMultiple(m); got != want {

@@ -405,6 +405,7 @@ func TestProfilePicksRows(t *testing.T) {
 	}
 }
 
+// Every bad profile line is an error naming the file, line, key and value.
 func TestParseProfileErrors(t *testing.T) {
 	for in, want := range map[string]string{
 		"nodes = 0":             `f:1: nodes = "0": want a node count >= 1`,

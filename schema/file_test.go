@@ -11,6 +11,8 @@ import (
 	"testing"
 )
 
+// A fill that fails or panics leaves the old file as it was and no
+// temporary file behind.
 func TestWriteFileKeepsOldFileOnError(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.svg")

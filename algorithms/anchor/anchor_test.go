@@ -83,6 +83,9 @@ func TestCapacityAndErrors(t *testing.T) {
 	placertest.CheckFixedCapacity(t, New, MaxCapacity)
 }
 
+// Lookups allocate nothing and give every goroutine the same owners, also
+// after removals have put the placement on its slower path (run under
+// -race).
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	p := mustNew(t, 100, 200)
 	for _, x := range []algorithms.Placer{p, placertest.Leave(t, p, "node-3", "node-50", "node-99")} {

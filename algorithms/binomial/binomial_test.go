@@ -25,6 +25,8 @@ func TestReferenceVectors(t *testing.T) {
 		func(h, n uint64) uint64 { return uint64(bucketInt(h, int(n))) })
 }
 
+// The masks of the enclosing and the minor power-of-two tree at the edges:
+// one bucket, powers of two, one past them, and MaxBuckets.
 func TestMasks(t *testing.T) {
 	for _, c := range []struct{ n, enc, minor uint32 }{
 		{1, 0, 0}, {2, 1, 0}, {3, 3, 1}, {4, 3, 1}, {5, 7, 3}, {1024, 1023, 511}, {1025, 2047, 1023}, {1 << 30, 1<<30 - 1, 1<<29 - 1}, {1<<30 + 1, MaxBuckets, 1<<30 - 1}, {MaxBuckets, MaxBuckets, 1<<30 - 1},
@@ -63,6 +65,8 @@ func idealShares(n int) []float64 {
 	return s
 }
 
+// Every bucket's exact share is within 2^-(Redraws+1) of 1/n (the bias
+// the bounded redraws leave), and the shares sum to 1 within rounding.
 func TestIdealSharesNearUniform(t *testing.T) {
 	for _, n := range []int{2, 3, 5, 10, 100, 1000, 1025, 1 << 20} {
 		var sum float64
@@ -89,34 +93,49 @@ func TestBalance(t *testing.T) {
 	}
 }
 
+// For 2,000 key hashes, growing the bucket count one at a time moves a key
+// only to the newest bucket, the defining property of a consistent range
+// hash (placertest.CheckMonotone).
 func TestMonotone(t *testing.T) {
 	placertest.CheckMonotone(t, bucketInt, placertest.Hashes(2000, 1), 1100)
 }
 
+// A join moves keys only to the new node, a fraction within 5 binomial
+// standard errors of the ideal 1/(n+1) (placertest.CheckGrowth).
 func TestJoinMovesOnlyToNewBucket(t *testing.T) {
 	placertest.CheckGrowth(t, func(n int) algorithms.Placer { return mustNew(t, n) },
 		placertest.Keys(50000, 2), []int{1, 3, 4, 9, 99, 999, 1024})
 }
 
+// Two placements built from the same membership give every key the same
+// owner.
 func TestDeterministic(t *testing.T) {
 	placertest.CheckDeterministic(t, func() algorithms.Placer { return mustNew(t, 37) }, placertest.Keys(5000, 5))
 }
 
+// Removing the last node moves exactly its keys and no other.
 func TestRemoveLastMovesOnlyItsKeys(t *testing.T) {
 	before := mustNew(t, 10)
 	placertest.CheckLeave(t, before, placertest.Leave(t, before, "node-9"), placertest.Keys(20000, 6), "node-9")
 }
 
+// Removing a middle node follows swap-last: the former last node takes
+// its bucket and keys, and only the former last node's keys move between
+// survivors (placertest.CheckSwapLast).
 func TestRemoveMiddleSwapLast(t *testing.T) {
 	placertest.CheckSwapLast(t, mustNew(t, 10), placertest.Keys(20000, 7), "node-3")
 }
 
+// Lookups allocate nothing and give every goroutine the same owners (run
+// under -race).
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	b := mustNew(t, 100)
 	placertest.CheckNoAllocs(t, b)
 	placertest.CheckConcurrent(t, b, placertest.Keys(2000, 8))
 }
 
+// An empty membership, unequal weights and a duplicate ID on Rebalance
+// are errors naming the problem (placertest.CheckEqualWeightErrors).
 func TestErrors(t *testing.T) {
 	placertest.CheckEqualWeightErrors(t, New, Name)
 }

@@ -109,6 +109,9 @@ func checkFreshWalk(t *testing.T, b *Bounded) {
 	}
 }
 
+// A fresh placement holds every partition within its node's capacity, for
+// default, tight, single-vnode, weighted and one-partition-per-node
+// settings.
 func TestFreshPlacement(t *testing.T) {
 	weighted := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}, {ID: "c", Weight: 0.5}, {ID: "d", Weight: 4}}
 	cases := []struct {
@@ -190,6 +193,8 @@ func TestPartition(t *testing.T) {
 	}
 }
 
+// Bad memberships and settings (vnodes, eps, partitions, more nodes than
+// partitions) are errors naming the value, from New and from Rebalance.
 func TestErrors(t *testing.T) {
 	ok := nodes(3)
 	cases := []struct {
@@ -476,6 +481,8 @@ func TestWeightChange(t *testing.T) {
 	checkInvariants(t, rebalance(t, b, next))
 }
 
+// HashKey is the configured hash, LocateHash the owner of the key's
+// partition, and Locate agrees with both, under three hashes.
 func TestLookups(t *testing.T) {
 	for _, hn := range []string{"xxhash", "fnv1a32", "murmur3-64"} {
 		h := algorithms.MustHash(hn)
@@ -496,6 +503,7 @@ func TestLookups(t *testing.T) {
 	}
 }
 
+// HashKey, LocateHash and Locate allocate nothing.
 func TestLookupsAllocateNothing(t *testing.T) {
 	b := mustNew(t, nodes(10), 40, 0.25, 4096, xxh)
 	var sink int

@@ -9,6 +9,9 @@ import (
 	"github.com/chbench/chbench/algorithms/placertest"
 )
 
+// Every catalog entry builds with the default configuration, reports its
+// own name, is described, allocates nothing on lookup, and Locate agrees
+// with HashKey then LocateHash.
 func TestEveryAlgorithmBuildsAndAgreesOnName(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(7)
 	for _, name := range Names() {
@@ -32,6 +35,8 @@ func TestEveryAlgorithmBuildsAndAgreesOnName(t *testing.T) {
 	}
 }
 
+// Every constructor's error comes with a true nil Placer, and each bad
+// field of a configuration is an error naming its value.
 func TestErrorsReturnNilPlacer(t *testing.T) {
 	for _, name := range Names() {
 		p, err := New(name, nil, DefaultConfig())
@@ -73,6 +78,10 @@ func TestErrorsReturnNilPlacer(t *testing.T) {
 	}
 }
 
+// Labels name the variant a result measures (jump's swap-last, bounded's
+// partitions); automatic partitions are 1,024 a node, at least 16,384, an
+// explicit count is kept; and the catalog says which algorithms have a
+// random layout.
 func TestLabelAndPartitions(t *testing.T) {
 	want := map[[2]string]string{
 		{"jump", "inside"}: "jump (swap-last)", {"jump", "last"}: "jump",

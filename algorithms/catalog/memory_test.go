@@ -56,10 +56,10 @@ func TestCostBoundsAllocation(t *testing.T) {
 	}
 }
 
-// Issue 9, kind 3: a ring of 10^6 nodes (160 virtual nodes each) or of one
-// node with 2^28 virtual nodes passed the point limit and then took
-// minutes and gigabytes; New now refuses it from the estimate, naming the
-// bytes, the points and the budget, before allocating the ring.
+// A ring of 10^6 nodes (160 virtual nodes each) or of one node with 2^28
+// virtual nodes is within the point limit but not the memory budget: New
+// refuses it from the estimate, naming the bytes, the points and the
+// budget, before allocating the ring.
 func TestNewRefusesOverBudget(t *testing.T) {
 	one, _ := algorithms.DefaultNodes(1)
 	cfg := DefaultConfig()

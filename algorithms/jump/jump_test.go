@@ -41,6 +41,7 @@ func TestJoinMovesOnlyToNewBucket(t *testing.T) {
 		placertest.Keys(50000, 1), []int{1, 3, 9, 99})
 }
 
+// Removing the last bucket moves exactly its keys and no other.
 func TestRemoveLastMovesOnlyItsKeys(t *testing.T) {
 	before := mustNew(t, 10)
 	placertest.CheckLeave(t, before, placertest.Leave(t, before, "node-9"), placertest.Keys(20000, 2), "node-9")
@@ -52,6 +53,8 @@ func TestRemoveMiddleSwapLast(t *testing.T) {
 	placertest.CheckSwapLast(t, mustNew(t, 10), placertest.Keys(20000, 3), "node-3")
 }
 
+// Rebalance keeps survivors in their buckets, fills each vacated bucket
+// with the last survivor (swap-last) and appends joiners.
 func TestRebalanceFillsHolesAndAppends(t *testing.T) {
 	before := mustNew(t, 6)
 	after, err := before.Rebalance([]algorithms.Node{
@@ -76,12 +79,15 @@ func TestRebalanceFillsHolesAndAppends(t *testing.T) {
 	}
 }
 
+// Lookups allocate nothing and give every goroutine the same owners (run
+// under -race).
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	j := mustNew(t, 100)
 	placertest.CheckNoAllocs(t, j)
 	placertest.CheckConcurrent(t, j, placertest.Keys(2000, 4))
 }
 
+// An empty membership, unequal weights and duplicate IDs are refused.
 func TestErrors(t *testing.T) {
 	h := algorithms.MustHash("xxhash")
 	if _, err := New(nil, h); err == nil {

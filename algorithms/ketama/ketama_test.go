@@ -259,6 +259,9 @@ func TestTiesGoToTheFirstName(t *testing.T) {
 	t.Logf("%d coinciding points", ties)
 }
 
+// ketama allocates nothing on lookup, is safe for concurrent use, does not
+// depend on the order servers are listed in, and at equal weights (160
+// points before and after) a join or leave moves only its own keys.
 func TestPlacerProperties(t *testing.T) {
 	keys := placertest.Keys(20000, 7)
 	k := mustNew(t, equalNodes(t, 10))
@@ -316,6 +319,9 @@ func TestJoinTo25MovesBetweenStayingServers(t *testing.T) {
 	}
 }
 
+// Memberships ketama cannot build (empty, duplicate, NaN, a share too
+// small for one point, weights beyond float32's range) are errors naming
+// the node.
 func TestBadInput(t *testing.T) {
 	cases := []struct {
 		nodes []algorithms.Node

@@ -31,6 +31,9 @@ func TestReplicasWalkTheContinuum(t *testing.T) {
 	}
 }
 
+// The replica scheme keeps the Replicator contract for R = 1, 2, 3, 5 and
+// one past MaxReplicas, on fleets smaller and larger than R
+// (placertest.CheckReplicas).
 func TestReplicasContract(t *testing.T) {
 	keys := placertest.Keys(3000, 5)
 	for _, n := range []int{1, 2, 3, 10} {

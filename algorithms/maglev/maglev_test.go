@@ -78,6 +78,9 @@ func TestSampledSharesMatchEntries(t *testing.T) {
 	}
 }
 
+// The effective table size is M doubled until it is at least 100 n, then
+// the next prime, at the edges where it grows (656 nodes, 10,000 nodes, a
+// tiny M).
 func TestEffectiveTableSize(t *testing.T) {
 	for _, tc := range []struct{ m, n, want int }{
 		{65537, 1, 65537},
@@ -118,6 +121,7 @@ func TestWeights(t *testing.T) {
 	}
 }
 
+// The same 50 nodes listed backwards give every key the same owner.
 func TestOrderIndependent(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(50)
 	h := algorithms.MustHash("xxhash")
@@ -209,6 +213,9 @@ func TestRemovalDisruption(t *testing.T) {
 	}
 }
 
+// Lookups allocate nothing and give every goroutine the same owners; with
+// a 32-bit hash every node still owns about its share of the table
+// (2,000 of 20,000 keys each, sd 42: within 500).
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	g := mustNew(t, 100, DefaultTableSize)
 	placertest.CheckNoAllocs(t, g)
@@ -227,6 +234,8 @@ func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	}
 }
 
+// Bad memberships and table sizes (not prime, too small, above
+// MaxTableSize) are errors naming the value.
 func TestErrors(t *testing.T) {
 	h := algorithms.MustHash("xxhash")
 	nodes, _ := algorithms.DefaultNodes(3)

@@ -117,6 +117,9 @@ func TestBalanceAfterRemovals(t *testing.T) {
 	placertest.CheckBalance(t, q, 300000, 2)
 }
 
+// Lookups allocate nothing and give every goroutine the same owners, also
+// after removals have put the placement on its slower path (run under
+// -race).
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	p := mustNew(t, 100)
 	for _, x := range []algorithms.Placer{p, placertest.Leave(t, p, "node-3", "node-50", "node-99")} {
@@ -125,6 +128,8 @@ func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	}
 }
 
+// An empty membership, unequal weights and a duplicate ID on Rebalance
+// are errors naming the problem (placertest.CheckEqualWeightErrors).
 func TestErrors(t *testing.T) {
 	placertest.CheckEqualWeightErrors(t, New, `"b" 2`)
 }

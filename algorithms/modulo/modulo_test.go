@@ -67,6 +67,7 @@ func TestMovedFraction(t *testing.T) {
 	}
 }
 
+// LocateHash is the key hash mod n.
 func TestLocateHashIsMod(t *testing.T) {
 	m := mustNew(t, 7, "fnv1a32")
 	for h := uint64(0); h < 100; h++ {
@@ -76,6 +77,9 @@ func TestLocateHashIsMod(t *testing.T) {
 	}
 }
 
+// Exact shares count the hash values each node owns: with a 32-bit hash on
+// 3 nodes node 0 gets the one value more, and 1,000 shares sum to 1
+// within rounding.
 func TestExactShares(t *testing.T) {
 	// 2^32 = 3 * 1431655765 + 1: node 0 gets one value more.
 	s := mustNew(t, 3, "murmur3").ExactShares()
@@ -94,12 +98,15 @@ func TestExactShares(t *testing.T) {
 	}
 }
 
+// Lookups allocate nothing and give every goroutine the same owners (run
+// under -race).
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	m := mustNew(t, 10, "xxhash")
 	placertest.CheckNoAllocs(t, m)
 	placertest.CheckConcurrent(t, m, placertest.Keys(2000, 4))
 }
 
+// An empty membership, unequal weights and a NaN weight are refused.
 func TestErrors(t *testing.T) {
 	h := algorithms.MustHash("xxhash")
 	if _, err := New(nil, h); err == nil {

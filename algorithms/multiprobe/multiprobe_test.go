@@ -135,6 +135,9 @@ func TestSampledPeakToMean(t *testing.T) {
 	}
 }
 
+// A join moves keys only to the new node, a fraction within 5 binomial
+// standard errors of its exact share; a leave moves exactly the leaving
+// node's keys.
 func TestJoinAndLeaveMoveOnlyTheirKeys(t *testing.T) {
 	keys := placertest.Keys(20000, 1)
 	for _, n := range []int{1, 9, 99} {
@@ -160,6 +163,7 @@ func TestJoinAndLeaveMoveOnlyTheirKeys(t *testing.T) {
 	}
 }
 
+// The same 30 nodes listed backwards give every key the same owner.
 func TestOrderIndependent(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(30)
 	h := algorithms.MustHash("xxhash")
@@ -168,12 +172,16 @@ func TestOrderIndependent(t *testing.T) {
 	placertest.CheckOrderIndependent(t, p, q, placertest.Keys(5000, 5))
 }
 
+// Lookups allocate nothing and give every goroutine the same owners (run
+// under -race).
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	p := mustNew(t, 100, DefaultProbes)
 	placertest.CheckNoAllocs(t, p)
 	placertest.CheckConcurrent(t, p, placertest.Keys(2000, 4))
 }
 
+// Bad memberships and probe counts (0, above MaxProbes, unequal weights)
+// are errors naming the value.
 func TestErrors(t *testing.T) {
 	h := algorithms.MustHash("xxhash")
 	nodes, _ := algorithms.DefaultNodes(3)

@@ -18,6 +18,8 @@ func bucketInt(h uint64, n int) int {
 	return int(bucket(h, int32(n), m1, m2))
 }
 
+// The masks of the enclosing and the minor power-of-two tree at the edges:
+// one bucket, powers of two, one past them, and MaxBuckets.
 func TestMasks(t *testing.T) {
 	for _, c := range []struct{ n, m1, m2 int32 }{
 		{1, 0, -1}, {2, 1, 0}, {3, 3, 1}, {4, 3, 1}, {5, 7, 3}, {1024, 1023, 511}, {1025, 2047, 1023}, {MaxBuckets, MaxBuckets - 1, MaxBuckets/2 - 1},
@@ -28,15 +30,23 @@ func TestMasks(t *testing.T) {
 	}
 }
 
+// For 2,000 key hashes, growing the bucket count one at a time moves a key
+// only to the newest bucket, the defining property of a consistent range
+// hash (placertest.CheckMonotone).
 func TestMonotone(t *testing.T) {
 	placertest.CheckMonotone(t, bucketInt, placertest.Hashes(2000, 1), 1100)
 }
 
+// A join moves keys only to the new node, a fraction within 5 binomial
+// standard errors of the ideal 1/(n+1) (placertest.CheckGrowth).
 func TestJoinMovesOnlyToNewBucket(t *testing.T) {
 	placertest.CheckGrowth(t, func(n int) algorithms.Placer { return mustNew(t, n) },
 		placertest.Keys(50000, 2), []int{1, 3, 4, 9, 99, 999, 1024})
 }
 
+// Keys spread over the buckets as independent uniform draws would, at
+// bucket counts just above and below powers of two: Pearson's chi-square
+// stays below its 1 - 10^-4 quantile (placertest.CheckUniform).
 func TestUniform(t *testing.T) {
 	keys := placertest.Keys(400000, 3)
 	for _, n := range []int{2, 3, 10, 11, 100, 1000, 1025} {
@@ -102,25 +112,35 @@ func TestSUPSIVariant(t *testing.T) {
 	t.Logf("SUPSI variant, %d buckets, 400000 keys: chi-square %.0f (9 degrees of freedom), counts %v", n, x2, counts)
 }
 
+// Two placements built from the same membership give every key the same
+// owner.
 func TestDeterministic(t *testing.T) {
 	placertest.CheckDeterministic(t, func() algorithms.Placer { return mustNew(t, 37) }, placertest.Keys(5000, 5))
 }
 
+// Removing the last node moves exactly its keys and no other.
 func TestRemoveLastMovesOnlyItsKeys(t *testing.T) {
 	before := mustNew(t, 10)
 	placertest.CheckLeave(t, before, placertest.Leave(t, before, "node-9"), placertest.Keys(20000, 6), "node-9")
 }
 
+// Removing a middle node follows swap-last: the former last node takes
+// its bucket and keys, and only the former last node's keys move between
+// survivors (placertest.CheckSwapLast).
 func TestRemoveMiddleSwapLast(t *testing.T) {
 	placertest.CheckSwapLast(t, mustNew(t, 10), placertest.Keys(20000, 7), "node-3")
 }
 
+// Lookups allocate nothing and give every goroutine the same owners (run
+// under -race).
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	p := mustNew(t, 100)
 	placertest.CheckNoAllocs(t, p)
 	placertest.CheckConcurrent(t, p, placertest.Keys(2000, 8))
 }
 
+// An empty membership, unequal weights and a duplicate ID on Rebalance
+// are errors naming the problem (placertest.CheckEqualWeightErrors).
 func TestErrors(t *testing.T) {
 	placertest.CheckEqualWeightErrors(t, New, Name)
 }

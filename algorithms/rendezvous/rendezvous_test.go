@@ -18,6 +18,9 @@ func mustNew(t *testing.T, nodes []algorithms.Node, hash string) *Rendezvous {
 	return r
 }
 
+// Under every hash a join moves keys only to the new node, a leave only
+// the leaving nodes' keys, and the order nodes are listed in changes no
+// owner.
 func TestJoinLeaveAndOrder(t *testing.T) {
 	keys := placertest.Keys(20000, 21)
 	for _, hash := range algorithms.HashNames() {
@@ -83,6 +86,8 @@ func TestWeightedLeave(t *testing.T) {
 	placertest.CheckLeave(t, before, after, placertest.Keys(10000, 24), "b")
 }
 
+// Score is finite and positive at the extreme mixes 0, 1, 2^63 and
+// 2^64-1, and increases with u.
 func TestScoreFiniteAtExtremes(t *testing.T) {
 	for _, x := range []uint64{0, 1, 1 << 63, math.MaxUint64} {
 		if s := Score(1, x); math.IsNaN(s) || math.IsInf(s, 0) || s <= 0 {
@@ -94,6 +99,8 @@ func TestScoreFiniteAtExtremes(t *testing.T) {
 	}
 }
 
+// Lookups allocate nothing, weighted or not, and give every goroutine the
+// same owners (run under -race).
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(50)
 	r := mustNew(t, nodes, "xxhash")
@@ -103,6 +110,7 @@ func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	placertest.CheckNoAllocs(t, w)
 }
 
+// An empty membership and a negative weight are refused.
 func TestErrors(t *testing.T) {
 	h := algorithms.MustHash("xxhash")
 	if _, err := New(nil, h); err == nil {

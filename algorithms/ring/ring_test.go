@@ -77,6 +77,7 @@ func TestSearchMatchesBinarySearch(t *testing.T) {
 	}
 }
 
+// The same 20 nodes listed backwards give every key the same owner.
 func TestOrderIndependent(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(20)
 	h := algorithms.MustHash("xxhash")
@@ -120,6 +121,8 @@ func TestCollisionsDeterministic(t *testing.T) {
 	}
 }
 
+// Under every hash a join moves keys only to the new node and a leave only
+// the leaving node's keys.
 func TestJoinAndLeave(t *testing.T) {
 	keys := placertest.Keys(20000, 11)
 	for _, hash := range algorithms.HashNames() {
@@ -177,6 +180,9 @@ func TestShareStdErrorIsInverseSqrtK(t *testing.T) {
 	}
 }
 
+// Virtual nodes scale with weight (500 per unit), and each node's exact
+// share is its weight share within 4 relative standard errors,
+// 1/sqrt(500 w) each.
 func TestWeightsScaleVNodes(t *testing.T) {
 	nodes := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 1}, {ID: "c", Weight: 2}, {ID: "d", Weight: 4}}
 	r, err := New(nodes, 500, algorithms.MustHash("xxhash"))
@@ -196,12 +202,16 @@ func TestWeightsScaleVNodes(t *testing.T) {
 	}
 }
 
+// Lookups allocate nothing and give every goroutine the same owners (run
+// under -race).
 func TestLookupsAllocFreeAndConcurrent(t *testing.T) {
 	r := mustNew(t, 100, 160, "xxhash")
 	placertest.CheckNoAllocs(t, r)
 	placertest.CheckConcurrent(t, r, placertest.Keys(2000, 4))
 }
 
+// Bad memberships and settings (vnodes 0, weights 0, +Inf or too small
+// for one virtual node, duplicates) are errors.
 func TestErrors(t *testing.T) {
 	h := algorithms.MustHash("xxhash")
 	ok := []algorithms.Node{{ID: "a", Weight: 1}}

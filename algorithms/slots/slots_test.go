@@ -70,6 +70,8 @@ func SpecCRC16(key []byte) uint16 {
 	return crc
 }
 
+// The table-driven CRC16 equals the specification's bitwise CRC-16/XMODEM
+// on 2,000 random strings.
 func TestCRC16MatchesBitwise(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 2000 {
@@ -169,6 +171,8 @@ func checkFloorCeil(t *testing.T, p algorithms.Placer) {
 	}
 }
 
+// Every node's slot count is the floor or the ceiling of its weighted
+// share of 16,384, for weighted fleets and for 1 to 16,384 equal nodes.
 func TestTargetsFloorCeil(t *testing.T) {
 	for _, ws := range [][]float64{{1}, {1, 1, 1}, {1, 2, 3, 4}, {0.1, 0.7, 1e3}, {5, 5, 5, 5, 5, 5, 5}} {
 		ns := make([]algorithms.Node, len(ws))
@@ -226,6 +230,10 @@ func bestMoves(a algorithms.Placer, next []algorithms.Node) int {
 	return cost + max(0, k-free)
 }
 
+// Over a seeded sequence of joins, leaves and reorderings, each Rebalance
+// moves no more slots than the new counts require (a reordering moves
+// none), and after weight changes still the fewest for the counts
+// reached.
 func TestRebalanceMinimalMoves(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	var p algorithms.Placer = mustNew(t, nodes(5))
@@ -371,6 +379,9 @@ func TestPeakToMean(t *testing.T) {
 	}
 }
 
+// Bad memberships (empty, empty or duplicate IDs, bad weights, more nodes
+// than slots, a weight that rounds to no slot) are errors naming the
+// value.
 func TestErrors(t *testing.T) {
 	many := nodes(NumSlots + 1)
 	cases := []struct {
@@ -409,6 +420,8 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// Rebalance returns a new placement and leaves the one it was called on as
+// it was.
 func TestRebalanceLeavesReceiverUnchanged(t *testing.T) {
 	p := mustNew(t, nodes(4))
 	before := owners(p)
@@ -426,6 +439,7 @@ func TestRebalanceLeavesReceiverUnchanged(t *testing.T) {
 	}
 }
 
+// HashKey, LocateHash, Locate and KeySlot allocate nothing.
 func TestLookupsAllocateNothing(t *testing.T) {
 	p := mustNew(t, nodes(10))
 	key := "user:{1000}:profile"
@@ -442,6 +456,8 @@ func TestLookupsAllocateNothing(t *testing.T) {
 	_ = sink
 }
 
+// Locate is the owner of the key's slot, HashKey is the slot, and
+// LocateHash reduces any hash mod 16,384.
 func TestLocateMatchesLocateHash(t *testing.T) {
 	p := mustNew(t, []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}, {ID: "c", Weight: 1}})
 	for i := range 1000 {

@@ -20,8 +20,7 @@ import (
 // whose relative standard deviation with V virtual nodes is about
 // 1/sqrt(V); we accept 4/sqrt(V) relative to the ideal. (The published
 // ring figures are single rings and are not compared here: see the
-// informational rows of Run. An earlier check of the published ring
-// against the same band compared two typed constants and could not fail.)
+// informational rows of Run.)
 // Power: jump measured in modulo's place moves 1/(n+1), tens of standard
 // errors from the law, and a ring that rehashes everything (modulo in the
 // ring's place) is far outside 4/sqrt(V).

@@ -24,11 +24,11 @@ func TestBadFlagsFailBeforeWork(t *testing.T) {
 		{[]string{"spread", "-algo", "ring", "-nodes", "10", "-workers", "-1"}, "workers -1"},
 		{[]string{"reference", "-workers", "-2"}, "workers -2"},
 		{[]string{"move", "-algo", "ring", "-from", "10", "-workers", "100000000"}, "workers 100000000"},
-		// A bad op after a good one used to fail only after the good one ran.
+		// A bad op after a good one fails before the good one runs.
 		{[]string{"move", "-algo", "all", "-from", "grid", "-op", "add,bogus"}, `"bogus"`},
 		{[]string{"move", "-algo", "ring", "-from", "10", "-op", "add,,churn"}, `op ""`},
 		{[]string{"move", "-algo", "ring", "-from", "10", "-op", "add,add"}, `op "add"`},
-		// -shares without csv used to be reported after the whole run.
+		// -shares without csv is refused before the run.
 		{[]string{"spread", "-algo", "all", "-nodes", "grid", "-shares"}, "-format table"},
 		// Repeated entries ran and wrote each configuration twice.
 		{[]string{"move", "-algo", "ring,ring", "-from", "10"}, `algo "ring"`},
@@ -44,7 +44,7 @@ func TestBadFlagsFailBeforeWork(t *testing.T) {
 		{[]string{"move", "-algo", "ring", "-from", "10", "-min-moves", "-5"}, "min-moves -5"},
 		{[]string{"move", "-algo", "ring", "-from", "10", "-max-keys", "0"}, "max-keys 0"},
 		{[]string{"spread", "-algo", "bounded", "-nodes", "10", "-partitions", "-4"}, "partitions -4"},
-		// A node leaving twice used to leave once, silently (10 -> 9).
+		// A node named twice to leave is refused, not counted once.
 		{[]string{"move", "-algo", "ring", "-from", "10", "-leave", "node-1", "-leave", "node-1"}, `"node-1": named twice`},
 		{[]string{"storm", "-algo", "ring", "-from", "10", "-leave", "node-1", "-leave", "node-1"}, `"node-1": named twice`},
 	} {
@@ -62,11 +62,6 @@ func TestBadFlagsFailBeforeWork(t *testing.T) {
 	}
 }
 
-// Every integer flag of every command (found in its -h text: "-name int"
-// or "-name uint") reads plain decimal, the syntax of the comma-separated
-// list flags: the flag package's base 0 took -nodes 0x10 as 16, 1_000 as
-// 1000 and 010 as 8. Other syntax is a usage error naming the flag and
-// the value.
 // helpFlags returns, for every command in name order, the flags its -h
 // text lists with a type matching kind ("-name TYPE" lines): {command,
 // flag} pairs.
@@ -91,6 +86,11 @@ func helpFlags(t *testing.T, kind string) [][2]string {
 	return out
 }
 
+// Every integer flag of every command (found in its -h text: "-name int"
+// or "-name uint") reads plain decimal, the syntax of the comma-separated
+// list flags, where the flag package's base 0 would read -nodes 0x10 as
+// 16, 1_000 as 1000 and 010 as 8. Other syntax is a usage error naming
+// the flag and the value.
 func TestIntegerFlagsAreDecimal(t *testing.T) {
 	ints := helpFlags(t, "int|uint")
 	for _, cf := range ints {
@@ -131,8 +131,8 @@ func TestIntegerFlagsAreDecimal(t *testing.T) {
 
 // Every float flag of every command (found in its -h text: "-name float")
 // reads plain decimal or exponent notation only, as the integer flags
-// read plain decimal: strconv.ParseFloat took Go literals, so storm -hit
-// 1_0 was a hit ratio of 10 and -hit 0x1p-1 one of 0.5. Other syntax is a
+// read plain decimal, where strconv.ParseFloat would take Go literals
+// (storm -hit 1_0 a hit ratio of 10, -hit 0x1p-1 one of 0.5). Other syntax is a
 // usage error naming the flag and the value as typed.
 func TestFloatFlagsAreDecimal(t *testing.T) {
 	floats := helpFlags(t, "float")

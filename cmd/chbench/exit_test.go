@@ -39,7 +39,7 @@ func TestExitStatus(t *testing.T) {
 		{2, []string{"load", "-nodes", "3", "-keys", "10", "-requests", "10", "-sets", "1000000000"}},
 		{2, []string{"bounded", "-nodes", "3", "-keys", "10", "-requests", "10", "-sets", "1000000000"}},
 		{2, []string{"move", "-algo", "ring", "-from", "3", "-keys", "10", "-sets", "1000000000"}},
-		// Out-of-range values found only by the analysis used to exit 1.
+		// Out-of-range values the analysis would find are usage errors too.
 		{2, []string{"load", "-nodes", "3", "-keys", "10", "-requests", "9223372036854775807"}},
 		{2, []string{"bounded", "-nodes", "3", "-keys", "10", "-requests", "10", "-eps", "0.1,1e-300"}},
 		{2, []string{"locate", "-algo", "bounded", "-nodes", "3", "-eps", "1e-300", "k"}},

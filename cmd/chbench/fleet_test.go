@@ -27,6 +27,9 @@ func TestMoveWeightedJoinCLI(t *testing.T) {
 	}
 }
 
+// move's fleet flags: a members file with a named leave and reweight
+// (skipping the unweighted algorithms), seeded fractions and a joining
+// count, and every flag conflict named.
 func TestMoveFleetFlags(t *testing.T) {
 	dir := t.TempDir()
 	members := filepath.Join(dir, "fleet.txt")

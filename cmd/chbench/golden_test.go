@@ -119,6 +119,8 @@ func goVersionCases(name string) bool {
 	return false
 }
 
+// Every golden case's output equals its file in testdata byte for byte,
+// and runs that record the Go version do.
 func TestGolden(t *testing.T) {
 	for _, c := range goldenCases() {
 		t.Run(c.name, func(t *testing.T) {

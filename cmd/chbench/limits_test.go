@@ -31,10 +31,9 @@ func wantCLIError(t *testing.T, args []string, parts ...string) {
 	}
 }
 
-// Kind 1 of issue 9: weights whose total overflows or whose share
-// underflows used to pass validation and panic in the analysis with a Go
-// stack (modulo, jump, rendezvous); every algorithm now refuses them the
-// same way, naming the weight.
+// Weights whose total overflows or whose share underflows are refused by
+// every algorithm the same way, naming the weight, as a usage error and
+// not a panic in the analysis.
 func TestWeightsOutOfRangeRefused(t *testing.T) {
 	for _, algo := range []string{"modulo", "jump", "rendezvous", "ring", "slots", "bounded"} {
 		wantCLIError(t, []string{"spread", "-algo", algo, "-nodes", "2", "-weights", "1e308,1e308", "-keys", "10", "-sets", "1"},
@@ -45,12 +44,11 @@ func TestWeightsOutOfRangeRefused(t *testing.T) {
 	wantCLIError(t, []string{"locate", "-algo", "rendezvous", "-weights", "1e308,1e308", "-nodes", "2", "k"}, "1e+308")
 }
 
-// Issue 9, kind 3: structures that could not fit were admitted by the
-// count limits (a ring of 10^6 nodes: out of memory after 41 s; one node
-// with 2^28 virtual nodes: 60 s and 4 GB to place one key). Their memory is
-// now estimated from the bytes the code allocates per point, entry and
-// counter, and refused against the budget (-mem, default 2 GiB) before
-// anything is allocated.
+// Structures that cannot fit (a ring of 10^6 nodes; one node with 2^28
+// virtual nodes) are refused against the memory budget (-mem, default 2
+// GiB) before anything is allocated: their memory is estimated from the
+// bytes the code allocates per point, entry and counter, and the error
+// states them.
 func TestMemoryBudgetRefusesUpFront(t *testing.T) {
 	wantCLIError(t, []string{"locate", "-algo", "ring", "-nodes", "1000000", "k"}, "160000000 virtual nodes", "memory budget of 2 GiB", "-mem")
 	wantCLIError(t, []string{"locate", "-algo", "ring", "-nodes", "1", "-vnodes", "268435456", "k"}, "268435456 virtual nodes", "2 GiB")
@@ -66,11 +64,9 @@ func TestMemoryBudgetRefusesUpFront(t *testing.T) {
 	}
 }
 
-// Issue 9, kind 2: modulo shrink-lifo from 10,000 nodes held every
-// membership twice and every placement at once (4.6 GB, then a fatal
-// error). The chain is streamed within the budget: a 1,000-node shrink in
-// 4 MiB, far below the ~100 MiB its chain takes held at once, gives the
-// same output as with the default budget.
+// A long scenario's chain of placements is streamed within the budget: a
+// 1,000-node shrink in 4 MiB, far below the ~100 MiB its chain takes held
+// at once, gives the same output as with the default budget.
 func TestScenarioChainStreamsWithinBudget(t *testing.T) {
 	args := []string{"move", "-algo", "modulo", "-from", "1000", "-op", "shrink-lifo", "-keys", "300", "-sets", "2", "-format", "csv", "-commit", "x"}
 	want, _, err := runCLI(t, args...)
@@ -83,10 +79,9 @@ func TestScenarioChainStreamsWithinBudget(t *testing.T) {
 	}
 }
 
-// Issue 9, kind 4: `seq 1 10000 | chbench move -algo ring -from 10 -to 11
-// -keyfile /dev/stdin -sets 2` said "no keys" although 10,000 arrived.
-// Standard input, as /dev/stdin or "-", now gives the same result as the
-// same keys in a regular file.
+// Standard input as the key file, as /dev/stdin or "-" (a stream that
+// can be read once), gives the same result as the same keys in a regular
+// file: the stream is copied once and every pass reads the copy.
 func TestKeyFileFromStandardInput(t *testing.T) {
 	var keys strings.Builder
 	for i := 1; i <= 10000; i++ {
@@ -115,10 +110,9 @@ func TestKeyFileFromStandardInput(t *testing.T) {
 	}
 }
 
-// Issue 9, kind 7: an explicit empty value was accepted silently in some
-// places (locate -hash "" used xxhash, -weights "" meant all 1, -op ""
-// meant add) and refused in others. Every flag of every command now
-// refuses it, naming the flag.
+// An explicit empty value is refused by every flag of every command,
+// naming the flag: -hash "" must not mean the default hash, -weights ""
+// all 1, or -op "" add; leaving a flag out is how to ask for its default.
 func TestExplicitEmptyValuesRefused(t *testing.T) {
 	for _, c := range [][]string{
 		{"locate", "-algo", "ring", "-nodes", "3", "-hash", "", "k"},
@@ -157,10 +151,10 @@ func TestExplicitEmptyValuesRefused(t *testing.T) {
 	}
 }
 
-// Issue 9, kind 6: the noise floor of `spread -algo modulo -nodes 1048576
-// -keys 10 -sets 1` was simulated (43 s for ten keys); it is computed from
-// 1,000 equal-weight nodes on (analysis.AnalyticNoiseNodes), and the
-// output says which.
+// The noise floor of a spread over many nodes is computed, not simulated
+// (from 1,000 equal-weight nodes on: analysis.AnalyticNoiseNodes), so
+// `spread -algo modulo -nodes 1048576 -keys 10 -sets 1` is quick, and the
+// output says which method gave it.
 func TestNoiseMethodInOutput(t *testing.T) {
 	out, _, err := runCLI(t, "spread", "-algo", "modulo", "-nodes", "1000", "-keys", "10", "-sets", "1", "-format", "csv", "-commit", "x")
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
+// chbench load writes one CSV row per exponent and placement with the
+// schema's columns, and a request log replaces the Zipf draws.
 func TestLoadCommand(t *testing.T) {
 	out, _, err := runCLI(t, "load", "-nodes", "8", "-keys", "500", "-requests", "4000", "-sets", "2", "-zipf", "0,1.1", "-format", "csv", "-commit", "x")
 	if err != nil {
@@ -58,6 +60,8 @@ func TestLoadCommand(t *testing.T) {
 	}
 }
 
+// chbench bounded writes one row per eps and form, every bounded form's
+// max load / cap at most 1.
 func TestBoundedCommand(t *testing.T) {
 	out, _, err := runCLI(t, "bounded", "-nodes", "6", "-keys", "600", "-requests", "2000", "-sets", "2", "-eps", "0.1,1", "-format", "csv")
 	if err != nil {
@@ -92,6 +96,8 @@ func TestKeysKindDefault(t *testing.T) {
 	}
 }
 
+// Bad load and bounded flags are usage errors naming the value, before
+// any work.
 func TestTrafficBadFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string

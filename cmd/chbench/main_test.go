@@ -90,6 +90,8 @@ func TestLocateAcrossProcessesAndOrders(t *testing.T) {
 	}
 }
 
+// Bad input to every command is a usage error whose message names the bad
+// value.
 func TestBadInput(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -128,6 +130,7 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// -h prints the command's usage on stderr and returns flag.ErrHelp.
 func TestHelp(t *testing.T) {
 	for _, cmd := range []string{"locate", "slot", "move", "spread", "plot"} {
 		_, stderr, err := runCLI(t, cmd, "-h")

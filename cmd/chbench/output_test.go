@@ -68,7 +68,7 @@ func TestOutputPrefix(t *testing.T) {
 // a file is refused before any work (10^9 keys per set would not finish)
 // with exit status 2, and an earlier run's files stay as they were; a
 // missing directory is an error while running (1), also before any work.
-// -o /dev/null used to write /dev/null.table (as root, into /dev).
+// -o /dev/null must not write /dev/null.table (as root, into /dev).
 func TestOutPrefixRefused(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
@@ -212,9 +212,9 @@ func TestOutDashAndSymlinkRefused(t *testing.T) {
 }
 
 // An -o whose files, or their temporary names .NAME.NNNNNNNNNN.tmp, are
-// too long for the file system is a usage error found before any work:
-// move -format csv,table -o DIR/<250 x's> used to run for seconds and
-// then fail with "file name too long".
+// too long for the file system is a usage error found before any work,
+// not a "file name too long" after the run; a name just short enough is
+// written.
 func TestOutNameTooLong(t *testing.T) {
 	dir := t.TempDir()
 	// Only where the limit is the usual 255 bytes a name.
@@ -254,8 +254,8 @@ func TestOutNameTooLong(t *testing.T) {
 
 // report -o follows the -o PREFIX checks before any work: a value ending
 // in / names a directory (exit 2) and a missing directory is an error
-// while running (exit 1) naming the value given; both used to exit 1
-// naming a random temporary file.
+// while running (exit 1) naming the value given, never the temporary
+// file's random name.
 func TestReportOutChecked(t *testing.T) {
 	run := copyRun(t)
 	missing := filepath.Join(t.TempDir(), "nonexist", "dir", "x.md")
@@ -276,9 +276,8 @@ func TestReportOutChecked(t *testing.T) {
 	}
 }
 
-// report -compare writes the comparison to -o FILE (it was printed to
-// standard output, -o silently ignored), and to standard output without
-// -o or with -o -.
+// report -compare writes the comparison to -o FILE, and to standard
+// output without -o or with -o -, and never writes REPORT.md.
 func TestReportCompareOut(t *testing.T) {
 	run := copyRun(t)
 	want, _, err := runCLI(t, "report", "-dir", run, "-compare", run)

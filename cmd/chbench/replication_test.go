@@ -44,8 +44,8 @@ func TestReplicationCLI(t *testing.T) {
 		{[]string{"-replicas", "2"}, "-from is required"},
 		{[]string{"-from", "4", "-format", "bench"}, "format bench"},
 		{[]string{"-from", "4", "-to", "5", "-op", "add"}, "one or the other"},
-		// R above the nodes before the change was silently capped at them
-		// (2 replicas placed, replicas column 3): refused, naming both.
+		// R above the nodes before the change cannot be placed (a key has
+		// one replica per node): refused, naming both, not capped.
 		{[]string{"-from", "2", "-replicas", "3"}, "replicas 3: the fleet before the change has only 2 nodes (-from 2)"},
 		{[]string{"-from", "10,4", "-replicas", "1,5"}, "replicas 5: the fleet before the change has only 4 nodes (-from 4)"},
 		{[]string{"-node-ids", "a,b", "-leave", "a", "-replicas", "3"}, "replicas 3: the fleet before the change has only 2 nodes,"},
@@ -73,11 +73,10 @@ func TestMoveReplicas(t *testing.T) {
 }
 
 // A configuration the analysis refuses is a usage error found before the
-// first key (the 1,000-node ring at 100,000 vnodes used to run modulo and
-// rendezvous for seconds, then exit 1); churn's per-set histories differ in
-// their ideal fraction, so it runs one history for every set; a reweight
-// survives the per-set layouts (it was dropped for sets 1 and up, which
-// then measured only the leave).
+// first key of any configuration (a 1,000-node ring at 100,000 vnodes is
+// refused before modulo and rendezvous run); churn's per-set histories
+// differ in their ideal fraction, so it runs one history for every set; a
+// reweight applies to every per-set layout, not only to set 0's.
 func TestReplicationChecksFirst(t *testing.T) {
 	for _, c := range []struct {
 		args []string

@@ -61,6 +61,9 @@ func TestReportCommand(t *testing.T) {
 	}
 }
 
+// report's errors and their exit status: a bad profile value or an extra
+// argument is a usage error (2), a directory without results or an
+// unreadable profile an error while running (1).
 func TestReportUsageErrors(t *testing.T) {
 	dir := copyRun(t)
 	prof := filepath.Join(dir, "bad.txt")
@@ -75,8 +78,8 @@ func TestReportUsageErrors(t *testing.T) {
 		{[]string{"report", "-dir", dir, "-profile", prof}, 2, `bad.txt:2: replicas = "0": want a replication factor 1..5`},
 		{[]string{"report", "-dir", dir, "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"report", "-dir", t.TempDir()}, 1, "no result files"},
-		// A profile that cannot be read is an error while running, as a
-		// missing -keyfile is (it exited 2, against the README).
+		// A profile that cannot be read is an error while running (exit
+		// 1), as a missing -keyfile is.
 		{[]string{"report", "-dir", dir, "-profile", filepath.Join(dir, "absent.txt")}, 1, "-profile: open " + filepath.Join(dir, "absent.txt")},
 		{[]string{"report", "-dir", dir, "-profile", dir}, 1, "is a directory"},
 	} {

@@ -37,6 +37,7 @@ func TestStormDefaults(t *testing.T) {
 	}
 }
 
+// Bad storm flags are usage errors naming the value, before any work.
 func TestStormBadFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string

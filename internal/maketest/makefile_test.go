@@ -86,10 +86,9 @@ func interrupt(t *testing.T, dir string, args []string) error {
 	return err
 }
 
-// Issue 9, kind 9: a SIGINT to the top make process alone let the
-// sub-makes finish and publish a new result set while make reported an
-// interrupt. Publishing is now a line of the top make's own recipe, which
-// an interrupted make never reaches.
+// A SIGINT to the top make process alone publishes nothing: publishing is
+// a line of the top make's own recipe, which an interrupted make never
+// reaches, even when the sub-makes it waits for finish.
 func TestInterruptedMakeDoesNotPublish(t *testing.T) {
 	for _, target := range []string{"quick", "bench"} {
 		dir, args := setup(t)

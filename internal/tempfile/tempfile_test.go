@@ -26,8 +26,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// Issue 9, kind 8: SIGINT and SIGTERM remove the tracked temporary files
-// and the process still dies of the signal; untracked files stay.
+// SIGINT and SIGTERM remove the tracked temporary files and the process
+// still dies of the signal; untracked files stay.
 func TestSignalRemovesTrackedFiles(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		dir := t.TempDir()

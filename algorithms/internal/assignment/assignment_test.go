@@ -41,6 +41,8 @@ func TestReassign(t *testing.T) {
 	}
 }
 
+// Validate refuses an empty membership and unequal weights, prefixed with
+// the algorithm's name, and accepts equal weights.
 func TestValidate(t *testing.T) {
 	if err := Validate("x", nil); err == nil || !strings.HasPrefix(err.Error(), "x: ") {
 		t.Errorf("empty membership: %v", err)
@@ -54,6 +56,8 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// A capacity below the node count or above the maximum is refused, naming
+// both; the bounds themselves are accepted.
 func TestValidateCapacity(t *testing.T) {
 	for _, c := range []struct{ a, n, max int }{{2, 3, 10}, {11, 3, 10}} {
 		if err := ValidateCapacity(c.a, c.n, c.max); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("capacity %d for %d nodes", c.a, c.n)) {

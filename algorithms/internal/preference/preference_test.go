@@ -5,6 +5,8 @@ import (
 	"testing"
 )
 
+// A preference list walks the owners from start, skipping duplicates,
+// wrapping at the end, and stopping at the node count or the room given.
 func TestList(t *testing.T) {
 	owner := []int32{2, 2, 0, 1, 0, 3}
 	for _, c := range []struct {
