@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 )
 
 // algorithmColumns are the columns of chbench algorithms: the catalog's

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 )
 
 // Each case is a hostile command line that must fail before any work

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 )
 
 // wantCLIError runs chbench in-process and checks that it fails with an

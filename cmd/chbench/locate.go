@@ -7,7 +7,7 @@ import (
 	"unicode"
 
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 )
 
 // runLocate prints "KEY<TAB>NODE-ID" for each key argument. Every error

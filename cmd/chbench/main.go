@@ -19,7 +19,7 @@
 // the full reference (flags, formats and -o, exit status, key files), and
 // docs/promises.md what chbench promises about bad input, memory and
 // interrupts. Each command is one file here: its flags (the groups of
-// internal/cli), one call into the library, and the writing of its rows.
+// cmd/internal/cli), one call into the library, and the writing of its rows.
 package main
 
 import (
@@ -30,7 +30,7 @@ import (
 	"os"
 	"sort"
 
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/internal/tempfile"
 )
 

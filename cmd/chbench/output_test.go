@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/internal/tempfile"
 	"github.com/chbench/chbench/schema"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/plots"
 )
 

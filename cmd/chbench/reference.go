@@ -6,7 +6,7 @@ import (
 
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/reference"
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 )
 
 // runReference runs the reference table (package reference) and exits

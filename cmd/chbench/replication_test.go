@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/schema"
 )
 

@@ -5,7 +5,7 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/report"
 	"github.com/chbench/chbench/schema"
 )

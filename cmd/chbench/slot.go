@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/chbench/chbench/algorithms/slots"
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 )
 
 // runSlot prints "KEY<TAB>SLOT", the Redis Cluster hash slot of each key.

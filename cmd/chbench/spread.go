@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/schema"
 )
 

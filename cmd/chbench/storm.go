@@ -16,7 +16,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/analysis"
-	"github.com/chbench/chbench/internal/cli"
+	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/live"
 	"github.com/chbench/chbench/schema"
