@@ -311,4 +311,3 @@ func compareMaps(t *testing.T, got, want *crush.Map, rule int) {
 		t.Errorf("rule steps %+v, crushtool rule %d %+v", got.Rules[0].Steps, rule, want.Rules[rule].Steps)
 	}
 }
-
