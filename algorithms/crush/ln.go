@@ -24,6 +24,10 @@ func Ln(u uint32) uint64 {
 	return e<<44 + (lnLH[k]+lnLL[j])>>4
 }
 
+// LnTables returns copies of the three tables Ln reads, for checks
+// against Ceph's own (live.TestLnTablesMatchLibceph).
+func LnTables() (rh, lh [129]uint64, ll [256]uint64) { return lnRH, lnLH, lnLL }
+
 // The tables hold Ceph's values bit for bit, not the formulas' exact
 // roundings: crush_ln_table.h has its own rounding in lnLH (mostly one
 // below the nearest integer, and 0xffff00000000 instead of 2^48 at k =
