@@ -167,6 +167,11 @@ type Info struct {
 	// bare name would mislead, e.g. "partitions" for bounded loads placed
 	// on partitions rather than on keys; "" otherwise. See [Info.Label].
 	Variant string
+	// Domains says how the algorithm keeps replicas in distinct failure
+	// domains (racks, zones) when given a topology: its
+	// algorithms.DomainReplicator scheme, crush's rule, or the salted
+	// probes of algorithms.SaltedDomainReplicas (set in domains.go).
+	Domains string
 	// LeavePolicy names how a node other than the last leaves when the
 	// algorithm has no native removal ("swap-last" for jump); "" when any
 	// node can leave. See [Info.Label].
@@ -408,11 +413,16 @@ func Describe(name string) (Info, error) {
 			return in, nil
 		}
 	}
+	for _, in := range staged {
+		if in.Name == name {
+			return in, nil
+		}
+	}
 	return Info{}, unknown(name)
 }
 
 func unknown(name string) error {
-	return fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+	return fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(append(Names(), Staged()...), ", "))
 }
 
 // ParseNames splits a comma-separated list of algorithm names, checking
