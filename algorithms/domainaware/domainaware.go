@@ -132,3 +132,9 @@ func (l *Locator) WithTopology(t *topology.Topology) (*Locator, error) {
 	}
 	return New(next, l.bits, t, l.level)
 }
+
+// RebalanceTopology is WithTopology as an [algorithms.Locator], for
+// measures that follow topology changes (analysis/domains.Apply).
+func (l *Locator) RebalanceTopology(t *topology.Topology) (algorithms.Locator, error) {
+	return l.WithTopology(t)
+}

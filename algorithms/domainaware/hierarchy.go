@@ -220,3 +220,37 @@ func (p *Hierarchy) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error
 	}
 	return NewHierarchy(t, p.topo.Levels()[p.level], p.hash)
 }
+
+// Locator returns p as an [algorithms.Locator] (its own replicas) that
+// also follows topology changes by rebuilding: the hierarchy depends only
+// on the topology's names and weights, so RebalanceTopology is
+// NewHierarchy of the new topology. hashBits is the key hash's width.
+func (p *Hierarchy) Locator(hashBits int) *HierarchyLocator {
+	return &HierarchyLocator{Locator: algorithms.AsLocator(p, hashBits), p: p, bits: hashBits}
+}
+
+// HierarchyLocator is the [algorithms.Locator] of a [Hierarchy].
+type HierarchyLocator struct {
+	algorithms.Locator
+	p    *Hierarchy
+	bits int
+}
+
+// Rebalance returns the locator of p.Rebalance(nodes).
+func (l *HierarchyLocator) Rebalance(nodes []algorithms.Node) (algorithms.Locator, error) {
+	q, err := l.p.Rebalance(nodes)
+	if err != nil {
+		return nil, err
+	}
+	return q.(*Hierarchy).Locator(l.bits), nil
+}
+
+// RebalanceTopology returns the locator of the hierarchy of t, with the
+// same failure domain and hash.
+func (l *HierarchyLocator) RebalanceTopology(t *topology.Topology) (algorithms.Locator, error) {
+	q, err := NewHierarchy(t, l.p.topo.Levels()[l.p.level], l.p.hash)
+	if err != nil {
+		return nil, err
+	}
+	return q.Locator(l.bits), nil
+}
