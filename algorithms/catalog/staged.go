@@ -19,7 +19,7 @@ var staged = []Info{
 	// host and a leave moves only the leaver's keys, at any weights.
 	// Device and bucket ids follow the node order and are kept by
 	// Rebalance (as Ceph keeps OSD ids): Ordered and Stateful.
-	{Name: crush.Name, Family: "classic", Lookup: "O(n) flat (one straw2 draw per item on the path)", Memory: "~0.5 KiB per node (map, ids, domains)",
+	{Name: crush.Name, Family: "classic", Lookup: "O(n) flat (one straw2 draw per item on the path)", Memory: "~240 B per node (flat map, ids, domains)",
 		Removal: "any; only its keys move (1/n); in a hierarchy its bucket's share leaves it", Weights: "16.16 fixed point, straw2 ln(u)/w",
 		Source: "Weil et al. SC 2006; Ceph src/crush/mapper.c v16.2", UsesHash: true, Weighted: true, Ordered: true, Stateful: true,
 		JoinMinimal: true, LeaveMinimal: true,
