@@ -137,10 +137,12 @@ func crushCases() []crushCase {
 				{"-o", "map0", "--build", "--num_osds", "12", "host", "straw2", "2", "rack", "straw2", "3", "root", "straw2", "0"},
 				{"-i", "map0", "--reweight-item", "osd.3", "3.5", "-o", "map1"},
 				{"-i", "map1", "--reweight-item", "osd.7", "0.25", "-o", "map2"},
-				{"-i", "map2", "--reweight-item", "osd.0", "2", "-o", "map"}},
+				{"-i", "map2", "--reweight-item", "osd.0", "2", "-o", "map3"},
+				{"-i", "map3", "--reweight-item", "osd.5", "0.1", "-o", "map4"},
+				{"-i", "map4", "--reweight-item", "osd.9", "0.123456", "-o", "map"}},
 			placer: func(t *testing.T) *crush.Placer {
 				ws := ones(12)
-				ws[3], ws[7], ws[0] = 3.5, 0.25, 2
+				ws[3], ws[7], ws[0], ws[5], ws[9] = 3.5, 0.25, 2, 0.1, 0.123456
 				tp := split(t, equalNodes(t, ws...), topology.Grouping{Level: "host", Spec: "6"}, topology.Grouping{Level: "rack", Spec: "2"})
 				return mustPlacer(t)(crush.FromTopology(tp, "host", algorithms.MustHash("xxhash")))
 			}},

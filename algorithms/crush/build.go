@@ -39,7 +39,7 @@ func lowestFree(used map[int32]bool) int32 {
 // one out (Ceph 16.2, src/tools/crushtool.cc): type 0 is DeviceType, then
 // one type per level from the innermost out, then RootName; node i of
 // t.Nodes() is device i with its weight in 16.16 fixed point
-// ([FixedWeight]); each domain is a straw2 bucket holding its nodes (or
+// ([FixedWeight], as crushtool converts a weight); each domain is a straw2 bucket holding its nodes (or
 // the domains one level in) in order of first appearance, with the sum of
 // their weights; bucket ids go -1, -2, ... from the innermost level's
 // domains out, the root last; and rule 0 is `take root; chooseleaf firstn

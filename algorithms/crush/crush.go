@@ -25,8 +25,9 @@
 //     at each level above it the bucket that lost weight sheds a matching
 //     share. Device and bucket IDs of what stays are kept (Ceph keeps
 //     them), so nothing else is renumbered.
-//   - Weights: 16.16 fixed point, round(w * 65536); a weight below
-//     1/65536 or a bucket over 65536 is an error.
+//   - Weights: 16.16 fixed point as Ceph converts them (float32(w) *
+//     0x10000, truncated: [FixedWeight]); a weight below 1/65536 or a
+//     bucket over 65536 is an error.
 //   - Without a topology (New): one host per node under one root, the map
 //     of `crushtool --build --num_osds N host straw2 1 root straw2 0`.
 //

@@ -263,3 +263,16 @@ func TestErrors(t *testing.T) {
 		t.Errorf("device beyond the map: %v", err)
 	}
 }
+
+// FixedWeight converts as crushtool does (float32 times 0x10000,
+// truncated): the values crushtool --reweight-item writes in its dump.
+func TestFixedWeight(t *testing.T) {
+	for _, c := range []struct {
+		w    float64
+		want Weight
+	}{{1, 0x10000}, {3.5, 229376}, {0.25, 16384}, {0.1, 6553}, {0.3, 19660}, {0.123456, 8090}, {2.2, 144179}} {
+		if got, err := FixedWeight(c.w); err != nil || got != c.want {
+			t.Errorf("FixedWeight(%v) = %d, %v; want %d", c.w, got, err, c.want)
+		}
+	}
+}

@@ -13,15 +13,17 @@ type Weight uint32
 // WeightOne is the 16.16 weight 1.0.
 const WeightOne Weight = 0x10000
 
-// FixedWeight returns w in 16.16 fixed point, rounded to the nearest
-// 1/65536, or an error naming w when it is not finite, below 1/65536
-// (which straw2 would treat as weight 0, never chosen) or at least 65536
-// (2^32 in 16.16, which does not fit).
+// FixedWeight returns w in 16.16 fixed point as Ceph converts a weight
+// given as a number (CrushWrapper, `crushtool --reweight-item`, `ceph osd
+// crush reweight`): w as a 32-bit float times 0x10000, truncated (0.1
+// gives 6553, not 6554). It returns an error naming w when it is not
+// finite, when the result is 0 (below 1/65536: straw2 would never choose
+// it) or when it does not fit in 32 bits (w >= 65536).
 func FixedWeight(w float64) (Weight, error) {
 	if math.IsNaN(w) || math.IsInf(w, 0) || w <= 0 {
 		return 0, fmt.Errorf("crush: weight %v must be a finite number > 0", w)
 	}
-	f := math.Round(w * 0x10000)
+	f := math.Trunc(float64(float32(w) * 0x10000))
 	if f < 1 {
 		return 0, fmt.Errorf("crush: weight %v is below 1/65536, the smallest 16.16 fixed-point weight", w)
 	}
