@@ -15,13 +15,13 @@ import (
 // standard input with one JSON reply per line on its standard output. It
 // runs in its own process group, killed by Stop.
 type Script struct {
-	name   string
-	cmd    *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
-	errs   *tail
-	done   chan struct{}
-	stop   sync.Once
+	name string
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	errs *tail
+	done chan struct{}
+	stop sync.Once
 }
 
 // StartScript runs the program path with args (the first being, for an
