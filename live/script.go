@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -25,11 +26,15 @@ type Script struct {
 }
 
 // StartScript runs the program path with args (the first being, for an
-// interpreter, the script file), in dir when dir is not "".
-func StartScript(path string, args []string, dir string) (*Script, error) {
+// interpreter, the script file), in dir when dir is not "", with env
+// added to this process's environment.
+func StartScript(path string, args []string, dir string, env ...string) (*Script, error) {
 	s := &Script{name: path, errs: &tail{max: 8192}, done: make(chan struct{})}
 	s.cmd = exec.Command(path, args...)
 	s.cmd.Dir = dir
+	if len(env) > 0 {
+		s.cmd.Env = append(os.Environ(), env...)
+	}
 	s.cmd.Stderr = s.errs
 	setProcessGroup(s.cmd)
 	var err error
