@@ -1,0 +1,174 @@
+package catalog
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/dialect"
+	"github.com/chbench/chbench/algorithms/dialect/hashringjs"
+	"github.com/chbench/chbench/algorithms/dialect/libmemcached"
+	"github.com/chbench/chbench/algorithms/dialect/pymemcache"
+	"github.com/chbench/chbench/algorithms/dialect/twemproxy"
+	"github.com/chbench/chbench/algorithms/dialect/uhashring"
+)
+
+// DialectGroup is the name ParseNames expands to every dialect.
+const DialectGroup = "dialects"
+
+// DialectFacts are the facts of a dialect: a placement that reproduces one
+// named real client or proxy bit for bit, from the server list as that
+// system's configuration spells it.
+type DialectFacts struct {
+	System  string // the real system and its setting, e.g. "twemproxy, distribution: ketama, hash: md5"
+	Version string // the version followed (the Debian, npm or Go module version installed)
+	Source  string // the source file(s) followed
+	Hashed  string // what strings are hashed: keys, server labels
+	NodeIDs string // the node ID format the dialect takes
+	Checked string // what the live test compares it with
+}
+
+// dialectPointBytes bounds what a dialect allocates per point or table
+// entry: its build record (8 B) and the position and owner kept (8 B), the
+// lookup table (4 to 8 B per point), the label hashed for it (up to 32 B)
+// and sort scratch; dialectNodeBytes covers the membership copy,
+// validation and parsed addresses.
+const (
+	dialectPointBytes = 64
+	dialectNodeBytes  = 256
+)
+
+// dialect returns the Info of a dialect built by build, with points(nodes)
+// an upper bound of its points or table entries.
+func dialectInfo(name string, f DialectFacts, weights string, weighted bool, build dialect.Build, points func([]algorithms.Node) int64) Info {
+	return Info{Name: name, Family: "dialect", Lookup: "O(1) expected", Memory: fmt.Sprintf("%d B per point or table entry", dialectPointBytes),
+		Removal: "any; as the real system re-places keys when a server leaves its configuration", Weights: weights,
+		Source: f.Source, Weighted: weighted, Ordered: true, RandomLayout: false, Dialect: &f,
+		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) { return build(n) },
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			p := points(n)
+			return Cost{Bytes: fixedBytes + int64(len(n))*dialectNodeBytes + p*dialectPointBytes,
+				How: fmt.Sprintf("%d points or table entries x %d B + %d nodes x %d B", p, dialectPointBytes, len(n), dialectNodeBytes)}, nil
+		}}
+}
+
+// sharePoints bounds the points of a layout giving each server its share
+// of perServer*n points (at least min), plus per-server rounding.
+func sharePoints(perServer, least int64) func([]algorithms.Node) int64 {
+	return func(n []algorithms.Node) int64 { return perServer*int64(len(n)) + least*int64(len(n)) }
+}
+
+// weightPoints bounds the points of a layout giving per points per unit
+// of weight.
+func weightPoints(per int64) func([]algorithms.Node) int64 {
+	return func(n []algorithms.Node) int64 {
+		var p float64
+		for _, x := range n {
+			p += math.Ceil(x.Weight) * float64(per)
+		}
+		return int64(min(p, math.MaxInt64/2/dialectPointBytes))
+	}
+}
+
+func countNodes(n []algorithms.Node) int64 { return int64(len(n)) }
+
+// must panics on an error from a dialect builder made of a constant name
+// (every one in the tables below).
+func must(b dialect.Build, err error) dialect.Build {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// dialectInfos is the registry of dialects, in the order Dialects lists
+// them.
+var dialectInfos = func() []Info {
+	const (
+		lmVersion  = libmemcached.Version
+		lmLive     = "pylibmc 1.6.3 routing to recorder listeners (live.TestDialectLibmemcached)"
+		twVersion  = twemproxy.Version
+		twSource   = "src/hashkit/nc_ketama.c, nc_modula.c, nc_*.c hashes; src/nc_conf.c (server names, sort)"
+		twLive     = "nutcracker in front of recorder listeners (live.TestDialectTwemproxy)"
+		twIDs      = `host:port or "host:port name", whole weights`
+		lmIDs      = "host:port"
+		equalOnly  = "no (weight 1)"
+		wholeTimes = "whole weights: the server listed w times"
+	)
+	var out []Info
+	out = append(out,
+		dialectInfo(libmemcached.KetamaWeightedName, DialectFacts{
+			System: "libmemcached, MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED", Version: lmVersion,
+			Source: "src/libmemcached/hosts.cc update_continuum, hash.cc dispatch_host",
+			Hashed: `keys: MD5 word 0; points: MD5 of "host-i" (port 11211) or "host:port-i", 4 per digest`,
+			NodeIDs: lmIDs + ", positive weights (at most 100 servers)", Checked: lmLive},
+			"4*floor(float32(40*n*w/W)) points", true, libmemcached.KetamaWeighted, sharePoints(160, 4)),
+		dialectInfo(libmemcached.KetamaName, DialectFacts{
+			System: "libmemcached, MEMCACHED_BEHAVIOR_KETAMA", Version: lmVersion,
+			Source: "src/libmemcached/hosts.cc update_continuum, hash.cc dispatch_host",
+			Hashed: `keys and points: one-at-a-time; 100 points of "host-i" (port 11211) or "host:port-i"`,
+			NodeIDs: lmIDs + " (at most 100 servers)", Checked: lmLive},
+			equalOnly, false, libmemcached.Ketama, sharePoints(libmemcached.PointsPerServer, 0)),
+	)
+	for _, h := range libmemcached.Hashes {
+		out = append(out, dialectInfo(libmemcached.ModulaName(h.Name), DialectFacts{
+			System: "libmemcached, MEMCACHED_DISTRIBUTION_MODULA, hash " + h.Name, Version: lmVersion,
+			Source: "src/libmemcached/hash.cc dispatch_host, src/libhashkit/",
+			Hashed: "keys: " + h.Name + " (libhashkit, signed-char bytes), mod the server count", NodeIDs: lmIDs, Checked: lmLive},
+			equalOnly, false, must(libmemcached.Modula(h.Name)), countNodes))
+	}
+	for _, h := range twemproxy.Hashes {
+		out = append(out, dialectInfo(twemproxy.Name("ketama", h.Name), DialectFacts{
+			System: "twemproxy, distribution: ketama, hash: " + h.Name, Version: twVersion, Source: twSource,
+			Hashed:  `keys: ` + h.Name + `; points: MD5 of "name-i", name = given name, else host:port, host for port 11211`,
+			NodeIDs: twIDs, Checked: twLive},
+			"4*floor(float32(40*n*w/W)) points", true, must(twemproxy.Ketama(h.Name)), sharePoints(160, 4)))
+	}
+	for _, h := range twemproxy.Hashes {
+		out = append(out, dialectInfo(twemproxy.Name("modula", h.Name), DialectFacts{
+			System: "twemproxy, distribution: modula, hash: " + h.Name, Version: twVersion, Source: twSource,
+			Hashed:  "keys: " + h.Name + ", mod the total weight, servers sorted by name",
+			NodeIDs: twIDs, Checked: twLive},
+			wholeTimes, true, must(twemproxy.Modula(h.Name)), weightPoints(1)))
+	}
+	out = append(out,
+		dialectInfo(pymemcache.Name, DialectFacts{
+			System: "python-memcached Client", Version: pymemcache.Version, Source: "memcache.py Client._get_server, cmemcache_hash, _init_buckets",
+			Hashed:  "keys: (crc32 >> 16) & 0x7fff, or 1 for 0; on a down server str(hash)+str(retry)",
+			NodeIDs: "host:port, whole weights", Checked: "memcache.Client._get_server under /usr/bin/python3 (live.TestDialectPythonMemcached)"},
+			wholeTimes, true, pymemcache.New, weightPoints(1)),
+		dialectInfo(uhashring.MetaName, DialectFacts{
+			System: "uhashring HashRing (default ring)", Version: uhashring.Version, Source: "uhashring/ring.py, ring_meta.py",
+			Hashed:  `keys and points: MD5 as a 128-bit number; 160 points of "name-i" per unit of weight; first point after the key`,
+			NodeIDs: "any names, whole weights", Checked: "HashRing.get_node and range under /usr/bin/python3 (live.TestDialectUhashring)"},
+			"160*w points", true, uhashring.NewMeta, weightPoints(uhashring.MetaVNodes)),
+		dialectInfo(uhashring.KetamaName, DialectFacts{
+			System: `uhashring HashRing(hash_fn="ketama")`, Version: uhashring.Version, Source: "uhashring/ring.py, ring_ketama.py",
+			Hashed:  `keys: MD5 word 0; points: MD5 of "name-i", 4 per digest, 40*n*w//W digests; first point after the key`,
+			NodeIDs: "any names, whole weights", Checked: "HashRing.get_node and range under /usr/bin/python3 (live.TestDialectUhashring)"},
+			"4*(40*n*w//W) points", true, uhashring.Ketama, sharePoints(160, 4)),
+		dialectInfo(hashringjs.Name, DialectFacts{
+			System: "npm hashring HashRing", Version: hashringjs.Version, Source: "index.js continuum, find, get",
+			Hashed:  `keys: MD5 word 0; points: MD5 of "server-i", 4 per digest, floor(40*n*w/W) digests in double`,
+			NodeIDs: "any server strings, positive weights", Checked: "HashRing#get and #range under node (live.TestDialectHashringJS)"},
+			"4*floor(40*n*w/W) points", true, hashringjs.New, sharePoints(160, 4)),
+	)
+	return out
+}()
+
+// Dialects returns the registered dialect names in a fixed order. They are
+// not among Names() (nor "-algo all"): select them by name or with the
+// group "dialects" in ParseNames.
+func Dialects() []string {
+	names := make([]string, len(dialectInfos))
+	for i, in := range dialectInfos {
+		names[i] = in.Name
+	}
+	return names
+}
+
+// IsDialect reports whether name is a registered dialect.
+func IsDialect(name string) bool {
+	in, err := Describe(name)
+	return err == nil && in.Dialect != nil
+}
