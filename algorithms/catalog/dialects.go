@@ -99,14 +99,14 @@ var dialectInfos = func() []Info {
 	out = append(out,
 		dialectInfo(libmemcached.KetamaWeightedName, DialectFacts{
 			System: "libmemcached, MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED", Version: lmVersion,
-			Source: "src/libmemcached/hosts.cc update_continuum, hash.cc dispatch_host",
-			Hashed: `keys: MD5 word 0; points: MD5 of "host-i" (port 11211) or "host:port-i", 4 per digest`,
+			Source:  "src/libmemcached/hosts.cc update_continuum, hash.cc dispatch_host",
+			Hashed:  `keys: MD5 word 0; points: MD5 of "host-i" (port 11211) or "host:port-i", 4 per digest`,
 			NodeIDs: lmIDs + ", positive weights (at most 100 servers)", Checked: lmLive},
 			"4*floor(float32(40*n*w/W)) points", true, libmemcached.KetamaWeighted, sharePoints(160, 4)),
 		dialectInfo(libmemcached.KetamaName, DialectFacts{
 			System: "libmemcached, MEMCACHED_BEHAVIOR_KETAMA", Version: lmVersion,
-			Source: "src/libmemcached/hosts.cc update_continuum, hash.cc dispatch_host",
-			Hashed: `keys and points: one-at-a-time; 100 points of "host-i" (port 11211) or "host:port-i"`,
+			Source:  "src/libmemcached/hosts.cc update_continuum, hash.cc dispatch_host",
+			Hashed:  `keys and points: one-at-a-time; 100 points of "host-i" (port 11211) or "host:port-i"`,
 			NodeIDs: lmIDs + " (at most 100 servers)", Checked: lmLive},
 			equalOnly, false, libmemcached.Ketama, sharePoints(libmemcached.PointsPerServer, 0)),
 	)
