@@ -61,10 +61,18 @@ func (s *Script) Call(req, reply any, timeout time.Duration) error {
 	if err != nil {
 		return err
 	}
+	return s.Send(append(b, '\n'), reply, timeout)
+}
+
+// Send writes raw (a request in the program's own line format, ending in
+// a newline) and decodes the next line of output, a JSON value, into
+// reply, as Call does.
+func (s *Script) Send(raw []byte, reply any, timeout time.Duration) error {
+	var err error
 	got := make(chan error, 1)
 	var line []byte
 	go func() {
-		if _, err := s.in.Write(append(b, '\n')); err != nil {
+		if _, err := s.in.Write(raw); err != nil {
 			got <- err
 			return
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/chbench/chbench/algorithms/dialect/hashringjs"
 	"github.com/chbench/chbench/algorithms/dialect/libmemcached"
 	"github.com/chbench/chbench/algorithms/dialect/pymemcache"
+	"github.com/chbench/chbench/algorithms/dialect/spymemcached"
 	"github.com/chbench/chbench/algorithms/dialect/twemproxy"
 	"github.com/chbench/chbench/algorithms/dialect/uhashring"
 )
@@ -152,6 +153,27 @@ var dialectInfos = func() []Info {
 			Hashed:  `keys: MD5 word 0; points: MD5 of "server-i", 4 per digest, floor(40*n*w/W) digests in double`,
 			NodeIDs: "any server strings, positive weights", Checked: "HashRing#get and #range under node (live.TestDialectHashringJS)"},
 			"4*floor(40*n*w/W) points", true, hashringjs.New, sharePoints(160, 4)),
+	)
+	const spyLive = "KetamaNodeLocator / ArrayModNodeLocator of the installed jar, from a Java program compiled by the test (live.TestDialectSpymemcached)"
+	out = append(out,
+		dialectInfo(spymemcached.KetamaSpyName, DialectFacts{
+			System: "spymemcached KetamaNodeLocator, KETAMA_HASH, key format SPYMEMCACHED", Version: spymemcached.Version,
+			Source:  "net/spy/memcached/KetamaNodeLocator.java, KetamaNodeKeyFormatter.java",
+			Hashed:  `keys: MD5 word 0; points: MD5 of "ip:port-i" or "name/ip:port-i" (the InetSocketAddress), 4 per digest, 160 a server`,
+			NodeIDs: "ip:port or name/ip:port", Checked: spyLive},
+			equalOnly, false, spymemcached.KetamaSpy, sharePoints(spymemcached.NodeRepetitions, 0)),
+		dialectInfo(spymemcached.KetamaLibName, DialectFacts{
+			System: "spymemcached KetamaNodeLocator, KETAMA_HASH, key format LIBMEMCACHED", Version: spymemcached.Version,
+			Source:  "net/spy/memcached/KetamaNodeLocator.java, KetamaNodeKeyFormatter.java",
+			Hashed:  `keys: MD5 word 0; points: MD5 of "host-i" (port 11211) or "host:port-i", host = getHostName() (reverse DNS of an IP)`,
+			NodeIDs: "host:port (by name)", Checked: spyLive},
+			equalOnly, false, spymemcached.KetamaLibmemcached, sharePoints(spymemcached.NodeRepetitions, 0)),
+		dialectInfo(spymemcached.ArrayModName, DialectFacts{
+			System: "spymemcached ArrayModNodeLocator, NATIVE_HASH (DefaultConnectionFactory)", Version: spymemcached.Version,
+			Source:  "net/spy/memcached/ArrayModNodeLocator.java, DefaultHashAlgorithm.java",
+			Hashed:  "keys: String.hashCode() (UTF-16) as unsigned 32 bits, mod the server count",
+			NodeIDs: "host:port, ip:port or name/ip:port", Checked: spyLive},
+			equalOnly, false, spymemcached.ArrayMod, countNodes),
 	)
 	return out
 }()
