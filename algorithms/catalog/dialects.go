@@ -8,6 +8,7 @@ import (
 	"github.com/chbench/chbench/algorithms/dialect"
 	"github.com/chbench/chbench/algorithms/dialect/hashringjs"
 	"github.com/chbench/chbench/algorithms/dialect/libmemcached"
+	"github.com/chbench/chbench/algorithms/dialect/nginx"
 	"github.com/chbench/chbench/algorithms/dialect/pymemcache"
 	"github.com/chbench/chbench/algorithms/dialect/spymemcached"
 	"github.com/chbench/chbench/algorithms/dialect/twemproxy"
@@ -174,6 +175,21 @@ var dialectInfos = func() []Info {
 			Hashed:  "keys: String.hashCode() (UTF-16) as unsigned 32 bits, mod the server count",
 			NodeIDs: "host:port, ip:port or name/ip:port", Checked: spyLive},
 			equalOnly, false, spymemcached.ArrayMod, countNodes),
+	)
+	const ngLive = "nginx proxying to HTTP backends that answer with their port (live.TestDialectNginx)"
+	out = append(out,
+		dialectInfo(nginx.ConsistentName, DialectFacts{
+			System: "nginx upstream, hash $key consistent", Version: nginx.Version,
+			Source:  "src/http/modules/ngx_http_upstream_hash_module.c (init_chash, find_chash_point, get_chash_peer)",
+			Hashed:  `keys: CRC-32; points: CRC-32 chain over "host\0port" + the previous point, 160 per unit of weight`,
+			NodeIDs: "host:port as in the server line, whole weights", Checked: ngLive},
+			"160*w points", true, nginx.Consistent, weightPoints(nginx.PointsPerWeight)),
+		dialectInfo(nginx.HashName, DialectFacts{
+			System: "nginx upstream, hash $key", Version: nginx.Version,
+			Source:  "src/http/modules/ngx_http_upstream_hash_module.c (get_hash_peer)",
+			Hashed:  "keys: (crc32 >> 16) & 0x7fff mod the total weight, servers in order",
+			NodeIDs: "host:port as in the server line, whole weights", Checked: ngLive},
+			wholeTimes, true, nginx.Hash, weightPoints(1)),
 	)
 	return out
 }()
