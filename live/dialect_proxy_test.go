@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/dialect/haproxy"
 	"github.com/chbench/chbench/algorithms/dialect/nginx"
 )
 
@@ -203,4 +204,115 @@ func TestDialectNginx(t *testing.T) {
 			})
 		}
 	}
+}
+
+// haproxyBackend is one frontend/backend pair of a HAProxy configuration.
+type haproxyBackend struct {
+	method, function string
+	avalanche        bool
+	listen           int
+}
+
+// haproxyConfig returns a HAProxy configuration with one frontend and
+// backend per entry, each balancing on the X-Key header over nodes.
+func haproxyConfig(backs []haproxyBackend, nodes []algorithms.Node) string {
+	var b strings.Builder
+	b.WriteString("global\n  maxconn 4096\ndefaults\n  mode http\n  timeout connect 5s\n  timeout client 30s\n  timeout server 30s\n  retries 0\n")
+	for i, bk := range backs {
+		mod := ""
+		if bk.avalanche {
+			mod = " avalanche"
+		}
+		fmt.Fprintf(&b, "frontend f%d\n  bind %s\n  default_backend b%d\n", i, Addr(bk.listen), i)
+		fmt.Fprintf(&b, "backend b%d\n  balance hdr(X-Key)\n  hash-type %s %s%s\n", i, bk.method, bk.function, mod)
+		for j, n := range nodes {
+			fmt.Fprintf(&b, "  server s%d %s weight %d\n", j, n.ID, int(n.Weight))
+		}
+	}
+	return b.String()
+}
+
+// HAProxy 2.6 with `balance hdr(X-Key)` and `hash-type consistent` or
+// `map-based`, proxying to HTTP backends that answer with their own port,
+// sends every key to the backend the haproxy dialects name: with the
+// default sdbm at 10 servers of weights 1..5, 25 and 300, and with djb2,
+// wt6, crc32 and sdbm avalanche at 25 servers (every third key); each
+// also after one server leaves the backend (which renumbers the servers
+// after it).
+func TestDialectHAProxy(t *testing.T) {
+	t.Parallel()
+	needBinary(t, "haproxy", "haproxy")
+	keys := proxyKeys(t)
+	var fewKeys []string
+	for i := 0; i < len(keys); i += 3 {
+		fewKeys = append(fewKeys, keys[i])
+	}
+	ids := backends(t, fleetSizes[len(fleetSizes)-1])
+	dir := t.TempDir()
+	type variant struct {
+		back  haproxyBackend
+		build func([]algorithms.Node) (algorithms.Placer, error)
+	}
+	variants := func(functions []string, avalanche bool) []variant {
+		var out []variant
+		for _, method := range []string{"consistent", "map-based"} {
+			for _, f := range functions {
+				b, err := haproxy.Consistent(f, avalanche)
+				if method == "map-based" {
+					b, err = haproxy.MapBased(f, avalanche)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, variant{haproxyBackend{method: method, function: f, avalanche: avalanche}, b})
+			}
+		}
+		return out
+	}
+	route := func(vs []variant, nodes []algorithms.Node, keys []string) [][]string {
+		backs := make([]haproxyBackend, len(vs))
+		for i := range vs {
+			backs[i] = vs[i].back
+			backs[i].listen = freePort(t)
+		}
+		conf := filepath.Join(dir, "haproxy.cfg")
+		if err := os.WriteFile(conf, []byte(haproxyConfig(backs, nodes)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p := started(t, func() (*Process, error) {
+			return Start("haproxy", []string{"-db", "-f", conf}, Addr(backs[len(backs)-1].listen), StartTimeout)
+		})
+		defer p.Stop()
+		out := make([][]string, len(backs))
+		for i := range backs {
+			out[i] = portIDs(ids, viaProxy(t, Addr(backs[i].listen), keys))
+		}
+		return out
+	}
+	check := func(vs []variant, nodes []algorithms.Node, keys []string) {
+		before, after := route(vs, nodes, keys), route(vs, without(nodes, leaving), keys)
+		for i, v := range vs {
+			calls := 0
+			what := fmt.Sprintf("haproxy hash-type %s %s", v.back.method, v.back.function)
+			if v.back.avalanche {
+				what += " avalanche"
+			}
+			checkFleet(t, what, dialectCase{nodes, v.build}, keys, func([]algorithms.Node) []string {
+				if calls++; calls == 1 {
+					return before[i]
+				}
+				return after[i]
+			})
+		}
+	}
+	weights10 := []float64{1, 2, 1, 3, 1, 1, 2, 1, 1, 5}
+	for _, n := range fleetSizes {
+		var w []float64
+		if n == 10 {
+			w = weights10
+		}
+		check(variants([]string{"sdbm"}, false), nodesOf(ids[:n], w), keys)
+	}
+	others := append(variants([]string{"djb2", "wt6", "crc32"}, false), variants([]string{"sdbm"}, true)...)
+	check(others, nodesOf(ids[:25], nil), fewKeys)
 }

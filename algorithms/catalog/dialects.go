@@ -6,6 +6,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/dialect"
+	"github.com/chbench/chbench/algorithms/dialect/haproxy"
 	"github.com/chbench/chbench/algorithms/dialect/hashringjs"
 	"github.com/chbench/chbench/algorithms/dialect/libmemcached"
 	"github.com/chbench/chbench/algorithms/dialect/nginx"
@@ -191,6 +192,33 @@ var dialectInfos = func() []Info {
 			NodeIDs: "host:port as in the server line, whole weights", Checked: ngLive},
 			wholeTimes, true, nginx.Hash, weightPoints(1)),
 	)
+	const haLive = "HAProxy balance hdr() proxying to HTTP backends that answer with their port (live.TestDialectHAProxy)"
+	for _, method := range []string{"consistent", "map-based"} {
+		for _, v := range []struct {
+			f string
+			a bool
+		}{{"sdbm", false}, {"djb2", false}, {"wt6", false}, {"crc32", false}, {"sdbm", true}} {
+			mod, build, how, src := "", must(haproxy.Consistent(v.f, v.a)), "16*w points at full_hash(puid*4096+j), the nearer of the points around the key",
+				"src/lb_chash.c chash_init_server_tree, chash_get_server_hash"
+			if v.a {
+				mod = " avalanche"
+			}
+			if method == "map-based" {
+				build, how, src = must(haproxy.MapBased(v.f, v.a)), "mod the map of 16*w/gcd entries a server in HAProxy's smooth weighted order",
+					"src/lb_map.c init_server_map, recalc_server_map, map_get_server_hash"
+			}
+			keyHash := v.f
+			if v.a {
+				keyHash = "full_hash(" + v.f + ")"
+			}
+			out = append(out, dialectInfo(haproxy.Name(method, v.f, v.a), DialectFacts{
+				System: "HAProxy hash-type " + method + " " + v.f + mod, Version: haproxy.Version,
+				Source:  src + "; src/hash.c, src/backend.c gen_hash (v2.6.0 sources)",
+				Hashed:  "keys: " + keyHash + "; servers: nothing, their position (puid) in the backend; " + how,
+				NodeIDs: "server lines in order (any IDs), whole weights 1..256", Checked: haLive},
+				"16*w points or entries", true, build, weightPoints(haproxy.BEWeightScale)))
+		}
+	}
 	return out
 }()
 
