@@ -16,8 +16,10 @@ import (
 // memcached servers when only the routing is observed: hundreds of
 // "servers" cost one goroutine per connection. Replies: get/gets answer a
 // miss (END), set/add/replace/append/prepend/cas answer STORED, delete
-// NOT_FOUND, version a version line, anything else ERROR.
+// NOT_FOUND, version a version line, anything else ERROR. A Recorder made
+// by [StartRESPRecorder] speaks Redis's RESP instead (see there).
 type Recorder struct {
+	resp  bool
 	lns   []net.Listener
 	ports []int
 	mu    sync.Mutex
@@ -28,8 +30,17 @@ type Recorder struct {
 }
 
 // StartRecorder listens on n ports of 127.0.0.1 chosen by the kernel.
-func StartRecorder(n int) (*Recorder, error) {
-	r := &Recorder{seen: map[string][]int32{}, conns: map[net.Conn]bool{}}
+func StartRecorder(n int) (*Recorder, error) { return startRecorder(n, false) }
+
+// StartRESPRecorder is StartRecorder for clients of Redis: requests are
+// RESP arrays; GET, SET, DEL, EXISTS and friends record their first key
+// and answer a miss (null bulk), OK or 0; PING answers PONG, CLIENT and
+// SELECT OK; HELLO (and anything else) is an unknown command, so clients
+// fall back to RESP2.
+func StartRESPRecorder(n int) (*Recorder, error) { return startRecorder(n, true) }
+
+func startRecorder(n int, resp bool) (*Recorder, error) {
+	r := &Recorder{resp: resp, seen: map[string][]int32{}, conns: map[net.Conn]bool{}}
 	for i := range n {
 		ln, err := net.Listen("tcp", Loopback+":0")
 		if err != nil {
@@ -122,6 +133,10 @@ func (r *Recorder) serve(c net.Conn, idx int32) {
 	}()
 	in := bufio.NewReaderSize(c, 64<<10)
 	out := bufio.NewWriterSize(c, 64<<10)
+	if r.resp {
+		r.serveRESP(c, idx, in, out)
+		return
+	}
 	for {
 		c.SetDeadline(time.Now().Add(recorderIdle))
 		line, err := in.ReadString('\n')
@@ -169,6 +184,43 @@ func (r *Recorder) serve(c net.Conn, idx int32) {
 			default:
 				out.WriteString("ERROR\r\n")
 			}
+		}
+		if in.Buffered() == 0 {
+			if err := out.Flush(); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// serveRESP answers RESP requests until the client closes or idles.
+func (r *Recorder) serveRESP(c net.Conn, idx int32, in *bufio.Reader, out *bufio.Writer) {
+	for {
+		c.SetDeadline(time.Now().Add(recorderIdle))
+		req, err := readReply(in)
+		if err != nil || req.Kind != '*' || len(req.Array) == 0 {
+			return
+		}
+		cmd := strings.ToUpper(req.Array[0].Str)
+		switch cmd {
+		case "GET", "SET", "DEL", "EXISTS", "INCR", "EXPIRE", "TTL", "HGET", "HSET":
+			if len(req.Array) > 1 {
+				r.note(req.Array[1].Str, idx)
+			}
+			switch cmd {
+			case "GET", "HGET":
+				out.WriteString("$-1\r\n")
+			case "SET":
+				out.WriteString("+OK\r\n")
+			default:
+				out.WriteString(":0\r\n")
+			}
+		case "PING":
+			out.WriteString("+PONG\r\n")
+		case "CLIENT", "SELECT":
+			out.WriteString("+OK\r\n")
+		default:
+			fmt.Fprintf(out, "-ERR unknown command '%s'\r\n", strings.ReplaceAll(cmd, "\r\n", " "))
 		}
 		if in.Buffered() == 0 {
 			if err := out.Flush(); err != nil {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/dialect"
+	"github.com/chbench/chbench/algorithms/dialect/gomemcache"
+	"github.com/chbench/chbench/algorithms/dialect/goredis"
 	"github.com/chbench/chbench/algorithms/dialect/haproxy"
 	"github.com/chbench/chbench/algorithms/dialect/hashringjs"
 	"github.com/chbench/chbench/algorithms/dialect/libmemcached"
@@ -219,6 +221,19 @@ var dialectInfos = func() []Info {
 				"16*w points or entries", true, build, weightPoints(haproxy.BEWeightScale)))
 		}
 	}
+	out = append(out,
+		dialectInfo(goredis.Name, DialectFacts{
+			System: "go-redis Ring, default NewConsistentHash (rendezvous)", Version: goredis.Version,
+			Source:  "ring.go newRendezvous; internal/hashtag/rendezvous.go, hashtag.go",
+			Hashed:  "keys: xxHash64 of the {hash tag} or whole key; shards: xxHash64 of the name; highest mix64(key ^ shard) wins",
+			NodeIDs: "shard names (RingOptions.Addrs keys)", Checked: "a Ring over RESP recorder listeners, in the peers module (peers.TestDialectGoRedisRing)"},
+			equalOnly, false, goredis.New, countNodes),
+		dialectInfo(gomemcache.Name, DialectFacts{
+			System: "gomemcache ServerList.PickServer", Version: gomemcache.Version, Source: "memcache/selector.go PickServer",
+			Hashed:  "keys: CRC-32 (IEEE) of the first 256 bytes, mod the server count",
+			NodeIDs: "host:port", Checked: "ServerList.PickServer of the module, in the peers module (peers.TestDialectGomemcache)"},
+			equalOnly, false, gomemcache.New, countNodes),
+	)
 	return out
 }()
 
