@@ -27,17 +27,12 @@ func needBinary(t *testing.T, bin, pkg string) {
 	}
 }
 
-// proxyKeys returns every seventh dialect key (about 3,300): an HTTP
+// proxyKeys returns every tenth dialect key (about 2,300): an HTTP
 // request per key and configuration through a proxy costs more than a
 // key in a multi-get.
 func proxyKeys(t *testing.T) []string {
 	t.Helper()
-	all := dialectKeys(t)
-	var keys []string
-	for i := 0; i < len(all); i += 7 {
-		keys = append(keys, all[i])
-	}
-	return keys
+	return every(dialectKeys(t), 10)
 }
 
 // proxyWorkers is the number of concurrent requests a route sends.
@@ -243,10 +238,7 @@ func TestDialectHAProxy(t *testing.T) {
 	t.Parallel()
 	needBinary(t, "haproxy", "haproxy")
 	keys := proxyKeys(t)
-	var fewKeys []string
-	for i := 0; i < len(keys); i += 3 {
-		fewKeys = append(fewKeys, keys[i])
-	}
+	fewKeys := every(keys, 3)
 	ids := backends(t, fleetSizes[len(fleetSizes)-1])
 	dir := t.TempDir()
 	type variant struct {

@@ -26,6 +26,17 @@ func dialectKeys(t *testing.T) []string {
 	return append(keys, gen...)
 }
 
+// every returns every k-th of keys: the sample with which the less common
+// settings of a system are checked (at one fleet size), to keep the live
+// checks within their time.
+func every(keys []string, k int) []string {
+	var out []string
+	for i := 0; i < len(keys); i += k {
+		out = append(out, keys[i])
+	}
+	return out
+}
+
 // fleetSizes are the server counts every dialect is checked at: 10, 25
 // (where float rounding gives ketama 156 points a server instead of 160)
 // and 300.

@@ -32,9 +32,10 @@ func twemConfig(pools []twemPool, nodes []algorithms.Node) string {
 }
 
 // nutcracker (twemproxy 0.5.0) routes every key to the server the
-// twemproxy dialects name, for ketama and modula with each of its twelve
-// hashes, at 10 servers of weights 1..5, 25 and 300 equal servers, and
-// after one leaves. One nutcracker runs every combination as a pool of its
+// twemproxy dialects name: ketama and modula with md5 and fnv1a_64 (the
+// usual configurations) at 10 servers of weights 1..5, 25 and 300 equal
+// servers, and with each of the other ten hashes at 25 servers (every
+// third key); each also after one server leaves. One nutcracker runs every combination as a pool of its
 // own in front of one Recorder; each pool's keys are sent in multi-key
 // gets, and the listener that receives a key is the server twemproxy
 // picked.
@@ -43,7 +44,7 @@ func TestDialectTwemproxy(t *testing.T) {
 	need(t, "nutcracker")
 	keys := dialectKeys(t)
 	rec, ids := recorder(t, fleetSizes[len(fleetSizes)-1])
-	var pools []twemPool
+	var pools, others []twemPool
 	builds := map[string]dialect.Build{}
 	for _, dist := range []string{"ketama", "modula"} {
 		for _, h := range twemproxy.Hashes {
@@ -56,13 +57,18 @@ func TestDialectTwemproxy(t *testing.T) {
 			}
 			name := twemproxy.Name(dist, h.Name)
 			builds[name] = b
-			pools = append(pools, twemPool{name: strings.ReplaceAll(name, "-", "_"), hash: h.Name, distribution: dist})
+			p := twemPool{name: strings.ReplaceAll(name, "-", "_"), hash: h.Name, distribution: dist}
+			if h.Name == "md5" || h.Name == "fnv1a_64" {
+				pools = append(pools, p)
+			} else {
+				others = append(others, p)
+			}
 		}
 	}
 	dir := t.TempDir()
 	// route starts one nutcracker of every pool over nodes and returns,
 	// per pool, the server each key reached.
-	route := func(nodes []algorithms.Node) map[string][]string {
+	route := func(pools []twemPool, nodes []algorithms.Node, keys []string) map[string][]string {
 		for i := range pools {
 			pools[i].listen = freePort(t)
 		}
@@ -70,7 +76,7 @@ func TestDialectTwemproxy(t *testing.T) {
 		p := started(t, func() (*Process, error) { return StartNutcracker(dir, conf, pools[0].listen, freePort(t)) })
 		defer p.Stop()
 		out := map[string][]string{}
-		for i, pl := range pools {
+		for _, pl := range pools {
 			rec.Reset()
 			c, err := DialMemcache(Addr(pl.listen), deadline)
 			if err != nil {
@@ -81,18 +87,12 @@ func TestDialectTwemproxy(t *testing.T) {
 			if err != nil {
 				t.Fatalf("pool %s: %v", pl.name, err)
 			}
-			out[twemproxy.Name(pl.distribution, twemproxy.Hashes[i%len(twemproxy.Hashes)].Name)] = recorded(t, rec, ids, keys)
+			out[twemproxy.Name(pl.distribution, pl.hash)] = recorded(t, rec, ids, keys)
 		}
 		return out
 	}
-	weights10 := []float64{1, 2, 1, 3, 1, 1, 2, 1, 1, 5}
-	for _, n := range fleetSizes {
-		var w []float64
-		if n == 10 {
-			w = weights10
-		}
-		nodes := nodesOf(ids[:n], w)
-		before, after := route(nodes), route(without(nodes, leaving))
+	check := func(pools []twemPool, nodes []algorithms.Node, keys []string) {
+		before, after := route(pools, nodes, keys), route(pools, without(nodes, leaving), keys)
 		for _, pl := range pools {
 			name := twemproxy.Name(pl.distribution, pl.hash)
 			i := 0
@@ -106,4 +106,13 @@ func TestDialectTwemproxy(t *testing.T) {
 				})
 		}
 	}
+	weights10 := []float64{1, 2, 1, 3, 1, 1, 2, 1, 1, 5}
+	for _, n := range fleetSizes {
+		var w []float64
+		if n == 10 {
+			w = weights10
+		}
+		check(pools, nodesOf(ids[:n], w), keys)
+	}
+	check(others, nodesOf(ids[:25], nil), every(keys, 3))
 }
