@@ -21,13 +21,20 @@ type Backends struct {
 }
 
 // StartBackends listens on n ports of 127.0.0.1 chosen by the kernel.
-func StartBackends(n int) (*Backends, error) {
+func StartBackends(n int) (*Backends, error) { return StartBackendsAt(autoAddrs(n)) }
+
+// StartBackendsAt listens on the given loopback addresses (127.x.y.z:port,
+// in order; the ports must differ, as the answer names the port only).
+func StartBackendsAt(addrs []string) (*Backends, error) {
 	b := &Backends{}
-	for i := range n {
-		ln, err := net.Listen("tcp", Loopback+":0")
+	for i, a := range addrs {
+		if err := checkLoopbackRange(a); err != nil {
+			return nil, err
+		}
+		ln, err := net.Listen("tcp", a)
 		if err != nil {
 			b.Close()
-			return nil, fmt.Errorf("live: backend %d of %d: %w", i, n, err)
+			return nil, fmt.Errorf("live: backend %d of %d: %w", i, len(addrs), err)
 		}
 		port := ln.Addr().(*net.TCPAddr).Port
 		body := []byte(strconv.Itoa(port))

@@ -151,12 +151,10 @@ func hashringModules(t *testing.T) string {
 	return mods
 }
 
-// The npm package hashring 3.2.0 under Node.js picks for every key the
-// server the hashring-js dialect names (HashRing#get), at 10 servers of
-// weights 1..5, 25 and 300 and after one leaves, and its range() lists
-// the dialect's replicas in order.
-func TestDialectHashringJS(t *testing.T) {
-	t.Parallel()
+// startHashringJS starts testdata/dialects/hashring_route.js under node
+// with hashring 3.2.0 on its module path.
+func startHashringJS(t *testing.T) *Script {
+	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		unavailable(t, "node missing (Debian package nodejs)")
@@ -170,7 +168,21 @@ func TestDialectHashringJS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Stop() })
+	t.Cleanup(func() {
+		if err := s.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s
+}
+
+// The npm package hashring 3.2.0 under Node.js picks for every key the
+// server the hashring-js dialect names (HashRing#get), at 10 servers of
+// weights 1..5, 25 and 300 and after one leaves, and its range() lists
+// the dialect's replicas in order.
+func TestDialectHashringJS(t *testing.T) {
+	t.Parallel()
+	s := startHashringJS(t)
 	keys := dialectKeys(t)
 	ids := make([]string, fleetSizes[len(fleetSizes)-1])
 	for i := range ids {

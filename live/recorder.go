@@ -30,22 +30,56 @@ type Recorder struct {
 }
 
 // StartRecorder listens on n ports of 127.0.0.1 chosen by the kernel.
-func StartRecorder(n int) (*Recorder, error) { return startRecorder(n, false) }
+func StartRecorder(n int) (*Recorder, error) { return startRecorder(autoAddrs(n), false) }
+
+// StartRecorderAt listens on the given loopback addresses (127.x.y.z:port,
+// in order), for checks whose server labels must not change from run to
+// run; resp selects RESP as for StartRESPRecorder.
+func StartRecorderAt(addrs []string, resp bool) (*Recorder, error) {
+	for _, a := range addrs {
+		if err := checkLoopbackRange(a); err != nil {
+			return nil, err
+		}
+	}
+	return startRecorder(addrs, resp)
+}
+
+// autoAddrs returns n addresses 127.0.0.1:0 (a port the kernel picks).
+func autoAddrs(n int) []string {
+	a := make([]string, n)
+	for i := range a {
+		a[i] = Loopback + ":0"
+	}
+	return a
+}
+
+// checkLoopbackRange returns an error unless addr is an IPv4 loopback
+// address (127.0.0.0/8) with a port.
+func checkLoopbackRange(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("live: address %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.To4() == nil || !ip.IsLoopback() {
+		return fmt.Errorf("live: address %q: only 127.0.0.0/8 is allowed", addr)
+	}
+	return nil
+}
 
 // StartRESPRecorder is StartRecorder for clients of Redis: requests are
 // RESP arrays; GET, SET, DEL, EXISTS and friends record their first key
 // and answer a miss (null bulk), OK or 0; PING answers PONG, CLIENT and
 // SELECT OK; HELLO (and anything else) is an unknown command, so clients
 // fall back to RESP2.
-func StartRESPRecorder(n int) (*Recorder, error) { return startRecorder(n, true) }
+func StartRESPRecorder(n int) (*Recorder, error) { return startRecorder(autoAddrs(n), true) }
 
-func startRecorder(n int, resp bool) (*Recorder, error) {
+func startRecorder(addrs []string, resp bool) (*Recorder, error) {
 	r := &Recorder{resp: resp, seen: map[string][]int32{}, conns: map[net.Conn]bool{}}
-	for i := range n {
-		ln, err := net.Listen("tcp", Loopback+":0")
+	for i, a := range addrs {
+		ln, err := net.Listen("tcp", a)
 		if err != nil {
 			r.Close()
-			return nil, fmt.Errorf("live: recorder listener %d of %d: %w", i, n, err)
+			return nil, fmt.Errorf("live: recorder listener %d of %d: %w", i, len(addrs), err)
 		}
 		r.lns = append(r.lns, ln)
 		r.ports = append(r.ports, ln.Addr().(*net.TCPAddr).Port)

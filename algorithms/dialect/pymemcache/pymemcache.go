@@ -57,7 +57,13 @@ func Rehash(h uint32, i int) uint32 {
 	var buf [24]byte
 	b := strconv.AppendUint(buf[:0], uint64(h), 10)
 	b = strconv.AppendInt(b, int64(i), 10)
-	return hash15(crc32.ChecksumIEEE(b))
+	// The table loop keeps buf on the stack: crc32.ChecksumIEEE's assembly
+	// would make it escape, and a lookup allocate.
+	crc := ^uint32(0)
+	for _, c := range b {
+		crc = crc32.IEEETable[byte(crc)^c] ^ crc>>8
+	}
+	return hash15(^crc)
 }
 
 // Placement is python-memcached's bucket list. It is immutable and safe
