@@ -3,9 +3,13 @@ package peers
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +17,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/dialect/dialecttest"
 	"github.com/chbench/chbench/algorithms/dialect/gomemcache"
 	"github.com/chbench/chbench/algorithms/dialect/goredis"
 	"github.com/chbench/chbench/keyset"
@@ -216,5 +221,103 @@ func TestDialectGoRedisRing(t *testing.T) {
 		b := compare(t, "go-redis Ring after a leave", after, keys, ra)
 		moved := checkMoves(t, "go-redis Ring", before, after, keys, rb, ra)
 		t.Logf("go-redis Ring, %d shards: %d/%d keys agree; %s leaves: %d/%d agree, %d moved, the same keys", n, a, len(keys), nodes[leaving].ID, b, len(keys), moved)
+	}
+}
+
+var updateVectors = flag.Bool("update-vectors", false, "rewrite the go-redis and gomemcache dialects' testdata/vectors.tsv from the real modules")
+
+// The vectors of the gomemcache and go-redis-ring dialects are what the
+// real modules pick today on dialecttest's fleets (for go-redis the shard
+// names are the fleet's addresses, the shards a RESP recorder on them);
+// with -update-vectors the files are rewritten instead.
+func TestDialectVectors(t *testing.T) {
+	keys := dialecttest.Keys
+	rec, err := live.StartRecorderAt(dialecttest.Addrs, true)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skipf("skipped: fixed vector addresses: %v", err)
+	}
+	defer rec.Close()
+	routes := map[string]func(nodes []algorithms.Node) []string{
+		gomemcache.Name: func(nodes []algorithms.Node) []string {
+			var ss memcache.ServerList
+			addrs := make([]string, len(nodes))
+			for i, n := range nodes {
+				addrs[i] = n.ID
+			}
+			if err := ss.SetServers(addrs...); err != nil {
+				t.Fatal(err)
+			}
+			out := make([]string, len(keys))
+			for i, k := range keys {
+				a, err := ss.PickServer(k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[i] = a.String()
+			}
+			return out
+		},
+		goredis.Name: func(nodes []algorithms.Node) []string {
+			addrs := map[string]string{}
+			for _, n := range nodes {
+				addrs[n.ID] = n.ID
+			}
+			ring := redis.NewRing(&redis.RingOptions{Addrs: addrs, DialTimeout: 5 * time.Second, Protocol: 2, DisableIdentity: true})
+			defer ring.Close()
+			rec.Reset()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if _, err := ring.Pipelined(ctx, func(p redis.Pipeliner) error {
+				for _, k := range keys {
+					p.Get(ctx, k)
+				}
+				return nil
+			}); err != nil && err != redis.Nil {
+				t.Fatal(err)
+			}
+			out := make([]string, len(keys))
+			for i, k := range keys {
+				w, err := rec.Where(k)
+				if err != nil || w < 0 {
+					t.Fatalf("key %q: listener %d, %v", k, w, err)
+				}
+				out[i] = dialecttest.Addrs[w]
+			}
+			return out
+		},
+	}
+	for _, name := range []string{gomemcache.Name, goredis.Name} {
+		var got []dialecttest.Vector
+		for _, f := range []string{dialecttest.Equal, dialecttest.Left} {
+			for i, s := range routes[name](dialecttest.Fleet(f)) {
+				got = append(got, dialecttest.Vector{Dialect: name, Fleet: f, Key: keys[i], Server: s})
+			}
+		}
+		path := filepath.Join("..", "algorithms", "dialect", strings.ReplaceAll(strings.TrimSuffix(name, "-ring"), "-", ""), "testdata", "vectors.tsv")
+		if *updateVectors {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			src := goredis.Version + " (a Ring over RESP recorder listeners)"
+			if name == gomemcache.Name {
+				src = gomemcache.Version + " (ServerList.PickServer)"
+			}
+			if err := dialecttest.Write(path, src, got); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("wrote %d vectors to %s", len(got), path)
+			continue
+		}
+		want, err := dialecttest.Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: the real module no longer routes the recorded vectors as recorded", path)
+		}
+		t.Logf("%s: %d vectors as the real module routes them", path, len(got))
 	}
 }

@@ -2,9 +2,10 @@
 // fixed fleets, the server each real system picks for a fixed list of
 // keys. The vectors are recorded from the real systems into each dialect
 // package's testdata/vectors.tsv by live.TestDialectVectors (go test
-// ./live -run TestDialectVectors -update-vectors), which re-checks them
-// against the real systems on every run; each dialect package's tests
-// check the dialect against the same file. It is imported only by tests.
+// ./live -run TestDialectVectors -update-vectors; peers.TestDialectVectors
+// for the Go modules), which re-check them against the real systems on
+// every run; each dialect package's tests check the dialect against the
+// same file. It is imported only by tests.
 package dialecttest
 
 import (
@@ -91,7 +92,7 @@ func Read(path string) ([]Vector, error) {
 // where they come from.
 func Write(path, source string, vs []Vector) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Recorded from %s by live.TestDialectVectors (-update-vectors), which re-checks them.\n", source)
+	fmt.Fprintf(&b, "# Recorded from %s by the dialect vector check (live or peers TestDialectVectors, -update-vectors), which re-checks them on every run.\n", source)
 	b.WriteString("# dialect\tfleet\tkey\tserver\n")
 	for _, v := range vs {
 		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", v.Dialect, v.Fleet, v.Key, v.Server)

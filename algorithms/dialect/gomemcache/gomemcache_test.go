@@ -5,9 +5,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/dialect/dialecttest"
 	"github.com/chbench/chbench/algorithms/placertest"
 )
+
+// The vectors were recorded from the real module (peers.TestDialectVectors
+// re-checks them against it).
+func TestVectors(t *testing.T) {
+	dialecttest.Check(t, "testdata/vectors.tsv", 30, map[string]func([]algorithms.Node) (algorithms.Placer, error){Name: New})
+}
 
 func TestLookupContract(t *testing.T) {
 	p, err := New(dialecttest.Fleet(dialecttest.Equal))

@@ -16,6 +16,12 @@ func shards() []algorithms.Node {
 	return nodes
 }
 
+// The vectors were recorded from the real module (peers.TestDialectVectors
+// re-checks them against it).
+func TestVectors(t *testing.T) {
+	dialecttest.Check(t, "testdata/vectors.tsv", 30, map[string]func([]algorithms.Node) (algorithms.Placer, error){Name: New})
+}
+
 func TestLookupContract(t *testing.T) {
 	p, err := New(shards())
 	if err != nil {
