@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/dialect"
@@ -234,6 +235,16 @@ var dialectInfos = func() []Info {
 			NodeIDs: "host:port", Checked: "ServerList.PickServer of the module, in the peers module (peers.TestDialectGomemcache)"},
 			equalOnly, false, gomemcache.New, countNodes),
 	)
+	for i := range out {
+		switch n := out[i].Name; {
+		case strings.HasPrefix(n, "haproxy-consistent"):
+			out[i].Lookup = "O(log n) (binary search of 16 points a unit of weight)"
+		case n == uhashring.MetaName:
+			out[i].Lookup = "O(log n) (binary search of 128-bit points)"
+		case n == goredis.Name:
+			out[i].Lookup, out[i].Memory = "O(n) (one score per shard)", "8 B per shard + IDs"
+		}
+	}
 	return out
 }()
 
