@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -108,8 +109,8 @@ func backends(t *testing.T, n int) []string {
 // nginxConfig returns an nginx configuration (one process, files in dir)
 // with one upstream and server per entry of upstreams: directive (e.g.
 // "hash $http_x_key consistent") and the port it listens on, over the
-// same servers.
-func nginxConfig(dir string, upstreams map[int]string, nodes []algorithms.Node) string {
+// same servers; servers whose ID is in down are marked down.
+func nginxConfig(dir string, upstreams map[int]string, nodes []algorithms.Node, down ...string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "daemon off;\nmaster_process off;\nworker_processes 1;\npid %s/nginx.pid;\nerror_log %s/error.log warn;\n", dir, dir)
 	b.WriteString("events { worker_connections 4096; }\nhttp {\n  access_log off;\n")
@@ -119,7 +120,11 @@ func nginxConfig(dir string, upstreams map[int]string, nodes []algorithms.Node) 
 	for listen, directive := range upstreams {
 		fmt.Fprintf(&b, "  upstream u%d {\n    %s;\n", listen, directive)
 		for _, n := range nodes {
-			fmt.Fprintf(&b, "    server %s weight=%d max_fails=0;\n", n.ID, int(n.Weight))
+			mark := ""
+			if slices.Contains(down, n.ID) {
+				mark = " down"
+			}
+			fmt.Fprintf(&b, "    server %s weight=%d max_fails=0%s;\n", n.ID, int(n.Weight), mark)
 		}
 		b.WriteString("    keepalive 64;\n  }\n")
 		fmt.Fprintf(&b, "  server {\n    listen %s;\n    location / {\n      proxy_pass http://u%d;\n      proxy_http_version 1.1;\n      proxy_set_header Connection \"\";\n    }\n  }\n", Addr(listen), listen)
@@ -146,7 +151,10 @@ func portIDs(ids []string, ports []int) []string {
 // nginx 1.22 with `hash $http_x_key consistent` and with plain `hash
 // $http_x_key`, proxying to HTTP backends that answer with their own
 // port, sends every key to the backend the nginx dialects name, at 10
-// servers of weights 1..5, 25 and 300, and after one leaves the upstream.
+// servers of weights 1..5, 25 and 300, and after one leaves the upstream;
+// and with that server marked `down` instead, consistent hashing sends its
+// keys to their second replica of the dialect (the next distinct server
+// clockwise) and the others where they were.
 func TestDialectNginx(t *testing.T) {
 	t.Parallel()
 	needBinary(t, "nginx", "nginx")
@@ -160,7 +168,7 @@ func TestDialectNginx(t *testing.T) {
 		{"hash $http_x_key consistent", nginx.Consistent},
 		{"hash $http_x_key", nginx.Hash},
 	}
-	route := func(nodes []algorithms.Node) [][]string {
+	route := func(nodes []algorithms.Node, down ...string) [][]string {
 		ups := map[int]string{}
 		listens := make([]int, len(modes))
 		for i, m := range modes {
@@ -168,7 +176,7 @@ func TestDialectNginx(t *testing.T) {
 			ups[listens[i]] = m.directive
 		}
 		conf := filepath.Join(dir, "nginx.conf")
-		if err := os.WriteFile(conf, []byte(nginxConfig(dir, ups, nodes)), 0o644); err != nil {
+		if err := os.WriteFile(conf, []byte(nginxConfig(dir, ups, nodes, down...)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		p := started(t, func() (*Process, error) {
@@ -198,6 +206,23 @@ func TestDialectNginx(t *testing.T) {
 				return after[i]
 			})
 		}
+		down := route(nodes, nodes[leaving].ID)[0]
+		p, err := nginx.Consistent(nodes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fell := 0
+		for i, k := range keys {
+			want := p.Locate(k)
+			if want == nodes[leaving].ID {
+				fell++
+				want = p.Nodes()[p.(algorithms.Replicator).Replicas(p.HashKey(k), make([]int, 2))[1]].ID
+			}
+			if down[i] != want {
+				t.Errorf("%d servers, %s down: key %q goes to %s, the dialect's fallback %s", n, nodes[leaving].ID, k, down[i], want)
+			}
+		}
+		t.Logf("nginx consistent, %d servers, %s down: %d keys fall back to their second replica, all %d keys where the dialect says", n, nodes[leaving].ID, fell, len(keys))
 	}
 }
 
