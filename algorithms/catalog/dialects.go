@@ -49,7 +49,7 @@ const (
 func dialectInfo(name string, f DialectFacts, weights string, weighted bool, build dialect.Build, points func([]algorithms.Node) int64) Info {
 	return Info{Name: name, Family: "dialect", Lookup: "O(1) expected", Memory: fmt.Sprintf("%d B per point or table entry", dialectPointBytes),
 		Removal: "any; as the real system re-places keys when a server leaves its configuration", Weights: weights,
-		Source: f.Source, Weighted: weighted, Ordered: true, RandomLayout: false, Dialect: &f,
+		Source: f.Source, Weighted: weighted, Dialect: &f,
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) { return build(n) },
 		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
 			p := points(n)
@@ -236,7 +236,16 @@ var dialectInfos = func() []Info {
 			equalOnly, false, gomemcache.New, countNodes),
 	)
 	for i := range out {
-		switch n := out[i].Name; {
+		// Ordered: the modulo tables and HAProxy's positions depend on the
+		// order servers are listed in; the continuums only in breaking
+		// ties of equal points, and twemproxy sorts its servers by name.
+		n := out[i].Name
+		out[i].Ordered = strings.Contains(n, "modula") || strings.HasPrefix(n, "haproxy-") ||
+			n == pymemcache.Name || n == nginx.HashName || n == spymemcached.ArrayModName || n == gomemcache.Name
+		if strings.HasPrefix(n, "twemproxy-") {
+			out[i].Ordered = false
+		}
+		switch {
 		case strings.HasPrefix(n, "haproxy-consistent"):
 			out[i].Lookup = "O(log n) (binary search of 16 points a unit of weight)"
 		case n == uhashring.MetaName:
