@@ -170,9 +170,8 @@ func TestDialectNginx(t *testing.T) {
 	}
 	route := func(nodes []algorithms.Node, down ...string) [][]string {
 		ups := map[int]string{}
-		listens := make([]int, len(modes))
+		listens := distinctPorts(t, len(modes))
 		for i, m := range modes {
-			listens[i] = freePort(t)
 			ups[listens[i]] = m.directive
 		}
 		conf := filepath.Join(dir, "nginx.conf")
@@ -288,9 +287,10 @@ func TestDialectHAProxy(t *testing.T) {
 	}
 	route := func(vs []variant, nodes []algorithms.Node, keys []string) [][]string {
 		backs := make([]haproxyBackend, len(vs))
+		ports := distinctPorts(t, len(vs))
 		for i := range vs {
 			backs[i] = vs[i].back
-			backs[i].listen = freePort(t)
+			backs[i].listen = ports[i]
 		}
 		conf := filepath.Join(dir, "haproxy.cfg")
 		if err := os.WriteFile(conf, []byte(haproxyConfig(backs, nodes)), 0o644); err != nil {

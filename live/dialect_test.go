@@ -1,6 +1,7 @@
 package live
 
 import (
+	"net"
 	"os/exec"
 	"testing"
 	"time"
@@ -197,6 +198,30 @@ func recorded(t *testing.T, r *Recorder, ids []string, keys []string) []string {
 		out[i] = ids[w]
 	}
 	return out
+}
+
+// distinctPorts returns n distinct ports of 127.0.0.1 that were free a
+// moment ago: all n listeners are held open until every port is chosen,
+// so the kernel cannot hand one port out twice (as n calls of FreePort
+// can). A proxy configured with several listeners needs them distinct.
+func distinctPorts(t *testing.T, n int) []int {
+	t.Helper()
+	ports := make([]int, n)
+	var lns []net.Listener
+	defer func() {
+		for _, l := range lns {
+			l.Close()
+		}
+	}()
+	for i := range ports {
+		l, err := net.Listen("tcp", Loopback+":0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lns = append(lns, l)
+		ports[i] = l.Addr().(*net.TCPAddr).Port
+	}
+	return ports
 }
 
 // scriptTimeout bounds one request to a helper script.

@@ -69,11 +69,12 @@ func TestDialectTwemproxy(t *testing.T) {
 	// route starts one nutcracker of every pool over nodes and returns,
 	// per pool, the server each key reached.
 	route := func(pools []twemPool, nodes []algorithms.Node, keys []string) map[string][]string {
+		ports := distinctPorts(t, len(pools)+1)
 		for i := range pools {
-			pools[i].listen = freePort(t)
+			pools[i].listen = ports[i]
 		}
 		conf := twemConfig(pools, nodes)
-		p := started(t, func() (*Process, error) { return StartNutcracker(dir, conf, pools[0].listen, freePort(t)) })
+		p := started(t, func() (*Process, error) { return StartNutcracker(dir, conf, pools[0].listen, ports[len(pools)]) })
 		defer p.Stop()
 		out := map[string][]string{}
 		for _, pl := range pools {

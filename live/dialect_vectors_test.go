@@ -94,14 +94,15 @@ func vectorSystems() []vectorSystem {
 			dir := t.TempDir()
 			// One nutcracker per fleet runs every dialect as a pool.
 			return perFleet(func(nodes []algorithms.Node) map[string][]string {
+				ports := distinctPorts(t, 2*len(twemproxy.Hashes)+1)
 				var pools []twemPool
 				for _, d := range []string{"ketama", "modula"} {
 					for _, h := range twemproxy.Hashes {
-						pools = append(pools, twemPool{name: strings.ReplaceAll(twemproxy.Name(d, h.Name), "-", "_"), hash: h.Name, distribution: d, listen: freePort(t)})
+						pools = append(pools, twemPool{name: strings.ReplaceAll(twemproxy.Name(d, h.Name), "-", "_"), hash: h.Name, distribution: d, listen: ports[len(pools)]})
 					}
 				}
 				conf := twemConfig(pools, nodes)
-				p := started(t, func() (*Process, error) { return StartNutcracker(dir, conf, pools[0].listen, freePort(t)) })
+				p := started(t, func() (*Process, error) { return StartNutcracker(dir, conf, pools[0].listen, ports[len(pools)]) })
 				defer p.Stop()
 				out := map[string][]string{}
 				for _, pl := range pools {
@@ -205,9 +206,10 @@ func vectorSystems() []vectorSystem {
 			return perFleet(func(nodes []algorithms.Node) map[string][]string {
 				names := haproxyDialects()
 				backs := make([]haproxyBackend, len(names))
+				ports := distinctPorts(t, len(names))
 				for i, d := range names {
 					backs[i] = haproxyBackendOf(d)
-					backs[i].listen = freePort(t)
+					backs[i].listen = ports[i]
 				}
 				conf := filepath.Join(dir, "haproxy.cfg")
 				if err := os.WriteFile(conf, []byte(haproxyConfig(backs, nodes)), 0o644); err != nil {
