@@ -177,6 +177,11 @@ type Info struct {
 	// node can leave. See [Info.Label].
 	LeavePolicy string
 
+	// Dialect holds the facts of a dialect (a placement that reproduces
+	// one real client or proxy bit for bit); nil for the algorithms.
+	// Dialects are listed by [Dialects], not by [Names].
+	Dialect *DialectFacts
+
 	// build constructs the placement; cfg is validated and h is cfg.Hash.
 	build func(nodes []algorithms.Node, cfg Config, h algorithms.Hash) (algorithms.Placer, error)
 	// cost is what build (or a Rebalance to nodes) allocates, from the
@@ -405,28 +410,27 @@ func UsesVNodes(name string) bool { in, _ := Describe(name); return in.UsesVNode
 // for unknown names, and for slots, which always hash with CRC-16).
 func UsesHash(name string) bool { in, _ := Describe(name); return in.UsesHash }
 
-// Describe returns the Info of the named algorithm, or an error naming an
-// unknown one.
+// Describe returns the Info of the named algorithm or dialect, or an
+// error naming an unknown one.
 func Describe(name string) (Info, error) {
-	for _, in := range infos {
-		if in.Name == name {
-			return in, nil
-		}
-	}
-	for _, in := range staged {
-		if in.Name == name {
-			return in, nil
+	for _, list := range [][]Info{infos, staged, dialectInfos} {
+		for _, in := range list {
+			if in.Name == name {
+				return in, nil
+			}
 		}
 	}
 	return Info{}, unknown(name)
 }
 
 func unknown(name string) error {
-	return fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(append(Names(), Staged()...), ", "))
+	return fmt.Errorf("unknown algorithm %q (known: %s; dialects: %s; groups: all, %s)",
+		name, strings.Join(append(Names(), Staged()...), ", "), strings.Join(Dialects(), ", "), DialectGroup)
 }
 
-// ParseNames splits a comma-separated list of algorithm names, checking
-// each; "all" selects every algorithm.
+// ParseNames splits a comma-separated list of algorithm and dialect names,
+// checking each; "all" selects every algorithm (not the dialects), and the
+// entry "dialects" every dialect, in place.
 func ParseNames(s string) ([]string, error) {
 	if s == "all" {
 		return Names(), nil
@@ -434,6 +438,10 @@ func ParseNames(s string) ([]string, error) {
 	var out []string
 	for _, n := range strings.Split(s, ",") {
 		n = strings.TrimSpace(n)
+		if n == DialectGroup {
+			out = append(out, Dialects()...)
+			continue
+		}
 		if _, err := Describe(n); err != nil {
 			return nil, err
 		}
