@@ -364,6 +364,16 @@ var infos = []Info{
 		cost: func(n []algorithms.Node, c Config) (Cost, error) { return bucketArrayCost(n, c, dxBucketBytes), nil }},
 }
 
+// Facts returns the promises the algorithm makes, in the form the
+// conformance suite checks: weighted, ordered, stateful as recorded here,
+// only the last node leaving cleanly for the algorithms with a LeavePolicy
+// (swap-last), and replicas up to algorithms.MaxReplicas (every placer
+// serves them, by its own scheme or algorithms.SaltedReplicas).
+func (in Info) Facts() algorithms.Facts {
+	return algorithms.Facts{Weighted: in.Weighted, Ordered: in.Ordered, OnlyLastLeaves: in.LeavePolicy != "",
+		Replicas: algorithms.MaxReplicas, Stateful: in.Stateful}
+}
+
 // Label returns the name a table or plot shows for the algorithm: its
 // Name, followed in parentheses by its Variant and, when arbitrary nodes
 // leave (arbitraryLeave: a random node leaves, as in remove-random,
