@@ -14,6 +14,7 @@ import (
 	"github.com/chbench/chbench/algorithms/binomial"
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/dx"
+	"github.com/chbench/chbench/algorithms/external"
 	"github.com/chbench/chbench/algorithms/fliphash"
 	"github.com/chbench/chbench/algorithms/jump"
 	"github.com/chbench/chbench/algorithms/jumpback"
@@ -48,6 +49,11 @@ type Config struct {
 	// allocate, in bytes; 0 means DefaultMemoryBudget (2 GiB). New refuses
 	// a placement whose Estimate exceeds it, before allocating.
 	MemoryBudget int64
+	// Exec is the template of the external placements [Open] starts (names
+	// external.Prefix + command): its Timeout, Batch, Dir and Env apply,
+	// the command comes from the name. The zero value takes the external
+	// package's defaults.
+	Exec external.Config
 }
 
 // MinAutoCapacity is the least capacity chosen when Config.Capacity is 0.
@@ -171,6 +177,11 @@ type Info struct {
 	// algorithm has no native removal ("swap-last" for jump); "" when any
 	// node can leave. See [Info.Label].
 	LeavePolicy string
+
+	// Build constructs a placement added by [Register] from a membership
+	// that algorithms.ValidateNodes accepted and a validated cfg; nil for
+	// the built-in algorithms.
+	Build func(nodes []algorithms.Node, cfg Config) (algorithms.Placer, error)
 
 	// build constructs the placement; cfg is validated and h is cfg.Hash.
 	build func(nodes []algorithms.Node, cfg Config, h algorithms.Hash) (algorithms.Placer, error)
@@ -393,11 +404,17 @@ func (in Info) Label(arbitraryLeave bool) string {
 	return in.Name + " (" + strings.Join(parts, ", ") + ")"
 }
 
-// Names returns the registered algorithm names in a fixed order.
+// Names returns the algorithm names in a fixed order: the built-in ones,
+// then those added by [Register] in the order they were added.
 func Names() []string {
-	names := make([]string, len(infos))
-	for i, in := range infos {
-		names[i] = in.Name
+	registered.RLock()
+	defer registered.RUnlock()
+	names := make([]string, 0, len(infos)+len(registered.infos))
+	for _, in := range infos {
+		names = append(names, in.Name)
+	}
+	for _, in := range registered.infos {
+		names = append(names, in.Name)
 	}
 	return names
 }
@@ -413,12 +430,13 @@ func UsesHash(name string) bool { in, _ := Describe(name); return in.UsesHash }
 // Describe returns the Info of the named algorithm, or an error naming an
 // unknown one.
 func Describe(name string) (Info, error) {
-	for _, in := range infos {
-		if in.Name == name {
-			return in, nil
-		}
+	registered.RLock()
+	in, ok := describe(name)
+	registered.RUnlock()
+	if !ok {
+		return Info{}, unknown(name)
 	}
-	return Info{}, unknown(name)
+	return in, nil
 }
 
 func unknown(name string) error {
