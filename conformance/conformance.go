@@ -165,7 +165,8 @@ func (r *Report) Verdict(property string) Verdict {
 }
 
 // WriteText writes the report as an aligned table, one line per check,
-// after a line naming the placement, its facts and the configuration.
+// after a line naming the placement, its facts and the configuration. A
+// Detail's line breaks (a program's standard error) become " | ".
 func (r *Report) WriteText(w io.Writer) error {
 	c := r.Config
 	fmt.Fprintf(w, "conformance of %s (%s): %d nodes, %d keys, seed %d, alpha %g, cv tolerance %g\n",
@@ -177,7 +178,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		if res.Measured {
 			value, bound = number(res.Value), number(res.Threshold)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", res.Property, res.Check, value, bound, res.Verdict, res.Detail)
+		detail := strings.Join(strings.Fields(strings.ReplaceAll(res.Detail, "\n", " | ")), " ")
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", res.Property, res.Check, value, bound, res.Verdict, detail)
 	}
 	return tw.Flush()
 }

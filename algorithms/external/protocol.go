@@ -140,12 +140,15 @@ func (p *Process) drainWrite() error {
 }
 
 // readFailure returns the cause of a failed read of answer got of want
-// (an error of lineReader.next), killing the program first when it is
-// still running.
+// (an error of lineReader.next; want is 0 for a reply without answers).
 func (p *Process) readFailure(err error, got, want, limit int) error {
 	switch {
 	case errors.Is(err, errTooLong):
 		return fmt.Errorf("%w: longer than %d bytes, the longest answer possible", ErrLineTooLong, limit)
+	case want == 0 && errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%w (%v); killed", ErrTimeout, p.cfg.Timeout)
+	case want == 0 && errors.Is(err, io.EOF):
+		return fmt.Errorf("%w (%s) before replying", ErrExited, p.exitStatus())
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return fmt.Errorf("%w (%v): %d of %d answers read; killed", ErrTimeout, p.cfg.Timeout, got, want)
 	case errors.Is(err, io.EOF):
