@@ -171,3 +171,21 @@ func TestConfigErrors(t *testing.T) {
 		t.Errorf("an unknown placement: %v", err)
 	}
 }
+
+// TestPlacer holds a catalog placement to the Placer contract and every
+// property in one call: chbench's rendezvous passes it all (order and
+// weights included).
+func TestTestPlacer(t *testing.T) {
+	cfg := testConfig()
+	cfg.Keys, cfg.ChurnSteps = 5000, 100
+	rep := TestPlacer(t, "rendezvous", catalog.DefaultConfig(), cfg)
+	for _, p := range Properties() {
+		want := Pass
+		if p == Reference {
+			want = NotApplicable
+		}
+		if v := rep.Verdict(p); v != want {
+			t.Errorf("%s: %v, want %v", p, v, want)
+		}
+	}
+}

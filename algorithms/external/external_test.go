@@ -165,6 +165,7 @@ func TestLocateFailures(t *testing.T) {
 		detail string // in the message
 	}{
 		{"crash", ErrExited, fault, "exited (exit status 3) after 5 of 10 answers"},
+		{"killed", ErrExited, fault, "exited (signal: killed) after 5 of 10 answers"},
 		{"short", ErrTimeout, 19, "9 of 10 answers read"},
 		{"extra", ErrCount, -1, "more lines than the reply holds"},
 		{"stranger", ErrNotMember, fault, `node "ghost" is not a member of membership 1 (4 nodes`},

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -27,6 +28,7 @@ import (
 //	mod       owner of key k: node fnv1a32(k) mod n, replicas the next nodes
 //	node0     every key on the first node (the trivial responder of the benchmark)
 //	crash     exits with status 3 at answer AT, after writing to stderr
+//	killed    kills itself with SIGKILL at answer AT
 //	short     one answer line fewer than keys in the batch holding answer AT, then silence
 //	extra     one answer line more after the batch holding answer AT
 //	stranger  names node "ghost" at answer AT
@@ -181,6 +183,9 @@ func serveHelper(mode string) int {
 						out.Flush()
 						fmt.Fprintln(os.Stderr, "helper: crashing on purpose at answer", at)
 						return 3
+					case "killed":
+						out.Flush()
+						syscall.Kill(os.Getpid(), syscall.SIGKILL)
 					case "stranger":
 						out.WriteString("ghost\n")
 						answer++

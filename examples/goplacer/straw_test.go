@@ -1,7 +1,6 @@
 package goplacer
 
 import (
-	"context"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
@@ -17,13 +16,14 @@ func TestMain(m *testing.M) {
 	m.Run()
 }
 
-// chbench's conformance suite, run from this module's own go test: every
-// property straw promises (determinism, order, balance, minimal join and
-// leave, weights, replicas, churn) passes on 20,000 keys.
+// chbench's suite, run from this module's own go test: the Placer
+// contract (allocation-free lookups, concurrent lookups, immutability) and
+// every property straw promises (determinism, order, balance, minimal join
+// and leave, weights, replicas, churn), on 20,000 keys.
 func TestConformance(t *testing.T) {
 	cfg := conformance.DefaultConfig()
 	cfg.Keys, cfg.ChurnSteps = 20000, 300
-	rep := conformance.Test(t, conformance.Open(context.Background(), Name, catalog.DefaultConfig()), cfg)
+	rep := conformance.TestPlacer(t, Name, catalog.DefaultConfig(), cfg)
 	for _, p := range []string{conformance.Order, conformance.Weights} {
 		if rep.Verdict(p) != conformance.Pass {
 			t.Errorf("%s: %v, want PASS", p, rep.Verdict(p))
@@ -31,15 +31,12 @@ func TestConformance(t *testing.T) {
 	}
 }
 
-// The Placer contract as chbench's own algorithms test it: lookups that
-// do not allocate and agree across goroutines, a join that moves keys only
-// to the new node, removals that move only the leaving node's keys and
-// undo exactly.
-func TestPlacerContract(t *testing.T) {
+// placertest's finer checks, which chbench's own algorithms use: a join
+// that moves keys only to the new node, removals that move only the
+// leaving node's keys and undo exactly.
+func TestPlacertest(t *testing.T) {
 	p := placertest.Build(t, 10, New)
 	keys := placertest.Keys(20000, 1)
-	placertest.CheckNoAllocs(t, p)
-	placertest.CheckConcurrent(t, p, keys[:2000])
 	q, err := algorithms.Join(p, algorithms.Node{ID: "new", Weight: 1})
 	if err != nil {
 		t.Fatal(err)
