@@ -35,10 +35,11 @@ var _ algorithms.Locator = (*Locator)(nil)
 // program declared weighted=no. It returns an [*Error] wrapping ErrReply
 // when the program refuses the membership (the program stays usable), or
 // the failure that stopped it.
-func (p *Process) New(nodes []algorithms.Node) (*Locator, error) { return p.members(nodes, 0) }
+func (p *Process) New(nodes []algorithms.Node) (*Locator, error) { return p.members(nodes, nil) }
 
-// members sends a membership derived from parent (0: none).
-func (p *Process) members(nodes []algorithms.Node, parent uint64) (*Locator, error) {
+// members sends a membership derived from parent (nil: none), which must
+// not be closed.
+func (p *Process) members(nodes []algorithms.Node, parent *Locator) (*Locator, error) {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return nil, fmt.Errorf("external %s: %w", p.name, err)
 	}
@@ -58,11 +59,18 @@ func (p *Process) members(nodes []algorithms.Node, parent uint64) (*Locator, err
 	if err := p.usable(q); err != nil {
 		return nil, err
 	}
+	var parentID uint64
+	if parent != nil {
+		if parent.closed {
+			return nil, fmt.Errorf("external %s: membership %d is closed", p.name, parent.id)
+		}
+		parentID = parent.id
+	}
 	p.nextID++
 	b := append(p.wbuf[:0], "members "...)
 	b = strconv.AppendUint(b, l.id, 10)
 	b = append(b, ' ')
-	b = strconv.AppendUint(b, parent, 10)
+	b = strconv.AppendUint(b, parentID, 10)
 	b = append(b, ' ')
 	b = strconv.AppendInt(b, int64(len(nodes)), 10)
 	b = append(b, '\n')
@@ -131,13 +139,7 @@ func (l *Locator) ReplicateKeys(keys []string, r int, owners []int) error {
 // Locator; l is unchanged. Errors are those of [Process.New], or an error
 // when l was closed.
 func (l *Locator) Rebalance(nodes []algorithms.Node) (algorithms.Locator, error) {
-	l.p.mu.Lock()
-	closed := l.closed
-	l.p.mu.Unlock()
-	if closed {
-		return nil, fmt.Errorf("external %s: membership %d is closed", l.p.name, l.id)
-	}
-	next, err := l.p.members(nodes, l.id)
+	next, err := l.p.members(nodes, l)
 	if err != nil {
 		return nil, err
 	}
