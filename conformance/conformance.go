@@ -366,6 +366,9 @@ func Run(ctx context.Context, open Opener, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	first, err := open()
+	if err == nil && first == nil {
+		err = errors.New("the Opener returned no placement and no error")
+	}
 	if err != nil {
 		return nil, fmt.Errorf("conformance: %w", err)
 	}

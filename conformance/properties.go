@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -105,6 +106,9 @@ func counts(l algorithms.Locator, keys []string) ([]float64, error) {
 // placement opens an instance and builds nodes on it; close releases both.
 func (r *run) placement(nodes []algorithms.Node) (b catalog.Builder, l algorithms.Locator, close func(), err error) {
 	b, err = r.open()
+	if err == nil && b == nil {
+		err = errors.New("the Opener returned no placement and no error")
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
