@@ -69,6 +69,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/external"
 	"github.com/chbench/chbench/keyset"
 )
 
@@ -222,9 +223,10 @@ type Opener func() (catalog.Builder, error)
 
 // Open returns the Opener of a placement by name: a catalog algorithm
 // configured by cfg, or external.Prefix + a command, started under ctx
-// (see catalog.Open).
+// with the external package's defaults (see catalog.Open; for other
+// settings of the program, write the Opener around catalog.Open).
 func Open(ctx context.Context, name string, cfg catalog.Config) Opener {
-	return func() (catalog.Builder, error) { return catalog.Open(ctx, name, cfg) }
+	return func() (catalog.Builder, error) { return catalog.Open(ctx, name, cfg, external.Config{}) }
 }
 
 // Config sets the sizes, the seed and the statistics of the checks. The

@@ -25,9 +25,9 @@ func testConfig() Config {
 // (PYTHONHASHSEED=random) whatever the environment says: the determinism
 // example relies on it.
 func execOpener(cmd string) Opener {
-	cfg := catalog.DefaultConfig()
-	cfg.Exec.Env = []string{"PYTHONHASHSEED=random"}
-	return Open(context.Background(), external.Prefix+cmd, cfg)
+	return func() (catalog.Builder, error) {
+		return catalog.Open(context.Background(), external.Prefix+cmd, catalog.DefaultConfig(), external.Config{Env: []string{"PYTHONHASHSEED=random"}})
+	}
 }
 
 // verdicts returns the verdict of every property of rep.

@@ -14,7 +14,6 @@ import (
 	"github.com/chbench/chbench/algorithms/binomial"
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/dx"
-	"github.com/chbench/chbench/algorithms/external"
 	"github.com/chbench/chbench/algorithms/fliphash"
 	"github.com/chbench/chbench/algorithms/jump"
 	"github.com/chbench/chbench/algorithms/jumpback"
@@ -49,11 +48,6 @@ type Config struct {
 	// allocate, in bytes; 0 means DefaultMemoryBudget (2 GiB). New refuses
 	// a placement whose Estimate exceeds it, before allocating.
 	MemoryBudget int64
-	// Exec is the template of the external placements [Open] starts (names
-	// external.Prefix + command): its Timeout, Batch, Dir and Env apply,
-	// the command comes from the name. The zero value takes the external
-	// package's defaults.
-	Exec external.Config
 }
 
 // MinAutoCapacity is the least capacity chosen when Config.Capacity is 0.

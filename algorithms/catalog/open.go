@@ -28,14 +28,17 @@ type Builder interface {
 
 // Open returns the Builder of name: a catalog algorithm (built in or
 // registered) configured by cfg, or, for a name external.Prefix + command,
-// that command started as a program (with cfg.Exec's settings) under ctx,
-// which kills it when done. It returns an error for an unknown name, an
-// invalid cfg, or a program that does not start or fails its handshake.
-// The caller must Close the Builder.
-func Open(ctx context.Context, name string, cfg Config) (Builder, error) {
+// that command started as a program under ctx, which kills it when done.
+// exec is the template of such a program: its Timeout, Batch, Dir and Env
+// apply (the zero value takes the external package's defaults) and its
+// command comes from the name; it is ignored for catalog names. Open
+// returns an error for an unknown name, an invalid cfg, or a program that
+// does not start or fails its handshake. The caller must Close the
+// Builder.
+func Open(ctx context.Context, name string, cfg Config, exec external.Config) (Builder, error) {
 	if ec, ok := external.Parse(name); ok {
-		ec.Args, ec.Dir, ec.Env, ec.Timeout, ec.Batch = nil, cfg.Exec.Dir, cfg.Exec.Env, cfg.Exec.Timeout, cfg.Exec.Batch
-		p, err := external.Start(ctx, ec)
+		exec.Command, exec.Args = ec.Command, nil
+		p, err := external.Start(ctx, exec)
 		if err != nil {
 			return nil, err
 		}

@@ -2,13 +2,15 @@ package catalog
 
 import (
 	"context"
-	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/external"
 	"github.com/chbench/chbench/algorithms/rendezvous"
+	"github.com/chbench/chbench/internal/exampleprog"
 )
 
 // withRegistry runs f and then removes every placement it registered, so
@@ -72,7 +74,7 @@ func TestRegister(t *testing.T) {
 	if c, err := Estimate("my-hrw", nodes, DefaultConfig()); err != nil || c.Bytes != 0 || !strings.Contains(c.How, "not estimated") {
 		t.Errorf("Estimate: %+v, %v", c, err)
 	}
-	b, err := Open(context.Background(), "my-hrw", DefaultConfig())
+	b, err := Open(context.Background(), "my-hrw", DefaultConfig(), external.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +126,51 @@ func TestRegisterErrors(t *testing.T) {
 	if _, err := New("nil-placer", nodes, DefaultConfig()); err == nil || !strings.Contains(err.Error(), "nil-placer: Build returned no placement") {
 		t.Errorf("a Build returning nil, nil: %v", err)
 	}
-	if _, err := Open(context.Background(), "nope", DefaultConfig()); err == nil || !strings.Contains(err.Error(), `unknown algorithm "nope"`) {
+	if _, err := Open(context.Background(), "nope", DefaultConfig(), external.Config{}); err == nil || !strings.Contains(err.Error(), `unknown algorithm "nope"`) {
 		t.Errorf("Open of an unknown name: %v", err)
 	}
-	if _, err := Open(context.Background(), "exec:", DefaultConfig()); err == nil || !errors.Is(err, err) || !strings.Contains(err.Error(), "no program") {
+	if _, err := Open(context.Background(), "exec:", DefaultConfig(), external.Config{}); err == nil || !strings.Contains(err.Error(), "no program") {
 		t.Errorf("Open of an empty command: %v", err)
 	}
+}
+
+// An exec: name opens the program with the template's settings (here a
+// working directory, so that a relative script path resolves): its
+// Builder has the handshake's name and facts, builds Locators that answer,
+// and gives access to the process, which Close stops.
+func TestOpenExec(t *testing.T) {
+	py := exampleprog.Python(t)
+	b, err := Open(context.Background(), "exec:"+exampleprog.Quote(py)+" examples/python/ring.py", DefaultConfig(),
+		external.Config{Dir: exampleprog.Root(t), Batch: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if f := b.Facts(); b.Name() != "textbook-ring" || !f.Weighted || f.Ordered || f.OnlyLastLeaves || f.Replicas != 8 {
+		t.Errorf("name %q facts %+v", b.Name(), f)
+	}
+	nodes, _ := algorithms.DefaultNodes(4)
+	l, err := b.New(nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owners := make([]int, 20)
+	if err := l.LocateKeys(placertestKeys(20), owners); err != nil {
+		t.Fatal(err)
+	}
+	p, ok := Process(b)
+	if !ok || p.Command() != exampleprog.Quote(py)+" examples/python/ring.py" {
+		t.Errorf("Process: %v %v", p, ok)
+	}
+	if err := b.Close(); err != nil || p.Err() == nil {
+		t.Errorf("Close: %v; the process then reports %v", err, p.Err())
+	}
+}
+
+func placertestKeys(n int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = "user:" + strconv.Itoa(i)
+	}
+	return keys
 }

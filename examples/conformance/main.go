@@ -16,9 +16,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"time"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/external"
 	"github.com/chbench/chbench/conformance"
 )
 
@@ -28,7 +28,8 @@ func main() {
 	algo := flag.String("algo", "", "the placement: a catalog name, or exec:COMMAND for a program speaking the protocol")
 	flag.StringVar(&ccfg.Hash, "hash", ccfg.Hash, "key hash of a catalog placement")
 	flag.IntVar(&ccfg.VNodes, "vnodes", ccfg.VNodes, "virtual nodes per node of ring and bounded")
-	flag.DurationVar(&ccfg.Exec.Timeout, "timeout", 10*time.Second, "deadline of each reply of an exec: placement")
+	var exec external.Config
+	flag.DurationVar(&exec.Timeout, "timeout", external.DefaultTimeout, "deadline of each reply of an exec: placement")
 	flag.IntVar(&cfg.Nodes, "nodes", cfg.Nodes, "nodes of the membership")
 	flag.IntVar(&cfg.Keys, "keys", cfg.Keys, "keys per check")
 	flag.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the keys and of every random choice")
@@ -50,11 +51,11 @@ func main() {
 	case *ref != "":
 		rcfg := ccfg
 		rcfg.Hash = *refHash
-		cfg.Reference = &conformance.Ref{Name: *ref + " (" + *refHash + ")", Open: conformance.Open(ctx, *ref, rcfg)}
+		cfg.Reference = &conformance.Ref{Name: *ref + " (" + *refHash + ")", Open: opener(ctx, *ref, rcfg, exec)}
 	case *vectors != "":
 		cfg.Reference = &conformance.Ref{Vectors: *vectors}
 	}
-	rep, err := conformance.Run(ctx, conformance.Open(ctx, *algo, ccfg), cfg)
+	rep, err := conformance.Run(ctx, opener(ctx, *algo, ccfg, exec), cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -63,4 +64,9 @@ func main() {
 	if len(rep.Failed()) > 0 {
 		os.Exit(1)
 	}
+}
+
+// opener opens name with the program settings of exec (for exec: names).
+func opener(ctx context.Context, name string, cfg catalog.Config, exec external.Config) conformance.Opener {
+	return func() (catalog.Builder, error) { return catalog.Open(ctx, name, cfg, exec) }
 }
