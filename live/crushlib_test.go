@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"flag"
 	"fmt"
+	"github.com/chbench/chbench/internal/procgroup"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,8 +72,8 @@ func run(t *testing.T, dir string, stdin []byte, timeout time.Duration, name str
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	procgroup.Set(cmd)
+	cmd.Cancel = func() error { procgroup.Kill(cmd); return nil }
 	cmd.WaitDelay = 5 * time.Second
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chbench/chbench/internal/procgroup"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -36,11 +37,11 @@ func Crushtool(dir string, timeout time.Duration, args ...string) ([]byte, error
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Dir = dir
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	procgroup.Set(cmd)
+	cmd.Cancel = func() error { procgroup.Kill(cmd); return nil }
 	cmd.WaitDelay = 5 * time.Second
 	var stdout bytes.Buffer
-	errTail := &tail{max: 4096}
+	errTail := &procgroup.Tail{Max: 4096}
 	cmd.Stdout, cmd.Stderr = &stdout, errTail
 	err = cmd.Run()
 	if ctx.Err() != nil {

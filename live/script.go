@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/chbench/chbench/internal/procgroup"
 	"io"
 	"os"
 	"os/exec"
@@ -20,7 +21,7 @@ type Script struct {
 	cmd  *exec.Cmd
 	in   io.WriteCloser
 	out  *bufio.Reader
-	errs *tail
+	errs *procgroup.Tail
 	done chan struct{}
 	stop sync.Once
 }
@@ -29,14 +30,14 @@ type Script struct {
 // interpreter, the script file), in dir when dir is not "", with env
 // added to this process's environment.
 func StartScript(path string, args []string, dir string, env ...string) (*Script, error) {
-	s := &Script{name: path, errs: &tail{max: 8192}, done: make(chan struct{})}
+	s := &Script{name: path, errs: &procgroup.Tail{Max: 8192}, done: make(chan struct{})}
 	s.cmd = exec.Command(path, args...)
 	s.cmd.Dir = dir
 	if len(env) > 0 {
 		s.cmd.Env = append(os.Environ(), env...)
 	}
 	s.cmd.Stderr = s.errs
-	setProcessGroup(s.cmd)
+	procgroup.Set(s.cmd)
 	var err error
 	if s.in, err = s.cmd.StdinPipe(); err != nil {
 		return nil, fmt.Errorf("live: %s: %w", path, err)
@@ -104,7 +105,7 @@ func (s *Script) Stop() error {
 	var err error
 	s.stop.Do(func() {
 		s.in.Close()
-		killGroup(s.cmd)
+		procgroup.Kill(s.cmd)
 		select {
 		case <-s.done:
 		case <-time.After(5 * time.Second):

@@ -182,6 +182,11 @@ type Info struct {
 	// Dialects are listed by [Dialects], not by [Names].
 	Dialect *DialectFacts
 
+	// Build constructs a placement added by [Register] from a membership
+	// that algorithms.ValidateNodes accepted and a validated cfg; nil for
+	// the built-in algorithms.
+	Build func(nodes []algorithms.Node, cfg Config) (algorithms.Placer, error)
+
 	// build constructs the placement; cfg is validated and h is cfg.Hash.
 	build func(nodes []algorithms.Node, cfg Config, h algorithms.Hash) (algorithms.Placer, error)
 	// cost is what build (or a Rebalance to nodes) allocates, from the
@@ -374,6 +379,16 @@ var infos = []Info{
 		cost: func(n []algorithms.Node, c Config) (Cost, error) { return bucketArrayCost(n, c, dxBucketBytes), nil }},
 }
 
+// Facts returns the promises the algorithm makes, in the form the
+// conformance suite checks: weighted, ordered, stateful as recorded here,
+// only the last node leaving cleanly for the algorithms with a LeavePolicy
+// (swap-last), and replicas up to algorithms.MaxReplicas (every placer
+// serves them, by its own scheme or algorithms.SaltedReplicas).
+func (in Info) Facts() algorithms.Facts {
+	return algorithms.Facts{Weighted: in.Weighted, Ordered: in.Ordered, OnlyLastLeaves: in.LeavePolicy != "",
+		Replicas: algorithms.MaxReplicas, Stateful: in.Stateful}
+}
+
 // Label returns the name a table or plot shows for the algorithm: its
 // Name, followed in parentheses by its Variant and, when arbitrary nodes
 // leave (arbitraryLeave: a random node leaves, as in remove-random,
@@ -393,11 +408,17 @@ func (in Info) Label(arbitraryLeave bool) string {
 	return in.Name + " (" + strings.Join(parts, ", ") + ")"
 }
 
-// Names returns the registered algorithm names in a fixed order.
+// Names returns the algorithm names in a fixed order: the built-in ones,
+// then those added by [Register] in the order they were added.
 func Names() []string {
-	names := make([]string, len(infos))
-	for i, in := range infos {
-		names[i] = in.Name
+	registered.RLock()
+	defer registered.RUnlock()
+	names := make([]string, 0, len(infos)+len(registered.infos))
+	for _, in := range infos {
+		names = append(names, in.Name)
+	}
+	for _, in := range registered.infos {
+		names = append(names, in.Name)
 	}
 	return names
 }
@@ -413,14 +434,13 @@ func UsesHash(name string) bool { in, _ := Describe(name); return in.UsesHash }
 // Describe returns the Info of the named algorithm or dialect, or an
 // error naming an unknown one.
 func Describe(name string) (Info, error) {
-	for _, list := range [][]Info{infos, staged, dialectInfos} {
-		for _, in := range list {
-			if in.Name == name {
-				return in, nil
-			}
-		}
+	registered.RLock()
+	in, ok := describe(name)
+	registered.RUnlock()
+	if !ok {
+		return Info{}, unknown(name)
 	}
-	return Info{}, unknown(name)
+	return in, nil
 }
 
 func unknown(name string) error {

@@ -11,7 +11,7 @@ import (
 
 func TestEveryAlgorithmBuildsAndAgreesOnName(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(7)
-	for _, name := range registered() {
+	for _, name := range builtAndStaged() {
 		p, err := New(name, nodes, DefaultConfig())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -33,7 +33,7 @@ func TestEveryAlgorithmBuildsAndAgreesOnName(t *testing.T) {
 }
 
 func TestErrorsReturnNilPlacer(t *testing.T) {
-	for _, name := range registered() {
+	for _, name := range builtAndStaged() {
 		p, err := New(name, nil, DefaultConfig())
 		if err == nil || p != nil {
 			t.Errorf("%s on empty membership: placer %v, error %v", name, p, err)
@@ -97,7 +97,7 @@ func TestLabelAndPartitions(t *testing.T) {
 		t.Errorf("explicit partitions 99 became %d", got)
 	}
 	var random []string
-	for _, name := range registered() {
+	for _, name := range builtAndStaged() {
 		if in, _ := Describe(name); in.RandomLayout {
 			random = append(random, name)
 		}
@@ -134,7 +134,7 @@ func TestCapacity(t *testing.T) {
 func TestMovementFactsHold(t *testing.T) {
 	keys := placertest.Keys(5000, 7)
 	nodes, _ := algorithms.DefaultNodes(12)
-	for _, name := range registered() {
+	for _, name := range builtAndStaged() {
 		in, _ := Describe(name)
 		p, err := New(name, nodes, DefaultConfig())
 		if err != nil {
@@ -172,7 +172,7 @@ func FuzzMovementFacts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, n8 uint8) {
 		n := int(n8%24) + 1
 		nodes, _ := algorithms.DefaultNodes(n)
-		for _, name := range registered() {
+		for _, name := range builtAndStaged() {
 			in, _ := Describe(name)
 			cfg := DefaultConfig()
 			cfg.Capacity = 2*n + 8 // room for every join of the history
@@ -211,9 +211,9 @@ func FuzzMovementFacts(f *testing.F) {
 	})
 }
 
-// registered is every algorithm New builds: the listed ones and the
+// builtAndStaged is every algorithm New builds: the listed ones and the
 // staged ones, which the tests of the catalog's facts cover alike.
-func registered() []string { return append(Names(), Staged()...) }
+func builtAndStaged() []string { return append(Names(), Staged()...) }
 
 // A staged algorithm is known by name but not listed: "all" and Names()
 // stay the listed set, ParseNames and Describe accept it, and the
@@ -237,7 +237,7 @@ func TestStagedByNameOnly(t *testing.T) {
 // keeps domains by its rule, through Replicas).
 func TestDomainSchemes(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(5)
-	for _, name := range registered() {
+	for _, name := range builtAndStaged() {
 		in, _ := Describe(name)
 		if in.Domains == "" {
 			t.Errorf("%s: no domain scheme", name)
