@@ -28,8 +28,8 @@ import (
 type metaKV struct {
 	textParser
 	key, op, size, count, keySize, ttl, time, usecase int // column indexes, -1 when absent
-	ncols                                               int
-	fields                                              [][]byte
+	ncols                                             int
+	fields                                            [][]byte
 }
 
 func newMetaKV(r *reader) (parser, error) {

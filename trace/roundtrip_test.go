@@ -21,12 +21,12 @@ var update = flag.Bool("update", false, "rewrite the samples in testdata/ from t
 
 // req is a Request that owns its bytes.
 type req struct {
-	Time             time.Duration
-	Key, Client      string
-	KeySize, Value   int
-	Op               trace.Op
-	TTL              time.Duration
-	Count            int64
+	Time           time.Duration
+	Key, Client    string
+	KeySize, Value int
+	Op             trace.Op
+	TTL            time.Duration
+	Count          int64
 }
 
 func own(q *trace.Request) req {

@@ -190,7 +190,7 @@ func New(c Config) (*Workload, error) {
 	}
 	w := &Workload{c: c, zipf: z, stats: trace.NewStats(Format),
 		rng:     rand.New(rand.NewPCG(algorithms.Mix64(c.Seed), algorithms.Mix64(c.Seed^0x776f726b6c6f6164))), // "workload"
-		keySalt: algorithms.Mix64(c.Seed ^ 0x6b657973)}                                                           // "keys"
+		keySalt: algorithms.Mix64(c.Seed ^ 0x6b657973)}                                                        // "keys"
 	w.sizes = make([]int32, c.Keys)
 	var ln distuv.LogNormal
 	if c.Values.Kind == LogNormal {
