@@ -61,7 +61,12 @@ func (m *metadump) parse(r *reader, line []byte, n, off int64) bool {
 	m.ended = false
 	var key, exp, la, size []byte
 	var haveKey, haveExp, haveLa, haveSize bool
-	for _, f := range bytes.Fields(line) {
+	for rest := line; len(rest) > 0; {
+		var f []byte
+		f, rest, _ = bytes.Cut(rest, []byte{' '})
+		if len(f) == 0 {
+			continue
+		}
 		name, val, ok := bytes.Cut(f, []byte{'='})
 		if !ok {
 			r.bad(n, off, "field %q is not name=value", clip(f))

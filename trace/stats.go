@@ -129,7 +129,7 @@ func (s *Stats) add(r *Request) {
 		s.ZeroSizeReads += r.Count
 	}
 	s.MinKeyLen, s.MaxKeyLen = min(s.MinKeyLen, len(r.Key)), max(s.MaxKeyLen, len(r.Key))
-	if s.hexKeys || s.decKeys {
+	if s.hexKeys || s.decKeys || s.format.NumericIDs {
 		s.classify(r.Key)
 	}
 	if s.format.NumericIDs && s.decKeys {
