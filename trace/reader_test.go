@@ -169,7 +169,9 @@ func TestMonitorLines(t *testing.T) {
 	if len(bad) > 0 {
 		t.Fatal(bad[0])
 	}
-	sec := func(s, us int64) time.Duration { return time.Duration(s)*time.Second + time.Duration(us)*time.Microsecond }
+	sec := func(s, us int64) time.Duration {
+		return time.Duration(s)*time.Second + time.Duration(us)*time.Microsecond
+	}
 	check(t, got, []req{
 		{Time: sec(1700000000, 1), Key: "a \"b\"\n\x01\\", Client: "[::1]:6379", KeySize: 8, Value: 3, Op: trace.OpSet, TTL: 10 * time.Second, Count: 1},
 		{Time: sec(1700000000, 500000), Key: "k1", Client: "lua", KeySize: 2, Op: trace.OpGet, Count: 1},
