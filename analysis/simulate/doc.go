@@ -1,0 +1,60 @@
+// Package simulate replays a trace (package trace) or a generated
+// workload (package workload) through a simulated cache fleet: a client
+// routes every request with a placement's algorithms.Locator to one of n
+// caches, each holding at most its capacity in bytes with LRU eviction,
+// in front of a database, while the membership changes at given times. It
+// reports, per placement, a time series (hit ratio, database reads per
+// second, per-node bytes and hit ratio per window) and the storm of each
+// membership event (peak, extra database reads, refill time), and, on its
+// own, the bytes each node must hold for a trace's objects ([SpreadBytes]).
+//
+// # The model
+//
+// The client is look-aside, as memcached clients in front of a database
+// are: a read (get, gets) goes to its key's owner; a hit is served, a miss
+// reads the database once and stores the value on the owner (unless
+// Config.NoFill). Writes change only the cache, as memcached executes
+// them: set stores; add stores if the key is absent; replace and cas
+// store if it is present; append and prepend grow a present item by the
+// request's value size; incr and decr touch a present item; delete
+// removes it. An item costs its key size, value size and
+// Config.ItemOverhead bytes; one larger than its node's whole capacity is
+// not stored. A write's TTL expires the item TTL after the write;
+// expired items are found and dropped when next touched (memcached's lazy
+// expiry) and hold their bytes until then or until evicted. A read with
+// value size 0 that misses fills with the mean value size seen so far.
+// Counts (Meta's op_count) replay as that many requests at once.
+//
+// The clock is the trace's (Request.Time, from the first request), or
+// record i at i/Config.Rate. A request earlier than the one before it is
+// replayed at the earlier one's time. Windows lie on a grid of
+// Config.Window from the first request and are cut at every event, so a
+// row never mixes requests from before and after a change.
+//
+// Membership events (Config.Events, or a script for ParseEvents): a join
+// adds an empty node; a leave removes a node and its cache; a failure
+// loses the cache at once while clients keep routing to the dead node
+// until it is detected (Event.Detect), every such read going to the
+// database; a reweight changes a node's weight and, when its capacity
+// comes from weights, its capacity. After each change the placement is
+// Locator.Rebalance of the new membership, exactly as a client would
+// rebuild it.
+//
+// # Eviction: hashicorp/golang-lru
+//
+// Each cache is an LRU list from github.com/hashicorp/golang-lru/v2
+// (simplelru), a plain doubly linked list and map: deterministic, no
+// goroutines, no clock. It bounds entries, not bytes, so its entry bound
+// is set out of reach and the cache evicts its oldest entries itself
+// until its bytes fit (lru.go). Its expirable variant is not used: it
+// reads the wall clock, and the simulation's clock is the trace's.
+//
+// # Speed, memory, determinism
+//
+// [Run] reads the trace once and hands chunks of requests to one goroutine
+// per placement; the replays run in parallel (Config.Workers) and each is
+// sequential, so results are identical for any number of workers. Memory
+// is what the caches hold (the items' keys plus about 100 bytes of list
+// and map per item), the rows, and a few chunks; it does not grow with
+// the trace's length.
+package simulate
