@@ -324,16 +324,16 @@ func TestWarnings(t *testing.T) {
 	}
 }
 
-// A generated trace of 300,000 requests over 10^6 keys reads back in
+// A generated trace of 100,000 requests over 10^6 keys reads back in
 // every format, and once the distinct-key count has turned into the
 // HyperLogLog estimate a Scan allocates nothing: memory stays flat however
 // long the trace. The estimate lies within 4 relative standard errors
 // (4 x 0.81%) of the exact count of distinct ranks drawn.
 func TestLargeGeneratedTrace(t *testing.T) {
 	if testing.Short() {
-		t.Skip("skipped in -short mode: writes and reads 300,000 requests per format")
+		t.Skip("skipped in -short mode: writes and reads 100,000 requests per format")
 	}
-	cfg := workload.Config{Keys: 1000000, Zipf: 0.5, Requests: 300000, Rate: 1000, Values: workload.Sizes{Kind: workload.Fixed, Size: 8},
+	cfg := workload.Config{Keys: 1000000, Zipf: 0.5, Requests: 100000, Rate: 1000, Values: workload.Sizes{Kind: workload.Fixed, Size: 8},
 		Ops: []workload.OpShare{{Op: trace.OpGet, Share: 0.9}, {Op: trace.OpSet, Share: 0.1}}, Clients: 4, Seed: 11}
 	exact := map[string]bool{}
 	w, err := workload.New(cfg)
@@ -363,10 +363,10 @@ func TestLargeGeneratedTrace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i := 0; i < 150000 && r.Scan(); i++ {
+			for i := 0; i < 80000 && r.Scan(); i++ {
 			}
 			if allocs := testing.AllocsPerRun(1000, func() { r.Scan() }); allocs != 0 {
-				t.Errorf("Scan allocates %v times per record after 150,000 records", allocs)
+				t.Errorf("Scan allocates %v times per record after 80,000 records", allocs)
 			}
 			for r.Scan() {
 				if e, ok := r.Record().(*trace.SyntaxError); ok {

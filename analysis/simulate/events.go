@@ -22,8 +22,12 @@ func events(cfg *Config, label string, rows []Window) []EventResult {
 		// The baseline: up to Baseline rows before the event, after the
 		// previous event.
 		lo := first - cfg.Baseline
-		if i > 0 {
-			for lo < first && rows[max(lo, 0)].Start < cfg.Events[i-1].At {
+		prev := i - 1 // the last event before this one's time (simultaneous events share a storm)
+		for prev >= 0 && cfg.Events[prev].At >= e.At {
+			prev--
+		}
+		if prev >= 0 {
+			for lo < first && rows[max(lo, 0)].Start < cfg.Events[prev].At {
 				lo++
 			}
 		}
@@ -40,9 +44,13 @@ func events(cfg *Config, label string, rows []Window) []EventResult {
 			er.BaselineDBs = float64(db) / secs
 		}
 		end := len(rows)
-		if i+1 < len(cfg.Events) {
+		next := i + 1
+		for next < len(cfg.Events) && cfg.Events[next].At <= e.At {
+			next++
+		}
+		if next < len(cfg.Events) {
 			for j := first; j < len(rows); j++ {
-				if rows[j].Start >= cfg.Events[i+1].At {
+				if rows[j].Start >= cfg.Events[next].At {
 					end = j
 					break
 				}

@@ -48,7 +48,7 @@ type NodeWindow struct {
 // EventResult is the storm one event caused, read off the windows. The
 // baseline is the last Config.Baseline windows before the event (after
 // any earlier event); the storm lasts from the event to the next event
-// or the end of the trace.
+// or the end of the trace. Events at the same time share one storm.
 type EventResult struct {
 	Placement string
 	Index     int // the event's position in Config.Events

@@ -44,12 +44,12 @@ func truth(t *testing.T, cfg workload.Config, p simulate.Placement) (objects, by
 // deviation of a Horvitz-Thompson sum with inclusion probability pi
 // being sqrt(sum of y^2 (1 - pi)/pi).
 func TestSpreadBytes(t *testing.T) {
-	cfg := workload.Config{Keys: 100000, Zipf: 0.6, Requests: 300000, Rate: 1000, Seed: 3,
+	cfg := workload.Config{Keys: 60000, Zipf: 0.6, Requests: 150000, Rate: 1000, Seed: 3,
 		Values: workload.Sizes{Kind: workload.LogNormal, Median: 300, Sigma: 1.2, Min: 1, Max: 1 << 20}}
 	members := nodes(t, 5)
 	p := placement(t, "ring", members)
 	objects, bytes, squares := truth(t, cfg, p)
-	for _, max := range []int{0, 8000} {
+	for _, max := range []int{0, 4000} {
 		w, err := workload.New(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +79,7 @@ func TestSpreadBytes(t *testing.T) {
 			t.Errorf("%d requests counted, want %d", requests, cfg.Requests)
 		}
 		if max > 0 && s.SampleRate > 1.0/16 {
-			t.Errorf("sample rate %v with %d objects allowed: want 1/16 or less for about 95,000 objects", s.SampleRate, max)
+			t.Errorf("sample rate %v with %d objects allowed: want 1/16 or less for about 55,000 objects", s.SampleRate, max)
 		}
 		if s.PeakToMean < 1 || s.Busiest == "" {
 			t.Errorf("peak-to-mean %v on %q", s.PeakToMean, s.Busiest)
