@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/chbench/chbench/algorithms"
 )
 
 // OracleRecordSize is the size of one oracleGeneral record.
@@ -72,6 +74,7 @@ func (o *oracle) next(r *reader) bool {
 	q.Time = time.Duration(binary.LittleEndian.Uint32(rec)) * time.Second
 	q.Key, q.KeySize, q.ValueSize, q.Op = o.key, len(o.key), int(binary.LittleEndian.Uint32(rec[12:])), OpGet
 	r.stats.MaxID = max(r.stats.MaxID, id)
+	r.hash, r.hashed = algorithms.Mix64(id), true
 	return true
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -190,6 +191,10 @@ type reader struct {
 	err    error
 	done   bool
 	stats  Stats
+	// A parser of numeric IDs sets hash (a hash of the ID, for the
+	// distinct count) and hashed, and counts MaxID itself.
+	hash   uint64
+	hashed bool
 }
 
 func (r *reader) Format() Format { return r.format }
@@ -209,7 +214,12 @@ func (r *reader) Scan() bool {
 		return false
 	}
 	if r.rec == &r.req {
-		r.stats.add(&r.req)
+		if r.hashed {
+			r.stats.add(&r.req, r.hash, true)
+			r.hashed = false
+		} else {
+			r.stats.add(&r.req, xxhash.Sum64(r.req.Key), false)
+		}
 	} else {
 		r.stats.BadRecords++
 	}

@@ -90,7 +90,7 @@ func NewStats(f Format) *Stats {
 }
 
 // Add counts one request.
-func (s *Stats) Add(r *Request) { s.add(r) }
+func (s *Stats) Add(r *Request) { s.add(r, xxhash.Sum64(r.Key), false) }
 
 // Finish completes the distinct counts after the last Add.
 func (s *Stats) Finish() { s.finish() }
@@ -101,8 +101,10 @@ func (s *Stats) init(f Format) {
 	s.hexKeys, s.decKeys = true, true
 }
 
-// add counts one request.
-func (s *Stats) add(r *Request) {
+// add counts one request whose key hashes to h; numeric reports a key
+// the parser knows to be a decimal ID (whose MaxID it has counted), which
+// needs no classifying.
+func (s *Stats) add(r *Request, h uint64, numeric bool) {
 	if s.Records == 0 {
 		s.firstKey = string(r.Key)
 		s.First, s.Last, s.lastTime = r.Time, r.Time, r.Time
@@ -114,7 +116,7 @@ func (s *Stats) add(r *Request) {
 	if r.Op < NumOps {
 		s.Ops[r.Op] += r.Count
 	}
-	s.keys.add(xxhash.Sum64(r.Key))
+	s.keys.add(h)
 	if r.Client != nil {
 		s.clients.add(xxhash.Sum64(r.Client))
 	}
@@ -129,6 +131,9 @@ func (s *Stats) add(r *Request) {
 		s.ZeroSizeReads += r.Count
 	}
 	s.MinKeyLen, s.MaxKeyLen = min(s.MinKeyLen, len(r.Key)), max(s.MaxKeyLen, len(r.Key))
+	if numeric {
+		return
+	}
 	if s.hexKeys || s.decKeys || s.format.NumericIDs {
 		s.classify(r.Key)
 	}
