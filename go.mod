@@ -6,7 +6,6 @@ require (
 	github.com/axiomhq/hyperloglog v0.3.0
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/dgryski/go-jump v0.0.0-20170409065014-e1f439676b57
-	github.com/hashicorp/golang-lru/v2 v2.0.7
 	github.com/klauspost/compress v1.20.4
 	github.com/spaolacci/murmur3 v1.1.0
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da

@@ -52,7 +52,14 @@ type replay struct {
 	sizeSum, sizeN   int64
 	res              Result
 	err              error
+	warmed           uint64 // keeps the warming loads (see chunk)
 }
+
+// warmBatch is how many requests chunk warms before replaying them: the
+// table slots and entries of 256 lookups are read first, independent
+// loads whose memory latencies the processor overlaps, so the replay
+// finds them in its caches (twice as fast at 10^6 items per node).
+const warmBatch = 256
 
 func newReplay(cfg *Config, label string, loc algorithms.Locator, maxRows int) (*replay, error) {
 	rp := &replay{cfg: cfg, label: label, loc: loc, members: slices.Clone(cfg.Nodes), byID: map[string]*node{}, maxRows: maxRows,
@@ -137,14 +144,25 @@ func (rp *replay) chunk(c *chunk) {
 			rp.err = fmt.Errorf("simulate: %s: %w", rp.label, err)
 			return
 		}
-		for j := i; j < end; j++ {
-			if o := owners[j-i]; o < 0 || o >= len(rp.owner) {
-				rp.err = fmt.Errorf("simulate: %s: owner %d of %d nodes", rp.label, o, len(rp.owner))
-				return
+		for b := i; b < end; b += warmBatch {
+			bend := min(b+warmBatch, end)
+			var sum uint64
+			for j := b; j < bend; j++ {
+				o := owners[j-i]
+				if o < 0 || o >= len(rp.owner) {
+					rp.err = fmt.Errorf("simulate: %s: owner %d of %d nodes", rp.label, o, len(rp.owner))
+					return
+				}
+				if cache := rp.owner[o].cache; cache != nil {
+					sum += cache.warm(c.reqs[j].h)
+				}
 			}
-			rp.request(&c.reqs[j], c.keys[j], rp.owner[owners[j-i]])
-			if rp.err != nil {
-				return
+			rp.warmed += sum
+			for j := b; j < bend; j++ {
+				rp.request(&c.reqs[j], rp.owner[owners[j-i]])
+				if rp.err != nil {
+					return
+				}
 			}
 		}
 		i = end
@@ -212,7 +230,7 @@ func (rp *replay) change(s step) error {
 }
 
 // request replays one request on its owner nd.
-func (rp *replay) request(q *creq, key string, nd *node) {
+func (rp *replay) request(q *creq, nd *node) {
 	rp.advance(q.t)
 	t := &rp.res.Totals
 	r := &rp.row
@@ -235,7 +253,7 @@ func (rp *replay) request(q *creq, key string, nd *node) {
 			t.DownReads += q.count
 			return
 		}
-		if _, ok := c.get(key, q.t); ok {
+		if _, ok := c.get(q.h, q.t); ok {
 			r.Hits += q.count
 			nd.hits += q.count
 			return
@@ -253,9 +271,9 @@ func (rp *replay) request(q *creq, key string, nd *node) {
 			}
 			t.ZeroSizeFills++
 		}
-		rp.store(c, key, q.keySize+size, 0)
+		rp.store(c, q.h, q.keySize+size, 0)
 		if q.count > 1 {
-			if _, ok := c.get(key, q.t); ok { // the rest of the record's reads hit
+			if _, ok := c.get(q.h, q.t); ok { // the rest of the record's reads hit
 				r.Hits += q.count - 1
 				nd.hits += q.count - 1
 			} else {
@@ -265,7 +283,7 @@ func (rp *replay) request(q *creq, key string, nd *node) {
 	case q.op == trace.OpDelete:
 		r.Deletes += q.count
 		if c != nil {
-			c.remove(key)
+			c.remove(q.h)
 		}
 	default:
 		r.Writes += q.count
@@ -275,28 +293,28 @@ func (rp *replay) request(q *creq, key string, nd *node) {
 		size := q.keySize + q.valueSize
 		switch q.op {
 		case trace.OpSet:
-			rp.store(c, key, size, expires)
+			rp.store(c, q.h, size, expires)
 		case trace.OpAdd:
-			if _, ok := c.get(key, q.t); !ok {
-				rp.store(c, key, size, expires)
+			if _, ok := c.get(q.h, q.t); !ok {
+				rp.store(c, q.h, size, expires)
 			}
 		case trace.OpReplace, trace.OpCas:
-			if _, ok := c.get(key, q.t); ok {
-				rp.store(c, key, size, expires)
+			if _, ok := c.get(q.h, q.t); ok {
+				rp.store(c, q.h, size, expires)
 			}
 		case trace.OpAppend, trace.OpPrepend:
-			if it, ok := c.get(key, q.t); ok {
-				rp.store(c, key, it.size+q.valueSize, it.expires)
+			if it, ok := c.get(q.h, q.t); ok {
+				rp.store(c, q.h, it.size+q.valueSize, it.expires)
 			}
 		default: // incr, decr: the value changes in place
-			c.get(key, q.t)
+			c.get(q.h, q.t)
 		}
 	}
 }
 
-// store sets an item of size bytes plus the overhead.
-func (rp *replay) store(c *lru, key string, size int64, expires time.Duration) {
-	c.set(key, size+rp.cfg.ItemOverhead, expires)
+// store sets the item of key hash h, of size bytes plus the overhead.
+func (rp *replay) store(c *lru, h uint64, size int64, expires time.Duration) {
+	c.set(h, size+rp.cfg.ItemOverhead, expires)
 }
 
 // advance emits the rows that end at or before t.

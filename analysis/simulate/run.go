@@ -10,6 +10,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/trace"
 )
@@ -43,12 +45,17 @@ const chunksInFlight = 8
 // creq is a request as the replays see it: its time on the simulation's
 // clock (since the first request), its sizes and what it does.
 type creq struct {
+	h                  uint64 // the key's identity in the caches (keyHash)
 	t                  time.Duration
 	ttl                time.Duration
 	keySize, valueSize int64
 	count              int64
 	op                 trace.Op
 }
+
+// keyHash is a key's identity in the caches: xxHash64 of the key, salted
+// so that it is unrelated to placements hashing the key with xxHash64.
+func keyHash(key []byte) uint64 { return algorithms.Mix64(xxhash.Sum64(key) ^ 0x6361636865) } // "cache"
 
 // chunk is a run of requests shared by every replay; its keys alias its
 // arena.
@@ -221,7 +228,7 @@ func produce(r trace.Reader, cfg *Config, free chan *chunk, ins []chan *chunk, o
 		i++
 		c.arena = append(c.arena, q.Key...)
 		c.ends = append(c.ends, len(c.arena))
-		c.reqs = append(c.reqs, creq{t: t, ttl: q.TTL, keySize: int64(q.KeySize), valueSize: int64(q.ValueSize), count: max(q.Count, 1), op: q.Op})
+		c.reqs = append(c.reqs, creq{h: keyHash(q.Key), t: t, ttl: q.TTL, keySize: int64(q.KeySize), valueSize: int64(q.ValueSize), count: max(q.Count, 1), op: q.Op})
 		if len(c.reqs) == chunkRequests {
 			send()
 		}

@@ -1,0 +1,102 @@
+package simulate_test
+
+import (
+	"bytes"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis/simulate"
+	"github.com/chbench/chbench/trace"
+	"github.com/chbench/chbench/workload"
+)
+
+// benchTrace is 2^20 requests of an oracle-general trace (the fast
+// reader, so the replay dominates): Zipf 0.99 over 10^6 objects with
+// log-normal sizes (median 230 B), at 10,000 requests per second.
+var benchTrace = sync.OnceValue(func() []byte {
+	w, err := workload.New(workload.Config{Keys: 1000000, Zipf: 0.99, Requests: 1 << 20, Rate: 10000, Numeric: true,
+		Values: workload.Sizes{Kind: workload.LogNormal, Median: 230, Sigma: 1, Min: 1, Max: 1 << 20}, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	var buf bytes.Buffer
+	tw, err := trace.NewWriter(&buf, trace.OracleGeneral)
+	if err != nil {
+		panic(err)
+	}
+	if err := trace.Copy(tw, w); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+})
+
+// benchConfig is 40 nodes of 8 MiB, so the LRU caches evict (the trace's
+// objects take about 200 MiB), and a join of 20 nodes halfway.
+func benchConfig(b *testing.B) simulate.Config {
+	cfg := simulate.Config{Nodes: nodes(b, 40), Capacity: simulate.Capacity{PerWeight: 8 << 20}, Window: 10 * time.Second}
+	evs, err := simulate.ParseEvents("52s join node-40\n52s join node-41\n52s join node-42\n52s join node-43\n52s join node-44\n52s join node-45\n52s join node-46\n52s join node-47\n52s join node-48\n52s join node-49\n52s join node-50\n52s join node-51\n52s join node-52\n52s join node-53\n52s join node-54\n52s join node-55\n52s join node-56\n52s join node-57\n52s join node-58\n52s join node-59\n")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Events = evs
+	return cfg
+}
+
+// BenchmarkReplay is one placement's replay with LRU per node: ns/op is
+// per request (read, routed, replayed), on one core for the replay plus
+// the reader's goroutine. The target: at least 5 million requests
+// per second per replay.
+func BenchmarkReplay(b *testing.B) {
+	data := benchTrace()
+	for _, algo := range []string{"jump", "ring", "rendezvous", "maglev"} {
+		b.Run("algo="+algo, func(b *testing.B) {
+			cfg := benchConfig(b)
+			b.ReportAllocs()
+			var n int64
+			for b.Loop() {
+				r, err := trace.NewReader(bytes.NewReader(data), trace.Options{Format: trace.OracleGeneral})
+				if err != nil {
+					b.Fatal(err)
+				}
+				out, err := simulate.Run(r, []simulate.Placement{placement(b, algo, cfg.Nodes)}, cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				n += out.Stats.Requests
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/req")
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mreq/s")
+		})
+	}
+}
+
+// BenchmarkReplayAll is every algorithm of the catalog on the same trace
+// in one Run (one read, 16 replays over the cores): replay-req/s counts
+// every replay's requests, and per-replay-core divides it by the cores,
+// the rate one replay keeps on one core.
+func BenchmarkReplayAll(b *testing.B) {
+	data := benchTrace()
+	cfg := benchConfig(b)
+	b.ReportAllocs()
+	var n int64
+	for b.Loop() {
+		var ps []simulate.Placement
+		for _, name := range catalog.Names() {
+			ps = append(ps, placement(b, name, cfg.Nodes))
+		}
+		r, err := trace.NewReader(bytes.NewReader(data), trace.Options{Format: trace.OracleGeneral})
+		if err != nil {
+			b.Fatal(err)
+		}
+		out, err := simulate.Run(r, ps, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += out.Stats.Requests * int64(len(ps))
+	}
+	rate := float64(n) / b.Elapsed().Seconds()
+	b.ReportMetric(rate/1e6, "replay-Mreq/s")
+	b.ReportMetric(rate/1e6/float64(min(2, len(catalog.Names()))), "per-replay-core-Mreq/s")
+}
