@@ -9,9 +9,11 @@ import (
 // file or a pipe: redis-cli (src/redis-cli.c, scanMode) prints each key
 // raw, followed by "\n", when its stdout is not a terminal. Every line is a
 // key exactly as it is (Redis allows the empty key, so an empty line is
-// one; a CR stays part of the key). A key holding "\n" cannot be told from
-// two keys in this output: run redis-cli with --no-raw for quoted keys,
-// which this format does not read.
+// one; a CR stays part of the key). This output cannot show every key: a
+// key holding "\n" reads as two keys, and redis-cli prints with printf's
+// %s, so a key holding a NUL byte comes out cut at it (checked against
+// redis-cli 7.0 in live/); redis-cli --no-raw quotes keys, which this
+// format does not read.
 func parseRedisScan(r *reader, line []byte, n, off int64) bool {
 	q := r.request(n, off)
 	q.Key, q.KeySize, q.Op = line, len(line), OpGet
