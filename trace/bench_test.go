@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sync"
 	"testing"
+
+	"github.com/chbench/chbench/internal/cputime"
 	"unsafe"
 
 	"github.com/chbench/chbench/algorithms"
@@ -45,6 +47,7 @@ func BenchmarkReadOracleGeneral(b *testing.B) {
 	b.SetBytes(trace.OracleRecordSize)
 	b.ReportAllocs()
 	var r trace.Reader
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		if r == nil || !r.Scan() {
 			var err error
@@ -56,6 +59,7 @@ func BenchmarkReadOracleGeneral(b *testing.B) {
 		sink += r.Record().(*trace.Request).ValueSize
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds()/1e6, "Mreq/s")
+	b.ReportMetric(float64(cputime.Used()-cpu0)/float64(b.N), "cpu-ns/req")
 }
 
 // BenchmarkReadRoute reads the binary trace and routes every request
@@ -94,6 +98,7 @@ func BenchmarkReadRoute(b *testing.B) {
 			}
 			b.ReportAllocs()
 			var r trace.Reader
+			cpu0 := cputime.Used()
 			for b.Loop() {
 				if r == nil || !r.Scan() {
 					if r, err = trace.NewReader(bytes.NewReader(data), trace.Options{Format: trace.OracleGeneral}); err != nil {
@@ -110,6 +115,7 @@ func BenchmarkReadRoute(b *testing.B) {
 			route()
 			sink += counts[0]
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds()/1e6, "Mreq/s")
+			b.ReportMetric(float64(cputime.Used()-cpu0)/float64(b.N), "cpu-ns/req")
 		})
 	}
 }
@@ -161,6 +167,7 @@ func BenchmarkReadRoutePipelined(b *testing.B) {
 			b.ReportAllocs()
 			var r trace.Reader
 			bt := <-free
+			cpu0 := cputime.Used()
 			for b.Loop() {
 				if r == nil || !r.Scan() {
 					if r, err = trace.NewReader(bytes.NewReader(data), trace.Options{Format: trace.OracleGeneral}); err != nil {
@@ -179,6 +186,7 @@ func BenchmarkReadRoutePipelined(b *testing.B) {
 			close(full)
 			sink += <-done
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds()/1e6, "Mreq/s")
+			b.ReportMetric(float64(cputime.Used()-cpu0)/float64(b.N), "cpu-ns/req")
 		})
 	}
 }

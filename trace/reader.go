@@ -226,13 +226,9 @@ func (r *reader) Scan() bool {
 	return true
 }
 
-// offset returns the decompressed bytes consumed so far.
-func (r *reader) offset() int64 {
-	if r.format.Binary {
-		return r.lines.off // binary parsers keep their offset there too
-	}
-	return r.lines.off
-}
+// offset returns the decompressed bytes consumed so far (binary parsers
+// keep their offset in lines.off too).
+func (r *reader) offset() int64 { return r.lines.off }
 
 // bad makes the current record a SyntaxError.
 func (r *reader) bad(line, offset int64, format string, args ...any) {

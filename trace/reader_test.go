@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -381,5 +382,28 @@ func TestLargeGeneratedTrace(t *testing.T) {
 				t.Errorf("distinct keys %d, exact %d: off by %.2f%%, over 4 standard errors", st.DistinctKeys, len(exact), 100*rel)
 			}
 		})
+	}
+}
+
+// Progress hears of every input byte, compressed bytes for a zstd file,
+// and its sum is the Stats' InputBytes.
+func TestProgress(t *testing.T) {
+	for _, name := range []string{"twitter.csv", "twitter.csv.zst", "oracle-general.bin"} {
+		var seen int64
+		calls := 0
+		f, err := trace.Open("testdata/"+name, trace.Options{Progress: func(n int64) { seen += n; calls++ }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		readAll(t, f)
+		st := f.Stats()
+		f.Close()
+		fi, err := os.Stat("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen != fi.Size() || st.InputBytes != fi.Size() || calls == 0 {
+			t.Errorf("%s: progress heard %d bytes in %d calls, stats %d, file %d", name, seen, calls, st.InputBytes, fi.Size())
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sync"
 	"testing"
+
+	"github.com/chbench/chbench/internal/cputime"
 	"time"
 
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -55,6 +57,7 @@ func BenchmarkReplay(b *testing.B) {
 			cfg := benchConfig(b)
 			b.ReportAllocs()
 			var n int64
+			cpu0 := cputime.Used()
 			for b.Loop() {
 				r, err := trace.NewReader(bytes.NewReader(data), trace.Options{Format: trace.OracleGeneral})
 				if err != nil {
@@ -68,6 +71,7 @@ func BenchmarkReplay(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n), "ns/req")
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mreq/s")
+			b.ReportMetric(float64(cputime.Used()-cpu0)/float64(n), "cpu-ns/req")
 		})
 	}
 }
@@ -81,6 +85,7 @@ func BenchmarkReplayAll(b *testing.B) {
 	cfg := benchConfig(b)
 	b.ReportAllocs()
 	var n int64
+	cpu0 := cputime.Used()
 	for b.Loop() {
 		var ps []simulate.Placement
 		for _, name := range catalog.Names() {
@@ -99,4 +104,5 @@ func BenchmarkReplayAll(b *testing.B) {
 	rate := float64(n) / b.Elapsed().Seconds()
 	b.ReportMetric(rate/1e6, "replay-Mreq/s")
 	b.ReportMetric(rate/1e6/float64(min(2, len(catalog.Names()))), "per-replay-core-Mreq/s")
+	b.ReportMetric(float64(cputime.Used()-cpu0)/float64(n), "cpu-ns/replay-req")
 }
