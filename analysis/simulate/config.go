@@ -111,7 +111,8 @@ type Config struct {
 const MaxRows = 1 << 24
 
 // Validate returns an error naming the first bad field or event: an
-// invalid membership, a capacity below 1 byte, an unknown policy, a
+// invalid membership, a capacity below 1 byte or for a node that is never
+// a member, an unknown policy, a
 // window <= 0, a negative rate, overhead or default size, events out of
 // time order, a join of a member, a leave, fail or reweight of a node not
 // in the membership at that time, a membership left empty, or a bad
@@ -136,6 +137,21 @@ func (c Config) Validate() error {
 		return fmt.Errorf("simulate: capacity per weight %v: need a finite number of bytes >= 0", c.Capacity.PerWeight)
 	}
 	members := slices.Clone(c.Nodes)
+	known := map[string]bool{}
+	for _, n := range c.Nodes {
+		known[n.ID] = true
+	}
+	for _, e := range c.Events {
+		known[e.Node.ID] = true
+	}
+	for id, b := range c.Capacity.PerNode {
+		if !known[id] {
+			return fmt.Errorf("simulate: capacity given for node %q, which is no member and joins in no event", id)
+		}
+		if b < 1 {
+			return fmt.Errorf("simulate: node %q: capacity %d bytes: need at least 1", id, b)
+		}
+	}
 	for _, n := range members {
 		if b := c.Capacity.of(n); b < 1 {
 			return fmt.Errorf("simulate: node %q: capacity %d bytes: need at least 1", n.ID, b)

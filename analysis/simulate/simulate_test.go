@@ -154,6 +154,7 @@ func TestValidate(t *testing.T) {
 		{func(c *simulate.Config) { c.Policy = "lfu" }, `policy "lfu"`},
 		{func(c *simulate.Config) { c.Capacity.PerWeight = 0 }, "capacity 0 bytes"},
 		{func(c *simulate.Config) { c.Rate = -1 }, "rate -1"},
+		{func(c *simulate.Config) { c.Capacity.PerNode = map[string]int64{"node-7": 10} }, `capacity given for node "node-7"`},
 		{func(c *simulate.Config) {
 			c.Events = []simulate.Event{{At: time.Second, Kind: simulate.Leave, Node: algorithms.Node{ID: "node-9"}}}
 		}, `leave of "node-9", not a member`},
