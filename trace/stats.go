@@ -245,7 +245,7 @@ func (d *distinct) add(h uint64) {
 		return
 	}
 	if d.exact == nil {
-		d.exact = make(map[uint64]struct{})
+		d.exact = make(map[uint64]struct{}, 1024)
 	}
 	d.exact[h] = struct{}{}
 	if len(d.exact) > ExactDistinct {

@@ -14,11 +14,13 @@ import (
 	"github.com/chbench/chbench/workload"
 )
 
-// benchTrace is 2^20 requests of an oracle-general trace (the fast
-// reader, so the replay dominates): Zipf 0.99 over 10^6 objects with
-// log-normal sizes (median 230 B), at 10,000 requests per second.
+// benchTrace is 2^21 requests of an oracle-general trace (the fast
+// reader, so the replay dominates): Zipf 0.99 over 200,000 objects with
+// log-normal sizes (median 230 B), at 10,000 requests per second, so an
+// object is requested about 10 times (the low end of Twitter's clusters,
+// whose mean object frequencies run from about 10 to thousands).
 var benchTrace = sync.OnceValue(func() []byte {
-	w, err := workload.New(workload.Config{Keys: 1000000, Zipf: 0.99, Requests: 1 << 20, Rate: 10000, Numeric: true,
+	w, err := workload.New(workload.Config{Keys: 200000, Zipf: 0.99, Requests: 1 << 21, Rate: 10000, Numeric: true,
 		Values: workload.Sizes{Kind: workload.LogNormal, Median: 230, Sigma: 1, Min: 1, Max: 1 << 20}, Seed: 1})
 	if err != nil {
 		panic(err)
@@ -34,11 +36,11 @@ var benchTrace = sync.OnceValue(func() []byte {
 	return buf.Bytes()
 })
 
-// benchConfig is 40 nodes of 8 MiB, so the LRU caches evict (the trace's
-// objects take about 200 MiB), and a join of 20 nodes halfway.
+// benchConfig is 40 nodes of 1 MiB, so the LRU caches evict (the
+// trace's objects take about 75 MiB), and a join of 20 nodes halfway.
 func benchConfig(b *testing.B) simulate.Config {
-	cfg := simulate.Config{Nodes: nodes(b, 40), Capacity: simulate.Capacity{PerWeight: 8 << 20}, Window: 10 * time.Second}
-	evs, err := simulate.ParseEvents("52s join node-40\n52s join node-41\n52s join node-42\n52s join node-43\n52s join node-44\n52s join node-45\n52s join node-46\n52s join node-47\n52s join node-48\n52s join node-49\n52s join node-50\n52s join node-51\n52s join node-52\n52s join node-53\n52s join node-54\n52s join node-55\n52s join node-56\n52s join node-57\n52s join node-58\n52s join node-59\n")
+	cfg := simulate.Config{Nodes: nodes(b, 40), Capacity: simulate.Capacity{PerWeight: 1 << 20}, Window: 10 * time.Second}
+	evs, err := simulate.ParseEvents("104s join node-40\n104s join node-41\n104s join node-42\n104s join node-43\n104s join node-44\n104s join node-45\n104s join node-46\n104s join node-47\n104s join node-48\n104s join node-49\n104s join node-50\n104s join node-51\n104s join node-52\n104s join node-53\n104s join node-54\n104s join node-55\n104s join node-56\n104s join node-57\n104s join node-58\n104s join node-59\n")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -206,11 +206,15 @@ func (l *lru) alloc() int32 {
 	return int32(len(l.ents) - 1)
 }
 
-// grow doubles the table, re-placing every item in list order.
+// grow doubles the table, re-placing every item in the order of the old
+// table (a sequential read, unlike a walk of the recency list).
 func (l *lru) grow() {
-	l.slots = make([]slot, 2*len(l.slots))
-	for i := l.head; i != 0; i = l.ents[i].next {
-		l.slots[l.find(l.ents[i].h)] = slot{h: l.ents[i].h, i: i}
+	old := l.slots
+	l.slots = make([]slot, 2*len(old))
+	for _, sl := range old {
+		if sl.i != 0 {
+			l.slots[l.find(sl.h)] = sl
+		}
 	}
 }
 
