@@ -46,14 +46,16 @@
 // table from a key's 64-bit hash to a flat array of entries threaded in
 // recency order by index. hashicorp/golang-lru/v2 (simplelru) was tried
 // first, driven by bytes (its entry bound set out of reach, the oldest
-// entries evicted until the bytes fit): it is deterministic, but it
-// replayed a Zipf trace over 10^6 objects at about 450 ns per request on
-// this 2-core machine, against a budget of 200 ns (5 million requests per
-// second per replay), because every item costs two allocations (a copy of
-// the key and a list element) and its pointers make the garbage collector
-// scan every cache of every replay. The flat table holds no pointers and
-// no key bytes: an item is known by its key's salted xxHash64, so among D
-// distinct keys about D^2/2^65 pairs are merged (2.7e-4 for D = 10^8).
+// entries evicted until the bytes fit): it is deterministic, but too slow
+// here. Keyed by the same 64-bit hashes and replaying BenchmarkReplay's
+// trace (2^21 requests, Zipf 0.99, 40 nodes evicting), it cost 495 CPU ns
+// per request against this table's 305, measured back to back on this
+// 2-core machine; keyed by the key strings it was slower still. Every
+// item costs it an allocation (two with string keys), and its pointers
+// make the garbage collector scan every cache of every replay. The flat
+// table holds no pointers and no key bytes: an item is known by its key's
+// salted xxHash64, so among D distinct keys about D^2/2^65 pairs are
+// merged (2.7e-4 for D = 10^8).
 // Its expirable variant would not fit either: it reads the wall clock,
 // and the simulation's clock is the trace's.
 //
