@@ -34,7 +34,6 @@ type oracle struct {
 	buf  []byte
 	pos  int   // next record in buf
 	n    int64 // records read (this record's 1-based number once read)
-	key  []byte
 	done bool
 	memo []idText // the decimal text of recent IDs, by the ID's low bits
 }
@@ -53,7 +52,7 @@ type idText struct {
 const memoSize = 1 << 12
 
 func newOracle(r *reader) (parser, error) {
-	return &oracle{buf: make([]byte, 0, oracleBatch*OracleRecordSize), key: make([]byte, 0, 20), memo: make([]idText, memoSize)}, nil
+	return &oracle{buf: make([]byte, 0, oracleBatch*OracleRecordSize), memo: make([]idText, memoSize)}, nil
 }
 
 func (o *oracle) next(r *reader) bool {
@@ -88,10 +87,11 @@ func (o *oracle) next(r *reader) bool {
 	if m.id != id || m.n == 0 {
 		m.id, m.n = id, uint8(len(strconv.AppendUint(m.txt[:0], id, 10)))
 	}
-	o.key = append(o.key[:0], m.txt[:m.n]...)
 	q := r.request(0, off)
 	q.Time = time.Duration(binary.LittleEndian.Uint32(rec)) * time.Second
-	q.Key, q.KeySize, q.ValueSize, q.Op = o.key, len(o.key), int(binary.LittleEndian.Uint32(rec[12:])), OpGet
+	// The key aliases the memo entry: valid until the next Scan, as every
+	// Request's bytes are (a later record may reuse the entry).
+	q.Key, q.KeySize, q.ValueSize, q.Op = m.txt[:m.n:m.n], int(m.n), int(binary.LittleEndian.Uint32(rec[12:])), OpGet
 	r.stats.MaxID = max(r.stats.MaxID, id)
 	r.hash, r.hashed = h, true
 	return true
