@@ -173,7 +173,7 @@ func TestRedisScanReadsBack(t *testing.T) {
 		}
 		t.Fatalf("redis-cli --scan listed %d keys (%d distinct), %d were set", len(got), st.DistinctKeys, len(want))
 	}
-	t.Logf("redis-cli --scan listed %d keys (%d bytes); the reader read back every one", len(got), len(out))
+	t.Logf("redis-cli --scan listed %d keys (%d bytes); the reader read back every one (the key with a NUL cut there, as redis-cli prints it)", len(got), len(out))
 }
 
 // A short MONITOR capture by the real redis-cli, of commands sent by this
