@@ -3,6 +3,7 @@ package trace_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -406,4 +407,43 @@ func TestProgress(t *testing.T) {
 			t.Errorf("%s: progress heard %d bytes in %d calls, stats %d, file %d", name, seen, calls, st.InputBytes, fi.Size())
 		}
 	}
+}
+
+// IDs that fit 32 bits over more than 65,536 objects, and keys of four
+// hexadecimal digits over enough keys to collide, are named as hashes cut
+// short; 64-bit IDs and long keys are not.
+func TestTruncatedIDWarnings(t *testing.T) {
+	records := func(ids func(i int) uint64, n int) []byte {
+		var b []byte
+		for i := range n {
+			b = append(b, oracleRecord(uint32(i/1000), ids(i), 10, -1)...)
+		}
+		return b
+	}
+	warn := func(format string, b []byte) string {
+		_, _, st := records2(t, format, b)
+		return strings.Join(st.Warnings(), "\n")
+	}
+	if w := warn(trace.OracleGeneral, records(func(i int) uint64 { return uint64(i) * 50000 }, 70000)); !strings.Contains(w, "fit in 32 bits") {
+		t.Errorf("32-bit IDs not named:\n%s", w)
+	}
+	if w := warn(trace.OracleGeneral, records(func(i int) uint64 { return uint64(i) << 40 }, 70000)); strings.Contains(w, "32 bits") {
+		t.Errorf("64-bit IDs named as 32-bit:\n%s", w)
+	}
+	var keys strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&keys, "%04x\n", (i*7919)%65536)
+	}
+	if w := warn(trace.Keys, []byte(keys.String())); !strings.Contains(w, "every key is 4 hexadecimal digits") {
+		t.Errorf("4-digit hex keys not named:\n%s", w)
+	}
+	if w := warn(trace.Keys, []byte("user:0000000000000001\nuser:0000000000000002\n")); w != "" {
+		t.Errorf("long keys warn:\n%s", w)
+	}
+}
+
+// records2 is records for binary input.
+func records2(t *testing.T, format string, b []byte) ([]req, []*trace.SyntaxError, *trace.Stats) {
+	t.Helper()
+	return records(t, format, string(b))
 }
