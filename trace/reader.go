@@ -83,13 +83,16 @@ func NewReader(r io.Reader, opt Options) (Reader, error) {
 	raw := bufio.NewReaderSize(in, 64<<10)
 	var src io.Reader = raw
 	compressed := false
+	var closeDec func()
 	if magic, err := raw.Peek(len(zstdMagic)); err == nil && bytes.Equal(magic, zstdMagic) {
-		// One goroutine and no read-ahead: memory stays the window.
+		// Concurrency 1 decodes synchronously (no goroutine is left
+		// running if the Reader is dropped) and reads no block ahead, so
+		// memory stays the window.
 		d, err := zstd.NewReader(raw, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true))
 		if err != nil {
 			return nil, fmt.Errorf("trace: zstd: %w", err)
 		}
-		src, compressed = d, true
+		src, compressed, closeDec = d, true, d.Close
 	} else if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return nil, fmt.Errorf("trace: %w", err)
 	}
@@ -104,7 +107,7 @@ func NewReader(r io.Reader, opt Options) (Reader, error) {
 			return nil, err
 		}
 	}
-	rd := &reader{format: f, in: in, br: br, lines: lineReader{br: br, max: opt.MaxLine}}
+	rd := &reader{format: f, in: in, br: br, lines: lineReader{br: br, max: opt.MaxLine}, closeDec: closeDec}
 	rd.stats.Format = f.Name
 	rd.stats.Compressed = compressed
 	rd.stats.init(f)
@@ -146,8 +149,12 @@ func Open(path string, opt Options) (*File, error) {
 	return &File{Reader: r, f: f}, nil
 }
 
-// Close closes the file (not standard input).
+// Close releases the decompressor, if any, and closes the file (not
+// standard input).
 func (f *File) Close() error {
+	if rd, ok := f.Reader.(*reader); ok && rd.closeDec != nil {
+		rd.closeDec()
+	}
 	if f.f == os.Stdin {
 		return nil
 	}
@@ -195,6 +202,8 @@ type reader struct {
 	// distinct count) and hashed, and counts MaxID itself.
 	hash   uint64
 	hashed bool
+	// closeDec releases the zstd decoder, if any.
+	closeDec func()
 }
 
 func (r *reader) Format() Format { return r.format }
