@@ -447,3 +447,17 @@ func records2(t *testing.T, format string, b []byte) ([]req, []*trace.SyntaxErro
 	t.Helper()
 	return records(t, format, string(b))
 }
+
+// The one-line summary a CLI prints for the committed Twitter sample.
+func TestStatsString(t *testing.T) {
+	f, err := trace.Open("testdata/twitter.csv", trace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readAll(t, f)
+	f.Close()
+	want := "twitter: 200 requests, 47 distinct keys, 67.9 kB, span 19s; get 79.0%, set 11.0%, add 4.5%, delete 5.5%"
+	if got := f.Stats().String(); got != want {
+		t.Errorf("summary\n%s\nwant\n%s", got, want)
+	}
+}

@@ -265,3 +265,47 @@ func (d *distinct) count() (int64, bool) {
 	}
 	return int64(len(d.exact)), true
 }
+
+// String summarises the statistics on one line, for a CLI's stderr:
+// format, requests (and records when counts differ), distinct keys (exact,
+// or "about" for the estimate), bytes, time span, and the operations in
+// Op order with their shares, e.g.
+//
+//	twitter: 200 requests, 47 distinct keys, 67.9 kB, span 19s; get 79.0%, set 11.0%, add 4.5%, delete 5.5%
+func (s *Stats) String() string {
+	var b []byte
+	b = fmt.Appendf(b, "%s: %d requests", s.Format, s.Requests)
+	if s.Records != s.Requests {
+		b = fmt.Appendf(b, " in %d records", s.Records)
+	}
+	b = fmt.Appendf(b, ", %s distinct keys, %s", count(s.DistinctKeys, s.DistinctExact), humanBytes(s.Bytes))
+	if s.HasTime {
+		b = fmt.Appendf(b, ", span %v", s.Span())
+	}
+	sep := "; "
+	for op, n := range s.Ops {
+		if n > 0 {
+			b = fmt.Appendf(b, "%s%s %.1f%%", sep, Op(op), 100*float64(n)/float64(max(s.Requests, 1)))
+			sep = ", "
+		}
+	}
+	if s.BadRecords > 0 {
+		b = fmt.Appendf(b, "; %d unreadable records", s.BadRecords)
+	}
+	return string(b)
+}
+
+// humanBytes formats n bytes in decimal units (B, kB, MB, GB, TB).
+func humanBytes(n int64) string {
+	f := float64(n)
+	for _, u := range []string{"B", "kB", "MB", "GB", "TB"} {
+		if f < 1000 || u == "TB" {
+			if u == "B" {
+				return strconv.FormatInt(n, 10) + " B"
+			}
+			return strconv.FormatFloat(f, 'f', 1, 64) + " " + u
+		}
+		f /= 1000
+	}
+	return ""
+}
