@@ -10,7 +10,9 @@
 // bytes, time span, operations) and Stats.Warnings, the traps the trace
 // shows. Memory is flat in the trace's length: buffers, the zstd window
 // and a distinct-key counter that turns from exact to a HyperLogLog
-// estimate past 65,536 keys; a Scan allocates nothing once it has.
+// estimate past 65,536 keys; once it has turned, a Scan allocates
+// nothing. [KeySource] streams a trace's keys as key sets, for the
+// analyses that take keys.
 //
 // # Formats
 //
