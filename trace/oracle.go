@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
-	"strconv"
 	"time"
 
 	"github.com/chbench/chbench/algorithms"
@@ -35,24 +34,11 @@ type oracle struct {
 	pos  int   // next record in buf
 	n    int64 // records read (this record's 1-based number once read)
 	done bool
-	memo []idText // the decimal text of recent IDs, by the ID's low bits
+	key  []byte // the decimal text of the current ID (appendDecimal)
 }
-
-// idText is an object ID and its decimal text.
-type idText struct {
-	id  uint64
-	n   uint8
-	txt [20]byte
-}
-
-// memoSize is how many IDs' decimal texts the reader remembers
-// (direct-mapped by the ID's hash): formatting 20 digits costs more than
-// the rest of a record, and under a skewed popularity most requests name
-// an ID seen a moment ago.
-const memoSize = 1 << 12
 
 func newOracle(r *reader) (parser, error) {
-	return &oracle{buf: make([]byte, 0, oracleBatch*OracleRecordSize), memo: make([]idText, memoSize)}, nil
+	return &oracle{buf: make([]byte, 0, oracleBatch*OracleRecordSize), key: make([]byte, 0, 24)}, nil
 }
 
 func (o *oracle) next(r *reader) bool {
@@ -83,15 +69,10 @@ func (o *oracle) next(r *reader) bool {
 	}
 	id := binary.LittleEndian.Uint64(rec[4:])
 	h := algorithms.Mix64(id)
-	m := &o.memo[h&(memoSize-1)]
-	if m.id != id || m.n == 0 {
-		m.id, m.n = id, uint8(len(strconv.AppendUint(m.txt[:0], id, 10)))
-	}
+	o.key = appendDecimal(o.key[:0], id)
 	q := r.request(0, off)
 	q.Time = time.Duration(binary.LittleEndian.Uint32(rec)) * time.Second
-	// The key aliases the memo entry: valid until the next Scan, as every
-	// Request's bytes are (a later record may reuse the entry).
-	q.Key, q.KeySize, q.ValueSize, q.Op = m.txt[:m.n:m.n], int(m.n), int(binary.LittleEndian.Uint32(rec[12:])), OpGet
+	q.Key, q.KeySize, q.ValueSize, q.Op = o.key, len(o.key), int(binary.LittleEndian.Uint32(rec[12:])), OpGet
 	r.stats.MaxID = max(r.stats.MaxID, id)
 	r.hash, r.hashed = h, true
 	return true
