@@ -257,8 +257,8 @@ func clipString(s string) string {
 // distinct counts distinct 64-bit hashes: exactly in a set up to
 // ExactDistinct of them, then with a HyperLogLog sketch.
 type distinct struct {
-	exact map[uint64]struct{}
-	hll   *hyperloglog.Sketch
+	set hashSet
+	hll *hyperloglog.Sketch
 }
 
 func (d *distinct) add(h uint64) {
@@ -268,20 +268,20 @@ func (d *distinct) add(h uint64) {
 		}
 		return
 	}
-	if d.exact == nil {
-		d.exact = make(map[uint64]struct{}, 1024)
-	}
-	d.exact[h] = struct{}{}
-	if len(d.exact) > ExactDistinct {
+	d.set.add(h)
+	if d.set.n > ExactDistinct {
 		// The dense sketch keeps the maximum per register, so the order
 		// the set is walked in does not change the estimate.
 		d.hll = hyperloglog.NewNoSparse()
-		for h := range d.exact {
-			if sampled(h) {
+		for _, h := range d.set.slots {
+			if h != 0 && sampled(h) {
 				d.hll.InsertHash(h)
 			}
 		}
-		d.exact = nil
+		if d.set.zero && sampled(0) {
+			d.hll.InsertHash(0)
+		}
+		d.set = hashSet{}
 	}
 }
 
@@ -289,7 +289,53 @@ func (d *distinct) count() (int64, bool) {
 	if d.hll != nil {
 		return int64(d.hll.Estimate()) * HLLSample, false
 	}
-	return int64(len(d.exact)), true
+	return int64(d.set.n), true
+}
+
+// hashSet is a set of 64-bit hashes: open addressing with linear probing,
+// at most half full, slot value 0 meaning empty (the hash 0 is kept
+// apart). It is the exact phase of the distinct count, several times
+// cheaper per insert than a Go map.
+type hashSet struct {
+	slots []uint64
+	n     int
+	zero  bool
+}
+
+func (s *hashSet) add(h uint64) {
+	if h == 0 {
+		if !s.zero {
+			s.zero = true
+			s.n++
+		}
+		return
+	}
+	if 2*(s.n+1) > len(s.slots) {
+		old := s.slots
+		s.slots = make([]uint64, max(1024, 2*len(old)))
+		for _, x := range old {
+			if x != 0 {
+				s.put(x)
+			}
+		}
+	}
+	if s.put(h) {
+		s.n++
+	}
+}
+
+// put inserts h != 0, reporting whether it was new.
+func (s *hashSet) put(h uint64) bool {
+	mask := len(s.slots) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case h:
+			return false
+		case 0:
+			s.slots[i] = h
+			return true
+		}
+	}
 }
 
 // String summarises the statistics on one line, for a CLI's stderr:
