@@ -362,7 +362,10 @@ func (r *replayer) cacheStep(kc *keyCache, server [][]int32, ch *chunk, i int, t
 	t := ch.t[i]
 	split, double := false, false
 	for _, c := range kc.copies {
-		if c.view != view && c.at >= r.sched.at[max(c.view, view)] {
+		// The key is there, current, on the server another view names,
+		// filled through that view while both were issued: had the reader
+		// routed like the filler, it would have hit.
+		if c.ver == ch.db[i] && c.view != view && c.at >= r.sched.at[max(c.view, view)] {
 			split = true
 		}
 		for u := range len(server) {

@@ -46,9 +46,10 @@ type Row struct {
 	AnyMoreExpected float64
 
 	// The cache-aside workload (zero unless Config.Cache): Misses counts
-	// reads that miss; SplitMisses the misses while the key is cached on
-	// another server, put there through another view after both views
-	// were issued (the writer used the other view); DoubleCached the
+	// reads that miss; SplitMisses the misses while the key's current
+	// value is cached on another server, filled through another view
+	// after both views were issued (the writer used the other view: had
+	// the reader routed like it, the read would have hit); DoubleCached the
 	// fills that leave a key cached on two servers that views in use
 	// both name; StaleReads the hits that return a version older than the
 	// database's: a value an invalidation should have removed.
