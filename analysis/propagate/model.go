@@ -258,7 +258,10 @@ func (m Push) Curve(clients int) (Curve, error) {
 // gossip loop, state.go gossip): each member gossips every Period seconds
 // at its own phase, drawn uniformly in [0, Period); Seeds members (drawn
 // at random) know the change at delay 0 (for a join through memberlist: the
-// new member and the member it contacted); a member that knows the change
+// new member and the member it contacted), Fresh of them with a gossip
+// ticker that starts at the change, so that their first tick comes one
+// period later (a new member's, which starts gossiping when it starts, just
+// before it joins); a member that knows the change
 // sends it, at each of its gossip ticks after it learned it, to Fanout
 // members drawn without replacement from the C-1 others, until it has sent
 // Transmits messages (0: no limit; memberlist's limit is RetransmitMult *
@@ -273,6 +276,7 @@ type Gossip struct {
 	Fanout    int     // k: members each gossip tick sends to, >= 1
 	Period    float64 // p: seconds between a member's gossip ticks, finite and > 0
 	Seeds     int     // members that know the change at delay 0, >= 1 (capped at C)
+	Fresh     int     // of the seeds, those whose first tick is one period after the change, 0..Seeds
 	Transmits int     // sends per member before it stops, >= 0 (0 = unlimited)
 	Latency   float64 // seconds from a send to its arrival, finite and >= 0
 }
@@ -283,6 +287,9 @@ func (m Gossip) Spec() string {
 	s := fmt.Sprintf("gossip:k=%d,p=%s", m.Fanout, seconds(m.Period))
 	if m.Seeds != 1 {
 		s += fmt.Sprintf(",seeds=%d", m.Seeds)
+	}
+	if m.Fresh != 0 {
+		s += fmt.Sprintf(",fresh=%d", m.Fresh)
 	}
 	if m.Transmits != 0 {
 		s += fmt.Sprintf(",transmits=%d", m.Transmits)
@@ -302,6 +309,8 @@ func (m Gossip) Validate() error {
 		return fmt.Errorf("gossip: period p %v s: need a finite number of seconds > 0", m.Period)
 	case m.Seeds < 1:
 		return fmt.Errorf("gossip: seeds %d: need at least 1 member that knows the change at the start", m.Seeds)
+	case m.Fresh < 0 || m.Fresh > m.Seeds:
+		return fmt.Errorf("gossip: fresh %d: need 0 to seeds (%d)", m.Fresh, m.Seeds)
 	case m.Transmits < 0:
 		return fmt.Errorf("gossip: transmits %d: need >= 0 (0 = unlimited)", m.Transmits)
 	case !(m.Latency >= 0) || math.IsInf(m.Latency, 0):
@@ -362,6 +371,9 @@ func (m Gossip) Draw(learn []float64, r *rand.Rand) {
 		j := k + r.IntN(c-k)
 		order[k], order[j] = order[j], order[k]
 		q = append(q, gossipEvent{at: 0, member: order[k]})
+		if k < m.Fresh {
+			phase[order[k]] = 0 // first tick strictly after 0: at Period
+		}
 	}
 	heap.Init(&q)
 	rngs := make([]*rand.Rand, c)

@@ -22,6 +22,7 @@ func TestParseModelRoundTrip(t *testing.T) {
 		"push:dist=lognormal,median=1s,sigma=0.8": "push:dist=lognormal,median=1s,sigma=0.8",
 		"gossip:k=3,p=200ms":                      "gossip:k=3,p=0.2s",
 		"gossip:p=0.2,k=3,seeds=2,transmits=8,latency=1ms": "gossip:k=3,p=0.2s,seeds=2,transmits=8,latency=0.001s",
+		"gossip:k=3,p=0.2,seeds=2,fresh=1":                 "gossip:k=3,p=0.2s,seeds=2,fresh=1",
 	} {
 		m, err := ParseModel(in)
 		if err != nil {
@@ -61,6 +62,7 @@ func TestParseModelErrors(t *testing.T) {
 		"gossip:k=3":                    "missing p=",
 		"gossip:k=3,p=1s,seeds=0":       "seeds 0",
 		"gossip:k=3,p=1s,transmits=-1":  "transmits -1",
+		"gossip:k=3,p=1s,fresh=2":       "fresh 2: need 0 to seeds (1)",
 		"gossip:k=x,p=1s":               "k=x: not an integer",
 		"empirical":                     "built from measured delays",
 	} {
@@ -267,5 +269,23 @@ func TestEmpirical(t *testing.T) {
 	}
 	if err := (Empirical{Delays: []float64{1, math.NaN()}}).Validate(); err == nil || !strings.Contains(err.Error(), "delay 1 is NaN") {
 		t.Errorf("NaN delay: %v", err)
+	}
+}
+
+// A fresh seed's gossip ticker starts at the change, so with a fan-out
+// that reaches everybody every other member learns at exactly one period
+// plus the latency.
+func TestGossipFreshSeed(t *testing.T) {
+	m := Gossip{Fanout: 9, Period: 0.2, Seeds: 1, Fresh: 1, Latency: 0.01}
+	learn := make([]float64, 10)
+	m.Draw(learn, rand.New(rand.NewPCG(13, 14)))
+	slices.Sort(learn)
+	if learn[0] != 0 {
+		t.Fatalf("delays %v: want the seed at 0", learn)
+	}
+	for _, d := range learn[1:] {
+		if math.Abs(d-0.21) > 1e-12 {
+			t.Fatalf("delays %v: want every other member at p + latency = 0.21 s", learn)
+		}
 	}
 }

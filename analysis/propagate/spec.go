@@ -17,7 +17,7 @@ import (
 //	push:dist=exp,mean=2s
 //	push:dist=uniform,min=0s,max=10s      (min defaults to 0)
 //	push:dist=lognormal,median=1s,sigma=0.8
-//	gossip:k=3,p=200ms[,seeds=2][,transmits=12][,latency=1ms]
+//	gossip:k=3,p=200ms[,seeds=2][,fresh=1][,transmits=12][,latency=1ms]
 //
 // Times are Go durations ("200ms", "1.5s", "2m") or plain numbers of
 // seconds. The error names the bad part; every model it returns is valid.
@@ -44,10 +44,11 @@ func ParseModel(s string) (Model, error) {
 		g.Fanout, err = kv.integer("k", -1)
 		p, err2 := kv.duration("p", math.NaN())
 		seeds, err3 := kv.integer("seeds", 1)
+		fresh, err6 := kv.integer("fresh", 0)
 		tr, err4 := kv.integer("transmits", 0)
 		lat, err5 := kv.duration("latency", 0)
-		g.Period, g.Seeds, g.Transmits, g.Latency = p, seeds, tr, lat
-		m, err = g, firstErr(err, err2, err3, err4, err5, kv.done())
+		g.Period, g.Seeds, g.Fresh, g.Transmits, g.Latency = p, seeds, fresh, tr, lat
+		m, err = g, firstErr(err, err2, err3, err4, err5, err6, kv.done())
 	case "empirical":
 		return nil, fmt.Errorf("model %q: an empirical model is built from measured delays (propagate.Empirical), not from text", s)
 	default:
