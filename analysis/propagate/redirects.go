@@ -86,8 +86,8 @@ type RedirectModel struct {
 // certain if some request of s was sent after End_s and possible if some
 // was answered after its last move - slack.
 //
-// The windows split [start, end) into n equal parts by the requests' Sent.
-// It returns an error for a migration with no keys, more moves than keys,
+// The windows split [start, end) into n equal parts by the requests' Sent;
+// requests sent outside it are left out. It returns an error for a migration with no keys, more moves than keys,
 // slack < 0, n < 1 or end <= start.
 func ExpectRedirects(migs []SlotMigration, reqs []SlotRequest, slack float64, start, end float64, n int) (RedirectModel, error) {
 	switch {
@@ -117,10 +117,10 @@ func ExpectRedirects(migs []SlotMigration, reqs []SlotRequest, slack float64, st
 	certain := map[int]int{}
 	possible := map[int]int{}
 	for _, r := range reqs {
-		w := int((r.Sent - start) / width)
-		if w < 0 || w >= n {
-			continue
+		if !(r.Sent >= start && r.Sent < end) {
+			continue // outside the span (or NaN)
 		}
+		w := min(int((r.Sent-start)/width), n-1)
 		win := &model.Windows[w]
 		win.Requests++
 		win.Asked += r.Asked
