@@ -42,9 +42,13 @@ type Request struct {
 
 // Stream is a sequence of requests in time order, read like a
 // bufio.Scanner or benchfmt.Reader: Scan advances to the next request and
-// reports false at the end or on an error, Request returns the current one
-// (its Key valid until the next Scan), Err the error that ended the stream
-// (nil at a clean end). A trace reader implements it for its format.
+// reports false at the end or on an error, Request returns the current
+// one, Err the error that ended the stream (nil at a clean end). The
+// replay keeps keys beyond the next Scan (a chunk of them is located at
+// once, and the cache-aside workload keeps every distinct key), so a
+// request's Key must be an ordinary string that no later Scan changes (a
+// reader that parses into a reused buffer converts with string(b), not
+// with unsafe). A trace reader implements Stream for its format.
 type Stream interface {
 	Scan() bool
 	Request() Request
