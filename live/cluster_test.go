@@ -1,6 +1,7 @@
 package live
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -32,5 +33,27 @@ func TestRedirectReplies(t *testing.T) {
 		if err != nil || kind != tc.kind || slot != tc.slot || to != tc.to {
 			t.Errorf("%+v: %q %d %q %v, want %q %d %q", tc.r, kind, slot, to, err, tc.kind, tc.slot, tc.to)
 		}
+	}
+}
+
+// redis-cli's reshard output, fed in pieces as it arrives: the plan
+// (indented, naming node IDs) is not a move; each announcement starts a
+// slot and ends the one before; each dot after it is a key moved at the
+// time its bytes arrived; the exit ends the last slot.
+func TestReshardProgress(t *testing.T) {
+	var p progress
+	p.feed([]byte("Ready to move 2 slots.\n  Resharding plan:\n    Moving slot 0 from 1234abcd\n    Moving slot 1 from 1234abcd\n"), 0.1)
+	p.feed([]byte("Moving slot 0 from 127.0.0.1:7000 to 127.0.0.1:7001: "), 0.2)
+	p.feed([]byte(".."), 0.3)
+	p.feed([]byte("."), 0.4)
+	p.feed([]byte("\nMoving slot 1 from 127.0.0.1:7000 to 127.0.0.1:7001: ."), 0.5)
+	p.feed([]byte(".\n"), 0.6)
+	p.exit(0.7)
+	want := []SlotMove{
+		{Slot: 0, Start: 0.2, Moved: []float64{0.3, 0.3, 0.4}, End: 0.5},
+		{Slot: 1, Start: 0.5, Moved: []float64{0.5, 0.6}, End: 0.7},
+	}
+	if !reflect.DeepEqual(p.moves, want) {
+		t.Errorf("moves %+v, want %+v", p.moves, want)
 	}
 }

@@ -140,30 +140,8 @@ func RunReshard(ctx context.Context, c ReshardConfig) (run *ReshardRun, err erro
 			}
 		}
 	}()
-	addrs := make([]string, 3)
-	for i := range addrs {
-		port, err := FreePort()
-		if err != nil {
-			return nil, err
-		}
-		bus, err := FreePort()
-		if err != nil {
-			return nil, err
-		}
-		p, err := StartRedisClusterNode(dir, port, bus)
-		if err != nil {
-			return nil, err
-		}
-		procs = append(procs, p)
-		if c.Started != nil {
-			c.Started(p.Addr)
-		}
-		addrs[i] = p.Addr
-	}
-	if _, err := runCLI(ctx, append(append([]string{"--cluster", "create"}, addrs...), "--cluster-replicas", "0", "--cluster-yes")...); err != nil {
-		return nil, err
-	}
-	if err := waitConsistent(ctx, addrs); err != nil {
+	addrs, err := startCluster(ctx, dir, 3, c.Started, func(p *Process) { procs = append(procs, p) })
+	if err != nil {
 		return nil, err
 	}
 	client, err := DialCluster(addrs[0], 10*time.Second)
@@ -176,18 +154,13 @@ func RunReshard(ctx context.Context, c ReshardConfig) (run *ReshardRun, err erro
 	if err != nil {
 		return nil, err
 	}
-	ids := map[string]string{}
-	for _, a := range []string{source, target} {
-		r, err := DialRedis(a, 10*time.Second)
-		if err != nil {
-			return nil, err
-		}
-		rep, err := r.Do("CLUSTER", "MYID")
-		r.Close()
-		if err != nil {
-			return nil, err
-		}
-		ids[a] = rep.Str
+	from, err := nodeID(source)
+	if err != nil {
+		return nil, err
+	}
+	to, err := nodeID(target)
+	if err != nil {
+		return nil, err
 	}
 	run = &ReshardRun{Source: source, Target: target}
 	cl := &reshardClient{c: c, client: client, keys: keys, began: time.Now(), stop: make(chan struct{}), done: make(chan error, 1)}
@@ -197,7 +170,7 @@ func RunReshard(ctx context.Context, c ReshardConfig) (run *ReshardRun, err erro
 		clientErr()
 		return nil, err
 	}
-	moves, out, rerr := reshard(ctx, cl.began, source, ids[source], ids[target], c.Slots, c.Pipeline)
+	moves, out, rerr := reshard(ctx, cl.began, source, from, to, c.Slots, c.Pipeline)
 	run.Output = out
 	if rerr == nil {
 		rerr = sleepCtx(ctx, c.Tail)
@@ -217,6 +190,53 @@ func RunReshard(ctx context.Context, c ReshardConfig) (run *ReshardRun, err erro
 	}
 	run.Moves, run.Requests = moves, cl.reqs
 	return run, nil
+}
+
+// startCluster starts n redis-server cluster nodes in dir (each reported
+// to keep, and to started when not nil), makes them n masters with
+// redis-cli --cluster create and waits until the cluster is consistent.
+func startCluster(ctx context.Context, dir string, n int, started func(string), keep func(*Process)) ([]string, error) {
+	addrs := make([]string, n)
+	for i := range addrs {
+		port, err := FreePort()
+		if err != nil {
+			return nil, err
+		}
+		bus, err := FreePort()
+		if err != nil {
+			return nil, err
+		}
+		p, err := StartRedisClusterNode(dir, port, bus)
+		if err != nil {
+			return nil, err
+		}
+		keep(p)
+		if started != nil {
+			started(p.Addr)
+		}
+		addrs[i] = p.Addr
+	}
+	if _, err := runCLI(ctx, append(append([]string{"--cluster", "create"}, addrs...), "--cluster-replicas", "0", "--cluster-yes")...); err != nil {
+		return nil, err
+	}
+	return addrs, waitConsistent(ctx, addrs)
+}
+
+// nodeID returns the cluster node ID of the node at addr (CLUSTER MYID).
+func nodeID(addr string) (string, error) {
+	r, err := DialRedis(addr, 10*time.Second)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	rep, err := r.Do("CLUSTER", "MYID")
+	if err != nil {
+		return "", err
+	}
+	if rep.Kind != '$' || rep.Str == "" {
+		return "", fmt.Errorf("live: CLUSTER MYID on %s: %+v", addr, rep)
+	}
+	return rep.Str, nil
 }
 
 // loadKeys finds a hash tag for each of the slots 0..n-1, sets perSlot
@@ -380,48 +400,65 @@ func reshard(ctx context.Context, began time.Time, seed, from, to string, n, pip
 		return nil, "", fmt.Errorf("live reshard: start redis-cli: %w", err)
 	}
 	pw.Close()
-	var moves []SlotMove
+	var prog progress
 	out := &tail{max: 16 << 10}
-	var line []byte
-	inDots := false
 	buf := make([]byte, 4096)
 	for {
 		k, rerr := pr.Read(buf)
-		at := time.Since(began).Seconds()
 		out.Write(buf[:k])
-		for _, b := range buf[:k] {
-			switch {
-			case b == '\n':
-				line, inDots = line[:0], false
-			case inDots && b == '.':
-				moves[len(moves)-1].Moved = append(moves[len(moves)-1].Moved, at)
-			default:
-				line = append(line, b)
-				if b != ' ' || inDots {
-					break
-				}
-				if m := moveHeader.FindSubmatch(line); m != nil {
-					slot, _ := strconv.Atoi(string(m[1]))
-					if len(moves) > 0 {
-						moves[len(moves)-1].End = at
-					}
-					moves = append(moves, SlotMove{Slot: slot, Start: at})
-					inDots = true
-				}
-			}
-		}
+		prog.feed(buf[:k], time.Since(began).Seconds())
 		if rerr != nil {
 			break
 		}
 	}
 	werr := cmd.Wait()
-	if len(moves) > 0 {
-		moves[len(moves)-1].End = time.Since(began).Seconds()
-	}
+	prog.exit(time.Since(began).Seconds())
 	if werr != nil {
 		return nil, out.String(), fmt.Errorf("live reshard: redis-cli %s: %w: %s", strings.Join(args, " "), werr, out)
 	}
-	return moves, out.String(), nil
+	return prog.moves, out.String(), nil
+}
+
+// progress times slot migrations from redis-cli's output as it arrives:
+// an announcement starts a slot (and ends the one before), each dot after
+// it is one key moved, the exit ends the last slot.
+type progress struct {
+	moves  []SlotMove
+	line   []byte
+	inDots bool
+}
+
+// feed reads output bytes that arrived at time at (seconds).
+func (p *progress) feed(b []byte, at float64) {
+	for _, c := range b {
+		switch {
+		case c == '\n':
+			p.line, p.inDots = p.line[:0], false
+		case p.inDots && c == '.':
+			m := &p.moves[len(p.moves)-1]
+			m.Moved = append(m.Moved, at)
+		default:
+			p.line = append(p.line, c)
+			if c != ' ' || p.inDots {
+				continue
+			}
+			if h := moveHeader.FindSubmatch(p.line); h != nil {
+				slot, _ := strconv.Atoi(string(h[1]))
+				if len(p.moves) > 0 {
+					p.moves[len(p.moves)-1].End = at
+				}
+				p.moves = append(p.moves, SlotMove{Slot: slot, Start: at})
+				p.inDots = true
+			}
+		}
+	}
+}
+
+// exit ends the last slot at time at.
+func (p *progress) exit(at float64) {
+	if len(p.moves) > 0 {
+		p.moves[len(p.moves)-1].End = at
+	}
 }
 
 // waitConsistent polls every node until each reports cluster_state:ok,

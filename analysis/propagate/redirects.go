@@ -98,84 +98,102 @@ func ExpectRedirects(migs []SlotMigration, reqs []SlotRequest, slack float64, st
 	case !(end > start) || math.IsInf(end-start, 0):
 		return RedirectModel{}, fmt.Errorf("redirects: span %v..%v s: need finite start < end", start, end)
 	}
-	bySlot := map[int]*SlotMigration{}
+	rc := &redirectCounter{slack: slack, start: start, width: (end - start) / float64(n),
+		bySlot: map[int]*SlotMigration{}, variance: make([]float64, n), certain: map[int]int{}, possible: map[int]int{}}
 	for i := range migs {
 		m := &migs[i]
 		if m.Keys < 1 || len(m.Moved) > m.Keys {
 			return RedirectModel{}, fmt.Errorf("redirects: slot %d: %d keys, %d moves: need >= 1 key and no more moves than keys", m.Slot, m.Keys, len(m.Moved))
 		}
-		bySlot[m.Slot] = m
+		rc.bySlot[m.Slot] = m
 	}
-	width := (end - start) / float64(n)
-	model := RedirectModel{Slack: slack, Total: RedirectWindow{Start: start, End: end}, Windows: make([]RedirectWindow, n)}
-	for w := range model.Windows {
-		model.Windows[w].Start, model.Windows[w].End = start+float64(w)*width, start+float64(w+1)*width
+	rc.model = RedirectModel{Slack: slack, Total: RedirectWindow{Start: start, End: end}, Windows: make([]RedirectWindow, n)}
+	for w := range rc.model.Windows {
+		rc.model.Windows[w].Start, rc.model.Windows[w].End = start+float64(w)*rc.width, start+float64(w+1)*rc.width
 	}
-	variance := make([]float64, n)
-	// Per migrated slot: the window of the first request sent after End
-	// (certain MOVED) and whether any was answered after the last move.
-	certain := map[int]int{}
-	possible := map[int]int{}
 	for _, r := range reqs {
-		if !(r.Sent >= start && r.Sent < end) {
-			continue // outside the span (or NaN)
-		}
-		w := min(int((r.Sent-start)/width), n-1)
-		win := &model.Windows[w]
-		win.Requests++
-		win.Asked += r.Asked
-		win.Moved += r.Moved
-		m, ok := bySlot[r.Slot]
-		if !ok {
-			continue
-		}
-		last := m.End // when every key had moved, at the latest
-		if len(m.Moved) == m.Keys {
-			last = m.Moved[m.Keys-1]
-		}
-		f := func(t float64) float64 {
-			return float64(sort.Search(len(m.Moved), func(i int) bool { return m.Moved[i] > t })) / float64(m.Keys)
-		}
-		if r.Done < last-slack {
-			win.AskLo += f(r.Sent)
-		}
-		if r.Sent <= m.End {
-			win.AskHi += f(r.Done + slack)
-		}
-		if mid := (r.Sent + r.Done) / 2; mid <= m.End {
-			p := f(mid)
-			win.AskExpected += p
-			variance[w] += p * (1 - p)
-		}
-		if _, seen := certain[r.Slot]; !seen && r.Sent > m.End {
-			certain[r.Slot] = w
-		}
-		if _, seen := possible[r.Slot]; !seen && r.Done >= last-slack {
-			possible[r.Slot] = w
+		if r.Sent >= start && r.Sent < end { // (not NaN)
+			rc.add(r)
 		}
 	}
-	// Slot s's MOVED falls between the window of its first possible and
-	// that of its first certain request (the last window when none is
-	// certain): it can be in any of them, and must be in one when both
-	// are the same.
-	for s, from := range possible {
-		to, ok := certain[s]
+	rc.finish()
+	return rc.model, nil
+}
+
+// redirectCounter accumulates the observed and modelled redirects.
+type redirectCounter struct {
+	slack, start, width float64
+	bySlot              map[int]*SlotMigration
+	model               RedirectModel
+	variance            []float64 // per window
+	// Per migrated slot: the window of the first request that may have
+	// met its MOVED (answered after its last move - slack) and of the
+	// first that certainly did (sent after End).
+	certain, possible map[int]int
+}
+
+// add counts request r, sent inside the span.
+func (rc *redirectCounter) add(r SlotRequest) {
+	w := min(int((r.Sent-rc.start)/rc.width), len(rc.model.Windows)-1)
+	win := &rc.model.Windows[w]
+	win.Requests++
+	win.Asked += r.Asked
+	win.Moved += r.Moved
+	m, ok := rc.bySlot[r.Slot]
+	if !ok {
+		return
+	}
+	last := m.End // when every key had moved, at the latest
+	if len(m.Moved) == m.Keys {
+		last = m.Moved[m.Keys-1]
+	}
+	f := func(t float64) float64 {
+		return float64(sort.Search(len(m.Moved), func(i int) bool { return m.Moved[i] > t })) / float64(m.Keys)
+	}
+	if r.Done < last-rc.slack {
+		win.AskLo += f(r.Sent)
+	}
+	if r.Sent <= m.End {
+		win.AskHi += f(r.Done + rc.slack)
+	}
+	if mid := (r.Sent + r.Done) / 2; mid <= m.End {
+		p := f(mid)
+		win.AskExpected += p
+		rc.variance[w] += p * (1 - p)
+	}
+	if _, seen := rc.certain[r.Slot]; !seen && r.Sent > m.End {
+		rc.certain[r.Slot] = w
+	}
+	if _, seen := rc.possible[r.Slot]; !seen && r.Done >= last-rc.slack {
+		rc.possible[r.Slot] = w
+	}
+}
+
+// finish places each slot's MOVED bounds in the windows and sums the
+// totals. Slot s's MOVED falls between the window of its first possible
+// and that of its first certain request (the last window when none is
+// certain): it can be in any of them, and must be in one when both are
+// the same.
+func (rc *redirectCounter) finish() {
+	wins := rc.model.Windows
+	for s, from := range rc.possible {
+		to, ok := rc.certain[s]
 		if !ok {
-			to = n - 1
+			to = len(wins) - 1
 		}
 		for w := from; w <= to; w++ {
-			model.Windows[w].MovedHi++
+			wins[w].MovedHi++
 		}
 		if ok && from == to {
-			model.Windows[from].MovedLo++
+			wins[from].MovedLo++
 		}
 	}
 	var totalVar float64
-	t := &model.Total
-	for w := range model.Windows {
-		win := &model.Windows[w]
-		win.AskSD = math.Sqrt(variance[w])
-		totalVar += variance[w]
+	t := &rc.model.Total
+	for w := range wins {
+		win := &wins[w]
+		win.AskSD = math.Sqrt(rc.variance[w])
+		totalVar += rc.variance[w]
 		t.Requests += win.Requests
 		t.Asked += win.Asked
 		t.Moved += win.Moved
@@ -184,6 +202,5 @@ func ExpectRedirects(migs []SlotMigration, reqs []SlotRequest, slack float64, st
 		t.AskHi += win.AskHi
 	}
 	t.AskSD = math.Sqrt(totalVar)
-	t.MovedLo, t.MovedHi = len(certain), len(possible)
-	return model, nil
+	t.MovedLo, t.MovedHi = len(rc.certain), len(rc.possible)
 }
