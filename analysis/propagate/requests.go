@@ -79,9 +79,14 @@ type Generated struct {
 	perSpan int // requests per replay
 }
 
+// MaxGeneratedKeys bounds the key universe of a [Generated] source, which
+// is held in memory: about 40 bytes a key (the string and its header),
+// 12 more with a Zipf table, so at most about 870 MB.
+const MaxGeneratedKeys = 1 << 24
+
 // GeneratedConfig are the parameters of a [Generated] source.
 type GeneratedConfig struct {
-	Keys       int     // key universe size, 1..analysis.MaxZipfKeys
+	Keys       int     // key universe size, 1..MaxGeneratedKeys
 	Zipf       float64 // Zipf exponent s >= 0 (0 = uniform)
 	Rate       float64 // requests per second, all clients together, finite and > 0
 	Start, End float64 // seconds, Start < End
@@ -97,8 +102,10 @@ const MaxRequests = 1 << 31
 // table when Zipf > 0). It returns an error naming the first bad value.
 func NewGenerated(c GeneratedConfig) (*Generated, error) {
 	switch {
-	case c.Keys < 1 || c.Keys > analysis.MaxZipfKeys:
-		return nil, fmt.Errorf("requests: keys %d: need 1 to %d keys", c.Keys, analysis.MaxZipfKeys)
+	case c.Keys < 1 || c.Keys > MaxGeneratedKeys:
+		return nil, fmt.Errorf("requests: keys %d: need 1 to %d keys", c.Keys, MaxGeneratedKeys)
+	case !(c.Zipf >= 0) || math.IsInf(c.Zipf, 0):
+		return nil, fmt.Errorf("requests: zipf exponent %v: must be a finite number >= 0 (0 = uniform)", c.Zipf)
 	case !(c.Rate > 0) || math.IsInf(c.Rate, 0):
 		return nil, fmt.Errorf("requests: rate %v: need a finite number of requests per second > 0", c.Rate)
 	case math.IsNaN(c.Start) || math.IsInf(c.Start, 0) || math.IsNaN(c.End) || math.IsInf(c.End, 0) || c.End <= c.Start:
