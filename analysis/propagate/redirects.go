@@ -3,6 +3,7 @@ package propagate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -87,8 +88,9 @@ type RedirectModel struct {
 // was answered after its last move - slack.
 //
 // The windows split [start, end) into n equal parts by the requests' Sent;
-// requests sent outside it are left out. It returns an error for a migration with no keys, more moves than keys,
-// slack < 0, n < 1 or end <= start.
+// requests sent outside it are left out. It returns an error for a
+// migration with no keys, more moves than keys, moves out of time order or
+// an end before its start, slack < 0, n < 1 or end <= start.
 func ExpectRedirects(migs []SlotMigration, reqs []SlotRequest, slack float64, start, end float64, n int) (RedirectModel, error) {
 	switch {
 	case !(slack >= 0) || math.IsInf(slack, 0):
@@ -104,6 +106,9 @@ func ExpectRedirects(migs []SlotMigration, reqs []SlotRequest, slack float64, st
 		m := &migs[i]
 		if m.Keys < 1 || len(m.Moved) > m.Keys {
 			return RedirectModel{}, fmt.Errorf("redirects: slot %d: %d keys, %d moves: need >= 1 key and no more moves than keys", m.Slot, m.Keys, len(m.Moved))
+		}
+		if !(m.Start <= m.End) || !slices.IsSorted(m.Moved) || slices.ContainsFunc(m.Moved, math.IsNaN) {
+			return RedirectModel{}, fmt.Errorf("redirects: slot %d: migration %v..%v s with moves %v: need start <= end and moves in time order", m.Slot, m.Start, m.End, m.Moved)
 		}
 		rc.bySlot[m.Slot] = m
 	}

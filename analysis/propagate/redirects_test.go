@@ -59,6 +59,8 @@ func TestExpectRedirects(t *testing.T) {
 	}{
 		{[]SlotMigration{{Slot: 1, Keys: 0}}, 0, 1, "slot 1: 0 keys"},
 		{[]SlotMigration{{Slot: 1, Keys: 1, Moved: []float64{1, 2}}}, 0, 1, "2 moves"},
+		{[]SlotMigration{{Slot: 1, Keys: 2, Moved: []float64{2, 1}, End: 3}}, 0, 1, "moves in time order"},
+		{[]SlotMigration{{Slot: 1, Keys: 2, Start: 2, End: 1}}, 0, 1, "need start <= end"},
 		{nil, -1, 1, "slack -1 s"},
 		{nil, 0, 0, "windows 0"},
 	} {
