@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -117,6 +118,54 @@ func TestAstrayFollowsMovedFraction(t *testing.T) {
 		for _, b := range res.Totals {
 			if a.Moved > 2*b.Moved && a.Misrouted.Mean <= b.Misrouted.Mean {
 				t.Errorf("%s moves %.3f, %s %.3f, but misroutes %v <= %v", a.Algorithm, a.Moved, b.Algorithm, b.Moved, a.Misrouted.Mean, b.Misrouted.Mean)
+			}
+		}
+	}
+}
+
+// Two joins whose rollouts overlap (10 -> 11 at t = 1 s, 11 -> 12 at t =
+// 1.5 s, each rolled out over 2 s to 60 clients in its own random order):
+// while both propagate, a client may route with version 0, 1 or 2, with
+// the probabilities P_j = F_j prod_{i>j} (1 - F_i), and a stale request
+// goes astray with the moved fraction between its version and the newest.
+// The simulated totals of stale and misrouted requests, and the store's
+// (hand-off 0.25 s), must contain the expectation in their 99.99%
+// intervals (10 replays; 13 checks).
+func TestOverlappingChanges(t *testing.T) {
+	const replays = 10
+	algos := []string{"modulo", "ring", "jump"}
+	src, err := NewGenerated(GeneratedConfig{Keys: 20000, Rate: 4000, Start: 0, End: 4, Clients: 60, Writes: 0.1, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n10 := nodes(t, 10)
+	n11 := Joined(n10, algorithms.Node{ID: algorithms.NodeID(10), Weight: 1})
+	n12 := Joined(n11, algorithms.Node{ID: algorithms.NodeID(11), Weight: 1})
+	cfg := Config{Algorithms: algos, Catalog: catalog.DefaultConfig(), Nodes: n10,
+		Changes: []Change{{At: 1, Nodes: n11}, {At: 1.5, Nodes: n12}}, Model: Linear{Duration: 2}, Clients: 60,
+		Start: 0, End: 4, Windows: 8, Replays: replays, Seed: 5, Handoff: 0.25}
+	res, err := Run(cfg, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res.Totals {
+		checks := []struct {
+			name string
+			e    analysis.Estimate
+			want float64
+		}{{"misrouted", r.Misrouted, r.MisroutedExpected}, {"not yet", r.NotYet, r.NotYetExpected}, {"any more", r.AnyMore, r.AnyMoreExpected}}
+		if i == 0 {
+			checks = append(checks, struct {
+				name string
+				e    analysis.Estimate
+				want float64
+			}{"stale", r.Stale, r.StaleExpected})
+		}
+		for _, c := range checks {
+			ok, half := within(c.e, c.want, replays, 0.9999)
+			t.Logf("%s %s: simulated %.1f (95%% %.1f..%.1f), expected %.1f", r.Algorithm, c.name, c.e.Mean, c.e.Lo, c.e.Hi, c.want)
+			if !ok {
+				t.Errorf("%s %s: simulated %.1f, expected %.1f: off by more than %.1f (99.99%%)", r.Algorithm, c.name, c.e.Mean, c.want, half)
 			}
 		}
 	}
