@@ -64,6 +64,7 @@ type Result struct {
 	Model   string  // the model's spec
 	Clients int     // C
 	Replays int     // replays behind every interval
+	Seed    uint64  // seed of the propagation draws
 	Handoff float64 // store hand-off, seconds
 	Cache   bool    // whether the cache-aside counts were made
 	Totals  []Row   // one per algorithm, in Config.Algorithms order
@@ -149,7 +150,7 @@ func Run(cfg Config, src Source) (*Result, error) {
 // summarize turns the replays' counts into rows with intervals and
 // expectations.
 func summarize(cfg *Config, fleets []fleet, sched *schedule, counts []*replayCounts) (*Result, error) {
-	res := &Result{Model: cfg.Model.Spec(), Clients: cfg.Clients, Replays: cfg.Replays, Handoff: cfg.Handoff, Cache: cfg.Cache}
+	res := &Result{Model: cfg.Model.Spec(), Clients: cfg.Clients, Replays: cfg.Replays, Seed: cfg.Seed, Handoff: cfg.Handoff, Cache: cfg.Cache}
 	width := (cfg.End - cfg.Start) / float64(cfg.Windows)
 	shares := make([]windowShares, cfg.Windows)
 	for w := range shares {
