@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/chbench/chbench/internal/procgroup"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -360,8 +361,8 @@ func runCLI(ctx context.Context, args ...string) (string, error) {
 		return "", err
 	}
 	cmd := exec.CommandContext(ctx, path, args...)
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	procgroup.Set(cmd)
+	cmd.Cancel = func() error { procgroup.Kill(cmd); return nil }
 	cmd.WaitDelay = 5 * time.Second
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -392,8 +393,8 @@ func reshard(ctx context.Context, began time.Time, seed, from, to string, n, pip
 	defer pr.Close()
 	cmd := exec.CommandContext(ctx, path, args...)
 	cmd.Stdout, cmd.Stderr = pw, pw
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { killGroup(cmd); return nil }
+	procgroup.Set(cmd)
+	cmd.Cancel = func() error { procgroup.Kill(cmd); return nil }
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		pw.Close()
@@ -401,7 +402,7 @@ func reshard(ctx context.Context, began time.Time, seed, from, to string, n, pip
 	}
 	pw.Close()
 	var prog progress
-	out := &tail{max: 16 << 10}
+	out := &procgroup.Tail{Max: 16 << 10}
 	buf := make([]byte, 4096)
 	for {
 		k, rerr := pr.Read(buf)
