@@ -1,7 +1,6 @@
 package live
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
@@ -9,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/chbench/chbench/internal/procgroup"
 )
 
 // Loopback is the only host this package starts servers on or connects to.
@@ -76,7 +77,7 @@ type Process struct {
 	Name string // binary name
 	Addr string // 127.0.0.1:port it listens on
 	cmd  *exec.Cmd
-	out  *tail
+	out  *procgroup.Tail
 	done chan struct{} // closed when the process has exited
 	stop sync.Once
 }
@@ -93,10 +94,10 @@ func Start(name string, args []string, addr string, timeout time.Duration) (*Pro
 	if err != nil {
 		return nil, err
 	}
-	p := &Process{Name: name, Addr: addr, out: &tail{max: 4096}, done: make(chan struct{})}
+	p := &Process{Name: name, Addr: addr, out: &procgroup.Tail{Max: 4096}, done: make(chan struct{})}
 	p.cmd = exec.Command(path, args...)
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	setProcessGroup(p.cmd)
+	procgroup.Set(p.cmd)
 	if err := p.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("live: start %s: %w", name, err)
 	}
@@ -135,7 +136,7 @@ func Start(name string, args []string, addr string, timeout time.Duration) (*Pro
 func (p *Process) Stop() error {
 	var err error
 	p.stop.Do(func() {
-		killGroup(p.cmd)
+		procgroup.Kill(p.cmd)
 		select {
 		case <-p.done:
 		case <-time.After(5 * time.Second):
@@ -147,33 +148,6 @@ func (p *Process) Stop() error {
 
 // Output returns the last bytes the process wrote to stdout and stderr.
 func (p *Process) Output() string { return p.out.String() }
-
-// tail keeps the last max bytes written to it; safe for concurrent use.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
-}
-
-func (t *tail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(b), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := bytes.TrimSpace(t.buf)
-	if len(s) == 0 {
-		return "(no output)"
-	}
-	return string(s)
-}
 
 // IsMissing reports whether err says a server binary is not installed.
 func IsMissing(err error) bool {

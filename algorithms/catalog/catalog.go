@@ -169,10 +169,25 @@ type Info struct {
 	// bare name would mislead, e.g. "partitions" for bounded loads placed
 	// on partitions rather than on keys; "" otherwise. See [Info.Label].
 	Variant string
+	// Domains says how the algorithm keeps replicas in distinct failure
+	// domains (racks, zones) when given a topology: its
+	// algorithms.DomainReplicator scheme, crush's rule, or the salted
+	// probes of algorithms.SaltedDomainReplicas (set in domains.go).
+	Domains string
 	// LeavePolicy names how a node other than the last leaves when the
 	// algorithm has no native removal ("swap-last" for jump); "" when any
 	// node can leave. See [Info.Label].
 	LeavePolicy string
+
+	// Dialect holds the facts of a dialect (a placement that reproduces
+	// one real client or proxy bit for bit); nil for the algorithms.
+	// Dialects are listed by [Dialects], not by [Names].
+	Dialect *DialectFacts
+
+	// Build constructs a placement added by [Register] from a membership
+	// that algorithms.ValidateNodes accepted and a validated cfg; nil for
+	// the built-in algorithms.
+	Build func(nodes []algorithms.Node, cfg Config) (algorithms.Placer, error)
 
 	// build constructs the placement; cfg is validated and h is cfg.Hash.
 	build func(nodes []algorithms.Node, cfg Config, h algorithms.Hash) (algorithms.Placer, error)
@@ -366,6 +381,16 @@ var infos = []Info{
 		cost: func(n []algorithms.Node, c Config) (Cost, error) { return bucketArrayCost(n, c, dxBucketBytes), nil }},
 }
 
+// Facts returns the promises the algorithm makes, in the form the
+// conformance suite checks: weighted, ordered, stateful as recorded here,
+// only the last node leaving cleanly for the algorithms with a LeavePolicy
+// (swap-last), and replicas up to algorithms.MaxReplicas (every placer
+// serves them, by its own scheme or algorithms.SaltedReplicas).
+func (in Info) Facts() algorithms.Facts {
+	return algorithms.Facts{Weighted: in.Weighted, Ordered: in.Ordered, OnlyLastLeaves: in.LeavePolicy != "",
+		Replicas: algorithms.MaxReplicas, Stateful: in.Stateful}
+}
+
 // Label returns the name a table or plot shows for the algorithm: its
 // Name, followed in parentheses by its Variant and, when arbitrary nodes
 // leave (arbitraryLeave: a random node leaves, as in remove-random,
@@ -385,11 +410,17 @@ func (in Info) Label(arbitraryLeave bool) string {
 	return in.Name + " (" + strings.Join(parts, ", ") + ")"
 }
 
-// Names returns the registered algorithm names in a fixed order.
+// Names returns the algorithm names in a fixed order: the built-in ones,
+// then those added by [Register] in the order they were added.
 func Names() []string {
-	names := make([]string, len(infos))
-	for i, in := range infos {
-		names[i] = in.Name
+	registered.RLock()
+	defer registered.RUnlock()
+	names := make([]string, 0, len(infos)+len(registered.infos))
+	for _, in := range infos {
+		names = append(names, in.Name)
+	}
+	for _, in := range registered.infos {
+		names = append(names, in.Name)
 	}
 	return names
 }
@@ -419,23 +450,26 @@ func UsesVNodes(name string) bool { in, _ := Describe(name); return in.UsesVNode
 // for unknown names, and for slots, which always hash with CRC-16).
 func UsesHash(name string) bool { in, _ := Describe(name); return in.UsesHash }
 
-// Describe returns the Info of the named algorithm, or an error naming an
-// unknown one.
+// Describe returns the Info of the named algorithm or dialect, or an
+// error naming an unknown one.
 func Describe(name string) (Info, error) {
-	for _, in := range infos {
-		if in.Name == name {
-			return in, nil
-		}
+	registered.RLock()
+	in, ok := describe(name)
+	registered.RUnlock()
+	if !ok {
+		return Info{}, unknown(name)
 	}
-	return Info{}, unknown(name)
+	return in, nil
 }
 
 func unknown(name string) error {
-	return fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+	return fmt.Errorf("unknown algorithm %q (known: %s; dialects: %s; groups: all, %s)",
+		name, strings.Join(append(Names(), Staged()...), ", "), strings.Join(Dialects(), ", "), DialectGroup)
 }
 
-// ParseNames splits a comma-separated list of algorithm names, checking
-// each; "all" selects every algorithm.
+// ParseNames splits a comma-separated list of algorithm and dialect names,
+// checking each; "all" selects every algorithm (not the dialects), and the
+// entry "dialects" every dialect, in place.
 func ParseNames(s string) ([]string, error) {
 	if s == "all" {
 		return Names(), nil
@@ -443,6 +477,10 @@ func ParseNames(s string) ([]string, error) {
 	var out []string
 	for _, n := range strings.Split(s, ",") {
 		n = strings.TrimSpace(n)
+		if n == DialectGroup {
+			out = append(out, Dialects()...)
+			continue
+		}
 		if _, err := Describe(n); err != nil {
 			return nil, err
 		}

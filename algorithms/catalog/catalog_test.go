@@ -14,7 +14,7 @@ import (
 // with HashKey then LocateHash.
 func TestEveryAlgorithmBuildsAndAgreesOnName(t *testing.T) {
 	nodes, _ := algorithms.DefaultNodes(7)
-	for _, name := range Names() {
+	for _, name := range builtAndStaged() {
 		p, err := New(name, nodes, DefaultConfig())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -38,7 +38,7 @@ func TestEveryAlgorithmBuildsAndAgreesOnName(t *testing.T) {
 // Every constructor's error comes with a true nil Placer, and each bad
 // field of a configuration is an error naming its value.
 func TestErrorsReturnNilPlacer(t *testing.T) {
-	for _, name := range Names() {
+	for _, name := range builtAndStaged() {
 		p, err := New(name, nil, DefaultConfig())
 		if err == nil || p != nil {
 			t.Errorf("%s on empty membership: placer %v, error %v", name, p, err)
@@ -106,7 +106,7 @@ func TestLabelAndPartitions(t *testing.T) {
 		t.Errorf("explicit partitions 99 became %d", got)
 	}
 	var random []string
-	for _, name := range Names() {
+	for _, name := range builtAndStaged() {
 		if in, _ := Describe(name); in.RandomLayout {
 			random = append(random, name)
 		}
@@ -143,7 +143,7 @@ func TestCapacity(t *testing.T) {
 func TestMovementFactsHold(t *testing.T) {
 	keys := placertest.Keys(5000, 7)
 	nodes, _ := algorithms.DefaultNodes(12)
-	for _, name := range Names() {
+	for _, name := range builtAndStaged() {
 		in, _ := Describe(name)
 		p, err := New(name, nodes, DefaultConfig())
 		if err != nil {
@@ -181,7 +181,7 @@ func FuzzMovementFacts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, n8 uint8) {
 		n := int(n8%24) + 1
 		nodes, _ := algorithms.DefaultNodes(n)
-		for _, name := range Names() {
+		for _, name := range builtAndStaged() {
 			in, _ := Describe(name)
 			cfg := DefaultConfig()
 			cfg.Capacity = 2*n + 8 // room for every join of the history
@@ -218,4 +218,46 @@ func FuzzMovementFacts(f *testing.F) {
 			}
 		}
 	})
+}
+
+// builtAndStaged is every algorithm New builds: the listed ones and the
+// staged ones, which the tests of the catalog's facts cover alike.
+func builtAndStaged() []string { return append(Names(), Staged()...) }
+
+// A staged algorithm is known by name but not listed: "all" and Names()
+// stay the listed set, ParseNames and Describe accept it, and the
+// unknown-name error lists it.
+func TestStagedByNameOnly(t *testing.T) {
+	for _, name := range Staged() {
+		if strings.Contains(strings.Join(Names(), ","), name) {
+			t.Errorf("%s is both listed and staged", name)
+		}
+		if got, err := ParseNames(name); err != nil || len(got) != 1 || got[0] != name {
+			t.Errorf("ParseNames(%q) = %v, %v", name, got, err)
+		}
+	}
+	if _, err := Describe("nope"); err == nil || !strings.Contains(err.Error(), "crush") {
+		t.Errorf("unknown name: %v, want the known list to include crush", err)
+	}
+}
+
+// Info.Domains names each algorithm's domain scheme, and the algorithms
+// said to have their own implement algorithms.DomainReplicator (crush
+// keeps domains by its rule, through Replicas).
+func TestDomainSchemes(t *testing.T) {
+	nodes, _ := algorithms.DefaultNodes(5)
+	for _, name := range builtAndStaged() {
+		in, _ := Describe(name)
+		if in.Domains == "" {
+			t.Errorf("%s: no domain scheme", name)
+		}
+		p, err := New(name, nodes, DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, own := p.(algorithms.DomainReplicator)
+		if own != (in.Domains != saltedDomains && name != "crush") {
+			t.Errorf("%s: DomainReplicator %v, but Domains says %q", name, own, in.Domains)
+		}
+	}
 }

@@ -172,7 +172,7 @@ func FuzzLocate(f *testing.F) {
 		m := int(membership) % len(locateMemberships)
 		names := algorithms.HashNames()
 		hash := names[int(hashSel)%len(names)]
-		for _, name := range catalog.Names() {
+		for _, name := range append(catalog.Names(), catalog.Staged()...) {
 			checkOwner(t, locatePlacer(t, name, m, hash), key)
 		}
 	})
@@ -235,7 +235,7 @@ func FuzzJoin(f *testing.F) {
 	f.Fuzz(func(t *testing.T, key string, n uint16, weights []byte, newID string, newWeight, hashSel, vnodes, prior uint8) {
 		cfg := fuzzConfig(hashSel, vnodes)
 		size := 1 + int(n)%maxFuzzNodes
-		for _, name := range catalog.Names() {
+		for _, name := range append(catalog.Names(), catalog.Staged()...) {
 			in, err := catalog.Describe(name)
 			if err != nil {
 				t.Fatal(err)
@@ -278,7 +278,7 @@ func FuzzLeave(f *testing.F) {
 	f.Fuzz(func(t *testing.T, key string, n, which uint16, weights []byte, hashSel, vnodes, prior uint8) {
 		cfg := fuzzConfig(hashSel, vnodes)
 		size := 2 + int(n)%(maxFuzzNodes-1)
-		for _, name := range catalog.Names() {
+		for _, name := range append(catalog.Names(), catalog.Staged()...) {
 			in, err := catalog.Describe(name)
 			if err != nil {
 				t.Fatal(err)

@@ -77,11 +77,15 @@ func (c Config) Budget() int64 {
 // Estimate returns the Cost of building the named algorithm's placement of
 // nodes with cfg, computed from the membership without allocating it. It
 // returns the error the constructor would give for a ring whose virtual
-// nodes exceed ring.MaxPoints or a weight that gives none.
+// nodes exceed ring.MaxPoints or a weight that gives none. A placement
+// added by [Register] is not estimated: its Cost is 0 bytes.
 func Estimate(name string, nodes []algorithms.Node, cfg Config) (Cost, error) {
 	in, err := Describe(name)
 	if err != nil {
 		return Cost{}, err
+	}
+	if in.cost == nil {
+		return Cost{How: "not estimated (a registered placement)"}, nil
 	}
 	return in.cost(nodes, cfg)
 }

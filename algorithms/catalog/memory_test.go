@@ -23,7 +23,7 @@ func allocated(fn func()) int64 {
 // and a rebalance really allocate, and not by so much that honest runs are
 // refused: measured <= estimate <= 3 x measured + 64 KiB.
 func TestCostBoundsAllocation(t *testing.T) {
-	for _, name := range Names() {
+	for _, name := range builtAndStaged() {
 		for _, n := range []int{40, 3000} {
 			nodes, _ := algorithms.DefaultNodes(n)
 			cfg := DefaultConfig()
@@ -99,7 +99,7 @@ func TestCheckAgreesWithNew(t *testing.T) {
 	smallEps.Eps = 1e-17
 	bigP.Partitions = 1 << 27
 	fewP.Partitions = 5
-	for _, name := range Names() {
+	for _, name := range builtAndStaged() {
 		for i, c := range []struct {
 			nodes []algorithms.Node
 			cfg   Config

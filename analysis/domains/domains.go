@@ -1,0 +1,127 @@
+// Package domains measures placements against failure domains (racks,
+// zones): how often replicas share a domain ([CountViolations]), how
+// evenly each replica rank loads the nodes ([CountRankLoad], with the
+// exact law of successive sampling by weight, [SuccessiveSampling]), and
+// what a change moves ([CountChange]: a node, a whole rack or a whole
+// zone failing, a domain added), with the least any placement must move,
+// the copies between surviving nodes, the keys left without a replica,
+// and how many re-replication copies cross domains.
+//
+// Every measure takes placements through [algorithms.Locator] (in-process
+// placers through [algorithms.AsLocator], domain-aware ones through
+// algorithms/domainaware, CRUSH through its own rule) and streams key sets
+// from a [keyset.Source] in chunks, counting per set; each fraction is the
+// mean over the key sets with a 95% Student-t interval
+// (gonum.org/v1/gonum/stat/distuv), and the per-set counts are kept for
+// the results layer. Nothing here names a file or prints.
+package domains
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/topology"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Confidence is the level of every interval: 95%.
+const Confidence = 0.95
+
+// MaxReplicas is the largest replication factor the measures take.
+const MaxReplicas = algorithms.MaxReplicas
+
+// Estimate is a mean over key sets with its 95% Student-t interval [Lo,
+// Hi]. With one key set the interval cannot be computed: Lo and Hi equal
+// Mean and HasInterval is false.
+type Estimate struct {
+	Mean, Lo, Hi float64
+	Sets         int
+	HasInterval  bool
+}
+
+// estimate returns the mean of xs (one value per key set, len >= 1) and
+// its Student-t interval with len(xs)-1 degrees of freedom.
+func estimate(xs []float64) Estimate {
+	m := stat.Mean(xs, nil)
+	e := Estimate{Mean: m, Lo: m, Hi: m, Sets: len(xs)}
+	if len(xs) < 2 {
+		return e
+	}
+	half := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(1-(1-Confidence)/2) * stat.StdErr(stat.StdDev(xs, nil), float64(len(xs)))
+	e.Lo, e.Hi, e.HasInterval = m-half, m+half, true
+	return e
+}
+
+// fraction is estimate of a fraction: the interval is cut to [0, 1].
+func fraction(xs []float64) Estimate {
+	e := estimate(xs)
+	e.Lo, e.Hi = math.Max(0, e.Lo), math.Min(1, e.Hi)
+	return e
+}
+
+// checkR returns an error naming r unless 1 <= r <= min(MaxReplicas, n).
+func checkR(r, n int) error { return algorithms.CheckReplicas(r, n) }
+
+// perWorker allocates one value per worker and key set for a counter
+// type, merged by the caller after Each.
+func perWorker[C any](workers, sets int, init func() C) [][]C {
+	out := make([][]C, workers)
+	for w := range out {
+		out[w] = make([]C, sets)
+		for s := range out[w] {
+			out[w][s] = init()
+		}
+	}
+	return out
+}
+
+// replicate streams src through loc, R replicas per key, calling fn with
+// each chunk's keys and their replicas (reps[i*r:(i+1)*r] for key i) from
+// up to workers goroutines; per-worker scratch grows to the largest chunk.
+// The first error of the source or the locator is returned.
+func replicate(src keyset.Source, loc algorithms.Locator, r, workers int, fn func(w, set int, keys []string, reps []int)) error {
+	workers = keyset.Workers(workers)
+	scratch := make([][]int, workers)
+	errs := make([]error, workers)
+	err := src.Each(workers, func(w, set int, keys []string) {
+		if errs[w] != nil {
+			return
+		}
+		if need := r * len(keys); cap(scratch[w]) < need {
+			scratch[w] = make([]int, need)
+		}
+		reps := scratch[w][:r*len(keys)]
+		if err := loc.ReplicateKeys(keys, r, reps); err != nil {
+			errs[w] = fmt.Errorf("%s: %w", loc.Algorithm(), err)
+			return
+		}
+		fn(w, set, keys, reps)
+	})
+	if err != nil {
+		return err
+	}
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// domainIndex returns the domain index at level of each node of nodes,
+// matched by ID in t, with the number of domains; an unknown level or
+// node is an error.
+func domainIndex(t *topology.Topology, level string, nodes []algorithms.Node) ([]int32, int, error) {
+	l, err := t.Level(level)
+	if err != nil {
+		return nil, 0, err
+	}
+	dom, err := t.DomainsOf(l, nodes)
+	if err != nil {
+		return nil, 0, err
+	}
+	return dom, len(t.Domains(l)), nil
+}

@@ -1,0 +1,4 @@
+package trace
+
+// SniffOracle exposes the oracle-general detector to the tests.
+var SniffOracle = sniffOracle
