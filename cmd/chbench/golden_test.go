@@ -63,6 +63,9 @@ var trickyKeys = []string{
 	"key with spaces", "longer-key-with-more-bytes-than-a-cache-line-0123456789abcdefghijklmnopqrstuvwxyz",
 }
 
+// sample returns the path of a committed trace sample of package trace.
+func sample(name string) string { return filepath.Join("..", "..", "trace", "testdata", name) }
+
 type goldenCase struct {
 	name string
 	args []string
@@ -100,6 +103,16 @@ func goldenCases() []goldenCase {
 		{"bounded-table", []string{"bounded", "-nodes", "5", "-keys", "500", "-requests", "2000", "-sets", "2", "-eps", "0.25,1", "-zipf", "0,0.99", "-commit", "golden"}},
 		{"bounded-json", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-commit", "golden", "-format", "json"}},
 		{"bounded-bench", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-zipf", "1.2", "-commit", "golden", "-format", "bench"}},
+
+		// Traces: the committed samples of package trace, one per format.
+		{"move-trace-table", []string{"move", "-algo", "ring,jump", "-from", "4", "-to", "5", "-trace", sample("twitter.csv.zst"), "-sets", "2", "-commit", "golden"}},
+		{"spread-trace-csv", []string{"spread", "-algo", "ring,modulo", "-nodes", "4", "-trace", sample("twitter.csv"), "-sets", "2", "-draws", "0", "-commit", "golden", "-format", "csv"}},
+		{"spread-trace-table", []string{"spread", "-algo", "ring,jump", "-nodes", "3", "-trace", sample("oracle-general.bin"), "-trace-keys", "requests", "-overhead", "50", "-sets", "2", "-draws", "0", "-commit", "golden"}},
+		{"replication-trace-table", []string{"replication", "-algo", "ring,rendezvous", "-replicas", "2", "-from", "4", "-op", "add", "-trace", sample("redis-scan.txt"), "-trace-format", "redis-scan", "-sets", "2", "-commit", "golden"}},
+		{"load-trace-table", []string{"load", "-algo", "ring,jump,bounded-request", "-nodes", "4", "-trace", sample("meta-kv-202401.csv"), "-sets", "2", "-commit", "golden"}},
+		{"storm-trace-table", []string{"storm", "-algo", "ring,modulo", "-from", "4", "-to", "5", "-trace", sample("metadump.txt"), "-sets", "2", "-commit", "golden"}},
+		{"spread-trace-ambiguous", []string{"spread", "-algo", "ring", "-nodes", "3", "-trace", "testdata/unknown-layout.csv", "-commit", "golden"}},
+		{"spread-trace-format-alone", []string{"spread", "-algo", "ring", "-nodes", "3", "-trace-format", "twitter", "-commit", "golden"}},
 	}
 	for _, a := range strings.Split(six, ",") {
 		cases = append(cases, goldenCase{"locate-" + a, keys("locate", "-algo", a, "-nodes", "5")})
