@@ -155,6 +155,8 @@ func cell(v reflect.Value, c field) string {
 		return strconv.FormatUint(x.Uint(), 10)
 	case reflect.Float64:
 		return strconv.FormatFloat(x.Float(), 'g', -1, 64)
+	case reflect.Bool:
+		return strconv.FormatBool(x.Bool())
 	}
 	panic(fmt.Sprintf("schema: column %s: unsupported type %v", c.name, x.Type()))
 }
@@ -194,6 +196,11 @@ func setCell(v reflect.Value, c field, s string) error {
 				return fmt.Errorf("%q is not a whole number >= 0", s)
 			}
 			x.SetUint(n)
+		case reflect.Bool:
+			if s != "true" && s != "false" {
+				return fmt.Errorf("%q is neither true nor false", s)
+			}
+			x.SetBool(s == "true")
 		case reflect.Float64:
 			if s == "" {
 				return errors.New("empty, want a number")

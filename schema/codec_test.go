@@ -47,6 +47,8 @@ func filled[R Row]() R {
 				f.SetUint(uint64(x))
 			case reflect.Float64:
 				f.SetFloat(x)
+			case reflect.Bool:
+				f.SetBool(true)
 			}
 		}
 	}

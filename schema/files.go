@@ -54,6 +54,11 @@ var (
 	ReplicationFile       = File[Replication]{"replication.csv"}
 	LoadFile              = File[Load]{"load.csv"}
 	BoundedFile           = File[Bounded]{"boundedloads.csv"}
+	SimWindowFile         = File[SimWindow]{"sim-window.csv"}
+	SimNodeFile           = File[SimNode]{"sim-node.csv"}
+	SimEventFile          = File[SimEvent]{"sim-event.csv"}
+	SimSummaryFile        = File[SimSummary]{"sim-summary.csv"}
+	SimTraceFile          = File[TraceStats]{"sim-trace.csv"}
 )
 
 // The result files that hold no rows of this package.

@@ -113,6 +113,19 @@ func goldenCases() []goldenCase {
 		{"storm-trace-table", []string{"storm", "-algo", "ring,modulo", "-from", "4", "-to", "5", "-trace", sample("metadump.txt"), "-sets", "2", "-commit", "golden"}},
 		{"spread-trace-ambiguous", []string{"spread", "-algo", "ring", "-nodes", "3", "-trace", "testdata/unknown-layout.csv", "-commit", "golden"}},
 		{"spread-trace-format-alone", []string{"spread", "-algo", "ring", "-nodes", "3", "-trace-format", "twitter", "-commit", "golden"}},
+
+		// The fleet simulation, a generated workload and the trace tools.
+		{"simulate-table", []string{"simulate", "-algo", "ring,modulo,jump", "-nodes", "6", "-keys", "3000", "-requests", "30000", "-rate", "1000", "-clients", "4",
+			"-memory", "128KiB", "-node-memory", "node-0=256KiB", "-join-n", "2", "-window", "5s", "-baseline", "2", "-commit", "golden"}},
+		{"simulate-event-csv", []string{"simulate", "-algo", "ring,rendezvous", "-nodes", "4", "-keys", "2000", "-requests", "20000", "-rate", "500", "-clients", "3",
+			"-memory", "96KiB", "-event", "10s fail node-1 detect=2s", "-event", "25s join node-9 weight=2", "-window", "5s", "-commit", "golden", "-format", "csv", "-rows", "event"}},
+		{"simulate-trace-table", []string{"simulate", "-algo", "ring,jump", "-nodes", "3", "-trace", sample("twitter.csv"), "-memory", "6KiB", "-join-n", "1", "-join-at", "10s", "-window", "2s", "-baseline", "2", "-commit", "golden"}},
+		{"simulate-join-at-trace", []string{"simulate", "-algo", "ring", "-nodes", "3", "-trace", sample("twitter.csv"), "-join-n", "1", "-commit", "golden"}},
+		{"simulate-memory-0", []string{"simulate", "-algo", "ring", "-nodes", "3", "-memory", "0", "-commit", "golden"}},
+		{"workload-twitter", []string{"workload", "-keys", "10", "-requests", "12", "-rate", "4", "-clients", "2", "-ops", "get=0.5,set=0.5", "-ttl", "0=0.5,30s=0.5"}},
+		{"workload-redis-monitor", []string{"workload", "-keys", "10", "-requests", "6", "-rate", "4", "-trace-format", "redis-monitor", "-value-size", "fixed:3", "-ops", "get=0.5,set=0.5"}},
+		{"trace-table", []string{"trace", "-trace", sample("meta-kv-202206.csv")}},
+		{"trace-csv", []string{"trace", "-trace", sample("oracle-general.bin.zst"), "-format", "csv"}},
 	}
 	for _, a := range strings.Split(six, ",") {
 		cases = append(cases, goldenCase{"locate-" + a, keys("locate", "-algo", a, "-nodes", "5")})

@@ -14,6 +14,9 @@
 //	chbench report -dir results [-profile FILE]         write results/REPORT.md for a design review
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
 //	chbench algorithms [-format markdown]               the catalog's facts per algorithm
+//	chbench simulate -nodes N [-trace FILE] [-join-n K]  a cache fleet replaying traffic across membership changes
+//	chbench trace -trace FILE                           what a trace holds, and its warnings
+//	chbench workload [-trace-format F] [-o FILE]         a generated workload written as a trace
 //
 // Run "chbench CMD -h" for the flags of each command; docs/commands.md is
 // the full reference (flags, formats and -o, exit status, key files), and
@@ -62,6 +65,10 @@ var commands = map[string]command{
 	"algorithms": {"list the algorithms and the catalog's facts about each", runAlgorithms},
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},
+
+	"simulate": {"replay a trace or a generated workload through a simulated cache fleet across membership changes", runSimulate},
+	"trace":    {"read a trace and say what it holds: requests, keys, bytes, time span, operations, warnings", runTrace},
+	"workload": {"write a generated workload as a trace in any supported format", runWorkload},
 }
 
 // run executes the chbench command line args (without the program name),

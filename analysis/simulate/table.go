@@ -1,0 +1,125 @@
+package simulate
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/internal/numfmt"
+	"github.com/chbench/chbench/schema"
+)
+
+// WriteTable writes a run's rows as aligned text tables for terminals:
+// per placement its hit ratio, database reads, evictions and the most
+// bytes a node held; then per placement and membership change (the events
+// at one time, which share one storm) the baseline and peak database
+// reads per second, the peak's multiple of the baseline, the lowest
+// window hit ratio, the extra database reads and the refill time ("-"
+// where a value is missing).
+func WriteTable(w io.Writer, rs Rows) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "algo\tnodes\trequests\thit ratio\tdb reads\tevictions\texpired\ttoo large\tpeak node bytes")
+	for _, s := range rs.Summary {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.Algo, s.Nodes, numfmt.Int(s.Requests), pctOf(s.HitRatio), numfmt.Int(s.DBReads),
+			numfmt.Int(s.Evictions), numfmt.Int(s.Expired), numfmt.Int(s.TooLarge), catalog.HumanBytes(int64(s.PeakNodeBytes)))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	groups := EventGroups(rs.Events)
+	if len(groups) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\nstorms (events at one time share one; refill: the miss ratio back within 1.1x the baseline):")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "algo\tat\tchange\tbaseline db reads/s\tpeak db reads/s\tx baseline\tmin hit ratio\textra db reads\trefilled after")
+	for _, g := range groups {
+		e := g.First
+		if !e.Reached {
+			fmt.Fprintf(tw, "%s\t%ss\t%s\tnot reached: the trace ended first\t\t\t\t\t\n", e.Algo, ftoa(e.AtS), g.Change)
+			continue
+		}
+		refill := "not refilled"
+		if e.RefillS != nil {
+			refill = ftoa(*e.RefillS) + "s"
+		}
+		fmt.Fprintf(tw, "%s\t%ss\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Algo, ftoa(e.AtS), g.Change, num(e.BaselineDBReadsS), num(e.PeakDBReadsS),
+			multiple(e.PeakMultiple), pctOf(e.MinHitRatio), num(e.ExtraDBReads), refill)
+	}
+	return tw.Flush()
+}
+
+// EventGroup is the events of one placement at one time: one storm.
+type EventGroup struct {
+	First  schema.SimEvent // the first event's row (its storm is the group's)
+	Count  int
+	Change string // "join node-40 ... node-59 (20 nodes)", "fail node-7 (detected after 5s)"
+}
+
+// EventGroups groups rows (in a run's order) by placement and time.
+func EventGroups(rows []schema.SimEvent) []EventGroup {
+	var out []EventGroup
+	var ids []string
+	flush := func() {
+		g := &out[len(out)-1]
+		g.Change = change(g.First, ids)
+	}
+	for _, e := range rows {
+		if n := len(out); n > 0 && out[n-1].First.Algo == e.Algo && out[n-1].First.AtS == e.AtS {
+			out[n-1].Count++
+			if e.Kind == out[n-1].First.Kind {
+				ids = append(ids, e.Node)
+			} else {
+				ids = append(ids, e.Kind+" "+e.Node)
+			}
+			flush()
+			continue
+		}
+		out = append(out, EventGroup{First: e, Count: 1})
+		ids = []string{e.Node}
+		flush()
+	}
+	return out
+}
+
+// change describes the events of a group whose first event is e and
+// whose nodes are ids.
+func change(e schema.SimEvent, ids []string) string {
+	s := e.Kind + " " + ids[0]
+	if len(ids) > 1 {
+		s = fmt.Sprintf("%s %s ... %s (%d nodes)", e.Kind, ids[0], ids[len(ids)-1], len(ids))
+	}
+	switch {
+	case e.Kind == "fail" && e.DetectS > 0:
+		s += " (detected after " + ftoa(e.DetectS) + "s)"
+	case e.Weight != nil && (e.Kind == "reweight" || *e.Weight != 1):
+		s += " weight " + ftoa(*e.Weight)
+	}
+	return s
+}
+
+func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+func pctOf(x *float64) string {
+	if x == nil {
+		return "-"
+	}
+	return numfmt.Percent(*x, 2)
+}
+
+func num(x *float64) string {
+	if x == nil {
+		return "-"
+	}
+	return numfmt.Thousands(*x)
+}
+
+func multiple(x *float64) string {
+	if x == nil {
+		return "-"
+	}
+	return strings.TrimSuffix(numfmt.Fixed(*x, 2), "") + "x"
+}
