@@ -128,7 +128,8 @@ type SimEvent struct {
 	PeakWindow        *int     `json:"peak_window"`
 	PeakMultiple      *float64 `json:"peak_multiple"` // missing without a baseline above 0
 	MinHitRatio       *float64 `json:"min_hit_ratio"`
-	ExtraDBReads      *float64 `json:"extra_db_reads"` // may be negative: an event that adds memory can lower the miss ratio
+	ExtraDBReads      *float64 `json:"extra_db_reads"` // to the next event or the end; may be negative: an event that adds memory lowers the miss ratio
+	ExtraToRefill     *float64 `json:"extra_db_reads_to_refill"`
 	Refilled          bool     `json:"refilled"`
 	RefillS           *float64 `json:"refill_s"` // missing when not refilled
 	RefillWindow      *int     `json:"refill_window"`
@@ -139,7 +140,7 @@ func (SimEvent) columns() []string {
 	return []string{
 		"algo", "event", "at_s", "kind", "node", "weight", "detect_s", "reached",
 		"baseline_miss_ratio", "baseline_db_reads_per_s", "peak_db_reads_per_s", "peak_window", "peak_multiple",
-		"min_hit_ratio", "extra_db_reads", "refilled", "refill_s", "refill_window",
+		"min_hit_ratio", "extra_db_reads", "extra_db_reads_to_refill", "refilled", "refill_s", "refill_window",
 		"~hash", "~vnodes", "~seed", "~key_file", "~go_version", "~commit",
 	}
 }

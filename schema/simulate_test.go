@@ -17,7 +17,7 @@ func simRows() (SimWindow, SimNode, SimEvent, SimSummary, TraceStats) {
 	n := SimNode{Window: 3, Node: "node-5", Member: true, CapacityBytes: 256 << 10, Bytes: 250 << 10, Items: 900, Gets: 90, Hits: 80, HitRatio: ptr(80.0 / 90), Config: cfg}
 	e := SimEvent{Event: 19, AtS: 50, Kind: "join", Node: "node-59", Weight: ptr(1.0), Reached: true,
 		BaselineMissRatio: ptr(0.16), BaselineDBReadsS: ptr(120.0), PeakDBReadsS: ptr(400.0), PeakWindow: ptr(10), PeakMultiple: ptr(400.0 / 120),
-		MinHitRatio: ptr(0.55), ExtraDBReads: ptr(-12.5), Refilled: true, RefillS: ptr(25.0), RefillWindow: ptr(14), Config: cfg}
+		MinHitRatio: ptr(0.55), ExtraDBReads: ptr(-12.5), ExtraToRefill: ptr(310.0), Refilled: true, RefillS: ptr(25.0), RefillWindow: ptr(14), Config: cfg}
 	s := SimSummary{Nodes: 40, Events: 20, Requests: 80000, Gets: 72000, Hits: 60000, HitRatio: ptr(60000.0 / 72000), DBReads: 12000, Writes: 6400, Deletes: 1600,
 		Evictions: 900, Expired: 40, PeakNodeBytes: 256 << 10, WindowS: 5, ItemOverhead: 50, Fill: true, Config: cfg}
 	ts := TraceStats{Format: "twitter", Compressed: true, InputBytes: 900000, Records: 80000, Requests: 80000, DistinctKeys: 31000, DistinctExact: true,

@@ -73,8 +73,8 @@ func eventRow(e EventResult, c schema.Config) schema.SimEvent {
 	peak, win, minHit := e.PeakDBReadsPerSec, e.PeakWindow, e.MinHitRatio
 	r.PeakDBReadsS, r.PeakWindow, r.MinHitRatio = &peak, &win, &minHit
 	if e.BaselineKnown {
-		miss, dbs, extra := e.BaselineMissRatio, e.BaselineDBs, e.ExtraDBReads
-		r.BaselineMissRatio, r.BaselineDBReadsS, r.ExtraDBReads = &miss, &dbs, &extra
+		miss, dbs, extra, toRefill := e.BaselineMissRatio, e.BaselineDBs, e.ExtraDBReads, e.ExtraToRefill
+		r.BaselineMissRatio, r.BaselineDBReadsS, r.ExtraDBReads, r.ExtraToRefill = &miss, &dbs, &extra, &toRefill
 		if e.BaselineDBs > 0 {
 			m := e.PeakMultiple
 			r.PeakMultiple = &m

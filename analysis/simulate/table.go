@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -17,7 +16,8 @@ import (
 // bytes a node held; then per placement and membership change (the events
 // at one time, which share one storm) the baseline and peak database
 // reads per second, the peak's multiple of the baseline, the lowest
-// window hit ratio, the extra database reads and the refill time ("-"
+// window hit ratio, the extra database reads up to the refill, the refill
+// time and the extra database reads to the next event or the end ("-"
 // where a value is missing).
 func WriteTable(w io.Writer, rs Rows) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -35,19 +35,19 @@ func WriteTable(w io.Writer, rs Rows) error {
 	}
 	fmt.Fprintln(w, "\nstorms (events at one time share one; refill: the miss ratio back within 1.1x the baseline):")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "algo\tat\tchange\tbaseline db reads/s\tpeak db reads/s\tx baseline\tmin hit ratio\textra db reads\trefilled after")
+	fmt.Fprintln(tw, "algo\tat\tchange\tbaseline db reads/s\tpeak db reads/s\tx baseline\tmin hit ratio\textra db reads to refill\trefilled after\textra db reads to the end")
 	for _, g := range groups {
 		e := g.First
 		if !e.Reached {
-			fmt.Fprintf(tw, "%s\t%ss\t%s\tnot reached: the trace ended first\t\t\t\t\t\n", e.Algo, ftoa(e.AtS), g.Change)
+			fmt.Fprintf(tw, "%s\t%ss\t%s\tnot reached: the trace ended first\t\t\t\t\t\t\n", e.Algo, ftoa(e.AtS), g.Change)
 			continue
 		}
 		refill := "not refilled"
 		if e.RefillS != nil {
 			refill = ftoa(*e.RefillS) + "s"
 		}
-		fmt.Fprintf(tw, "%s\t%ss\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Algo, ftoa(e.AtS), g.Change, num(e.BaselineDBReadsS), num(e.PeakDBReadsS),
-			multiple(e.PeakMultiple), pctOf(e.MinHitRatio), num(e.ExtraDBReads), refill)
+		fmt.Fprintf(tw, "%s\t%ss\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Algo, ftoa(e.AtS), g.Change, num(e.BaselineDBReadsS), num(e.PeakDBReadsS),
+			multiple(e.PeakMultiple), pctOf(e.MinHitRatio), num(e.ExtraToRefill), refill, num(e.ExtraDBReads))
 	}
 	return tw.Flush()
 }
@@ -121,5 +121,5 @@ func multiple(x *float64) string {
 	if x == nil {
 		return "-"
 	}
-	return strings.TrimSuffix(numfmt.Fixed(*x, 2), "") + "x"
+	return numfmt.Fixed(*x, 2) + "x"
 }
