@@ -1,6 +1,10 @@
 package schema
 
-import "strings"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // The rows of a fleet simulation (chbench simulate, package
 // analysis/simulate): per placement a time series ([SimWindow], and per
@@ -304,3 +308,54 @@ func notNegative(cols map[string]float64) error {
 	}
 	return nil
 }
+
+// SimEventGroup is the events of one placement at one time: one storm.
+type SimEventGroup struct {
+	First  SimEvent // the first event's row (its storm is the group's)
+	Count  int
+	Change string // "join node-40 ... node-59 (20 nodes)", "fail node-7 (detected after 5s)"
+}
+
+// SimEventGroups groups rows (in a run's order) by placement and time.
+func SimEventGroups(rows []SimEvent) []SimEventGroup {
+	var out []SimEventGroup
+	var ids []string
+	flush := func() {
+		g := &out[len(out)-1]
+		g.Change = change(g.First, ids)
+	}
+	for _, e := range rows {
+		if n := len(out); n > 0 && out[n-1].First.Algo == e.Algo && out[n-1].First.AtS == e.AtS {
+			out[n-1].Count++
+			if e.Kind == out[n-1].First.Kind {
+				ids = append(ids, e.Node)
+			} else {
+				ids = append(ids, e.Kind+" "+e.Node)
+			}
+			flush()
+			continue
+		}
+		out = append(out, SimEventGroup{First: e, Count: 1})
+		ids = []string{e.Node}
+		flush()
+	}
+	return out
+}
+
+// change describes the events of a group whose first event is e and
+// whose nodes are ids.
+func change(e SimEvent, ids []string) string {
+	s := e.Kind + " " + ids[0]
+	if len(ids) > 1 {
+		s = fmt.Sprintf("%s %s ... %s (%d nodes)", e.Kind, ids[0], ids[len(ids)-1], len(ids))
+	}
+	switch {
+	case e.Kind == "fail" && e.DetectS > 0:
+		s += " (detected after " + formatFloat(e.DetectS) + "s)"
+	case e.Weight != nil && (e.Kind == "reweight" || *e.Weight != 1):
+		s += " weight " + formatFloat(*e.Weight)
+	}
+	return s
+}
+
+func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -29,7 +29,7 @@ func WriteTable(w io.Writer, rs Rows) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	groups := EventGroups(rs.Events)
+	groups := schema.SimEventGroups(rs.Events)
 	if len(groups) == 0 {
 		return nil
 	}
@@ -50,55 +50,6 @@ func WriteTable(w io.Writer, rs Rows) error {
 			multiple(e.PeakMultiple), pctOf(e.MinHitRatio), num(e.ExtraToRefill), refill, num(e.ExtraDBReads))
 	}
 	return tw.Flush()
-}
-
-// EventGroup is the events of one placement at one time: one storm.
-type EventGroup struct {
-	First  schema.SimEvent // the first event's row (its storm is the group's)
-	Count  int
-	Change string // "join node-40 ... node-59 (20 nodes)", "fail node-7 (detected after 5s)"
-}
-
-// EventGroups groups rows (in a run's order) by placement and time.
-func EventGroups(rows []schema.SimEvent) []EventGroup {
-	var out []EventGroup
-	var ids []string
-	flush := func() {
-		g := &out[len(out)-1]
-		g.Change = change(g.First, ids)
-	}
-	for _, e := range rows {
-		if n := len(out); n > 0 && out[n-1].First.Algo == e.Algo && out[n-1].First.AtS == e.AtS {
-			out[n-1].Count++
-			if e.Kind == out[n-1].First.Kind {
-				ids = append(ids, e.Node)
-			} else {
-				ids = append(ids, e.Kind+" "+e.Node)
-			}
-			flush()
-			continue
-		}
-		out = append(out, EventGroup{First: e, Count: 1})
-		ids = []string{e.Node}
-		flush()
-	}
-	return out
-}
-
-// change describes the events of a group whose first event is e and
-// whose nodes are ids.
-func change(e schema.SimEvent, ids []string) string {
-	s := e.Kind + " " + ids[0]
-	if len(ids) > 1 {
-		s = fmt.Sprintf("%s %s ... %s (%d nodes)", e.Kind, ids[0], ids[len(ids)-1], len(ids))
-	}
-	switch {
-	case e.Kind == "fail" && e.DetectS > 0:
-		s += " (detected after " + ftoa(e.DetectS) + "s)"
-	case e.Weight != nil && (e.Kind == "reweight" || *e.Weight != 1):
-		s += " weight " + ftoa(*e.Weight)
-	}
-	return s
 }
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
