@@ -77,8 +77,12 @@ func TestSimulateSectionFollowsTheRows(t *testing.T) {
 	}
 	ts[0].Warnings = "every request comes from one client"
 	for _, w := range []func() error{
-		func() error { return schema.WriteFile(schema.SimEventFile.Path(dir), func(w io.Writer) error { return schema.WriteCSV(w, evs) }) },
-		func() error { return schema.WriteFile(schema.SimTraceFile.Path(dir), func(w io.Writer) error { return schema.WriteCSV(w, ts) }) },
+		func() error {
+			return schema.WriteFile(schema.SimEventFile.Path(dir), func(w io.Writer) error { return schema.WriteCSV(w, evs) })
+		},
+		func() error {
+			return schema.WriteFile(schema.SimTraceFile.Path(dir), func(w io.Writer) error { return schema.WriteCSV(w, ts) })
+		},
 	} {
 		if err := w(); err != nil {
 			t.Fatal(err)
