@@ -48,7 +48,9 @@ func (w *Workload) Register(fs *flag.FlagSet) {
 	fs.Uint64Var(&w.seed, "seed", 1, "seed of the generated workload (and of the run's random choices)")
 }
 
-func opNames() string { return "get, gets, set, add, replace, cas, append, prepend, delete, incr, decr" }
+func opNames() string {
+	return "get, gets, set, add, replace, cas, append, prepend, delete, incr, decr"
+}
 
 // Given returns the workload flags given explicitly, as "-name".
 func (w *Workload) Given(set map[string]bool) []string {
