@@ -50,8 +50,9 @@ type simFlags struct {
 }
 
 func (s *simFlags) register(fs *flag.FlagSet) {
-	s.p.Register(fs, "comma-separated placements, or all (default all); exec:COMMAND runs an external placement (docs/external.md), given alone")
+	s.p.Register(fs, "comma-separated placements, or all (default all)"+cli.AlgoHelp)
 	s.p.RegisterMembership(fs)
+	s.p.RegisterExec(fs)
 	s.tr.Register(fs, "")
 	s.wl.Register(fs)
 	fs.StringVar(&s.memory, "memory", "64MiB", "cache memory of a node of weight 1, bytes with an optional unit (B, KiB, MiB, GiB); a node's memory is this times its weight")
@@ -84,6 +85,7 @@ func (s *simFlags) register(fs *flag.FlagSet) {
 type simRun struct {
 	names    []string
 	catCfg   catalog.Config
+	exec     external.Config // -exec-timeout, -exec-batch of the exec: entries
 	cfg      simulate.Config
 	workload *workload.Config // nil with a trace
 	rc       schema.Config
@@ -141,6 +143,10 @@ func (s *simFlags) parse(fs *flag.FlagSet, args []string) (*simRun, error) {
 	if run.names, err = placementNames(s.p.Algo, set["algo"]); err != nil {
 		return nil, err
 	}
+	if err := s.p.CheckExec(); err != nil {
+		return nil, err
+	}
+	run.exec = s.p.Exec
 	if run.catCfg = s.p.Config(); run.catCfg.Validate() != nil {
 		return nil, run.catCfg.Validate()
 	}
@@ -222,21 +228,13 @@ func simPaths(prefix string, formats []string) [][]string {
 	return out
 }
 
-// placementNames parses -algo: all by default, a catalog list
-// (catalog.ParseNames), or one exec:COMMAND taken whole (its command may
-// hold commas).
+// placementNames parses -algo: all by default, else catalog names and
+// groups followed by exec:COMMAND entries (cli.ParseAlgos).
 func placementNames(algo string, given bool) ([]string, error) {
 	if !given {
 		return catalog.Names(), nil
 	}
-	if _, ok := external.Parse(algo); ok {
-		return []string{algo}, nil
-	}
-	names, err := catalog.ParseNames(algo)
-	if err != nil {
-		return nil, err
-	}
-	return names, cli.NoDuplicates("algo", names)
+	return cli.ParseAlgos(algo)
 }
 
 // config returns the simulation of the flags on nodes: the memory of
@@ -327,20 +325,27 @@ func (s *simFlags) eventList(set map[string]bool, n int, wc *workload.Config) ([
 // algorithm, or an external program) on the initial nodes, and returns
 // them with the function that closes their builders.
 func openPlacements(ctx context.Context, run *simRun) ([]simulate.Placement, func(), error) {
+	names, programs, err := cli.OpenPrograms(ctx, run.names, run.exec)
+	if err != nil {
+		return nil, nil, err
+	}
 	var builders []catalog.Builder
 	closeAll := func() {
 		for _, b := range builders {
 			b.Close()
 		}
+		programs.Close()
 	}
 	var ps []simulate.Placement
-	for _, name := range run.names {
-		b, err := catalog.Open(ctx, name, run.catCfg, external.Config{})
-		if err != nil {
-			closeAll()
-			return nil, nil, err
+	for _, name := range names {
+		b, opened := programs.Opened[name]
+		if !opened {
+			if b, err = catalog.Open(ctx, name, run.catCfg, run.exec); err != nil {
+				closeAll()
+				return nil, nil, err
+			}
+			builders = append(builders, b)
 		}
-		builders = append(builders, b)
 		l, err := b.New(run.cfg.Nodes)
 		if err != nil {
 			closeAll()

@@ -20,6 +20,15 @@ func registerExec(fs *flag.FlagSet, c *external.Config) {
 	fs.IntVar(&c.Batch, "exec-batch", external.DefaultBatch, fmt.Sprintf("exec: placements: keys per locate request, 1 to %d", external.MaxBatch))
 }
 
+// RegisterExec adds -exec-timeout and -exec-batch to fs, for a command
+// that registers Placement and takes exec: entries in -algo itself
+// (simulate); Analysis registers them for the analyses.
+func (p *Placement) RegisterExec(fs *flag.FlagSet) { registerExec(fs, &p.Exec) }
+
+// CheckExec returns an error naming -exec-timeout or -exec-batch when
+// out of range.
+func (p *Placement) CheckExec() error { return checkExec(p.Exec) }
+
 // checkExec returns an error naming -exec-timeout or -exec-batch when
 // out of range.
 func checkExec(c external.Config) error {
