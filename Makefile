@@ -231,15 +231,18 @@ traffic: build
 
 ## traces: the fleet simulation of a generated Twitter-format trace: 40 LRU caches, 8 with twice the memory, 20 joining halfway, every algorithm (sim-*.csv, sim.table).
 # The trace is written zstd-compressed into a temporary directory, read
-# by simulate as a user's trace would be, and removed on every exit.
+# by simulate as a user's trace would be, and removed on every exit;
+# simulate runs in that directory, so that the results and plots name the
+# trace trace.csv.zst, the same bytes on every run, not the random
+# directory.
 SIM_BIGNODES = $(shell n=0; s=; while [ $$n -lt $(SIM_NODES) ]; do s="$$s$${s:+,}node-$$n=$(SIM_BIG)"; n=$$((n+5)); done; echo $$s)
 SIM_JOIN_AT  = $(shell echo $$(( $(SIM_REQUESTS) / $(SIM_RATE) / 2 )))s
 traces: build
 	mkdir -p $(OUT)
 	t=$$(mktemp -d) && trap 'rm -rf "$$t"' EXIT && \
 	$(CHBENCH) workload -keys $(SIM_KEYS) -zipf 0.99 -requests $(SIM_REQUESTS) -rate $(SIM_RATE) -clients 20 -ops get=0.9,set=0.08,delete=0.02 -ttl 0=0.7,30s=0.3 -seed $(SEED) -zstd -o $$t/trace.csv.zst && \
-	$(CHBENCH) simulate -format csv,table -o $(OUT)/sim -algo all -nodes $(SIM_NODES) -memory $(SIM_MEMORY) -node-memory $(SIM_BIGNODES) \
-		-join-n $(SIM_JOIN) -join-at $(SIM_JOIN_AT) -trace $$t/trace.csv.zst -window $(SIM_WINDOW) -baseline 3 -seed $(SEED) -commit $(COMMIT)
+	out="$(abspath $(OUT))" && cd "$$t" && $(abspath $(CHBENCH)) simulate -format csv,table -o "$$out/sim" -algo all -nodes $(SIM_NODES) -memory $(SIM_MEMORY) -node-memory $(SIM_BIGNODES) \
+		-join-n $(SIM_JOIN) -join-at $(SIM_JOIN_AT) -trace trace.csv.zst -window $(SIM_WINDOW) -baseline 3 -seed $(SEED) -commit $(COMMIT)
 	cat $(OUT)/sim.table
 
 ## traces-full: the issue's acceptance run at full size (20M requests over 2M keys, 8 MiB caches), about a minute on 2 cores; RESULTS=dir keeps results/ as committed.
