@@ -125,7 +125,14 @@ func simulateSection(d *Data) section {
 	}
 	slices.SortStableFunc(hits, func(a, b named) int { return cmp.Compare(b.V, a.V) })
 	if len(hits) > 0 {
-		s.text = append(s.text, fmt.Sprintf("Over the whole replay the hit ratio is %s down to %s.", list(head(hits, top), pct2, ""), list(hits[len(hits)-1:], pct2, "")))
+		line := fmt.Sprintf("Over the whole replay the hit ratio is %s down to %s.", list(head(hits, top), pct2, ""), list(hits[len(hits)-1:], pct2, ""))
+		if n := len(hits); n >= 3 {
+			// One trace, one layout per placement: no interval, so the
+			// sentence says how close the rest are rather than ranking them.
+			line += fmt.Sprintf(" The other %d lie within %s percentage points of each other: one replay of one trace, with one layout per placement, gives these numbers no interval, so read them as one draw, not a ranking.",
+				n-1, strconv.FormatFloat(100*(hits[0].V-hits[n-2].V), 'f', 2, 64))
+		}
+		s.text = append(s.text, line)
 	}
 	if m := simMemory(sim); m != "" {
 		s.text = append(s.text, m)

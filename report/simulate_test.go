@@ -31,7 +31,8 @@ func simSection(t *testing.T, dir string) string {
 // The section's sentences come from the rows: the traffic and the fleet
 // from sim-trace.csv and sim-summary.csv, the storm of the join from
 // sim-event.csv (lowest peaks first, modulo's the highest), the hit
-// ratios from sim-summary.csv and the memory classes from sim-node.csv.
+// ratios from sim-summary.csv (ring 84.39% - jump 83.95% = 0.44 points for
+// the spread of all but modulo) and the memory classes from sim-node.csv.
 func TestSimulateSection(t *testing.T) {
 	sec := simSection(t, simDir)
 	for _, want := range []string{
@@ -39,7 +40,7 @@ func TestSimulateSection(t *testing.T) {
 		"8 LRU caches at the start (6 of 128 KiB, 2 of 256 KiB: 1.25 MiB in all)",
 		"**Takeaway:** at 20 s, join node-8 ... node-11 (4 nodes): database reads peak at `maglev` (1.19x), `ring` (1.19x), `jump` (1.21x) up to `modulo` (1.67x) the baseline.",
 		"up to 444 with `modulo` (refilled after 10 s)",
-		"down to `modulo` (82.66%)",
+		"down to `modulo` (82.66%). The other 3 lie within 0.44 percentage points of each other",
 		"nodes of 256 KiB hit 86.09% of their gets, nodes of 128 KiB hit 83.86%",
 	} {
 		if !strings.Contains(sec, want) {
