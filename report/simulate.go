@@ -227,14 +227,23 @@ func simStorm(groups []schema.SimEventGroup, at float64) string {
 	slices.SortStableFunc(extras, byValue)
 	t += fmt.Sprintf(": database reads peak at %s up to %s the baseline.", list(head(peaks, top), fixed2, "x"), list(peaks[len(peaks)-1:], fixed2, "x"))
 	if len(extras) > 0 {
-		with := func(ns []named) string {
-			parts := make([]string, len(ns))
-			for i, n := range ns {
-				parts[i] = fmt.Sprintf("%s with `%s` (%s)", numfmt.Thousands(n.V), n.Name, refill[n.Name])
-			}
-			return strings.Join(parts, ", ")
+		shown := slices.Clone(head(extras, top))
+		if len(extras) > top {
+			shown = append(shown, extras[len(extras)-1])
 		}
-		t += fmt.Sprintf(" Until the caches refill, the storm costs %s extra database reads, up to %s.", with(head(extras, top)), with(extras[len(extras)-1:]))
+		parts := make([]string, 0, len(shown))
+		for i, n := range shown {
+			unit := ""
+			if i == 0 {
+				unit = " extra database reads"
+			}
+			parts = append(parts, fmt.Sprintf("`%s` %s%s (%s)", n.Name, numfmt.Thousands(n.V), unit, refill[n.Name]))
+		}
+		if last := len(parts) - 1; last > 0 {
+			t += fmt.Sprintf(" Until the caches refill, the storm costs %s, up to %s.", strings.Join(parts[:last], ", "), parts[last])
+		} else {
+			t += fmt.Sprintf(" Until the caches refill, the storm costs %s.", parts[0])
+		}
 	}
 	return t
 }

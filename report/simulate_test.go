@@ -39,7 +39,7 @@ func TestSimulateSection(t *testing.T) {
 		"a generated workload, 40,000 requests over 40 s, 4,157 distinct keys",
 		"8 LRU caches at the start (6 of 128 KiB, 2 of 256 KiB: 1.25 MiB in all)",
 		"**Takeaway:** at 20 s, join node-8 ... node-11 (4 nodes): database reads peak at `maglev` (1.19x), `ring` (1.19x), `jump` (1.21x) up to `modulo` (1.67x) the baseline.",
-		"up to 444 with `modulo` (refilled after 10 s)",
+		"up to `modulo` 444 (refilled after 10 s)",
 		"down to `modulo` (82.66%). The other 3 lie within 0.44 percentage points of each other",
 		"nodes of 256 KiB hit 86.09% of their gets, nodes of 128 KiB hit 83.86%",
 	} {
