@@ -59,9 +59,12 @@
 //
 // # Run configuration (every file)
 //
-//   - algo: the algorithm's catalog name.
+//   - algo: the algorithm's catalog name, or the name a program speaking
+//     the external protocol (-algo exec:COMMAND) gave in its handshake.
 //   - hash: the configured key hash, resolved ("" becomes the default);
-//     slots always hashes with CRC-16 and ketama with MD5, whatever it says.
+//     slots always hashes with CRC-16 and ketama with MD5, whatever it says,
+//     and an external program hashes keys its own way: it reads none of
+//     the settings below either.
 //   - vnodes: virtual nodes per node of weight 1; read only by algorithms
 //     that use virtual nodes (catalog.UsesVNodes).
 //   - eps, partitions: bounded loads' load factor c = 1 + eps and number of

@@ -1,0 +1,103 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chbench/chbench/algorithms/external"
+	"github.com/chbench/chbench/internal/exampleprog"
+)
+
+// examplePlacements returns the -algo entries of the two shipped example
+// programs: the Python textbook ring and the C jump hash (compiled here).
+func examplePlacements(t *testing.T) string {
+	t.Helper()
+	py := exampleprog.PythonCommand(t, "examples/python/ring.py")
+	c := exampleprog.Quote(exampleprog.BuildC(t, "examples/c/jump.c"))
+	return external.Prefix + py + "," + external.Prefix + c
+}
+
+// The example programs run under every analysis beside chbench's own
+// algorithms, their rows labelled by the names their handshakes give
+// (textbook-ring, c-jump; c-jump's rows where a node other than the last
+// leaves say it declared leave=last), byte for byte as the golden files
+// hold: the programs are deterministic and chbench sends them the same
+// requests in every run.
+func TestGoldenExternal(t *testing.T) {
+	progs := examplePlacements(t)
+	common := []string{"-sets", "2", "-seed", "5", "-commit", "golden"}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"move-exec-table", []string{"move", "-algo", "ring,jump," + progs, "-from", "10", "-op", "add,remove-random", "-keys", "3000", "-min-moves", "0"}},
+		{"move-exec-csv", []string{"move", "-algo", "jump," + progs, "-from", "5", "-to", "6", "-keys", "3000", "-format", "csv"}},
+		{"spread-exec-table", []string{"spread", "-algo", "ring," + progs, "-nodes", "10", "-keys", "5000", "-draws", "0"}},
+		{"replication-exec-table", []string{"replication", "-algo", "ring," + progs, "-from", "10", "-op", "remove-random", "-replicas", "3", "-keys", "2000"}},
+		{"storm-exec-table", []string{"storm", "-algo", "ring," + progs, "-from", "4", "-to", "5", "-keys", "3000"}},
+		{"load-exec-table", []string{"load", "-algo", "ring," + progs, "-nodes", "10", "-keys", "2000", "-requests", "10000", "-zipf", "0.99"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stdout := golden(t, c.name, append(c.args, common...)...)
+			if !bytes.Contains(stdout, []byte("textbook-ring")) || !bytes.Contains(stdout, []byte("c-jump")) {
+				t.Errorf("%s: no rows of textbook-ring and c-jump", c.name)
+			}
+		})
+	}
+}
+
+// A program that dies in the middle of a run ends the command with an
+// error naming the program, the request, the batch and its keys, how the
+// program ended and the end of its standard error; the results file of
+// an earlier run stays as it was.
+func TestExternalFailureKeepsEarlierResults(t *testing.T) {
+	dies := external.Prefix + exampleprog.PythonCommand(t, "cmd/chbench/command/testdata/dies.py")
+	prefix := filepath.Join(t.TempDir(), "movement")
+	if err := os.WriteFile(prefix+".csv", []byte("earlier results\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err := run([]string{"move", "-algo", "ring," + dies, "-from", "3", "-to", "4", "-keys", "2000", "-sets", "2", "-format", "csv", "-o", prefix}, &stdout, &stderr)
+	if !errors.Is(err, external.ErrExited) {
+		t.Fatalf("move with a program that dies: %v, want an error wrapping external.ErrExited", err)
+	}
+	for _, want := range []string{"external dies: locate batch 1 of 1 (keys 0 to ", "of membership 2", "the program exited (exit status 3)", "dies.py: giving up after two keys"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+	if b, _ := os.ReadFile(prefix + ".csv"); string(b) != "earlier results\n" {
+		t.Errorf("the earlier results file now holds %q", b)
+	}
+}
+
+// The end of the context (the command line's interrupt) stops a program
+// that has stopped answering: the command returns an error wrapping
+// external.ErrInterrupted long before the program's 10-second reply
+// deadline, instead of hanging.
+func TestExternalInterrupt(t *testing.T) {
+	hangs := external.Prefix + exampleprog.PythonCommand(t, "cmd/chbench/command/testdata/dies.py") + " hang"
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		var stdout, stderr bytes.Buffer
+		// Membership 1 is answered; the first lookup of membership 2 hangs.
+		done <- Run(ctx, []string{"move", "-algo", hangs, "-from", "3", "-to", "4", "-keys", "2000", "-sets", "2"}, &stdout, &stderr)
+	}()
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, external.ErrInterrupted) {
+			t.Fatalf("interrupted move: %v, want an error wrapping external.ErrInterrupted", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the interrupted move did not return within 5 s of the interrupt")
+	}
+}
