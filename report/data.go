@@ -167,6 +167,11 @@ func Load(dir string, p Profile) (*Data, error) {
 			d.rows = append(d.rows, ld.variants...)
 		}
 	}
+	for _, r := range ld.external {
+		if slices.ContainsFunc(r.Vals[:], func(v value) bool { return v.OK }) {
+			d.rows = append(d.rows, r)
+		}
+	}
 	return d, nil
 }
 
@@ -179,6 +184,10 @@ type loader struct {
 	// (load.csv names that one bounded-partition), in order of
 	// appearance.
 	variants []algoRow
+	// external are the placements the catalog does not know (programs
+	// speaking the external protocol, named by their handshakes; see
+	// isExternal), in order of appearance.
+	external []algoRow
 	file     string // the result file being read, for errors
 }
 
@@ -252,18 +261,35 @@ func readInto[R schema.Row](ld *loader, dir string, file schema.File[R], take fu
 	return nil
 }
 
-// row returns the trade-off table row of algo (a catalog algorithm or a
-// form of bounded loads met before), or nil.
+// row returns the trade-off table row of algo (a catalog algorithm, a
+// form of bounded loads met before, or an external placement, whose row
+// it adds when it first meets it), or nil.
 func (ld *loader) row(algo string) *algoRow {
 	if i := slices.Index(catalog.Names(), algo); i >= 0 {
 		return &ld.rows[i]
 	}
-	for i := range ld.variants {
-		if ld.variants[i].Info.Name == algo {
-			return &ld.variants[i]
+	for _, rs := range [][]algoRow{ld.variants, ld.external} {
+		for i := range rs {
+			if rs[i].Info.Name == algo {
+				return &rs[i]
+			}
 		}
 	}
+	if isExternal(algo) {
+		ld.external = append(ld.external, algoRow{Info: catalog.Info{Name: algo, Family: catalog.ExternalFamily,
+			Removal: "as its handshake declares", Weights: "as its handshake declares"}})
+		return &ld.external[len(ld.external)-1]
+	}
 	return nil
+}
+
+// isExternal reports whether algo names a placement outside the catalog:
+// a program speaking the external protocol, whose rows carry the name
+// its handshake gave (a label, and not a name the catalog or load.csv's
+// forms of bounded loads use).
+func isExternal(algo string) bool {
+	_, err := catalog.Describe(algo)
+	return err != nil && schema.IsLabel(algo) && !slices.Contains(schema.LoadPlacements(), algo)
 }
 
 // set stores v as algo's metric m. A second value for the same row and
@@ -472,12 +498,12 @@ func (ld *loader) load(rows []schema.Load) error {
 		}
 		algo := r.Algo
 		switch {
-		case slices.Contains(catalog.Names(), algo):
+		case slices.Contains(catalog.Names(), algo), isExternal(algo):
 		case algo == schema.VariantPartition:
 			algo = bounded.Name // load.csv names the catalog's bounded by its form
 		default:
 			if !slices.Contains(schema.LoadPlacements(), algo) {
-				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm nor a form of bounded loads (%s)", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
+				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm, a form of bounded loads (%s) nor an external placement's name", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
 			}
 			if ld.row(algo) == nil {
 				in, _ := catalog.Describe(bounded.Name)
@@ -485,7 +511,7 @@ func (ld *loader) load(rows []schema.Load) error {
 				ld.variants = append(ld.variants, algoRow{Info: in, Variant: true})
 			}
 		}
-		if algo != r.Algo || !slices.Contains(catalog.Names(), algo) {
+		if algo != r.Algo || !slices.Contains(catalog.Names(), algo) && !isExternal(algo) {
 			if d.loadEps == 0 {
 				d.loadEps = r.Eps
 			}

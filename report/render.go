@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
 )
@@ -269,7 +270,7 @@ func writeVerdicts(b *strings.Builder, rs []rule) {
 // of bounded loads.
 func writeTable(b *strings.Builder, d *Data, mi [numMetrics]metricInfo) {
 	b.WriteString("\n## Trade-offs\n\n")
-	b.WriteString("One row per algorithm; a blank cell is not in this run. Lookup: median ns from a key string (lookup.txt); build: median ns and retained bytes per node (BenchmarkBuild); moved/ideal: moved fraction over the minimum (movement.csv; 1.00 = ideal); pairs moved: key-replica pairs re-homed when a random node leaves (replication.csv), and keys re-homed entirely: keys none of whose R replicas stays (the data still exists on the surviving copies, but all R must be copied anew; for a cache, a certain miss); peak/mean: busiest node over the mean, by keys (spread.csv) and by Zipf requests (load.csv); storm: database reads right after the cache resize over the steady rate (storm.csv). Leave and weights are catalog facts. **Bold**: the lowest of a column where lower is better, and every cell whose 95% interval overlaps the lowest's (this run cannot tell them apart).\n\n")
+	b.WriteString("One row per algorithm; a blank cell is not in this run. Lookup: median ns from a key string (lookup.txt); build: median ns and retained bytes per node (BenchmarkBuild); moved/ideal: moved fraction over the minimum (movement.csv; 1.00 = ideal); pairs moved: key-replica pairs re-homed when a random node leaves (replication.csv), and keys re-homed entirely: keys none of whose R replicas stays (the data still exists on the surviving copies, but all R must be copied anew; for a cache, a certain miss); peak/mean: busiest node over the mean, by keys (spread.csv) and by Zipf requests (load.csv); storm: database reads right after the cache resize over the steady rate (storm.csv). Leave and weights are catalog facts (for a program of family external, what its handshake declares; `chbench conformance` checks it). **Bold**: the lowest of a column where lower is better, and every cell whose 95% interval overlaps the lowest's (this run cannot tell them apart).\n\n")
 	// One lookup column when both fleet sizes read the same node count.
 	shown := func(m metric) bool { return mi[m].head != "" && (m != lookupHi || d.lookupHiN != d.lookupLoN) }
 	hdr := []string{"algorithm", "family"}
@@ -304,6 +305,9 @@ func writeTable(b *strings.Builder, d *Data, mi [numMetrics]metricInfo) {
 		weights := "no"
 		if r.Info.Weighted {
 			weights = "yes"
+		}
+		if r.Info.Family == catalog.ExternalFamily {
+			weights = r.Info.Weights
 		}
 		leave := r.Info.Removal
 		if r.Variant {
