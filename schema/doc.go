@@ -8,7 +8,8 @@
 //     (movement), [Spread] and its per-node [ShareRow] (spread), [Load]
 //     (request load), [Bounded] (bounded loads), [Storm] and [StormPoint]
 //     (miss storm and its warm-up curve), [Replication], [StormLive] (the
-//     storm against real memcached);
+//     storm against real memcached), [Conformance] (a placement's verdict
+//     per property);
 //   - one generic writer and reader for all of them: [WriteCSV] and
 //     [ReadCSV] (header by name, errors naming file, line, column and
 //     value), [WriteJSON] and [ReadJSON], [WriteBench] (the Go benchmark
@@ -297,4 +298,30 @@
 //     change, h and Q (1-h)); db_steady: Q (1-h).
 //   - JSON: the same fields plus "config"; go_version and commit live only
 //     there.
+//
+// # Conformance (conformance): [Conformance]
+//
+// One row per check of the conformance suite (package conformance) on one
+// placement, in the order of conformance.Properties:
+//
+//   - algo: the placement's name (a program's handshake name).
+//   - property: determinism, order, balance, join, leave, weights,
+//     replicas, churn or reference; check: what value measures (a
+//     property has one or more checks).
+//   - value, threshold: the number measured and the largest value that
+//     passes (fractions of keys, a coefficient of variation, a count of
+//     churn steps); both empty when the check did not run (n/a, or a FAIL
+//     because of an error, which detail names).
+//   - verdict: PASS (value <= threshold), FAIL, or n/a (the placement
+//     declares it does not make the promise).
+//   - nodes, keys, seed: the membership's nodes (each of weight 1), the
+//     keys every check places (keyset.Keys(keys, seed)) and the seed of
+//     every random choice; alpha: the probability that a placement exactly
+//     at a statistical tolerance fails; cv_tolerance: the balance
+//     tolerance.
+//   - facts: the promises the placement made (its handshake, or the
+//     catalog); detail: how the check was measured, the first
+//     counterexample, or why it did not run (line breaks as " | ").
+//   - hash, vnodes (and in JSON "config"): the catalog settings the run
+//     gave; an external program reads none of them.
 package schema

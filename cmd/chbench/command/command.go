@@ -119,6 +119,8 @@ var commands = map[string]command{
 	"algorithms": {"list the algorithms and the catalog's facts about each", plain(runAlgorithms)},
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", plain(runReference)},
+
+	"conformance": {"give a placement (built-in, registered or exec:COMMAND) a verdict per property, PASS/FAIL", runConformance},
 }
 
 // run is Run without a context, for tests: nothing interrupts it.

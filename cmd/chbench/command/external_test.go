@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/chbench/chbench/algorithms/external"
+	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/internal/exampleprog"
 )
 
@@ -99,5 +100,58 @@ func TestExternalInterrupt(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the interrupted move did not return within 5 s of the interrupt")
+	}
+}
+
+// chbench conformance gives the example programs and a catalog algorithm
+// their verdicts, byte for byte as the golden files hold (every check is
+// seeded): the Python ring passes what it promises, the C jump agrees key
+// for key with chbench's jump under FNV-1a 64 (rows in CSV), ring passes
+// as JSON, and a broken example fails exactly its property, which ends
+// the command with an error (exit status 1) listing the failed checks,
+// after the report.
+func TestGoldenConformance(t *testing.T) {
+	py := external.Prefix + exampleprog.PythonCommand(t, "examples/python/ring.py")
+	c := external.Prefix + exampleprog.Quote(exampleprog.BuildC(t, "examples/c/jump.c"))
+	broken := external.Prefix + exampleprog.PythonCommand(t, "examples/broken/join_capped.py")
+	small := []string{"-keys", "5000", "-churn", "100", "-churn-keys", "20", "-commit", "golden"}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"conformance-python-table", []string{"conformance", "-algo", py}},
+		{"conformance-c-csv", []string{"conformance", "-algo", c, "-reference", "jump", "-reference-hash", "fnv1a64", "-format", "csv"}},
+		{"conformance-ring-json", []string{"conformance", "-algo", "ring", "-vnodes", "100", "-only", "balance,join,leave", "-format", "json"}},
+		{"conformance-broken-table", []string{"conformance", "-algo", broken, "-only", "join,leave"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { golden(t, tc.name, append(tc.args, small...)...) })
+	}
+}
+
+// Bad conformance flags are usage errors naming the flag, found before any
+// program starts; a missing vector file is an error while running, as a
+// missing key file is.
+func TestConformanceFlags(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "vectors.tsv")
+	for _, c := range []struct {
+		args  []string
+		usage bool
+		want  string
+	}{
+		{[]string{"conformance"}, true, "-algo is required"},
+		{[]string{"conformance", "-algo", "ring", "-reference", "jump", "-vectors", missing}, true, "give one reference"},
+		{[]string{"conformance", "-algo", "ring", "-reference-hash", "fnv1a64"}, true, "-reference-hash needs a catalog -reference"},
+		{[]string{"conformance", "-algo", "ring", "-reference", "nope"}, true, `-reference: unknown algorithm "nope"`},
+		{[]string{"conformance", "-algo", "ring", "-only", "speed"}, true, `unknown property "speed"`},
+		{[]string{"conformance", "-algo", "ring", "-keys", "10"}, true, "keys 10: need 1000 to 100000000"},
+		{[]string{"conformance", "-algo", "ring", "-format", "bench"}, true, "format bench: this command writes table, csv, json"},
+		{[]string{"conformance", "-algo", "ring", "-exec-batch", "0"}, true, "-exec-batch 0: need 1 to 65536"},
+		{[]string{"conformance", "-algo", "ring", "-vectors", missing}, false, "no such file or directory"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(c.args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), c.want) || cli.IsUsage(err) != c.usage {
+			t.Errorf("chbench %s: %v (usage error: %v), want an error saying %q (usage error: %v)", strings.Join(c.args, " "), err, cli.IsUsage(err), c.want, c.usage)
+		}
 	}
 }
