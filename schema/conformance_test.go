@@ -50,3 +50,20 @@ func TestConformanceCheck(t *testing.T) {
 		}
 	}
 }
+
+// The rows of dump-diff write and read back every column, keys and
+// servers in their escaped form; an agreement outside 0..1 or above its
+// keys is refused.
+func TestDumpRowsRoundTrip(t *testing.T) {
+	cfg := Config{Algo: "ketama", Hash: "md5", Keys: 1000, Sets: 1, GoVersion: "go", Commit: "c"}
+	roundTrip(t, DumpDiff{Dump: "a.tsv", Against: "ketama", Agree: 998, Agreement: 0.998, AgreementLo: 0.9928, AgreementHi: 0.9998, Labels: "host:11211", Config: cfg})
+	roundTrip(t, DumpCell{Dump: "a.tsv", Against: "ketama", From: "10.0.0.1", To: "10.0.0.1:11211", Count: 500, Config: cfg})
+	roundTrip(t, DumpMismatch{Dump: "a.tsv", Against: "ketama", Line: 7, Key: "a%20b%25", A: "x", B: "y", Hashes: "fnv1a32=0x1 slot=0x2", Config: cfg})
+	roundTrip(t, DumpGuess{Dump: "a.tsv", Rank: 1, Labels: "as given", Servers: 3, Agree: 1000, Agreement: 1, AgreementLo: 0.996, AgreementHi: 1, Config: cfg})
+	if err := Check(DumpDiff{Agree: 1001, Agreement: 1, Config: cfg}); err == nil {
+		t.Error("more agreeing keys than keys passed Check")
+	}
+	if err := Check(DumpGuess{Rank: 1, Agree: 10, Agreement: 1.5, AgreementLo: 1, AgreementHi: 2, Config: cfg}); err == nil {
+		t.Error("an agreement of 1.5 passed Check")
+	}
+}

@@ -9,7 +9,8 @@
 //     (request load), [Bounded] (bounded loads), [Storm] and [StormPoint]
 //     (miss storm and its warm-up curve), [Replication], [StormLive] (the
 //     storm against real memcached), [Conformance] (a placement's verdict
-//     per property);
+//     per property), [DumpDiff], [DumpCell], [DumpMismatch] and
+//     [DumpGuess] (a key dump against a placement);
 //   - one generic writer and reader for all of them: [WriteCSV] and
 //     [ReadCSV] (header by name, errors naming file, line, column and
 //     value), [WriteJSON] and [ReadJSON], [WriteBench] (the Go benchmark
@@ -324,4 +325,32 @@
 //     counterexample, or why it did not run (line breaks as " | ").
 //   - hash, vnodes (and in JSON "config"): the catalog settings the run
 //     gave; an external program reads none of them.
+//
+// # Key dumps (dump-diff): [DumpDiff], [DumpCell], [DumpMismatch], [DumpGuess]
+//
+// A dump is the owners a real system gave its keys, KEY<TAB>SERVER lines
+// (package dump). Keys and servers are written in the dump's escaping
+// (docs/protocol.md: every byte outside ! to ~, and %, as %XX).
+//
+//   - dump: the dump (A) as named on the command line; against: what it was
+//     compared with (B), a placement's name or a second dump; algo: that
+//     placement ("" for two dumps); hash: its key hash.
+//   - keys: the keys compared (in both dumps, for two sorted dumps); agree:
+//     those on the same server; agreement: agree/keys, with agreement_lo
+//     and agreement_hi its 95% Clopper-Pearson interval; only_a, only_b:
+//     keys in one sorted dump only; labels: the form in which the dump's
+//     servers were compared with the placement's node IDs
+//     (dump.LabelForms; "as given" compares them as they are).
+//   - from_server, to_server, cell_keys: one cell of the from -> to
+//     matrix: the keys A places on from_server and B on to_server.
+//   - line, key, server_a, server_b, hashes: one of the first mismatches:
+//     the line of A, the key, its server in A and B, and "name=0x..." for
+//     every key hash and the Redis Cluster slot (to see which hash a
+//     system applies).
+//   - rank, labels, order, servers (DumpGuess): the closest chbench
+//     placements to a dump, best first: the algorithm (algo) with its key
+//     hash ("" for one that reads none), the form its node IDs took of the
+//     dump's server names, the order of its membership ("as first seen"
+//     or "sorted"; "" for unordered algorithms), the distinct servers, and
+//     its agreement over the first keys records of the dump.
 package schema

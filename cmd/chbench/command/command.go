@@ -121,6 +121,7 @@ var commands = map[string]command{
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", plain(runReference)},
 
 	"conformance": {"give a placement (built-in, registered or exec:COMMAND) a verdict per property, PASS/FAIL", runConformance},
+	"dump-diff":   {"compare a KEY<TAB>SERVER dump with a placement or another dump, or guess the placement closest to it", runDumpDiff},
 }
 
 // run is Run without a context, for tests: nothing interrupts it.

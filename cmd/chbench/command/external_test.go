@@ -155,3 +155,60 @@ func TestConformanceFlags(t *testing.T) {
 		}
 	}
 }
+
+// chbench dump-diff compares a dump written by ketama on cache-a:11211,
+// cache-b:11211 and cache-c:11211 that names its servers without the port
+// (testdata/dump-ketama.tsv, 1,500 keys; dump-rendezvous.tsv: the same keys
+// by rendezvous on cache-a ... cache-c), byte for byte as the golden files
+// hold: with ketama compared as host:11211 every key agrees, as given the
+// labels differ and a third agree by chance; two dumps of different
+// placements agree on about a third; -guess ranks ketama with labels
+// host:11211 first at agreement 1; the rows come out through schema, and
+// the C jump runs through the protocol like any placement.
+func TestGoldenDumpDiff(t *testing.T) {
+	const a, b = "testdata/dump-ketama.tsv", "testdata/dump-rendezvous.tsv"
+	c := external.Prefix + exampleprog.Quote(exampleprog.BuildC(t, "examples/c/jump.c"))
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"dump-diff-labels-table", []string{"dump-diff", "-algo", "ketama", "-labels", "host:11211", a}},
+		{"dump-diff-given-csv", []string{"dump-diff", "-algo", "ketama", "-format", "csv", a}},
+		{"dump-diff-dumps-table", []string{"dump-diff", "-against", b, "-mismatches", "3", a}},
+		{"dump-diff-dumps-mismatches-csv", []string{"dump-diff", "-against", b, "-mismatches", "3", "-format", "csv", "-rows", "mismatches", a}},
+		{"dump-diff-guess-table", []string{"dump-diff", "-guess", "-top", "5", a}},
+		{"dump-diff-guess-json", []string{"dump-diff", "-guess", "-top", "2", "-format", "json", a}},
+		{"dump-diff-exec-matrix-csv", []string{"dump-diff", "-algo", c, "-format", "csv", "-rows", "matrix", a}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			golden(t, tc.name, append(tc.args[:1], append([]string{"-commit", "golden"}, tc.args[1:]...)...)...)
+		})
+	}
+}
+
+// Bad dump-diff flags are usage errors naming what is wrong; a missing
+// dump is an error while running.
+func TestDumpDiffFlags(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "dump.tsv")
+	for _, c := range []struct {
+		args  []string
+		usage bool
+		want  string
+	}{
+		{[]string{"dump-diff", "testdata/dump-ketama.tsv"}, true, "give one of -algo NAME"},
+		{[]string{"dump-diff", "-algo", "ring", "-guess", "testdata/dump-ketama.tsv"}, true, "give one of -algo NAME"},
+		{[]string{"dump-diff", "-algo", "ring"}, true, "want one dump file"},
+		{[]string{"dump-diff", "-algo", "ring", "-labels", "port", "testdata/dump-ketama.tsv"}, true, `-labels "port": want one of`},
+		{[]string{"dump-diff", "-guess", "-labels", "host", "testdata/dump-ketama.tsv"}, true, "describe the placement of -algo"},
+		{[]string{"dump-diff", "-algo", "ring,jump", "testdata/dump-ketama.tsv"}, true, "compares with one placement"},
+		{[]string{"dump-diff", "-algo", "ring", "-rows", "all", "testdata/dump-ketama.tsv"}, true, `-rows "all"`},
+		{[]string{"dump-diff", "-algo", "ring", "-node-ids", "a,a", "testdata/dump-ketama.tsv"}, true, `duplicate node ID "a"`},
+		{[]string{"dump-diff", "-algo", "ring", missing}, false, "no such file or directory"},
+	} {
+		var stdout, stderr bytes.Buffer
+		err := run(c.args, &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), c.want) || cli.IsUsage(err) != c.usage {
+			t.Errorf("chbench %s: %v (usage error: %v), want an error saying %q (usage error: %v)", strings.Join(c.args, " "), err, cli.IsUsage(err), c.want, c.usage)
+		}
+	}
+}
