@@ -114,6 +114,20 @@ type Data struct {
 	plotLinks             string // see LinkTo
 	storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
 	stormShort            string // " (4 -> 5)" for the table header
+	// conformance: per placement of conformance.csv, in order of first
+	// appearance, its verdicts.
+	conformance []verdicts
+}
+
+// verdicts are one placement's conformance checks (conformance.csv).
+type verdicts struct {
+	name, facts  string
+	nodes, keys  int
+	pass, na     []string // the properties passed (every check) and not applicable
+	fail         []string // each failed check: "join (fraction of keys moved 0.1422, threshold 0.1316)"
+	measured     int      // checks that ran
+	checks       int
+	referenceRun bool // the reference check ran
 }
 
 // LinkTo makes the report's plot links relative to dir, the directory the
@@ -235,6 +249,11 @@ func (ld *loader) readAll() error {
 	}
 	if present(schema.WeightsFile.Name) {
 		if err := readInto(ld, dir, schema.WeightsFile, ld.weights); err != nil {
+			return err
+		}
+	}
+	if present(schema.ConformanceFile.Name) {
+		if err := readInto(ld, dir, schema.ConformanceFile, ld.conformance); err != nil {
 			return err
 		}
 	}
@@ -669,7 +688,49 @@ func shapes(ops []string, byOp map[string][]float64) []string {
 // resultFiles returns the result files Load reads, in its order.
 func resultFiles() []string {
 	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,
-		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name}
+		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name, schema.ConformanceFile.Name}
+}
+
+// conformance reads conformance.csv: per placement, in order of first
+// appearance, the properties it passed, failed (each failed check with
+// its value and threshold) and that did not apply.
+func (ld *loader) conformance(rows []schema.Conformance) error {
+	byName := map[string]int{}
+	for _, r := range rows {
+		i, ok := byName[r.Algo]
+		if !ok {
+			i = len(ld.d.conformance)
+			byName[r.Algo] = i
+			ld.d.conformance = append(ld.d.conformance, verdicts{name: r.Algo, facts: r.Facts, nodes: r.Nodes, keys: r.Keys})
+		}
+		v := &ld.d.conformance[i]
+		v.checks++
+		if r.Value != nil {
+			v.measured++
+		}
+		switch r.Verdict {
+		case schema.VerdictFail:
+			what := r.Property + " (" + r.Check
+			if r.Value != nil {
+				what += fmt.Sprintf(" %s, threshold %s", sig3(*r.Value), sig3(*r.Threshold))
+			}
+			v.fail = append(v.fail, what+")")
+			v.pass = slices.DeleteFunc(v.pass, func(p string) bool { return p == r.Property })
+		case schema.VerdictNA:
+			if !slices.Contains(v.na, r.Property) {
+				v.na = append(v.na, r.Property)
+			}
+		case schema.VerdictPass:
+			failed := slices.ContainsFunc(v.fail, func(f string) bool { return strings.HasPrefix(f, r.Property+" (") })
+			if !failed && !slices.Contains(v.pass, r.Property) {
+				v.pass = append(v.pass, r.Property)
+			}
+			if r.Property == "reference" {
+				v.referenceRun = true
+			}
+		}
+	}
+	return nil
 }
 
 // weights reads weights.csv (one row per node of one weighted fleet,

@@ -452,7 +452,8 @@ func containsIdeal(v value) bool { return v.CI && v.Lo <= 1 && 1 <= v.Hi }
 // sections returns the report's sections, one per question a review asks,
 // in order.
 func sections(d *Data) []section {
-	return []section{movementSection(d), evennessSection(d), hotKeySection(d), lookupSection(d), replicationSection(d), stormSection(d)}
+	return []section{movementSection(d), evennessSection(d), hotKeySection(d), lookupSection(d), replicationSection(d), stormSection(d),
+		conformanceSection(d)}
 }
 
 // notIn is the text of a section whose file is not in the run.
@@ -638,6 +639,35 @@ func stormSection(d *Data) section {
 		}
 		s.text = append(s.text, t)
 	}
+	return s
+}
+
+// conformanceSection is "Does an implementation keep its promises?": each
+// placement of conformance.csv with the properties it passed and failed.
+func conformanceSection(d *Data) section {
+	s := section{title: "Does an implementation keep its promises?"}
+	if len(d.conformance) == 0 {
+		s.text = append(s.text, notIn("Conformance verdicts", schema.ConformanceFile.Name)+" `chbench conformance -algo exec:COMMAND` gives a program of yours the same verdicts.")
+		return s
+	}
+	s.text = append(s.text, "`chbench conformance` checks what a placement promises (its handshake, or the catalog) against a threshold per check; docs/external.md says what each property measures.")
+	var items []string
+	for _, v := range d.conformance {
+		t := fmt.Sprintf("- `%s` (%s; %s keys on %s nodes): ", v.name, v.facts, count(float64(v.keys)), count(float64(v.nodes)))
+		if len(v.fail) == 0 {
+			t += fmt.Sprintf("**passes** every check that applies (%d of its %d checks apply", v.measured, v.checks)
+		} else {
+			t += fmt.Sprintf("**fails** %s (%d of its %d checks failed", strings.Join(v.fail, "; "), len(v.fail), v.checks)
+		}
+		if len(v.pass) > 0 {
+			t += "; passed: " + strings.Join(v.pass, ", ")
+		}
+		if len(v.na) > 0 {
+			t += "; not applicable: " + strings.Join(v.na, ", ")
+		}
+		items = append(items, t+").")
+	}
+	s.text = append(s.text, strings.Join(items, "\n"))
 	return s
 }
 

@@ -830,3 +830,40 @@ func TestExternalRowsBesideCatalog(t *testing.T) {
 		t.Error("my-ring's row comes before the catalog's last algorithm")
 	}
 }
+
+// The conformance section states each placement's verdicts from
+// conformance.csv: the shipped run's two example programs pass, and
+// turning one of c-jump's checks into a FAIL (its value above its
+// threshold) makes the section say so, with both numbers.
+func TestConformanceSectionFollowsVerdicts(t *testing.T) {
+	line := func(rep, name string) string {
+		for l := range strings.SplitSeq(rep, "\n") {
+			if strings.HasPrefix(l, "- `"+name+"` (") {
+				return l
+			}
+		}
+		t.Fatalf("no conformance line for %s in:\n%s", name, rep)
+		return ""
+	}
+	rep := render(t, runDir, DefaultProfile())
+	for _, name := range []string{"textbook-ring", "c-jump"} {
+		if l := line(rep, name); !strings.Contains(l, "**passes** every check that applies") {
+			t.Errorf("%s: %q", name, l)
+		}
+	}
+	dir := copyRun(t, func(f string, recs [][]string) {
+		if f != schema.ConformanceFile.Name {
+			return
+		}
+		col := func(name string) int { return slices.Index(recs[0], name) }
+		for _, r := range recs[1:] {
+			if r[col("algo")] == "c-jump" && r[col("property")] == "reference" {
+				r[col("value")], r[col("verdict")] = "0.25", schema.VerdictFail
+			}
+		}
+	})
+	l := line(render(t, dir, DefaultProfile()), "c-jump")
+	if !strings.Contains(l, "**fails** reference (fraction of keys placed otherwise 0.250, threshold 0)") || strings.Contains(l, "passed: determinism, balance, join, leave, replicas, churn, reference") {
+		t.Errorf("after failing c-jump's reference check: %q", l)
+	}
+}
