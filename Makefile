@@ -239,7 +239,8 @@ external: build
 	$(GO) test -run '^$$' -bench LocateKeys -count $(COUNT) -benchtime $(BENCHTIME) ./algorithms/external/ $(call save,external.txt)
 	$(BENCHSTAT) -filter '.unit:(cpu-ns/key OR ns/key)' -row /responder,/batch -col .name $(OUT)/external.txt $(call save,external-benchstat.txt)
 	$(CHBENCH) conformance -algo '$(EXAMPLE_PY)' $(EXTARGS) > $(OUT)/conformance.csv.tmp
-	$(CHBENCH) conformance -algo '$(EXAMPLE_C)' -reference jump -reference-hash fnv1a64 $(EXTARGS) | tail -n +2 >> $(OUT)/conformance.csv.tmp
+	$(CHBENCH) conformance -algo '$(EXAMPLE_C)' -reference jump -reference-hash fnv1a64 $(EXTARGS) > $(OUT)/.conformance-c.csv
+	tail -n +2 $(OUT)/.conformance-c.csv >> $(OUT)/conformance.csv.tmp
 	mv -f $(OUT)/conformance.csv.tmp $(OUT)/conformance.csv
 	cat $(OUT)/external-benchstat.txt
 
