@@ -59,6 +59,7 @@ var (
 	SimEventFile          = File[SimEvent]{"sim-event.csv"}
 	SimSummaryFile        = File[SimSummary]{"sim-summary.csv"}
 	SimTraceFile          = File[TraceStats]{"sim-trace.csv"}
+	ConformanceFile       = File[Conformance]{"conformance.csv"}
 )
 
 // The result files that hold no rows of this package.
@@ -124,6 +125,9 @@ func Files() []Entry {
 		rowsOf(SimSummaryFile, "`chbench simulate`: each algorithm's whole replay: hit ratio, database reads, evictions"),
 		rowsOf(SimTraceFile, "`chbench simulate`: what the trace reader read: requests, distinct keys, bytes, span, operations, warnings"),
 		{"sim.table", "", "`chbench simulate`'s tables of that replay, for terminals"},
+		{"external.txt", "", "Go benchmark output of `BenchmarkLocateKeys` (algorithms/external): chbench's own CPU time per key of a placement in another process, against a trivial responder and the two example programs"},
+		{"external-benchstat.txt", "", "benchstat tables of `external.txt`: cpu-ns/key (chbench's side) and ns/key (wall, the program's lookup included) per responder and batch size"},
+		rowsOf(ConformanceFile, "`chbench conformance`: the verdict per property of the example programs (Python ring; C jump against chbench's jump)"),
 		{"reference.txt", "", "`chbench reference`: every published value next to chbench's, PASS/FAIL"},
 		{ReportFile, "", "`chbench report`: the design-review report built from the files above"},
 		{PlotsDir + "/*.png", "", "`chbench plot`: every plot as PNG, and as SVG beside it"},
