@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
@@ -32,6 +33,14 @@ type DialectFacts struct {
 	Hashed  string // what strings are hashed: keys, server labels
 	NodeIDs string // the node ID format the dialect takes
 	Checked string // what the live test compares it with
+	// Common, when not empty, says why the dialect is one of
+	// [CommonDialects]: the setting its system runs with when the
+	// configuration names none, or the consistent-hashing setting its
+	// users pick instead.
+	Common string
+	// MaxNodes is the most servers the system accepts (libmemcached's
+	// continuum holds 100), or 0 when it sets no limit of its own.
+	MaxNodes int
 }
 
 // dialectPointBytes bounds what a dialect allocates per point or table
@@ -253,9 +262,58 @@ var dialectInfos = func() []Info {
 		case n == goredis.Name:
 			out[i].Lookup, out[i].Memory = "O(n) (one score per shard)", "8 B per shard + IDs"
 		}
+		if n == libmemcached.KetamaWeightedName || n == libmemcached.KetamaName {
+			out[i].Dialect.MaxNodes = libmemcached.MaxContinuumServers
+		}
+	}
+	for _, c := range commonDialects {
+		i := slices.IndexFunc(out, func(in Info) bool { return in.Name == c.name })
+		if i < 0 {
+			panic("common dialect " + c.name + " is not registered")
+		}
+		out[i].Dialect.Common = c.why
 	}
 	return out
 }()
+
+// commonDialects are the dialects of CommonDialects, in its order, with
+// the reason each is there (DialectFacts.Common): for every system its
+// default setting, and where that default is not consistent hashing
+// (libmemcached, spymemcached, nginx, HAProxy) also the consistent
+// setting; twemproxy's default hash beside md5, the hash of libketama.
+var commonDialects = []struct{ name, why string }{
+	{libmemcached.ModulaName("default"), "libmemcached's default: MEMCACHED_DISTRIBUTION_MODULA with the default hash (one-at-a-time)"},
+	{libmemcached.KetamaWeightedName, "libmemcached's libketama layout (MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED): MD5 points and keys, as twemproxy's ketama with hash md5"},
+	{twemproxy.Name("ketama", "fnv1a_64"), "twemproxy's default: distribution ketama, hash fnv1a_64 (src/nc_conf.h CONF_DEFAULT_DIST, CONF_DEFAULT_HASH)"},
+	{twemproxy.Name("ketama", "md5"), "twemproxy's libketama setting: distribution ketama, hash md5"},
+	{pymemcache.Name, "python-memcached's only distribution"},
+	{uhashring.MetaName, "uhashring's default ring (HashRing without hash_fn)"},
+	{hashringjs.Name, "npm hashring's only distribution"},
+	{spymemcached.ArrayModName, "spymemcached's default (DefaultConnectionFactory: ArrayModNodeLocator, NATIVE_HASH)"},
+	{spymemcached.KetamaSpyName, "spymemcached's consistent setting (KetamaConnectionFactory: KetamaNodeLocator, KETAMA_HASH, key format SPYMEMCACHED)"},
+	{nginx.HashName, "nginx upstream hash without the consistent parameter"},
+	{nginx.ConsistentName, "nginx upstream hash with the consistent parameter (ketama-like)"},
+	{haproxy.Name("map-based", "sdbm", false), "HAProxy's default: hash-type map-based, hash function sdbm"},
+	{haproxy.Name("consistent", "sdbm", false), "HAProxy's consistent setting: hash-type consistent, sdbm"},
+	{goredis.Name, "go-redis Ring's default (NewConsistentHash: rendezvous)"},
+	{gomemcache.Name, "gomemcache's only distribution (ServerList.PickServer)"},
+}
+
+// CommonDialectGroup is the name ParseNames expands to [CommonDialects].
+const CommonDialectGroup = "common-dialects"
+
+// CommonDialects returns the dialects fleets commonly run, in a fixed
+// order: every system's default setting, and its consistent-hashing
+// setting where the default is not one (see DialectFacts.Common for
+// each). The switching matrix and the lookup benchmarks use this set
+// rather than all dialects.
+func CommonDialects() []string {
+	names := make([]string, len(commonDialects))
+	for i, c := range commonDialects {
+		names[i] = c.name
+	}
+	return names
+}
 
 // Dialects returns the registered dialect names in a fixed order. They are
 // not among Names() (nor "-algo all"): select them by name or with the
