@@ -473,11 +473,13 @@ func (ld *loader) load(rows []schema.Load) error {
 		algo := r.Algo
 		switch {
 		case slices.Contains(catalog.Names(), algo):
+		case catalog.IsDialect(algo):
+			continue // the trade-off table compares algorithms; dialects have their own section
 		case algo == schema.VariantPartition:
 			algo = bounded.Name // load.csv names the catalog's bounded by its form
 		default:
 			if !slices.Contains(schema.LoadPlacements(), algo) {
-				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm nor a form of bounded loads (%s)", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
+				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm or dialect nor a form of bounded loads (%s)", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
 			}
 			if ld.row(algo) == nil {
 				in, _ := catalog.Describe(bounded.Name)
