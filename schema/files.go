@@ -54,6 +54,7 @@ var (
 	ReplicationFile       = File[Replication]{"replication.csv"}
 	LoadFile              = File[Load]{"load.csv"}
 	BoundedFile           = File[Bounded]{"boundedloads.csv"}
+	SwitchingFile         = File[Switch]{"switching.csv"}
 )
 
 // The result files that hold no rows of this package.
@@ -113,6 +114,7 @@ func Files() []Entry {
 		{"load.txt", "Load", "`load.csv` in the Go benchmark format, one line per request stream"},
 		rowsOf(BoundedFile, "`chbench bounded`: the three forms of bounded loads and the plain ring against eps"),
 		rowsOf(HashesSequentialFile, "`chbench spread -keys-kind sequential`: `hashes.csv` on sequential keys"),
+		rowsOf(SwitchingFile, "`chbench switch`: the keys that route differently when a fleet of 10 servers switches between the common dialects of real clients and proxies, and the miss storm of each switch"),
 		{"reference.txt", "", "`chbench reference`: every published value next to chbench's, PASS/FAIL"},
 		{ReportFile, "", "`chbench report`: the design-review report built from the files above"},
 		{PlotsDir + "/*.png", "", "`chbench plot`: every plot as PNG, and as SVG beside it"},

@@ -14,6 +14,8 @@
 //	chbench report -dir results [-profile FILE]         write results/REPORT.md for a design review
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
 //	chbench algorithms [-format markdown]               the catalog's facts per algorithm
+//	chbench switch -from A -to B [-nodes N | -members F] keys routed differently and the miss storm of a switch
+//	chbench dialects [-common] [-format markdown]       the catalog's facts per dialect
 //
 // Run "chbench CMD -h" for the flags of each command; docs/commands.md is
 // the full reference (flags, formats and -o, exit status, key files), and
@@ -62,6 +64,9 @@ var commands = map[string]command{
 	"algorithms": {"list the algorithms and the catalog's facts about each", runAlgorithms},
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},
+
+	"switch":   {"measure what switching a fleet between two clients, proxies or algorithms costs its cache", runSwitch},
+	"dialects": {"list the dialects of real clients and proxies and the catalog's facts about each", runDialects},
 }
 
 // run executes the chbench command line args (without the program name),
