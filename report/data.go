@@ -108,12 +108,13 @@ type Data struct {
 	boundedN, boundedZipf float64
 	replN                 float64
 	replR                 float64
-	replIdeal             value  // ideal fraction of the replication rows used
-	replNoLeave           bool   // replication.csv is present but has no remove-random rows
-	weights               string // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
-	plotLinks             string // see LinkTo
-	storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
-	stormShort            string // " (4 -> 5)" for the table header
+	replIdeal             value           // ideal fraction of the replication rows used
+	replNoLeave           bool            // replication.csv is present but has no remove-random rows
+	weights               string          // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
+	plotLinks             string          // see LinkTo
+	storm                 string          // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
+	stormShort            string          // " (4 -> 5)" for the table header
+	switches              []schema.Switch // switching.csv, as read (section "Switching clients")
 }
 
 // LinkTo makes the report's plot links relative to dir, the directory the
@@ -216,6 +217,7 @@ func (ld *loader) readAll() error {
 		{schema.LoadFile.Name, func() error { return readInto(ld, dir, schema.LoadFile, ld.load) }},
 		{schema.StormFile.Name, func() error { return readInto(ld, dir, schema.StormFile, ld.storm) }},
 		{schema.ReplicationFile.Name, func() error { return readInto(ld, dir, schema.ReplicationFile, ld.replication) }},
+		{schema.SwitchingFile.Name, func() error { return readInto(ld, dir, schema.SwitchingFile, ld.switching) }},
 	}
 	for _, st := range steps {
 		if present(st.name) {
@@ -645,7 +647,8 @@ func shapes(ops []string, byOp map[string][]float64) []string {
 // resultFiles returns the result files Load reads, in its order.
 func resultFiles() []string {
 	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,
-		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name}
+		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name,
+		schema.SwitchingFile.Name}
 }
 
 // weights reads weights.csv (one row per node of one weighted fleet,

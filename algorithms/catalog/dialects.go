@@ -41,6 +41,13 @@ type DialectFacts struct {
 	// MaxNodes is the most servers the system accepts (libmemcached's
 	// continuum holds 100), or 0 when it sets no limit of its own.
 	MaxNodes int
+	// Product is the system as its users name it ("libmemcached",
+	// "twemproxy", "npm hashring", ...): the dialects of one system share
+	// it.
+	Product string
+	// Default: this is the setting the system uses when its configuration
+	// names none (one dialect per system).
+	Default bool
 }
 
 // dialectPointBytes bounds what a dialect allocates per point or table
@@ -271,7 +278,18 @@ var dialectInfos = func() []Info {
 		if i < 0 {
 			panic("common dialect " + c.name + " is not registered")
 		}
-		out[i].Dialect.Common = c.why
+		out[i].Dialect.Common, out[i].Dialect.Default = c.why, c.isDefault
+	}
+	for i := range out {
+		for _, p := range products {
+			if strings.HasPrefix(out[i].Name, p.prefix) {
+				out[i].Dialect.Product = p.product
+				break
+			}
+		}
+		if out[i].Dialect.Product == "" {
+			panic("dialect " + out[i].Name + " belongs to no product")
+		}
 	}
 	return out
 }()
@@ -281,22 +299,32 @@ var dialectInfos = func() []Info {
 // default setting, and where that default is not consistent hashing
 // (libmemcached, spymemcached, nginx, HAProxy) also the consistent
 // setting; twemproxy's default hash beside md5, the hash of libketama.
-var commonDialects = []struct{ name, why string }{
-	{libmemcached.ModulaName("default"), "libmemcached's default: MEMCACHED_DISTRIBUTION_MODULA with the default hash (one-at-a-time)"},
-	{libmemcached.KetamaWeightedName, "libmemcached's libketama layout (MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED): MD5 points and keys, as twemproxy's ketama with hash md5"},
-	{twemproxy.Name("ketama", "fnv1a_64"), "twemproxy's default: distribution ketama, hash fnv1a_64 (src/nc_conf.h CONF_DEFAULT_DIST, CONF_DEFAULT_HASH)"},
-	{twemproxy.Name("ketama", "md5"), "twemproxy's libketama setting: distribution ketama, hash md5"},
-	{pymemcache.Name, "python-memcached's only distribution"},
-	{uhashring.MetaName, "uhashring's default ring (HashRing without hash_fn)"},
-	{hashringjs.Name, "npm hashring's only distribution"},
-	{spymemcached.ArrayModName, "spymemcached's default (DefaultConnectionFactory: ArrayModNodeLocator, NATIVE_HASH)"},
-	{spymemcached.KetamaSpyName, "spymemcached's consistent setting (KetamaConnectionFactory: KetamaNodeLocator, KETAMA_HASH, key format SPYMEMCACHED)"},
-	{nginx.HashName, "nginx upstream hash without the consistent parameter"},
-	{nginx.ConsistentName, "nginx upstream hash with the consistent parameter (ketama-like)"},
-	{haproxy.Name("map-based", "sdbm", false), "HAProxy's default: hash-type map-based, hash function sdbm"},
-	{haproxy.Name("consistent", "sdbm", false), "HAProxy's consistent setting: hash-type consistent, sdbm"},
-	{goredis.Name, "go-redis Ring's default (NewConsistentHash: rendezvous)"},
-	{gomemcache.Name, "gomemcache's only distribution (ServerList.PickServer)"},
+var commonDialects = []struct {
+	name, why string
+	isDefault bool // the system's default setting (DialectFacts.Default)
+}{
+	{libmemcached.ModulaName("default"), "libmemcached's default: MEMCACHED_DISTRIBUTION_MODULA with the default hash (one-at-a-time)", true},
+	{libmemcached.KetamaWeightedName, "libmemcached's libketama layout (MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED): MD5 points and keys, as twemproxy's ketama with hash md5", false},
+	{twemproxy.Name("ketama", "fnv1a_64"), "twemproxy's default: distribution ketama, hash fnv1a_64 (src/nc_conf.h CONF_DEFAULT_DIST, CONF_DEFAULT_HASH)", true},
+	{twemproxy.Name("ketama", "md5"), "twemproxy's libketama setting: distribution ketama, hash md5", false},
+	{pymemcache.Name, "python-memcached's only distribution", true},
+	{uhashring.MetaName, "uhashring's default ring (HashRing without hash_fn)", true},
+	{hashringjs.Name, "npm hashring's only distribution", true},
+	{spymemcached.ArrayModName, "spymemcached's default (DefaultConnectionFactory: ArrayModNodeLocator, NATIVE_HASH)", true},
+	{spymemcached.KetamaSpyName, "spymemcached's consistent setting (KetamaConnectionFactory: KetamaNodeLocator, KETAMA_HASH, key format SPYMEMCACHED)", false},
+	{nginx.HashName, "nginx's default: upstream hash without the consistent parameter", true},
+	{nginx.ConsistentName, "nginx's consistent setting: upstream hash with the consistent parameter (ketama-like)", false},
+	{haproxy.Name("map-based", "sdbm", false), "HAProxy's default: hash-type map-based, hash function sdbm", true},
+	{haproxy.Name("consistent", "sdbm", false), "HAProxy's consistent setting: hash-type consistent, sdbm", false},
+	{goredis.Name, "go-redis Ring's default (NewConsistentHash: rendezvous)", true},
+	{gomemcache.Name, "gomemcache's only distribution (ServerList.PickServer)", true},
+}
+
+// products names each system by the prefix of its dialects' names.
+var products = []struct{ prefix, product string }{
+	{"libmemcached-", "libmemcached"}, {"twemproxy-", "twemproxy"}, {pymemcache.Name, "python-memcached"},
+	{uhashring.MetaName, "uhashring"}, {hashringjs.Name, "npm hashring"}, {"spymemcached-", "spymemcached"},
+	{"nginx-", "nginx"}, {"haproxy-", "HAProxy"}, {goredis.Name, "go-redis"}, {gomemcache.Name, "gomemcache"},
 }
 
 // CommonDialectGroup is the name ParseNames expands to [CommonDialects].

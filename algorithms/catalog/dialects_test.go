@@ -153,9 +153,30 @@ func TestCommonDialects(t *testing.T) {
 		}
 	}
 	// One system per package of algorithms/dialect: each has a common
-	// setting.
+	// setting, and exactly one default among them.
 	if len(systems) != 10 {
 		t.Errorf("common dialects cover %d systems (%v), want all 10", len(systems), systems)
+	}
+	defaults := map[string][]string{}
+	for _, name := range Dialects() {
+		in, _ := Describe(name)
+		if in.Dialect.Product == "" {
+			t.Errorf("%s: no product", name)
+		}
+		if in.Dialect.Default {
+			defaults[in.Dialect.Product] = append(defaults[in.Dialect.Product], name)
+			if !slices.Contains(common, name) {
+				t.Errorf("%s: a default that is not common", name)
+			}
+		}
+	}
+	if len(defaults) != 10 {
+		t.Errorf("defaults %v: want one for each of the 10 systems", defaults)
+	}
+	for p, ds := range defaults {
+		if len(ds) != 1 {
+			t.Errorf("%s has %d defaults: %v", p, len(ds), ds)
+		}
 	}
 	if c := slices.Compact(slices.Sorted(slices.Values(common))); len(c) != len(common) {
 		t.Errorf("common dialects repeat a name: %v", common)
