@@ -55,22 +55,31 @@ type DialectFacts struct {
 // lookup table (4 to 8 B per point), the label hashed for it (up to 32 B)
 // and sort scratch; dialectNodeBytes covers the membership copy,
 // validation and parsed addresses.
+// dialectEntryBytes is the same for HAProxy's map, whose entries are
+// 4-byte server indexes built in place (its weight scale of 16 makes them
+// many: 16 a server at equal weights).
 const (
 	dialectPointBytes = 64
+	dialectEntryBytes = 16
 	dialectNodeBytes  = 256
 )
 
 // dialect returns the Info of a dialect built by build, with points(nodes)
 // an upper bound of its points or table entries.
 func dialectInfo(name string, f DialectFacts, weights string, weighted bool, build dialect.Build, points func([]algorithms.Node) int64) Info {
-	return Info{Name: name, Family: "dialect", Lookup: "O(1) expected", Memory: fmt.Sprintf("%d B per point or table entry", dialectPointBytes),
+	return dialectInfoBytes(name, f, weights, weighted, build, points, dialectPointBytes)
+}
+
+// dialectInfoBytes is dialectInfo with perPoint bytes a point or entry.
+func dialectInfoBytes(name string, f DialectFacts, weights string, weighted bool, build dialect.Build, points func([]algorithms.Node) int64, perPoint int64) Info {
+	return Info{Name: name, Family: "dialect", Lookup: "O(1) expected", Memory: fmt.Sprintf("%d B per point or table entry", perPoint),
 		Removal: "any; as the real system re-places keys when a server leaves its configuration", Weights: weights,
 		Source: f.Source, Weighted: weighted, Dialect: &f,
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) { return build(n) },
 		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
 			p := points(n)
-			return Cost{Bytes: fixedBytes + int64(len(n))*dialectNodeBytes + p*dialectPointBytes,
-				How: fmt.Sprintf("%d points or table entries x %d B + %d nodes x %d B", p, dialectPointBytes, len(n), dialectNodeBytes)}, nil
+			return Cost{Bytes: fixedBytes + int64(len(n))*dialectNodeBytes + p*perPoint,
+				How: fmt.Sprintf("%d points or table entries x %d B + %d nodes x %d B", p, perPoint, len(n), dialectNodeBytes)}, nil
 		}}
 }
 
@@ -217,25 +226,25 @@ var dialectInfos = func() []Info {
 			f string
 			a bool
 		}{{"sdbm", false}, {"djb2", false}, {"wt6", false}, {"crc32", false}, {"sdbm", true}} {
-			mod, build, how, src := "", must(haproxy.Consistent(v.f, v.a)), "16*w points at full_hash(puid*4096+j), the nearer of the points around the key",
-				"src/lb_chash.c chash_init_server_tree, chash_get_server_hash"
+			mod, build, how, src, bytes := "", must(haproxy.Consistent(v.f, v.a)), "16*w points at full_hash(puid*4096+j), the nearer of the points around the key",
+				"src/lb_chash.c chash_init_server_tree, chash_get_server_hash", int64(dialectPointBytes)
 			if v.a {
 				mod = " avalanche"
 			}
 			if method == "map-based" {
-				build, how, src = must(haproxy.MapBased(v.f, v.a)), "mod the map of 16*w/gcd entries a server in HAProxy's smooth weighted order",
-					"src/lb_map.c init_server_map, recalc_server_map, map_get_server_hash"
+				build, how, src, bytes = must(haproxy.MapBased(v.f, v.a)), "mod the map of 16*w/gcd entries a server in HAProxy's smooth weighted order",
+					"src/lb_map.c init_server_map, recalc_server_map, map_get_server_hash", dialectEntryBytes
 			}
 			keyHash := v.f
 			if v.a {
 				keyHash = "full_hash(" + v.f + ")"
 			}
-			out = append(out, dialectInfo(haproxy.Name(method, v.f, v.a), DialectFacts{
+			out = append(out, dialectInfoBytes(haproxy.Name(method, v.f, v.a), DialectFacts{
 				System: "HAProxy hash-type " + method + " " + v.f + mod, Version: haproxy.Version,
 				Source:  src + "; src/hash.c, src/backend.c gen_hash (v2.6.0 sources)",
 				Hashed:  "keys: " + keyHash + "; servers: nothing, their position (puid) in the backend; " + how,
 				NodeIDs: "server lines in order (any IDs), whole weights 1..256", Checked: haLive},
-				"16*w points or entries", true, build, weightPoints(haproxy.BEWeightScale)))
+				"16*w points or entries", true, build, weightPoints(haproxy.BEWeightScale), bytes))
 		}
 	}
 	out = append(out,
