@@ -1,0 +1,231 @@
+package command
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/analysis/reference"
+)
+
+// Golden-output tests: each case runs the real command line in-process
+// through run and compares its standard output and standard error, byte
+// for byte, with testdata/NAME.stdout and testdata/NAME.stderr (a missing
+// file means empty output). After an intended change to the output,
+// regenerate them with
+//
+//	go test ./cmd/chbench -run Golden -update
+//
+// and review the diff. The layout follows golang.org/x/perf's
+// cmd/benchstat/main_test.go.
+//
+// What varies by machine is controlled or normalised explicitly:
+//   - the source revision: every move, spread, load and bounded case passes
+//     -commit golden
+//     (otherwise the binary's VCS revision, or "unknown", is written);
+//   - the Go version (go_version in CSV and JSON, "go:" in bench format)
+//     comes from runtime.Version() and cannot be set by a flag: normalise
+//     replaces it with the placeholder GOVERSION (see goVersionCases for
+//     the cases that must contain it);
+//   - the progress bar is drawn only when stderr is a terminal, and here it
+//     is a buffer, so it never appears;
+//   - -workers is left at its default (one per core): results do not depend
+//     on it (checked with 1 and 3 workers), so a machine with a different
+//     core count writes the same bytes;
+//   - not controlled: the last digits of floating-point columns on an
+//     architecture where the Go compiler fuses multiply-adds (arm64,
+//     ppc64le, s390x) may differ from these files, written on amd64.
+//
+// Every algorithm list is spelled out rather than "all", so an algorithm
+// registered later adds no rows to these files.
+
+var update = flag.Bool("update", false, "rewrite testdata/*.stdout and testdata/*.stderr from the current output")
+
+// goVersionPlaceholder replaces runtime.Version() in golden output.
+const goVersionPlaceholder = "GOVERSION"
+
+// six names the algorithms present when the golden files were written.
+const six = "modulo,ring,rendezvous,jump,slots,bounded"
+
+// trickyKeys are keys every locate and slot case places: the Redis Cluster
+// spec's examples, hash tags (empty, nested, several, unclosed), the empty
+// key, spaces, UTF-8 and a key longer than a cache line.
+var trickyKeys = []string{
+	"123456789", "foo", "user:1000", "", " ", "{}", "{", "}", "}{", "{user1000}.following",
+	"foo{bar}zap", "foo{}{bar}", "foo{{bar}}zap", "foo{bar}{zap}", "{bar", "日本語{キー}",
+	"key with spaces", "longer-key-with-more-bytes-than-a-cache-line-0123456789abcdefghijklmnopqrstuvwxyz",
+}
+
+type goldenCase struct {
+	name string
+	args []string
+}
+
+func goldenCases() []goldenCase {
+	keys := func(args ...string) []string { return append(args, trickyKeys...) }
+	cases := []goldenCase{
+		{"slot", keys("slot")},
+		{"slot-help", []string{"slot", "-h"}},
+		{"locate-weighted", keys("locate", "-algo", "ring", "-node-ids", "a,b,c", "-weights", "1,2,4", "-vnodes", "40", "-hash", "murmur3")},
+		{"locate-bounded-eps", keys("locate", "-algo", "bounded", "-nodes", "7", "-eps", "0.1", "-partitions", "64", "-vnodes", "8", "-hash", "fnv1a64")},
+		{"locate-nodes-0", []string{"locate", "-algo", "ring", "-nodes", "0", "k"}},
+
+		{"move-table", []string{"move", "-algo", six, "-from", "4", "-to", "5", "-keys", "3000", "-sets", "2", "-commit", "golden"}},
+		{"move-ops-table", []string{"move", "-algo", six, "-from", "6", "-op", "add,add-many,remove-last,remove-random,restore,shrink-random,shrink-lifo,churn", "-keys", "1000", "-sets", "2", "-seed", "7", "-commit", "golden"}},
+		{"move-csv", []string{"move", "-algo", "ring,jump", "-from", "3,8", "-op", "add,remove-random", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "csv"}},
+		{"move-json", []string{"move", "-algo", "rendezvous,slots", "-from", "5", "-to", "3", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "json"}},
+		{"move-bench", []string{"move", "-algo", "modulo,bounded", "-from", "4", "-op", "add,restore", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "bench"}},
+		{"move-keys-0", []string{"move", "-algo", "ring", "-from", "4", "-to", "5", "-keys", "0", "-commit", "golden"}},
+
+		{"spread-table", []string{"spread", "-algo", six, "-nodes", "3,5", "-keys", "3000", "-sets", "2", "-commit", "golden"}},
+		{"spread-csv", []string{"spread", "-algo", "ring,jump", "-nodes", "3,10", "-vnodes", "10,100", "-hash", "xxhash,fnv1a64", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "csv"}},
+		{"spread-json", []string{"spread", "-algo", "ring,slots", "-nodes", "3", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "json"}},
+		{"spread-bench", []string{"spread", "-algo", "bounded,modulo", "-nodes", "4", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "bench"}},
+		{"spread-shares-csv", []string{"spread", "-algo", "ring,rendezvous,slots,bounded", "-nodes", "4", "-weights", "1,1,2,4", "-keys", "3000", "-sets", "2", "-commit", "golden", "-format", "csv", "-shares"}},
+		{"spread-keyfile-table", []string{"spread", "-algo", six, "-node-ids", "alpha,beta,gamma", "-keyfile", "testdata/keys.txt", "-sets", "2", "-commit", "golden"}},
+		{"spread-keyfile-json", []string{"spread", "-algo", "jump", "-nodes", "3", "-keyfile", "testdata/keys.txt", "-sets", "2", "-commit", "golden", "-format", "json"}},
+		{"spread-sequential-bench", []string{"spread", "-algo", "ring,jump", "-nodes", "3", "-keys-kind", "sequential", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "bench"}},
+
+		{"load-table", []string{"load", "-algo", "ring,jump,bounded-partition,bounded-key,bounded-request", "-nodes", "5", "-keys", "500", "-requests", "3000", "-sets", "2", "-zipf", "0,1.1", "-commit", "golden"}},
+		{"load-csv", []string{"load", "-algo", "ring,slots,bounded-request", "-nodes", "4", "-keys", "300", "-requests", "2000", "-sets", "2", "-zipf", "0.99", "-keys-kind", "uuid", "-commit", "golden", "-format", "csv"}},
+		{"load-log-bench", []string{"load", "-algo", "modulo,bounded", "-nodes", "3", "-requestlog", "testdata/keys.txt", "-sets", "2", "-commit", "golden", "-format", "bench"}},
+		{"load-zipf-bad", []string{"load", "-zipf", "0,-1", "-commit", "golden"}},
+		{"bounded-table", []string{"bounded", "-nodes", "5", "-keys", "500", "-requests", "2000", "-sets", "2", "-eps", "0.25,1", "-zipf", "0,0.99", "-commit", "golden"}},
+		{"bounded-json", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-commit", "golden", "-format", "json"}},
+		{"bounded-bench", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-zipf", "1.2", "-commit", "golden", "-format", "bench"}},
+
+		{"move-dialect-table", []string{"move", "-algo", "twemproxy-ketama-md5,libmemcached-ketama-weighted,ketama", "-from", "5", "-op", "add,remove-random", "-keys", "2000", "-sets", "2", "-min-moves", "0", "-commit", "golden"}},
+		{"switch-table", []string{"switch", "-from", "libmemcached-ketama-weighted", "-to", "twemproxy-ketama-md5,twemproxy-ketama-fnv1a-64", "-nodes", "5", "-keys", "2000", "-sets", "2", "-first", "3", "-commit", "golden"}},
+		{"switch-members-table", []string{"switch", "-from", "python-memcached", "-to", "nginx-hash-consistent", "-members", "testdata/switch-fleet.txt", "-keyfile", "testdata/keys.txt", "-sets", "2", "-reads", "20000", "-hit", "0.9", "-working-set", "50000", "-commit", "golden"}},
+		{"switch-csv", []string{"switch", "-from", "gomemcache,nginx-hash,ring", "-to", "gomemcache,nginx-hash,ring", "-nodes", "4", "-keys", "1000", "-sets", "2", "-format", "csv", "-commit", "golden"}},
+		{"switch-json", []string{"switch", "-from", "haproxy-consistent", "-to", "haproxy-map-based", "-node-ids", "10.0.0.1:80,10.0.0.2:80,10.0.0.3:80", "-keys", "1000", "-sets", "2", "-first", "2", "-format", "json", "-commit", "golden"}},
+		{"switch-unknown", []string{"switch", "-from", "nutcracker", "-to", "twemproxy-ketama-md5", "-commit", "golden"}},
+	}
+	for _, a := range strings.Split(six, ",") {
+		cases = append(cases, goldenCase{"locate-" + a, keys("locate", "-algo", a, "-nodes", "5")})
+	}
+	return cases
+}
+
+// goVersionCases write the Go version (CSV, JSON and bench output of move,
+// spread, load and bounded); normalise must find it there, or the placeholder would
+// silently stop standing for anything.
+func goVersionCases(name string) bool {
+	for _, f := range []string{"-csv", "-json", "-bench"} {
+		if strings.HasSuffix(name, f) && !strings.Contains(name, "shares") {
+			return true
+		}
+	}
+	return false
+}
+
+// Every golden case's output equals its file in testdata byte for byte,
+// and runs that record the Go version do.
+func TestGolden(t *testing.T) {
+	for _, c := range goldenCases() {
+		t.Run(c.name, func(t *testing.T) {
+			stdout := golden(t, c.name, c.args...)
+			if goVersionCases(c.name) && !bytes.Contains(stdout, []byte(goVersionPlaceholder)) {
+				t.Errorf("output of %s does not record the Go version", c.name)
+			}
+		})
+	}
+}
+
+// refGolden is the size of the reference golden runs: smaller than
+// refSmall (reference_test.go) so that two runs stay fast under -race.
+// The published values and the code paths are those of the default size;
+// only the sampled rows' sizes, and so their tolerances, shrink.
+var refGolden = reference.Size{MoveKeys: 1000, MoveSets: 2, ShareKeys: 2000, Replicas: 40,
+	LawKeys: 5000, LawSets: 2, RingNodes: 100, BoundedRuns: 1, BoundedNodes: 10}
+
+// TestGoldenReference runs chbench reference (table and CSV) at size
+// refGolden instead of the default one, which takes seconds without -race
+// and a minute with it.
+func TestGoldenReference(t *testing.T) {
+	saved := reference.Default
+	reference.Default = refGolden
+	t.Cleanup(func() { reference.Default = saved })
+	golden(t, "reference-table", "reference")
+	golden(t, "reference-csv", "reference", "-format", "csv", "-seed", "3")
+}
+
+// golden runs chbench with args, normalises its output and compares it
+// with testdata/name.stdout and testdata/name.stderr, or rewrites them with
+// -update. The error run returns is written to stderr the way main prints
+// it. It returns the normalised stdout.
+func golden(t *testing.T, name string, args ...string) []byte {
+	t.Helper()
+	t.Logf("chbench %s", strings.Join(args, " "))
+	var stdout, stderr bytes.Buffer
+	if err := run(args, &stdout, &stderr); err != nil && !errors.Is(err, flag.ErrHelp) {
+		stderr.WriteString("chbench: " + err.Error() + "\n")
+	}
+	out, errOut := normalise(stdout.Bytes()), normalise(stderr.Bytes())
+	compareGolden(t, name+".stdout", out)
+	compareGolden(t, name+".stderr", errOut)
+	return out
+}
+
+// normalise replaces the Go version, the one machine-dependent field that
+// no flag controls, with goVersionPlaceholder.
+func normalise(b []byte) []byte {
+	return bytes.ReplaceAll(b, []byte(runtime.Version()), []byte(goVersionPlaceholder))
+}
+
+// compareGolden compares got with testdata/file (missing = empty), or with
+// -update writes it (removing the file when got is empty).
+func compareGolden(t *testing.T, file string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", file)
+	if *update {
+		var err error
+		if len(got) == 0 {
+			err = os.Remove(path)
+			if errors.Is(err, os.ErrNotExist) {
+				err = nil
+			}
+		} else {
+			err = os.WriteFile(path, got, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		t.Fatal(err)
+	}
+	if bytes.Equal(want, got) {
+		return
+	}
+	t.Errorf("%s differs from the output (run with -update to accept it):\n%s", path, lineDiff(want, got))
+}
+
+// lineDiff reports the first differing line of want and got, with the line
+// counts, enough to find the change without a diff tool.
+func lineDiff(want, got []byte) string {
+	w := strings.Split(string(want), "\n")
+	g := strings.Split(string(got), "\n")
+	line := func(l []string, i int) string {
+		if i < len(l) {
+			return strconv.Quote(l[i])
+		}
+		return "(no line)"
+	}
+	for i := 0; i < len(w) || i < len(g); i++ {
+		if i >= len(w) || i >= len(g) || w[i] != g[i] {
+			return fmt.Sprintf("first difference at line %d:\n  want %s\n  got  %s\n(%d lines wanted, %d got)",
+				i+1, line(w, i), line(g, i), len(w), len(g))
+		}
+	}
+	return "(same lines, different bytes)"
+}

@@ -1,0 +1,92 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/cmd/internal/cli"
+	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/schema"
+)
+
+// runLoad measures per-node request load under Zipf popularity (or a
+// request log) for every placement.
+func runLoad(args []string, stdout, stderr io.Writer) error {
+	var t cli.Traffic
+	fs := cli.NewFlagSet("load", "[-algo A[,B...]] [-nodes N (default 100)] [-zipf s[,s...]] [-requestlog FILE] [flags]", stderr)
+	t.Register(fs, "0,0.8,0.99,1.2")
+	fs.StringVar(&t.Placement.Algo, "algo", "all", "comma-separated placements, or all ("+strings.Replace(strings.Join(schema.LoadPlacements(), ", "), "bounded,", "bounded-partition (the catalog's bounded),", 1)+")")
+	fs.Float64Var(&t.Placement.Eps, "eps", catalog.DefaultConfig().Eps, "every bounded form: load factor c = 1 + eps, eps > 0")
+	logPath := fs.String("requestlog", "", "request log: one request per line (the line is the key), line i to stream i mod sets; replaces -keys, -requests, -zipf")
+	o, nodes, names, err := func() (analysis.LoadOptions, []algorithms.Node, []string, error) {
+		set, err := cli.Parse(fs, args)
+		if err != nil {
+			return analysis.LoadOptions{}, nil, nil, err
+		}
+		if fs.NArg() != 0 {
+			return analysis.LoadOptions{}, nil, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		}
+		o, nodes, err := t.Options(set)
+		if err != nil {
+			return o, nil, nil, err
+		}
+		names, err := placementList(t.Placement.Algo)
+		if err != nil || set["node-ids"] {
+			return o, nodes, names, err
+		}
+		nodes, err = cli.AddressMembers(names, nodes, stderr)
+		return o, nodes, names, err
+	}()
+	if err != nil {
+		return cli.Usage(err)
+	}
+	if *logPath != "" { // read by the run: its errors are not the command line's
+		f, err := keyset.NewFile(*logPath, t.Sets)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		o.RequestLog = f
+	}
+	rs, err := analysis.Load(o, names, nodes)
+	if err != nil {
+		return err
+	}
+	return cli.WriteRows(stdout, t.Out, t.Formats, rs, analysis.WriteLoadTable)
+}
+
+// placementList parses load's -algo: "all" (every placement but the
+// dialects), or a comma-separated list of placements (bounded-partition
+// names the catalog's bounded) and dialects or their groups; the error
+// names the unknown or repeated entry.
+func placementList(algo string) ([]string, error) {
+	if algo == "all" {
+		return schema.LoadPlacements(), nil
+	}
+	var names []string
+	for _, a := range strings.Split(algo, ",") {
+		a = strings.TrimSpace(a)
+		if a == schema.VariantPartition {
+			a = "bounded" // the catalog name of the partition form
+		}
+		if a == catalog.DialectGroup || a == catalog.CommonDialectGroup || catalog.IsDialect(a) {
+			ds, err := catalog.ParseNames(a)
+			if err != nil {
+				return nil, err
+			}
+			names = append(names, ds...)
+			continue
+		}
+		if !slices.Contains(schema.LoadPlacements(), a) {
+			return nil, fmt.Errorf("unknown placement %q (known: %s; the dialects: %s; groups: all, %s, %s)", a, strings.Join(schema.LoadPlacements(), ", "),
+				strings.Join(catalog.Dialects(), ", "), catalog.DialectGroup, catalog.CommonDialectGroup)
+		}
+		names = append(names, a)
+	}
+	return names, cli.NoDuplicates("algo", names)
+}

@@ -1,0 +1,90 @@
+package command
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/cmd/internal/cli"
+	"github.com/chbench/chbench/schema"
+)
+
+// runSpread measures how evenly each algorithm spreads keys over nodes
+// (analysis.SweepSpread).
+func runSpread(args []string, stdout, stderr io.Writer) error {
+	var a cli.Analysis
+	fs := cli.NewFlagSet("spread", "-algo A[,B...] -nodes N[,N...] [flags]", stderr)
+	a.Register(fs)
+	nodesL := fs.String("nodes", "", "node count(s): N, a comma-separated list, or grid (log grid 3..10,000); or give -node-ids")
+	fs.StringVar(&a.Weights, "weights", "", "comma-separated node weights > 0, one per node (one -nodes value only)")
+	fs.StringVar(&a.NodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
+	draws := fs.Int("draws", 200, "algorithms with a random layout (ring, bounded, ...): summarise the exact peak-to-mean and cv over this many independent layouts (mean, 5th-95th percentile); 0 = off")
+	shares := fs.Bool("shares", false, "with -format csv: one row per node (id, weight share, measured and exact share) instead of one per configuration")
+	set, o, sw, err := a.Parse(fs, args)
+	switch {
+	case err != nil:
+	case *draws < 0 || *draws > analysis.MaxDraws:
+		err = fmt.Errorf("draws %d: give 0 to %d layouts", *draws, analysis.MaxDraws)
+	case *shares && !slices.Contains(a.Formats, schema.FormatCSV):
+		err = fmt.Errorf("-shares needs -format csv, got -format %s", a.Format)
+	default:
+		err = spreadMembers(&a, set, *nodesL, &sw, stderr)
+	}
+	if err != nil {
+		return cli.Usage(err)
+	}
+	o.Draws = *draws
+	closeKeys, err := a.OpenKeys(&o) // a missing or empty key file, before any work
+	if err != nil {
+		return err
+	}
+	defer closeKeys()
+	if err := sw.CheckSpread(o); err != nil { // every configuration, before the first key
+		return cli.Usage(err)
+	}
+	bar := cli.StartProgress(stderr, analysis.SweepKeys(o, sw)) // stderr terminals only
+	o.Progress = bar.Hook()
+	defer bar.Stop()
+	rows, err := analysis.SweepSpread(o, sw)
+	if err != nil {
+		return err
+	}
+	bar.Stop()
+	return cli.WriteEach(stdout, a.Out, a.Formats, func(format string, w io.Writer) error {
+		if format == schema.FormatCSV && *shares {
+			return schema.WriteCSV(w, schema.SharesOf(rows))
+		}
+		return schema.Write(w, format, rows, analysis.WriteSpreadTable)
+	})
+}
+
+// spreadMembers sets sw's memberships: the explicit one of -node-ids and
+// -weights (with at most one -nodes count), or the -nodes counts; nodes
+// generated from a count are server addresses when sw has a dialect
+// (noted on stderr).
+func spreadMembers(a *cli.Analysis, set map[string]bool, nodes string, sw *analysis.Sweep, stderr io.Writer) error {
+	if a.Weights == "" && a.NodeIDs == "" {
+		if nodes == "" {
+			return fmt.Errorf("-nodes is required (or -node-ids)")
+		}
+		var err error
+		if sw.Nodes, err = cli.NodeCounts("nodes", nodes); err != nil {
+			return err
+		}
+		return cli.AddressSweep(sw, false, stderr)
+	}
+	if set["nodes"] {
+		var err error
+		if a.Nodes, err = strconv.Atoi(nodes); err != nil {
+			return fmt.Errorf("nodes %q: one node count with -weights or -node-ids", nodes)
+		}
+	}
+	var err error
+	if sw.Members, err = a.Membership(set); err != nil || a.NodeIDs != "" {
+		return err
+	}
+	sw.Members, err = cli.AddressMembers(sw.Algos, sw.Members, stderr)
+	return err
+}

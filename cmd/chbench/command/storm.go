@@ -1,0 +1,316 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/cmd/internal/cli"
+	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/live"
+	"github.com/chbench/chbench/schema"
+)
+
+// stormFlags are storm's flags: the analysis flags, the resize or fleet
+// change, the cache fleet's model, the timeline and -live.
+type stormFlags struct {
+	a        cli.Analysis
+	fleet    cli.Fleet
+	live     liveFlags
+	from, to int
+	m        analysis.StormModel
+	timeline bool
+	points   int
+	span     float64
+}
+
+func (s *stormFlags) register(fs *flag.FlagSet) {
+	s.a.Register(fs)
+	def := analysis.DefaultStormModel()
+	fs.IntVar(&s.from, "from", 4, "cache nodes before the change")
+	fs.IntVar(&s.to, "to", 5, "cache nodes after the change (node-N... join, or the last nodes leave)")
+	fs.Float64Var(&s.m.Reads, "reads", def.Reads, "reads per second reaching the cache fleet, Q > 0")
+	fs.Float64Var(&s.m.HitRatio, "hit", def.HitRatio, "steady hit ratio before the change, 0 <= h < 1")
+	fs.IntVar(&s.m.WorkingSet, "working-set", def.WorkingSet, "distinct keys the fleet serves, K >= 1 (refill time constant K/Q; the moved fraction is measured on -keys x -sets sample keys)")
+	fs.Float64Var(&s.m.Zipf, "zipf", 0, "Zipf exponent s of the key popularity, >= 0: key i of the working set is read with probability (i+1)^-s / H(K, s); 0 = uniform (the warm-up then decays as one exponential)")
+	fs.BoolVar(&s.timeline, "timeline", false, "with -format csv: the warm-up curve, one row per algorithm and time point, instead of one row per algorithm")
+	fs.IntVar(&s.points, "points", 120, "timeline: time steps from 0 to -span time constants")
+	fs.Float64Var(&s.span, "span", 6, "timeline: time covered, in time constants K/Q (> 0)")
+	s.fleet.Register(fs)
+	s.live.register(fs)
+}
+
+// runStorm derives the cache miss storm of a resize or a fleet's change
+// from the measured moved fraction of every algorithm
+// (analysis.SweepStorm), or with -live measures it against real memcached
+// servers.
+func runStorm(args []string, stdout, stderr io.Writer) error {
+	var s stormFlags
+	fs := cli.NewFlagSet("storm", "-algo A[,B...] -from N (-to M | -leave ID | -join ID[,W] | ...) [-reads Q] [-hit H] [-working-set K] [-zipf S] [flags]", stderr)
+	s.register(fs)
+	set, err := s.parse(fs, args)
+	if err != nil {
+		return cli.Usage(err)
+	}
+	if s.live.on {
+		return runStormLive(&s, set, stdout, stderr)
+	}
+	ts, o, sw, err := s.sweep(set, stderr)
+	if err != nil {
+		return cli.Usage(err)
+	}
+	closeKeys, err := s.a.OpenKeys(&o)
+	if err != nil {
+		return err
+	}
+	defer closeKeys()
+	bar := cli.StartProgress(stderr, analysis.SweepKeys(o, sw)) // stderr terminals only
+	o.Progress = bar.Hook()
+	defer bar.Stop()
+	rows, err := analysis.SweepStorm(o, sw, s.m)
+	if err != nil {
+		return err
+	}
+	bar.Stop()
+	if s.timeline {
+		return schema.WriteCSV(stdout, analysis.StormTimeline(rows, ts))
+	}
+	return schema.Write(stdout, s.a.Format, rows, analysis.WriteStormTable)
+}
+
+// parse parses storm's flags and checks what every storm needs: one
+// format to standard output, -timeline only with csv, a valid model.
+func (s *stormFlags) parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
+	set, err := cli.Parse(fs, args)
+	if err != nil {
+		return nil, err
+	}
+	if fs.NArg() != 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := s.a.OneFormat("storm"); err != nil {
+		return nil, err
+	}
+	if s.timeline && s.a.Format != schema.FormatCSV {
+		return nil, fmt.Errorf("-timeline needs -format csv, got -format %s", s.a.Format)
+	}
+	if err := s.m.Validate(); err != nil {
+		return nil, err
+	}
+	if s.live.on {
+		if s.fleet.Used(set) {
+			return nil, fmt.Errorf("-live runs a -from N -to M resize; it cannot be combined with %s", strings.Join(s.fleet.Given(set), ", "))
+		}
+		if math.IsNaN(s.span) || math.IsInf(s.span, 0) || s.span <= 0 {
+			return nil, fmt.Errorf("span %v: need a finite number of time constants > 0", s.span)
+		}
+	}
+	return set, nil
+}
+
+// sweep returns the timeline's times, the options and the sweep of
+// changes: the fleet flags' scenarios (a named or seeded change of one
+// membership) or the resize -from N -to M.
+func (s *stormFlags) sweep(set map[string]bool, stderr io.Writer) ([]float64, analysis.Options, analysis.Sweep, error) {
+	ts, err := analysis.StormTimes(s.m, s.points, s.span)
+	if err != nil {
+		return nil, analysis.Options{}, analysis.Sweep{}, err
+	}
+	o, sw, err := s.a.Options()
+	if err != nil {
+		return nil, o, sw, err
+	}
+	if !s.fleet.Used(set) {
+		sc, err := analysis.Resize(s.from, s.to)
+		if err != nil {
+			return nil, o, sw, err
+		}
+		sw.Scenarios = []analysis.Scenario{sc}
+		return ts, o, sw, cli.AddressSweep(&sw, true, stderr)
+	}
+	if set["to"] {
+		return nil, o, sw, s.fleet.Conflict("to", set)
+	}
+	from := ""
+	if set["from"] || !s.fleet.Explicit() {
+		from = strconv.Itoa(s.from)
+	}
+	if sw.Scenarios, err = s.fleet.Scenarios(from, set, o.Seed); err != nil {
+		return nil, o, sw, err
+	}
+	if err := cli.AddressSweep(&sw, !s.fleet.Explicit(), stderr); err != nil {
+		return nil, o, sw, err
+	}
+	cli.KeepWeighted(&s.a, &o, &sw, stderr)
+	return ts, o, sw, nil
+}
+
+// Bounds and defaults of storm -live: seconds of load on loopback, never
+// minutes.
+const (
+	liveAlgos         = "modulo,ring,rendezvous,jump,ketama"
+	liveWorkingSet    = 20000   // default working set K with -live
+	liveMaxWorkingSet = 200000  // most keys -live warms
+	liveMaxReads      = 1000000 // most reads -live replays per algorithm after the change
+	liveMaxMemMB      = 1024
+	liveMaxRate       = 1e6
+	liveMaxTimeout    = 10 * time.Minute
+	liveValueBytes    = 100 // bytes of every cached value
+	liveExchange      = 10 * time.Second
+)
+
+// liveFlags are the flags of storm -live.
+type liveFlags struct {
+	on      bool
+	memMB   int
+	reads   int
+	windows int
+	rate    float64
+	timeout time.Duration
+	steady  string // how the steady misses arise: expiry or lru
+}
+
+func (l *liveFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&l.on, "live", false, "run the storm against real memcached servers started on 127.0.0.1, one per node (default -algo "+liveAlgos+", -working-set 20000)")
+	fs.IntVar(&l.memMB, "live-mem", 16, "live: memcached item memory per instance, megabytes (1.."+strconv.Itoa(liveMaxMemMB)+")")
+	fs.IntVar(&l.reads, "live-reads", 0, "live: reads replayed after the change per algorithm (0 = -span working sets, i.e. -span time constants; at most "+strconv.Itoa(liveMaxReads)+")")
+	fs.IntVar(&l.windows, "live-windows", 12, "live: windows the reads after the change are counted in (the steady window before it has as many reads as one)")
+	fs.Float64Var(&l.rate, "live-rate", 100000, "live: most reads per second sent to the servers (wall clock; the model's clock is -reads)")
+	fs.StringVar(&l.steady, "live-steady", "expiry", "live: how the steady misses arise: expiry (the client deletes the key before a fraction 1 - hit of reads, as a TTL would) or lru (no expiries: memcached evicts when -live-mem cannot hold a node's keys; choose -live-mem and -working-set so the steady window shows -hit)")
+	fs.DurationVar(&l.timeout, "live-timeout", time.Minute, "live: wall-clock limit of the whole run, servers included (at most 10m)")
+}
+
+// check applies -live's defaults to s (-algo, -working-set) and returns
+// the reads to replay after the change, or an error naming a bad flag.
+func (l *liveFlags) check(s *stormFlags, set map[string]bool) (reads int, err error) {
+	if !set["algo"] {
+		s.a.Algo = liveAlgos
+	}
+	if !set["working-set"] {
+		s.m.WorkingSet = liveWorkingSet
+	}
+	for _, f := range []string{"keyfile", "timeline"} {
+		if set[f] {
+			return 0, fmt.Errorf("-%s cannot be combined with -live", f)
+		}
+	}
+	switch {
+	case s.m.WorkingSet > liveMaxWorkingSet:
+		return 0, fmt.Errorf("working set %d: -live warms at most %d keys", s.m.WorkingSet, liveMaxWorkingSet)
+	case l.memMB < 1 || l.memMB > liveMaxMemMB:
+		return 0, fmt.Errorf("live-mem %d: need 1..%d megabytes", l.memMB, liveMaxMemMB)
+	case l.windows < 1 || l.windows > 1000:
+		return 0, fmt.Errorf("live-windows %d: need 1..1000", l.windows)
+	case math.IsNaN(l.rate) || l.rate <= 0 || l.rate > liveMaxRate:
+		return 0, fmt.Errorf("live-rate %v: need 0 < rate <= %g reads per second", l.rate, liveMaxRate)
+	case l.timeout <= 0 || l.timeout > liveMaxTimeout:
+		return 0, fmt.Errorf("live-timeout %v: need 0 < timeout <= %v", l.timeout, liveMaxTimeout)
+	case l.steady != "expiry" && l.steady != "lru":
+		return 0, fmt.Errorf("live-steady %q: need expiry or lru", l.steady)
+	case l.reads < 0 || l.reads > liveMaxReads:
+		return 0, fmt.Errorf("live-reads %d: need 0 (= -span working sets) to %d", l.reads, liveMaxReads)
+	}
+	reads = l.reads
+	if reads == 0 {
+		reads = int(math.Min(math.Round(s.span*float64(s.m.WorkingSet)), liveMaxReads))
+	}
+	if reads < l.windows {
+		return 0, fmt.Errorf("live-reads %d: need at least one read per window (-live-windows %d)", reads, l.windows)
+	}
+	return reads, nil
+}
+
+// runStormLive is storm -live: for each algorithm, live.RunStorm against
+// real memcached servers, beside the warm-up model over the same windows
+// (analysis.SweepStormLive).
+func runStormLive(s *stormFlags, set map[string]bool, stdout, stderr io.Writer) error {
+	cfg, o, sw, sc, err := s.liveConfig(set, stderr)
+	if err != nil {
+		return cli.Usage(err)
+	}
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	ctx, cancel := context.WithTimeout(ctx, s.live.timeout)
+	defer cancel()
+	rows, err := analysis.SweepStormLive(o, sw, sc, s.m, func(o analysis.Options, before, after algorithms.Locator) (analysis.LiveRun, error) {
+		c := cfg
+		c.Before, c.After, c.Seed = before, after, o.Seed
+		run, err := live.RunStorm(ctx, c)
+		if err != nil {
+			return analysis.LiveRun{}, err
+		}
+		lr := analysis.LiveRun{Moved: run.Moved, MemMB: c.MemMB, ValueBytes: c.ValueBytes, Steady: analysis.LiveWindow(run.Steady)}
+		for _, w := range run.Windows {
+			lr.Windows = append(lr.Windows, analysis.LiveWindow(w))
+		}
+		return lr, nil
+	})
+	switch {
+	case err == nil:
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("wall-clock limit -live-timeout %v reached, every server stopped (fewer -live-reads or -algo, or a higher -live-rate): %w", s.live.timeout, err)
+	case errors.Is(err, context.Canceled):
+		return fmt.Errorf("interrupted, every server stopped: %w", err)
+	default:
+		return err
+	}
+	return schema.Write(stdout, s.a.Format, rows, func(w io.Writer, rows []schema.StormLive) error {
+		return analysis.WriteStormLiveTable(w, rows, s.live.steady == "lru")
+	})
+}
+
+// liveConfig checks -live's flags and returns the storm every algorithm
+// runs (its placements and seed left to fill), the options, the sweep and
+// the resize; every error is a usage error.
+func (s *stormFlags) liveConfig(set map[string]bool, stderr io.Writer) (live.StormConfig, analysis.Options, analysis.Sweep, analysis.Scenario, error) {
+	var cfg live.StormConfig
+	reads, err := s.live.check(s, set)
+	if err != nil {
+		return cfg, analysis.Options{}, analysis.Sweep{}, analysis.Scenario{}, err
+	}
+	o, sw, err := s.a.Options()
+	if err != nil {
+		return cfg, o, sw, analysis.Scenario{}, err
+	}
+	sc, err := analysis.Resize(s.from, s.to)
+	if err != nil {
+		return cfg, o, sw, sc, err
+	}
+	if analysis.HasDialect(sw.Algos) { // the servers are started per node ID, whatever the IDs
+		if sc, err = analysis.AddressScenario(sc); err != nil {
+			return cfg, o, sw, sc, err
+		}
+		cli.NoteAddresses(stderr)
+	}
+	keys, err := keyset.Keys(s.m.WorkingSet, o.Seed)
+	if err != nil {
+		return cfg, o, sw, sc, err
+	}
+	if _, err := live.LookBinary("memcached"); err != nil {
+		return cfg, o, sw, sc, fmt.Errorf("-live: %w", err)
+	}
+	cfg = live.StormConfig{Keys: keys, Expire: 1 - s.m.HitRatio, Reads: reads, Windows: s.live.windows, MemMB: s.live.memMB,
+		ValueBytes: liveValueBytes, Rate: s.live.rate, Timeout: liveExchange}
+	if s.live.steady == "lru" {
+		cfg.Expire = 0
+	}
+	if s.m.Zipf > 0 { // nil Popularity: uniform reads
+		z, err := analysis.NewZipf(s.m.WorkingSet, s.m.Zipf) // rank i is keys[i]: random keys, so rank and placement are independent
+		if err != nil {
+			return cfg, o, sw, sc, err
+		}
+		cfg.Popularity = z
+	}
+	return cfg, o, sw, sc, nil
+}
