@@ -1,5 +1,6 @@
-// Package live runs real servers nobody on this project wrote (Redis
-// Cluster, memcached, twemproxy) on the loopback interface and speaks
+// Package live runs real servers and clients nobody on this project wrote
+// (Redis Cluster, memcached, twemproxy, and the clients and proxies of
+// algorithms/dialect) on the loopback interface and speaks
 // their wire protocols, so chbench's placements can be checked against
 // what those servers actually do. Its tests are the checks:
 //
@@ -15,7 +16,6 @@
 //     chbench's ketama continuum names, and after one instance leaves its
 //     configuration, the keys that route elsewhere are exactly those
 //     chbench's ketama moves.
-//
 //   - dialects (algorithms/dialect): pylibmc on libmemcached, nutcracker,
 //     python-memcached, uhashring, npm's hashring under Node.js,
 //     spymemcached from a Java program compiled by the test, nginx and
