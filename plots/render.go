@@ -78,6 +78,10 @@ import (
 //     nodes' hit ratios over the run, one panel per node memory; from
 //     sim-window.csv, sim-event.csv, sim-node.csv, sim-summary.csv and
 //     sim-trace.csv (chbench simulate).
+//   - switching, switching-weighted: the keys routed differently when a
+//     fleet switches between two dialects of real clients and proxies, a
+//     matrix with the value (and the database multiple) in every cell,
+//     one per fleet of switching.csv.
 //
 // Every plot has a caption under its title saying where its numbers came
 // from (keys, sets, hash, seed and build from the CSV columns; goos,
@@ -145,6 +149,7 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
 	add(simFiguresFrom(dir))
+	add(figuresOf(dir, schema.SwitchingFile, switchingFigures))
 
 	out := filepath.Join(dir, schema.PlotsDir)
 	var written []string
