@@ -832,6 +832,20 @@ func TestExternalRowsBesideCatalog(t *testing.T) {
 	}
 }
 
+// load.csv names the catalog's bounded by its form, bounded-partition:
+// its request peak-to-mean belongs in bounded's row (column 11), and no
+// row of its own (external or variant) may appear for it.
+func TestBoundedPartitionIsBoundedsRow(t *testing.T) {
+	rep := render(t, copyRun(t, nil), DefaultProfile())
+	if strings.Contains(rep, "| `bounded-partition` |") {
+		t.Error("bounded-partition has a trade-off row of its own; load.csv's rows for it are bounded's")
+	}
+	cells := strings.Split(tableRow(t, rep, "bounded"), " | ")
+	if len(cells) < 12 || strings.Trim(cells[11], "* ") == "" {
+		t.Errorf("bounded's row %q has no request peak-to-mean", tableRow(t, rep, "bounded"))
+	}
+}
+
 // The conformance section states each placement's verdicts from
 // conformance.csv: the shipped run's two example programs pass, and
 // turning one of c-jump's checks into a FAIL (its value above its
