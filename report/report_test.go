@@ -587,6 +587,38 @@ func TestRulesFollowMeasurements(t *testing.T) {
 	}
 }
 
+// When every algorithm's join moves at most nearIdeal x the ideal, the
+// movement takeaway ends after the count: no "most:" with an empty list.
+func TestMovementTakeawayWithoutFarJoins(t *testing.T) {
+	dir := copyRun(t, func(file string, recs [][]string) {
+		if file != schema.MovementFile.Name {
+			return
+		}
+		h := recs[0]
+		for _, r := range recs[1:] {
+			if r[slices.Index(h, "op")] == "add" {
+				ideal := r[slices.Index(h, "ideal_frac")]
+				for _, c := range []string{"moved_frac", "moved_frac_lo", "moved_frac_hi"} {
+					r[slices.Index(h, c)] = ideal
+				}
+				r[slices.Index(h, "moved_over_ideal")] = "1"
+			}
+		}
+	})
+	rep := render(t, dir, DefaultProfile())
+	i := strings.Index(rep, "when one node joins")
+	if i < 0 {
+		t.Fatal("no movement takeaway")
+	}
+	line := rep[i : i+strings.Index(rep[i:], "\n")]
+	if strings.Contains(line, "most: .") || strings.Contains(line, "most: ;") {
+		t.Errorf("takeaway lists no algorithm after most: %q", line)
+	}
+	if !strings.Contains(line, "the 95% interval contains the ideal itself).") {
+		t.Errorf("takeaway %q: want the join count ended by a full stop", line)
+	}
+}
+
 // ranking joins the values whose intervals overlap the lowest's with ≈
 // and lists the others after "clearly above the lowest", in value order.
 func TestRanking(t *testing.T) {
