@@ -15,6 +15,7 @@ import (
 	"github.com/chbench/chbench/algorithms/anchor"
 	"github.com/chbench/chbench/algorithms/binomial"
 	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/crush"
 	"github.com/chbench/chbench/algorithms/dx"
 	"github.com/chbench/chbench/algorithms/fliphash"
 	"github.com/chbench/chbench/algorithms/jump"
@@ -379,6 +380,24 @@ var infos = []Info{
 			return placer(dx.New(n, c.CapacityFor(len(n)), h))
 		},
 		cost: func(n []algorithms.Node, c Config) (Cost, error) { return bucketArrayCost(n, c, dxBucketBytes), nil }},
+	// crush: Ceph's CRUSH with straw2 buckets, without a topology one host
+	// per node under one root (crushtool --build ... host straw2 1 root
+	// straw2 0). straw2 changes only the draws of the item whose weight
+	// changed, so in this flat map a join takes keys only for the new
+	// host and a leave moves only the leaver's keys, at any weights.
+	// Device and bucket ids follow the node order and are kept by
+	// Rebalance (as Ceph keeps OSD ids): Ordered and Stateful. Listed last
+	// so that the algorithms before it keep their plot styles.
+	{Name: crush.Name, Family: "classic", Lookup: "O(n) flat (one straw2 draw per item on the path)", Memory: "~240 B per node (flat map, ids, domains)",
+		Removal: "any; only its keys move (1/n); in a hierarchy its bucket's share leaves it", Weights: "16.16 fixed point, straw2 ln(u)/w",
+		Source: "Weil et al. SC 2006; Ceph src/crush/mapper.c v16.2", UsesHash: true, Weighted: true, Ordered: true, Stateful: true,
+		JoinMinimal: true, LeaveMinimal: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(crush.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), crushNodeBytes, "the topology, map, bucket and device ids, and validation"), nil
+		}},
 }
 
 // Facts returns the promises the algorithm makes, in the form the
@@ -468,11 +487,15 @@ func unknown(name string) error {
 }
 
 // ParseNames splits a comma-separated list of algorithm and dialect names,
-// checking each; "all" selects every algorithm (not the dialects), and the
-// entry "dialects" every dialect, in place.
+// checking each; "all" selects every algorithm (not the dialects), "all"
+// followed by entries "-NAME" every algorithm but those ([AllExcept]),
+// and the entry "dialects" every dialect, in place.
 func ParseNames(s string) ([]string, error) {
 	if s == "all" {
 		return Names(), nil
+	}
+	if rest, ok := strings.CutPrefix(s, "all,"); ok {
+		return AllExcept(rest)
 	}
 	var out []string
 	for _, n := range strings.Split(s, ",") {
