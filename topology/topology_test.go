@@ -279,3 +279,32 @@ func TestFlat(t *testing.T) {
 		t.Errorf("Level on flat: %v", err)
 	}
 }
+
+// Place keeps the order and weights of the nodes it is given and the
+// domains of the topology; a node the topology lacks is an error naming
+// it.
+func TestPlace(t *testing.T) {
+	tp, err := Split(nodes(t, 6), []Grouping{{"rack", "3"}, {"zone", "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := []algorithms.Node{{ID: "node-5", Weight: 2}, {ID: "node-0", Weight: 1}}
+	got, err := tp.Place(sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Nodes(), sub) {
+		t.Errorf("nodes %v, want %v", got.Nodes(), sub)
+	}
+	r, _ := got.Level("rack")
+	z, _ := got.Level("zone")
+	if d := domainNames(got, r); !reflect.DeepEqual(d, []string{"rack-2", "rack-0"}) {
+		t.Errorf("racks %v, want rack-2 rack-0", d)
+	}
+	if d := domainNames(got, z); !reflect.DeepEqual(d, []string{"zone-1", "zone-0"}) {
+		t.Errorf("zones %v, want zone-1 zone-0", d)
+	}
+	if _, err := tp.Place([]algorithms.Node{{ID: "node-9", Weight: 1}}); err == nil || !strings.Contains(err.Error(), `"node-9"`) {
+		t.Errorf("unknown node: %v, want an error naming node-9", err)
+	}
+}

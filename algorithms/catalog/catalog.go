@@ -29,6 +29,7 @@ import (
 	"github.com/chbench/chbench/algorithms/rendezvous"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/algorithms/slots"
+	"github.com/chbench/chbench/topology"
 )
 
 // Config holds the parameters of every algorithm; each uses the fields it
@@ -198,6 +199,11 @@ type Info struct {
 	// check returns the error build would return, without building; nil
 	// when building is cheap (O(n), no virtual nodes), so Check builds.
 	check func(nodes []algorithms.Node, cfg Config) error
+	// inTopology builds the placement of a topology's nodes from its
+	// hierarchy, with replicas in distinct domains at level (crush's
+	// buckets and rule); nil for the algorithms whose owners do not depend
+	// on domains (see [NewInTopology] and [Info.TopologyMap]).
+	inTopology func(t *topology.Topology, level string, h algorithms.Hash) (algorithms.Locator, error)
 }
 
 // infos is the registry, in the fixed order every table and plot uses.
@@ -397,6 +403,13 @@ var infos = []Info{
 		},
 		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
 			return perNode(len(n), crushNodeBytes, "the topology, map, bucket and device ids, and validation"), nil
+		},
+		inTopology: func(t *topology.Topology, level string, h algorithms.Hash) (algorithms.Locator, error) {
+			p, err := crush.FromTopology(t, level, h)
+			if err != nil {
+				return nil, err
+			}
+			return p.Locator(h.Bits()), nil
 		}},
 }
 
