@@ -326,7 +326,7 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 	cfg := o.Config
 	cfg.Partitions = cfg.PartitionsFor(len(nodes))
 	rc.Partitions = usedPartitions(o.Algo, cfg.Partitions)
-	sp, err := newSpreadPlacements(o.Algo, cfg, nodes, layouts)
+	sp, err := newSpreadPlacements(o, cfg, nodes, layouts)
 	if err != nil {
 		return schema.Spread{}, err
 	}
@@ -334,6 +334,7 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 	if err != nil {
 		return schema.Spread{}, err
 	}
+	o.recordTopology(&rc, false)
 	r := schema.Spread{Config: rc, Label: info.Label(false), Nodes: len(nodes)}
 	st, err := sp.stats(counts, nodes)
 	if err != nil {
@@ -388,17 +389,18 @@ type spreadPlacements struct {
 	order [][]int
 }
 
-// newSpreadPlacements builds algo with cfg on each of layouts layouts of
-// nodes (LayoutNodes).
-func newSpreadPlacements(algo string, cfg catalog.Config, nodes []algorithms.Node, layouts int) (*spreadPlacements, error) {
+// newSpreadPlacements builds o.Algo with cfg on each of layouts layouts of
+// nodes (LayoutNodes); an algorithm whose map is the hierarchy from the
+// topology of o, when it has one (spreadPlacer).
+func newSpreadPlacements(o Options, cfg catalog.Config, nodes []algorithms.Node, layouts int) (*spreadPlacements, error) {
 	sp := &spreadPlacements{ls: make([]algorithms.Locator, layouts), ps: make([]algorithms.Placer, layouts), order: make([][]int, layouts)}
 	for l := range sp.ls {
 		ln := LayoutNodes(nodes, l)
 		var err error
-		if sp.ls[l], err = catalog.NewLocator(algo, ln, cfg); err != nil {
+		if sp.ps[l], err = o.spreadPlacer(ln, cfg); err != nil {
 			return nil, err
 		}
-		sp.ps[l], _ = algorithms.PlacerOf(sp.ls[l])
+		sp.ls[l] = algorithms.AsLocator(sp.ps[l], algorithms.MustHash(cfg.Hash).Bits())
 		index := make(map[string]int, len(ln)) // IndexOf per node would be O(n^2)
 		for i, nd := range ln {
 			index[nd.ID] = i
@@ -538,7 +540,24 @@ func CheckSpread(o Options, nodes []algorithms.Node) error {
 	if err := catalog.Check(o.Algo, nodes, o.Config); err != nil {
 		return err
 	}
+	if err := o.checkTopology(Scenario{Initial: nodes}, false); err != nil {
+		return err
+	}
 	return checkSpreadMemory(o, o.sets(), nodes)
+}
+
+// spreadPlacer builds o.Algo with cfg on nodes: catalog.New, or, where the
+// topology of o decides the owners (inTopology), the placement built from
+// the topology of nodes (catalog.NewPlacerInTopology).
+func (o Options) spreadPlacer(nodes []algorithms.Node, cfg catalog.Config) (algorithms.Placer, error) {
+	if !o.inTopology(false) {
+		return catalog.New(o.Algo, nodes, cfg)
+	}
+	t, err := scenarioTopology(o.Domains, Scenario{Initial: nodes})
+	if err != nil {
+		return nil, err
+	}
+	return catalog.NewPlacerInTopology(o.Algo, t, o.Domains.Level, cfg)
 }
 
 // spreadNodeBytes is what a spread keeps per node beyond its counters: the

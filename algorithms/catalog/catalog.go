@@ -203,7 +203,7 @@ type Info struct {
 	// hierarchy, with replicas in distinct domains at level (crush's
 	// buckets and rule); nil for the algorithms whose owners do not depend
 	// on domains (see [NewInTopology] and [Info.TopologyMap]).
-	inTopology func(t *topology.Topology, level string, h algorithms.Hash) (algorithms.Locator, error)
+	inTopology func(t *topology.Topology, level string, h algorithms.Hash) (algorithms.Placer, algorithms.Locator, error)
 }
 
 // infos is the registry, in the fixed order every table and plot uses.
@@ -404,12 +404,12 @@ var infos = []Info{
 		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
 			return perNode(len(n), crushNodeBytes, "the topology, map, bucket and device ids, and validation"), nil
 		},
-		inTopology: func(t *topology.Topology, level string, h algorithms.Hash) (algorithms.Locator, error) {
+		inTopology: func(t *topology.Topology, level string, h algorithms.Hash) (algorithms.Placer, algorithms.Locator, error) {
 			p, err := crush.FromTopology(t, level, h)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			return p.Locator(h.Bits()), nil
+			return p, p.Locator(h.Bits()), nil
 		}},
 }
 

@@ -30,25 +30,14 @@ func (in Info) TopologyMap() bool { return in.inTopology != nil }
 // It returns the errors of [New] (an unknown name, a bad cfg, over the
 // memory budget) and an error naming a level t does not have.
 func NewInTopology(name string, t *topology.Topology, level string, cfg Config) (algorithms.Locator, error) {
-	in, err := Describe(name)
+	in, err := checkInTopology(name, t, level, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := t.Level(level); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	h, err := algorithms.LookupHash(cfg.Hash)
-	if err != nil {
-		return nil, err
-	}
+	h := algorithms.MustHash(cfg.Hash)
 	if in.inTopology != nil {
-		if err := cfg.Validate(); err != nil {
-			return nil, err
-		}
-		if err := budgetFirst(name, t.Nodes(), cfg); err != nil {
-			return nil, err
-		}
-		return in.inTopology(t, level, h)
+		_, l, err := in.inTopology(t, level, h)
+		return l, err
 	}
 	p, err := New(name, t.Nodes(), cfg)
 	if err != nil {
@@ -59,4 +48,42 @@ func NewInTopology(name string, t *topology.Topology, level string, cfg Config) 
 		return nil, err
 	}
 	return l, nil
+}
+
+// NewPlacerInTopology returns the placement of t's nodes whose owners a
+// topology decides: for an algorithm whose map is the hierarchy
+// ([Info.TopologyMap], crush) the map built from t with level as its
+// failure domain, and for any other the placement [New] builds on t's
+// nodes (a topology changes only its replicas: [NewInTopology]). For
+// measures of owners alone (spread, movement). The errors are those of
+// [NewInTopology].
+func NewPlacerInTopology(name string, t *topology.Topology, level string, cfg Config) (algorithms.Placer, error) {
+	in, err := checkInTopology(name, t, level, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if in.inTopology == nil {
+		return New(name, t.Nodes(), cfg)
+	}
+	p, _, err := in.inTopology(t, level, algorithms.MustHash(cfg.Hash))
+	return p, err
+}
+
+// checkInTopology returns the Info of name after checking cfg, the
+// memory budget of t's nodes and the level.
+func checkInTopology(name string, t *topology.Topology, level string, cfg Config) (Info, error) {
+	in, err := Describe(name)
+	if err != nil {
+		return Info{}, err
+	}
+	if _, err := t.Level(level); err != nil {
+		return Info{}, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return Info{}, err
+	}
+	if err := budgetFirst(name, t.Nodes(), cfg); err != nil {
+		return Info{}, err
+	}
+	return in, nil
 }
