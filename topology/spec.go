@@ -29,7 +29,8 @@ type Spec struct {
 // groupings (innermost first), with failure-domain level (empty: the
 // innermost level). fileName labels a file. It returns an error for both a
 // file and groupings, for a flat file (no level to spread replicas over),
-// and for a level the topology does not have, naming it and the levels.
+// a grouping's spec that is not a count or a list of sizes, and for a
+// level the topology does not have, naming it and the levels.
 func NewSpec(file *Topology, fileName string, groupings []Grouping, level string) (Spec, error) {
 	s := Spec{File: file, Groupings: groupings}
 	switch {
@@ -44,6 +45,9 @@ func NewSpec(file *Topology, fileName string, groupings []Grouping, level string
 		for i, g := range groupings {
 			if err := checkLevels([]string{g.Level}); err != nil {
 				return Spec{}, err
+			}
+			if err := checkSpec(g.Spec); err != nil {
+				return Spec{}, fmt.Errorf("topology: %s %w", g.Level, err)
 			}
 			parts[i] = g.Level + "=" + strings.ReplaceAll(g.Spec, " ", "")
 		}

@@ -348,6 +348,7 @@ func TestSpec(t *testing.T) {
 		{nil, nil, "", "no file and no counts"},
 		{nil, []Grouping{{"rack", "2"}}, "zone", `no level "zone" (levels: rack)`},
 		{nil, []Grouping{{"rack", "2"}, {"rack", "1"}}, "", `level "rack" appears twice`},
+		{nil, []Grouping{{"rack", "2,x"}}, "", `rack "2,x": entry "x" is not a whole number >= 1`},
 	} {
 		if _, err := NewSpec(c.file, "f", c.groups, c.level); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("NewSpec(%v, %v, %q) = %v, want %q", c.file != nil, c.groups, c.level, err, c.want)
