@@ -65,6 +65,16 @@ func TestRoundTrip(t *testing.T) {
 	roundTrip(t, filled[StormPoint]())
 	roundTrip(t, filled[Replication]())
 	roundTrip(t, filled[StormLive]())
+	v := filled[DomainViolation]()
+	v.Scheme, v.Domains = SchemeAware, v.Nodes
+	roundTrip(t, v)
+	r := filled[DomainRank]()
+	ts := 0.25
+	r.Scheme, r.Rank, r.TheoryShare = SchemePlain, 1, &ts
+	roundTrip(t, r)
+	c := filled[DomainChange]()
+	c.Scheme, c.Event, c.NodesLeft, c.NodesJoined = SchemeAware, EventLoss, 3, 0
+	roundTrip(t, c)
 }
 
 func roundTrip[R Row](t *testing.T, row R) {

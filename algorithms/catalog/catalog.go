@@ -204,6 +204,11 @@ type Info struct {
 	// buckets and rule); nil for the algorithms whose owners do not depend
 	// on domains (see [NewInTopology] and [Info.TopologyMap]).
 	inTopology func(t *topology.Topology, level string, h algorithms.Hash) (algorithms.Placer, algorithms.Locator, error)
+	// own is the algorithm's own Locator of a placement it built, when
+	// that models more than algorithms.AsLocator (crush: failures marked
+	// out as Ceph does, topology changes); nil otherwise. See
+	// [NewFailureLocator].
+	own func(p algorithms.Placer, bits int) algorithms.Locator
 }
 
 // infos is the registry, in the fixed order every table and plot uses.
@@ -410,7 +415,8 @@ var infos = []Info{
 				return nil, nil, err
 			}
 			return p, p.Locator(h.Bits()), nil
-		}},
+		},
+		own: func(p algorithms.Placer, bits int) algorithms.Locator { return p.(*crush.Placer).Locator(bits) }},
 }
 
 // Facts returns the promises the algorithm makes, in the form the

@@ -87,3 +87,23 @@ func checkInTopology(name string, t *topology.Topology, level string, cfg Config
 	}
 	return in, nil
 }
+
+// NewFailureLocator is [NewLocator] for measures of failures: the
+// algorithm's own Locator where it models a failure as its real system
+// handles one (crush marks failed devices out, as Ceph does, keeping its
+// map and bucket weights: analysis/domains.Failer), else NewLocator's.
+// The errors are New's.
+func NewFailureLocator(name string, nodes []algorithms.Node, cfg Config) (algorithms.Locator, error) {
+	in, err := Describe(name)
+	if err != nil {
+		return nil, err
+	}
+	if in.own == nil {
+		return NewLocator(name, nodes, cfg)
+	}
+	p, err := New(name, nodes, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return in.own(p, algorithms.MustHash(cfg.Hash).Bits()), nil
+}

@@ -55,6 +55,14 @@ func estimate(xs []float64) Estimate {
 	return e
 }
 
+// nonNegative is estimate of a quantity that cannot be negative (a
+// ratio of shares): the interval is cut at 0.
+func nonNegative(xs []float64) Estimate {
+	e := estimate(xs)
+	e.Lo = math.Max(0, e.Lo)
+	return e
+}
+
 // fraction is estimate of a fraction: the interval is cut to [0, 1].
 func fraction(xs []float64) Estimate {
 	e := estimate(xs)

@@ -146,9 +146,9 @@ func CountRankLoadPerSet(src keyset.Source, locs []algorithms.Locator, r, worker
 			for s, f := range share[k][i] {
 				rel[s] = f / (nodes[i].Weight / W)
 			}
-			res.Relative[k][i] = estimate(rel)
+			res.Relative[k][i] = nonNegative(rel)
 		}
-		res.PeakToMean[k] = estimate(peak[k])
+		res.PeakToMean[k] = nonNegative(peak[k])
 	}
 	res.Load, res.LoadRelative = make([]Estimate, n), make([]Estimate, n)
 	for i := range n {
@@ -157,7 +157,7 @@ func CountRankLoadPerSet(src keyset.Source, locs []algorithms.Locator, r, worker
 		for s, f := range load[i] {
 			rel[s] = f / (nodes[i].Weight / W)
 		}
-		res.LoadRelative[i] = estimate(rel)
+		res.LoadRelative[i] = nonNegative(rel)
 	}
 	weights := make([]float64, n)
 	for i, nd := range nodes {

@@ -100,6 +100,14 @@ func goldenCases() []goldenCase {
 		{"bounded-table", []string{"bounded", "-nodes", "5", "-keys", "500", "-requests", "2000", "-sets", "2", "-eps", "0.25,1", "-zipf", "0,0.99", "-commit", "golden"}},
 		{"bounded-json", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-commit", "golden", "-format", "json"}},
 		{"bounded-bench", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-zipf", "1.2", "-commit", "golden", "-format", "bench"}},
+
+		{"domains-table", []string{"domains", "-algo", "ring,rendezvous,slots,crush", "-nodes", "12", "-racks", "6", "-zones", "3", "-replicas", "2,3", "-keys", "2000", "-sets", "2", "-commit", "golden"}},
+		{"domains-uneven-csv", []string{"domains", "-algo", "jump,crush", "-nodes", "9", "-zones", "2,2,2,3", "-replicas", "2", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "csv"}},
+		{"domains-ranks-csv", []string{"domains", "-ranks", "-algo", "rendezvous,crush", "-weights", "3,3,3,1", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "csv"}},
+		{"domains-ranks-racks-table", []string{"domains", "-ranks", "-algo", "ring", "-nodes", "10", "-racks", "4,4,2", "-keys", "2000", "-sets", "2", "-commit", "golden"}},
+		{"domains-changes-table", []string{"domains", "-changes", "-algo", "rendezvous,crush", "-nodes", "12", "-racks", "6", "-zones", "3", "-keys", "2000", "-sets", "2", "-commit", "golden"}},
+		{"domains-changes-json", []string{"domains", "-changes", "-algo", "ring", "-nodes", "6", "-racks", "3", "-events", "rack:rack-0,+rack", "-keys", "1000", "-sets", "2", "-commit", "golden", "-format", "json"}},
+		{"replication-racks-table", []string{"replication", "-algo", "ring,crush", "-from", "12", "-op", "remove-random", "-replicas", "3", "-racks", "4", "-keys", "2000", "-sets", "2", "-commit", "golden"}},
 	}
 	for _, a := range strings.Split(six, ",") {
 		cases = append(cases, goldenCase{"locate-" + a, keys("locate", "-algo", a, "-nodes", "5")})
