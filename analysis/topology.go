@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
@@ -15,9 +16,14 @@ import (
 
 // inTopology reports whether the topology of o changes what a measure of
 // o.Algo sees: the replicas always (replicas true), the owners only for an
-// algorithm whose map is the hierarchy (catalog Info.TopologyMap).
+// algorithm whose map is the hierarchy (catalog Info.TopologyMap). A
+// placement the caller opened (Options.Opened) is never built in a
+// topology: checkTopology refuses one with its replicas in a topology.
 func (o Options) inTopology(replicas bool) bool {
 	if o.Domains.IsZero() {
+		return false
+	}
+	if _, ok := o.opened(); ok {
 		return false
 	}
 	if replicas {
@@ -99,7 +105,7 @@ func layoutBase(id string) (string, bool) {
 // domains from it.
 func (o Options) firstLocator(sc Scenario, m []algorithms.Node, cfg catalog.Config, replicas bool) (algorithms.Locator, error) {
 	if !o.inTopology(replicas) {
-		return catalog.NewLocator(o.Algo, m, cfg)
+		return o.newLocator(m, cfg)
 	}
 	union, err := scenarioTopology(o.Domains, sc)
 	if err != nil {
@@ -119,7 +125,12 @@ func (o Options) firstLocator(sc Scenario, m []algorithms.Node, cfg catalog.Conf
 // checkTopology returns the error building sc's topology would meet
 // (a count of domains that does not fit, a node the file lacks), before
 // any key is streamed; nil without a topology that changes the measure.
+// An opened placement's replicas cannot be spread over domains (its
+// replicas are the program's own): an error names it.
 func (o Options) checkTopology(sc Scenario, replicas bool) error {
+	if _, ok := o.opened(); ok && replicas && !o.Domains.IsZero() {
+		return fmt.Errorf("analysis: %s is an external placement: its replicas are its own, so -topology, -racks and -zones cannot spread them over failure domains", o.Algo)
+	}
 	if !o.inTopology(replicas) {
 		return nil
 	}
