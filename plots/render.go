@@ -68,7 +68,11 @@ import (
 //     fraction on join and leave, moves per capacity against eps for the
 //     forms of bounded loads, from boundedloads.csv;
 //   - spread-hashes-sequential: spread-hashes on sequential keys, from
-//     hashes-sequential.csv.
+//     hashes-sequential.csv;
+//   - domains-shared: a dot chart of the keys whose replicas share a rack
+//     or zone, each algorithm's own replicas, one panel per topology and
+//     replication factor, against R nodes drawn at random, from
+//     domains.csv.
 //
 // Every plot has a caption under its title saying where its numbers came
 // from (keys, sets, hash, seed and build from the CSV columns; goos,
@@ -135,6 +139,7 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.LoadFile, loadFigures))
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
+	add(figuresOf(dir, schema.DomainsFile, domainsFigures))
 
 	out := filepath.Join(dir, schema.PlotsDir)
 	var written []string
