@@ -40,6 +40,7 @@ const (
 	lastLeaveRatio                // moved/ideal when the last node leaves (rules only, not a column)
 	replicaLoadPeak               // busiest node's replicas over the mean, at R replicas (rules only)
 	weightPeak                    // weights.csv: the largest node share over its weight share (rules only)
+	domainShared                  // domains.csv: keys whose replicas share a domain, one replica per domain at R (rules only)
 	numMetrics
 )
 
@@ -108,12 +109,13 @@ type Data struct {
 	boundedN, boundedZipf float64
 	replN                 float64
 	replR                 float64
-	replIdeal             value  // ideal fraction of the replication rows used
-	replNoLeave           bool   // replication.csv is present but has no remove-random rows
-	weights               string // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
-	plotLinks             string // see LinkTo
-	storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
-	stormShort            string // " (4 -> 5)" for the table header
+	replIdeal             value      // ideal fraction of the replication rows used
+	replNoLeave           bool       // replication.csv is present but has no remove-random rows
+	weights               string     // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
+	plotLinks             string     // see LinkTo
+	storm                 string     // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
+	stormShort            string     // " (4 -> 5)" for the table header
+	domains               domainData // the failure-domain files (readDomains)
 }
 
 // LinkTo makes the report's plot links relative to dir, the directory the
@@ -228,6 +230,9 @@ func (ld *loader) readAll() error {
 		if err := readInto(ld, dir, schema.WeightsFile, ld.weights); err != nil {
 			return err
 		}
+	}
+	if err := ld.readDomains(dir); err != nil {
+		return err
 	}
 	// boundedloads.csv gives the movement of the forms of bounded loads
 	// load.csv measured: it is read only when load.csv has them.
