@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/schema"
@@ -11,6 +12,11 @@ import (
 // domainsFigures draws domains.csv: domainsSharedFigure.
 func domainsFigures(rows []schema.DomainViolation) ([]*figure, error) {
 	return one(domainsSharedFigure(rows))
+}
+
+// domainChangesFigures draws domains-changes.csv: domainChangesFigure.
+func domainChangesFigures(rows []schema.DomainChange) ([]*figure, error) {
+	return one(domainChangesFigure(rows))
 }
 
 // domainsSharedFigure is a dot chart of the fraction of keys whose
@@ -94,4 +100,91 @@ func domainsSharedFigure(rows []schema.DomainViolation) (*figure, error) {
 		logZero:     true,
 		theoryLabel: "R nodes at random",
 	})
+}
+
+// domainChangesFigure is a dot chart of what each change of
+// domains-changes.csv copies with one replica per domain (scheme aware):
+// copies over the ideal (the lost or added share of the replicas), with
+// the 95% CI, one panel per topology and change, a line at 1. modulo,
+// which copies most replicas on every change, is left out and its values
+// given in the caption. Two rows of one algorithm in one panel are an
+// error.
+func domainChangesFigure(rows []schema.DomainChange) (*figure, error) {
+	type panelKey struct{ topology, change string }
+	var keys []panelKey
+	var algos, omitted []string
+	seen := map[string]bool{}
+	var infos []schema.Run
+	type slotRow struct {
+		key  panelKey
+		algo string
+		v    xy
+	}
+	var srs []slotRow
+	for _, r := range rows {
+		if r.Scheme != schema.SchemeAware || r.IdealFrac <= 0 {
+			continue
+		}
+		k := panelKey{r.Topology, r.String()}
+		id := r.Algo + "\x00" + k.topology + "\x00" + k.change
+		if seen[id] {
+			return nil, fmt.Errorf("domains-changes: two rows give %s at %s, %s", r.Algo, k.topology, k.change)
+		}
+		seen[id] = true
+		ratio := xy{Y: r.CopiesFrac / r.IdealFrac, Lo: r.CopiesFracLo / r.IdealFrac, Hi: r.CopiesFracHi / r.IdealFrac, CI: true}
+		if r.Algo == ratioOmitted {
+			omitted = append(omitted, fmt.Sprintf("%.2fx at %s", ratio.Y, k.change))
+			continue
+		}
+		if !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+		if !slices.Contains(algos, r.Algo) {
+			algos = append(algos, r.Algo)
+		}
+		srs = append(srs, slotRow{k, r.Algo, ratio})
+		infos = append(infos, schema.RunOf(r))
+	}
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	slices.SortFunc(algos, catalog.Compare)
+	panels := make([]dotPanel, len(keys))
+	for i, k := range keys {
+		panels[i].title = fmt.Sprintf("%s: %s", k.topology, k.change)
+	}
+	for _, s := range srs {
+		p := &panels[slices.Index(keys, s.key)]
+		p.slots = append(p.slots, dotSlot{slot: slices.Index(algos, s.algo), value: s.v})
+	}
+	for _, p := range panels {
+		slices.SortFunc(p.slots, func(a, b dotSlot) int { return a.slot - b.slot })
+	}
+	caption := captionLines(runCaption(infos),
+		"one replica per domain (each algorithm's domain scheme, crush's rule); copies: replicas the surviving or new nodes must receive, over the ideal (the lost or added share of the replicas)",
+		"marker: mean over the key sets, bar: 95% CI; 1 = the least any placement must copy")
+	if len(omitted) > 0 {
+		caption = append(caption, ratioOmitted+" omitted (it copies most replicas on every change): "+joinLimited(omitted))
+	}
+	return dotFigure(dotChart{
+		name:       "domains-changes",
+		title:      "What a node, rack or zone failing or a rack added copies, over the ideal",
+		caption:    caption,
+		yLabel:     "replicas copied / ideal",
+		labels:     algos,
+		algos:      algos,
+		panels:     panels,
+		valueLabel: "measured",
+		ref:        1,
+		refLabel:   "ideal",
+	})
+}
+
+// joinLimited joins up to four values with ", " and says how many more
+// there are.
+func joinLimited(vs []string) string {
+	if len(vs) <= 4 {
+		return strings.Join(vs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(vs[:4], ", "), len(vs)-4)
 }

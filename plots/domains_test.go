@@ -43,3 +43,35 @@ func TestDomainsSharedFigure(t *testing.T) {
 		t.Errorf("duplicate row: %v, want an error naming ring", err)
 	}
 }
+
+// The changes chart shows copies over the ideal, aware rows only, one
+// panel per change, modulo in the caption with its ratio, and refuses two
+// rows of one algorithm for one change.
+func TestDomainChangesFigure(t *testing.T) {
+	change := func(algo, scheme, domain string, copies float64) schema.DomainChange {
+		c := schema.DomainChange{Scheme: scheme, Nodes: 12, Replicas: 3, Event: schema.EventLoss, EventLevel: "rack", EventDomain: domain,
+			NodesLeft: 2, CopiesFrac: copies, CopiesFracLo: copies * 0.9, CopiesFracHi: copies * 1.1, IdealFrac: 0.2}
+		c.Algo, c.Hash, c.Topology, c.Domain, c.Keys, c.Sets, c.Seed = algo, "xxhash", "rack=6", "rack", 1000, 2, 1
+		return c
+	}
+	rows := []schema.DomainChange{
+		change("ring", schema.SchemeAware, "rack-1", 0.2),
+		change("ring", schema.SchemePlain, "rack-1", 0.3),
+		change("crush", schema.SchemeAware, "rack-1", 0.25),
+		change("modulo", schema.SchemeAware, "rack-1", 0.8),
+		change("ring", schema.SchemeAware, "rack-2", 0.22),
+	}
+	f, err := domainChangesFigure(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f == nil || len(f.panels) != 2 {
+		t.Fatalf("figure %+v: want 2 panels (rack-1 lost, rack-2 lost)", f)
+	}
+	if c := strings.Join(f.caption, "\n"); !strings.Contains(c, "modulo omitted (it copies most replicas on every change): 4.00x at rack rack-1 lost") {
+		t.Errorf("caption %q: want modulo's 0.8 / 0.2 = 4.00x", c)
+	}
+	if _, err := domainChangesFigure(append(rows, change("crush", schema.SchemeAware, "rack-1", 0.2))); err == nil || !strings.Contains(err.Error(), "two rows give crush") {
+		t.Errorf("duplicate row: %v, want an error naming crush", err)
+	}
+}

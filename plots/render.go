@@ -72,7 +72,11 @@ import (
 //   - domains-shared: a dot chart of the keys whose replicas share a rack
 //     or zone, each algorithm's own replicas, one panel per topology and
 //     replication factor, against R nodes drawn at random, from
-//     domains.csv.
+//     domains.csv;
+//   - domains-changes: a dot chart of the replicas a node, rack or zone
+//     failing or a rack added copies over the ideal, one replica per
+//     domain, one panel per change (modulo in the caption), from
+//     domains-changes.csv.
 //
 // Every plot has a caption under its title saying where its numbers came
 // from (keys, sets, hash, seed and build from the CSV columns; goos,
@@ -140,6 +144,7 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
 	add(figuresOf(dir, schema.DomainsFile, domainsFigures))
+	add(figuresOf(dir, schema.DomainChangesFile, domainChangesFigures))
 
 	out := filepath.Join(dir, schema.PlotsDir)
 	var written []string
