@@ -188,3 +188,101 @@ func joinLimited(vs []string) string {
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(vs[:4], ", "), len(vs)-4)
 }
+
+// domainRanksFigures draws domains-ranks.csv: domainRanksFigure.
+func domainRanksFigures(rows []schema.DomainRank) ([]*figure, error) {
+	return one(domainRanksFigure(rows))
+}
+
+// domainRanksFigure is a dot chart of the lightest node's share at each
+// replica rank over its weight share (relative, with the 95% CI), for
+// each algorithm's own replicas on the flat fleet of domains-ranks.csv
+// (no topology), one panel per rank, a line at 1 (its weight's share),
+// and the successive-sampling theory where the file gives it. It returns
+// nil when the flat rows have equal weights (every node is the lightest).
+// Two rows of one algorithm for one rank and node are an error.
+func domainRanksFigure(rows []schema.DomainRank) (*figure, error) {
+	type key struct {
+		algo string
+		rank int
+	}
+	light := map[key]schema.DomainRank{}
+	seen := map[string]bool{}
+	var algos []string
+	var ranks []int
+	weights := map[float64]bool{}
+	for _, r := range rows {
+		if r.Scheme != schema.SchemePlain || r.Topology != "" || r.Rank == 0 {
+			continue
+		}
+		id := fmt.Sprintf("%s\x00%d\x00%s", r.Algo, r.Rank, r.ID)
+		if seen[id] {
+			return nil, fmt.Errorf("domains-ranks: two rows give %s's node %s at rank %d", r.Algo, r.ID, r.Rank)
+		}
+		seen[id] = true
+		weights[r.Weight] = true
+		k := key{r.Algo, r.Rank}
+		if l, ok := light[k]; !ok || r.Weight < l.Weight {
+			light[k] = r
+		}
+		if !slices.Contains(algos, r.Algo) {
+			algos = append(algos, r.Algo)
+		}
+		if !slices.Contains(ranks, r.Rank) {
+			ranks = append(ranks, r.Rank)
+		}
+	}
+	if len(weights) < 2 {
+		return nil, nil
+	}
+	slices.SortFunc(algos, catalog.Compare)
+	slices.Sort(ranks)
+	panels := make([]dotPanel, len(ranks))
+	var infos []schema.Run
+	for i, rk := range ranks {
+		panels[i].title = fmt.Sprintf("rank %d (%s)", rk, rankName(rk))
+		for j, a := range algos {
+			r, ok := light[key{a, rk}]
+			if !ok {
+				continue
+			}
+			s := dotSlot{slot: j, value: xy{Y: r.Relative, Lo: r.RelativeLo, Hi: r.RelativeHi, CI: true}}
+			if r.TheoryShare != nil && r.WeightShare > 0 {
+				s.theory, s.hasTheory = *r.TheoryShare/r.WeightShare, true
+			}
+			panels[i].slots = append(panels[i].slots, s)
+			infos = append(infos, schema.RunOf(r))
+			if i == 0 && j == 0 {
+				panels[i].title += fmt.Sprintf(": node %s of weight %s", r.ID, strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.6f", r.Weight), "0"), "."))
+			}
+		}
+	}
+	return dotFigure(dotChart{
+		name:  "domains-ranks",
+		title: "The lightest node's share of each replica rank, over its weight's share",
+		caption: captionLines(runCaption(infos),
+			"each algorithm's own replicas on a flat fleet of unequal weights; rank 1 is the primary; 1 = the node holds its weight's share of that rank",
+			"theory: successive sampling (each rank drawn by weight among the nodes not yet chosen), which rendezvous's top R and straw2 follow; marker: mean over the key sets, bar: 95% CI"),
+		yLabel:      "share / weight share",
+		labels:      algos,
+		algos:       algos,
+		panels:      panels,
+		valueLabel:  "measured",
+		ref:         1,
+		refLabel:    "its weight's share",
+		theoryLabel: "successive sampling",
+	})
+}
+
+// rankName names a replica rank: "primary", "second", "third", "4th".
+func rankName(r int) string {
+	switch r {
+	case 1:
+		return "primary"
+	case 2:
+		return "second"
+	case 3:
+		return "third"
+	}
+	return fmt.Sprintf("%dth", r)
+}

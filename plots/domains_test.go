@@ -75,3 +75,35 @@ func TestDomainChangesFigure(t *testing.T) {
 		t.Errorf("duplicate row: %v, want an error naming crush", err)
 	}
 }
+
+// The ranks chart shows, per rank, the lightest node of the flat fleet
+// (its relative share, theory over its weight share), ignores rows in a
+// topology and the all-ranks rows (rank 0), and draws nothing for equal
+// weights.
+func TestDomainRanksFigure(t *testing.T) {
+	theory := 0.2
+	rank := func(algo, id, topo string, rk int, w, rel float64) schema.DomainRank {
+		r := schema.DomainRank{Scheme: schema.SchemePlain, Nodes: 4, Replicas: 2, Rank: rk, ID: id, Weight: w, WeightShare: w / 10,
+			Relative: rel, RelativeLo: rel - 0.1, RelativeHi: rel + 0.1, TheoryShare: &theory}
+		r.Algo, r.Hash, r.Topology, r.Keys, r.Sets, r.Seed = algo, "xxhash", topo, 1000, 2, 1
+		return r
+	}
+	var rows []schema.DomainRank
+	for _, rk := range []int{0, 1, 2} {
+		rows = append(rows, rank("rendezvous", "a", "", rk, 3, 0.9), rank("rendezvous", "d", "", rk, 1, 1.5), rank("ring", "d", "rack=2", rk, 1, 9))
+	}
+	f, err := domainRanksFigure(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f == nil || len(f.panels) != 2 {
+		t.Fatalf("figure %+v: want 2 panels (ranks 1 and 2)", f)
+	}
+	if !strings.Contains(f.panels[0].title, "node d of weight 1") {
+		t.Errorf("first panel %q: want the lightest node, d of weight 1", f.panels[0].title)
+	}
+	equal := []schema.DomainRank{rank("ring", "a", "", 1, 1, 1), rank("ring", "b", "", 1, 1, 1)}
+	if f, err := domainRanksFigure(equal); f != nil || err != nil {
+		t.Errorf("equal weights: %v, %v; want no figure", f, err)
+	}
+}

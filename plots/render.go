@@ -73,6 +73,10 @@ import (
 //     or zone, each algorithm's own replicas, one panel per topology and
 //     replication factor, against R nodes drawn at random, from
 //     domains.csv;
+//   - domains-ranks: a dot chart of the lightest node's share of each
+//     replica rank over its weight share, each algorithm's own replicas
+//     on the flat weighted fleet, beside successive sampling, from
+//     domains-ranks.csv;
 //   - domains-changes: a dot chart of the replicas a node, rack or zone
 //     failing or a rack added copies over the ideal, one replica per
 //     domain, one panel per change (modulo in the caption), from
@@ -144,6 +148,7 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
 	add(figuresOf(dir, schema.DomainsFile, domainsFigures))
+	add(figuresOf(dir, schema.DomainRanksFile, domainRanksFigures))
 	add(figuresOf(dir, schema.DomainChangesFile, domainChangesFigures))
 
 	out := filepath.Join(dir, schema.PlotsDir)

@@ -106,7 +106,7 @@ func domainR(d *Data) int {
 // (domains.csv); what a rack loss re-homes (domains-changes.csv); and how
 // uneven the replica ranks are with unequal weights (domains-ranks.csv).
 func domainsSection(d *Data) section {
-	s := section{title: "Racks and zones", plots: []string{"domains-shared"}}
+	s := section{title: "Racks and zones", plots: []string{"domains-shared", "domains-changes", "domains-ranks"}}
 	dd := d.domains
 	if dd.shared == nil && dd.ranks == nil && dd.changes == nil {
 		s.text = append(s.text, notIn("Failure domains", schema.DomainsFile.Name))
