@@ -43,7 +43,7 @@ var domains = map[string]domain{
 	"weight_share": share, "share": fraction,
 	"pairs_moved_frac": fraction, "all_lost_frac": fraction, "steady_hit_ratio": fraction,
 	"domains": count, "keys_shared_frac": fraction, "pairs_shared_frac": fraction, "keys_one_domain_frac": fraction, "random_shared_frac": fraction,
-	"relative": positiveOrZero, "copies_frac": fraction, "collateral_frac": fraction, "keys_moved_frac": fraction, "keys_lost_frac": fraction,
+	"relative": positiveOrZero, "copies_frac": fraction, "keys_moved_frac": fraction, "keys_lost_frac": fraction,
 	"cross_frac": fraction, "cross_outer_frac": fraction, "nodes_left": positiveOrZero, "nodes_joined": positiveOrZero,
 	"op": label,
 }

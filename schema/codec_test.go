@@ -74,6 +74,7 @@ func TestRoundTrip(t *testing.T) {
 	roundTrip(t, r)
 	c := filled[DomainChange]()
 	c.Scheme, c.Event, c.NodesLeft, c.NodesJoined = SchemeAware, EventLoss, 3, 0
+	c.CollateralFrac, c.CollateralFracLo, c.CollateralFracHi = 0.2, 0.1, 0.3 // a fraction in a DomainChange, not in a Move
 	roundTrip(t, c)
 }
 

@@ -203,6 +203,11 @@ func (r DomainChange) check() error {
 	if err := checkScheme(r.Scheme); err != nil {
 		return err
 	}
+	// collateral_frac is a fraction here, one change's copies between
+	// surviving nodes; a Move's, summed over a scenario's steps, is not.
+	if r.CollateralFrac < 0 || r.CollateralFrac > 1 {
+		return columnErr("collateral_frac", "%v is not a fraction in 0..1", r.CollateralFrac)
+	}
 	switch r.Event {
 	case EventLoss:
 		if r.NodesLeft < 1 || r.NodesJoined != 0 {

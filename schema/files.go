@@ -57,6 +57,7 @@ var (
 	DomainsFile           = File[DomainViolation]{"domains.csv"}
 	DomainRanksFile       = File[DomainRank]{"domains-ranks.csv"}
 	DomainChangesFile     = File[DomainChange]{"domains-changes.csv"}
+	ConformanceFile       = File[Conformance]{"conformance.csv"}
 )
 
 // The result files that hold no rows of this package.
@@ -119,6 +120,9 @@ func Files() []Entry {
 		rowsOf(DomainsFile, "`chbench domains`: keys and replica pairs sharing a rack or zone, each algorithm's own replicas beside its domain-aware ones, on even and uneven racks and zones"),
 		rowsOf(DomainRanksFile, "`chbench domains -ranks`: each node's load at each replica rank, weights 3,3,3,1 beside the successive-sampling theory, and on uneven racks"),
 		rowsOf(DomainChangesFile, "`chbench domains -changes`: what a node, a rack or a zone failing and a rack added copy, collateral, keys lost and cross-domain copies"),
+		{"external.txt", "", "Go benchmark output of `BenchmarkLocateKeys` (algorithms/external): chbench's own CPU time per key of a placement in another process, against a trivial responder and the two example programs"},
+		{"external-benchstat.txt", "", "benchstat tables of `external.txt`: cpu-ns/key (chbench's side) and ns/key (wall, the program's lookup included) per responder and batch size"},
+		rowsOf(ConformanceFile, "`chbench conformance`: the verdict per property of the example programs (Python ring; C jump against chbench's jump)"),
 		{"reference.txt", "", "`chbench reference`: every published value next to chbench's, PASS/FAIL"},
 		{ReportFile, "", "`chbench report`: the design-review report built from the files above"},
 		{PlotsDir + "/*.png", "", "`chbench plot`: every plot as PNG, and as SVG beside it"},
