@@ -69,6 +69,10 @@ import (
 //     forms of bounded loads, from boundedloads.csv;
 //   - spread-hashes-sequential: spread-hashes on sequential keys, from
 //     hashes-sequential.csv;
+//   - switching, switching-weighted: the keys routed differently when a
+//     fleet switches between two dialects of real clients and proxies, a
+//     matrix with the value (and the database multiple) in every cell,
+//     one per fleet of switching.csv;
 //   - domains-shared: a dot chart of the keys whose replicas share a rack
 //     or zone, each algorithm's own replicas, one panel per topology and
 //     replication factor, against R nodes drawn at random, from
@@ -147,6 +151,7 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.LoadFile, loadFigures))
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
+	add(figuresOf(dir, schema.SwitchingFile, switchingFigures))
 	add(figuresOf(dir, schema.DomainsFile, domainsFigures))
 	add(figuresOf(dir, schema.DomainRanksFile, domainRanksFigures))
 	add(figuresOf(dir, schema.DomainChangesFile, domainChangesFigures))

@@ -37,6 +37,9 @@ func runMove(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if err := c.Sweep(&sw, set, o.Seed, "-from is required"); err != nil {
 		return cli.Usage(err)
 	}
+	if err := cli.AddressSweep(&sw, !c.Fleet.Explicit(), stderr); err != nil {
+		return cli.Usage(err)
+	}
 	if o.Domains, err = tp.Spec(); err != nil {
 		return cli.Usage(err)
 	}

@@ -33,7 +33,7 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	case *shares && !slices.Contains(a.Formats, schema.FormatCSV):
 		err = fmt.Errorf("-shares needs -format csv, got -format %s", a.Format)
 	default:
-		if err = spreadMembers(&a, set, *nodesL, &sw); err == nil {
+		if err = spreadMembers(&a, set, *nodesL, &sw, stderr); err == nil {
 			o.Domains, err = tp.Spec()
 		}
 	}
@@ -71,15 +71,19 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 }
 
 // spreadMembers sets sw's memberships: the explicit one of -node-ids and
-// -weights (with at most one -nodes count), or the -nodes counts.
-func spreadMembers(a *cli.Analysis, set map[string]bool, nodes string, sw *analysis.Sweep) error {
+// -weights (with at most one -nodes count), or the -nodes counts; nodes
+// generated from a count are server addresses when sw has a dialect
+// (noted on stderr).
+func spreadMembers(a *cli.Analysis, set map[string]bool, nodes string, sw *analysis.Sweep, stderr io.Writer) error {
 	if a.Weights == "" && a.NodeIDs == "" {
 		if nodes == "" {
 			return fmt.Errorf("-nodes is required (or -node-ids)")
 		}
 		var err error
-		sw.Nodes, err = cli.NodeCounts("nodes", nodes)
-		return err
+		if sw.Nodes, err = cli.NodeCounts("nodes", nodes); err != nil {
+			return err
+		}
+		return cli.AddressSweep(sw, false, stderr)
 	}
 	if set["nodes"] {
 		var err error
@@ -88,6 +92,9 @@ func spreadMembers(a *cli.Analysis, set map[string]bool, nodes string, sw *analy
 		}
 	}
 	var err error
-	sw.Members, err = a.Membership(set)
+	if sw.Members, err = a.Membership(set); err != nil || a.NodeIDs != "" {
+		return err
+	}
+	sw.Members, err = cli.AddressMembers(sw.Algos, sw.Members, stderr)
 	return err
 }
