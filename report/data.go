@@ -116,6 +116,7 @@ type Data struct {
 	storm                 string          // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
 	stormShort            string          // " (4 -> 5)" for the table header
 	switches              []schema.Switch // switching.csv, as read (section "Switching clients")
+	sim                   *simReport      // the fleet simulation (sim-*.csv), nil when absent
 	// conformance: per placement of conformance.csv, in order of first
 	// appearance, its verdicts.
 	conformance []verdicts
@@ -253,6 +254,11 @@ func (ld *loader) readAll() error {
 	}
 	if present(schema.WeightsFile.Name) {
 		if err := readInto(ld, dir, schema.WeightsFile, ld.weights); err != nil {
+			return err
+		}
+	}
+	if present(schema.SimSummaryFile.Name) {
+		if err := ld.simulation(dir); err != nil {
 			return err
 		}
 	}
@@ -698,7 +704,7 @@ func shapes(ops []string, byOp map[string][]float64) []string {
 func resultFiles() []string {
 	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,
 		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name, schema.ConformanceFile.Name,
-		schema.SwitchingFile.Name}
+		schema.SwitchingFile.Name, schema.SimSummaryFile.Name}
 }
 
 // conformance reads conformance.csv: per placement, in order of first

@@ -47,6 +47,8 @@ var domains = map[string]domain{
 	"relative": positiveOrZero, "copies_frac": fraction, "keys_moved_frac": fraction, "keys_lost_frac": fraction,
 	"cross_frac": fraction, "cross_outer_frac": fraction, "nodes_left": positiveOrZero, "nodes_joined": positiveOrZero,
 	"op": label,
+	// bytes of a trace's objects (spread, load)
+	"bytes_sample_rate": share, "bytes_max_share": fraction,
 }
 
 // LabelRule describes the names IsLabel accepts, for messages.

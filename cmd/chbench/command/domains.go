@@ -47,7 +47,7 @@ func runDomains(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(err)
 	}
 	keepWeighted(&a, &o, &sw, nodeList, stderr)
-	closeKeys, err := a.OpenKeys(&o) // a missing or empty key file, before any work
+	closeKeys, err := a.OpenKeys(&o, stderr) // a missing or empty key file, before any work
 	if err != nil {
 		return err
 	}
