@@ -317,11 +317,13 @@ func (ld *loader) row(algo string) *algoRow {
 
 // isExternal reports whether algo names a placement outside the catalog:
 // a program speaking the external protocol, whose rows carry the name
-// its handshake gave (a label, and not a name the catalog or load.csv's
-// forms of bounded loads use).
+// its handshake gave (a label, and not a name the catalog or any form of
+// bounded loads uses: load.csv names the catalog's bounded by its form,
+// bounded-partition).
 func isExternal(algo string) bool {
 	_, err := catalog.Describe(algo)
-	return err != nil && schema.IsLabel(algo) && !slices.Contains(schema.LoadPlacements(), algo)
+	return err != nil && schema.IsLabel(algo) && !slices.Contains(schema.LoadPlacements(), algo) &&
+		!slices.Contains(schema.BoundedVariants(), algo)
 }
 
 // set stores v as algo's metric m. A second value for the same row and
