@@ -80,14 +80,14 @@ type Data struct {
 	missing []string  // result files absent from Dir, in the order of the constants above
 
 	// The run.
-	machine     string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
-	goVersions  []string // go_version cells, in order of first appearance
-	commits     []string // commit cells
-	seeds       []string
-	keySources  []string // key_file cells ("" shown as generated keys)
-	placements  []string // placement cells (fidelity runs), if any
-	keysPerFile []string // per file: "movement.csv: 100,000 keys per set x 5 sets" (a range when rows differ)
-	moveShape   []string // per group of ops with the same node counts: "3..949 nodes, 11 sizes (add, remove-random)"
+	machine    string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
+	goVersions []string // go_version cells, in order of first appearance
+	commits    []string // commit cells
+	seeds      []string
+	keySources []string   // key_file cells ("" shown as generated keys)
+	placements []string   // placement cells (fidelity runs), if any
+	keyFiles   []fileKeys // per file: its keys per set and in all, and the key sources of its rows
+	moveShape  []string   // per group of ops with the same node counts: "3..949 nodes, 11 sizes (add, remove-random)"
 	// leaveSpan: per algorithm (catalog order) whose random-leave
 	// moved/ideal over movement.csv's node counts spans more than
 	// spanFactor, the least and the most, with their node counts.
@@ -97,11 +97,15 @@ type Data struct {
 	// The values the report used (the nearest ones the files have).
 	lookupLoN, lookupHiN, buildN float64
 	moveN                        float64 // movement.csv "from" used
-	spreadNUsed                  float64
-	noisePeak                    value // sampling-noise floor of the peak-to-mean at SpreadNUsed
-	loadN, loadZipf              float64
-	hotShare, floor              value   // load.csv: hottest key's request share and the hot-key floor
-	loadEps                      float64 // eps of load.csv's bounded-loads forms at LoadN, LoadZipf (0: none)
+	// moveLeftOut names the movement rows at moveN (or at every size,
+	// when none expects enough moves) that the plots leave out for
+	// expecting fewer than schema.MinExpectedMoves moved keys per set.
+	moveLeftOut     []string
+	spreadNUsed     float64
+	noisePeak       value // sampling-noise floor of the peak-to-mean at SpreadNUsed
+	loadN, loadZipf float64
+	hotShare, floor value   // load.csv: hottest key's request share and the hot-key floor
+	loadEps         float64 // eps of load.csv's bounded-loads forms at LoadN, LoadZipf (0: none)
 	// The bounded-loads forms' movement (boundedloads.csv), read at the
 	// node count nearest the profile's, LoadEps and the Zipf exponent
 	// nearest LoadZipf.
@@ -379,24 +383,34 @@ func (ld *loader) movement(rows []schema.Move) error {
 	if err := ld.meta(runsOf(rows)); err != nil {
 		return err
 	}
-	d.keysSets(schema.MovementFile.Name, runsOf(rows))
+	if err := d.keysSets(schema.MovementFile.Name, runsOf(rows)); err != nil {
+		return err
+	}
 	var ops []string
 	byOp := map[string][]float64{}
-	var froms []float64
+	// The size read is one the plots draw: a point expecting too few
+	// moved keys (schema.Move.EnoughMoves) is neither drawn nor quoted.
+	var froms, others []float64
 	for _, r := range rows {
 		addOnce(&ops, r.Op)
 		byOp[r.Op] = append(byOp[r.Op], float64(r.From))
-		if r.Op == schema.OpAdd {
-			froms = append(froms, float64(r.From))
+		if !r.EnoughMoves() {
+			continue
 		}
+		switch r.Op {
+		case schema.OpAdd:
+			froms = append(froms, float64(r.From))
+		case schema.OpRemoveRandom, schema.OpRemoveLast:
+			others = append(others, float64(r.From))
+		}
+	}
+	if len(froms) == 0 {
+		froms = others
 	}
 	d.moveShape = shapes(ops, byOp)
 	d.leaveSpan = leaveSpans(rows)
 	d.moveN = nearest(froms, float64(d.profile.Nodes))
 	for _, r := range rows {
-		if float64(r.From) != d.moveN {
-			continue
-		}
 		m := joinRatio
 		switch r.Op {
 		case schema.OpAdd:
@@ -405,6 +419,13 @@ func (ld *loader) movement(rows []schema.Move) error {
 		case schema.OpRemoveLast:
 			m = lastLeaveRatio
 		default:
+			continue
+		}
+		if !r.EnoughMoves() && (d.moveN == 0 || float64(r.From) == d.moveN) {
+			addOnce(&d.moveLeftOut, fmt.Sprintf("%s from %s nodes (%s expected moved keys per key set)", r.Op, count(float64(r.From)), numfmt.Sig3(r.ExpectedMoves)))
+			continue
+		}
+		if float64(r.From) != d.moveN {
 			continue
 		}
 		// The interval of moved/ideal is the moved fraction's over the
@@ -425,7 +446,9 @@ func (ld *loader) spread(rows []schema.Spread) error {
 	if err := ld.meta(runsOf(rows)); err != nil {
 		return err
 	}
-	d.keysSets(schema.SpreadFile.Name, runsOf(rows))
+	if err := d.keysSets(schema.SpreadFile.Name, runsOf(rows)); err != nil {
+		return err
+	}
 	var ns []float64
 	for _, r := range rows {
 		ns = append(ns, float64(r.Nodes))
@@ -453,6 +476,9 @@ func (ld *loader) spread(rows []schema.Spread) error {
 func (ld *loader) load(rows []schema.Load) error {
 	d := ld.d
 	if err := ld.meta(runsOf(rows)); err != nil {
+		return err
+	}
+	if err := d.keysSets(schema.LoadFile.Name, runsOf(rows)); err != nil {
 		return err
 	}
 	var ns, zs []float64
@@ -510,6 +536,9 @@ func (ld *loader) storm(rows []schema.Storm) error {
 	if err := ld.meta(runsOf(rows)); err != nil {
 		return err
 	}
+	if err := d.keysSets(schema.StormFile.Name, runsOf(rows)); err != nil {
+		return err
+	}
 	r0 := rows[0]
 	d.storm = fmt.Sprintf("from %s to %s nodes, %s reads/s at hit ratio %s over %s keys",
 		count(float64(r0.From)), count(float64(r0.To)), count(r0.Reads), strconv.FormatFloat(r0.HitRatio, 'g', -1, 64), count(float64(r0.WorkingSet)))
@@ -531,6 +560,9 @@ func (ld *loader) storm(rows []schema.Storm) error {
 func (ld *loader) replication(rows []schema.Replication) error {
 	d := ld.d
 	if err := ld.meta(runsOf(rows)); err != nil {
+		return err
+	}
+	if err := d.keysSets(schema.ReplicationFile.Name, runsOf(rows)); err != nil {
 		return err
 	}
 	var ns, rs []float64
@@ -591,7 +623,7 @@ func leaveSpans(rows []schema.Move) []leaveSpread {
 	var order []string
 	spans := map[string]*leaveSpread{}
 	for _, r := range rows {
-		if r.Op != schema.OpRemoveRandom {
+		if r.Op != schema.OpRemoveRandom || !r.EnoughMoves() {
 			continue
 		}
 		n, v := float64(r.From), r.MovedOverIdeal
@@ -725,23 +757,32 @@ func (ld *loader) bounded(rows []schema.Bounded) error {
 	return nil
 }
 
-// keysSets adds to d.KeysSets the keys per set and sets of the runs of a
-// file, as ranges when its rows differ.
-func (d *Data) keysSets(file string, runs []schema.Run) {
-	var keys, sets []float64
-	for _, r := range runs {
-		k, _ := strconv.ParseFloat(r.Keys, 64)
-		n, _ := strconv.ParseFloat(r.Sets, 64)
-		keys, sets = append(keys, k), append(sets, n)
-	}
-	span := func(xs []float64) string {
-		lo, hi := slices.Min(xs), slices.Max(xs)
-		if lo == hi {
-			return count(lo)
+// fileKeys is what one result file says of its keys: the key count of
+// every row (schema.KeyCount) and the key files its rows were made with
+// ("" for generated keys), in order of first appearance.
+type fileKeys struct {
+	file    string
+	counts  []schema.KeyCount
+	sources []string
+}
+
+// keysSets adds to d.keyFiles the key counts and key sources of the runs
+// of a file. A keys or sets cell that is not a whole number is an error
+// naming the row.
+func (d *Data) keysSets(file string, runs []schema.Run) error {
+	fk := fileKeys{file: file}
+	for i, r := range runs {
+		k, err := schema.KeyCountOfRun(r)
+		if err != nil {
+			return fmt.Errorf("row %d: %w", i+1, err)
 		}
-		return count(lo) + ".." + count(hi)
+		fk.counts = append(fk.counts, k)
+		if !slices.Contains(fk.sources, r.KeyFile) {
+			fk.sources = append(fk.sources, r.KeyFile)
+		}
 	}
-	d.keysPerFile = append(d.keysPerFile, fmt.Sprintf("%s %s keys per set x %s sets", file, span(keys), span(sets)))
+	d.keyFiles = append(d.keyFiles, fk)
+	return nil
 }
 
 // plainText returns an error naming row i (1-based in the message) and

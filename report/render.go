@@ -240,9 +240,8 @@ func writeRun(b *strings.Builder, d *Data) {
 	if off := offProfile(d); len(off) > 0 {
 		fmt.Fprintf(b, "- **Warning**: these results do not hold the profile's values; the report reads the nearest: %s. Numbers read far from your fleet describe another fleet: run the commands at your sizes (README, \"The command line\"), or `make bench` with its size variables (the Makefile's first lines).\n", strings.Join(off, "; "))
 	}
-	if p.KeyFile != "" && !slices.Equal(d.keySources, []string{p.KeyFile}) {
-		fmt.Fprintf(b, "- **Warning**: the profile names key file `%s` but these results were made with %s; run `make bench KEYFILE=%s` to measure on it.\n",
-			p.KeyFile, keySources(d), p.KeyFile)
+	if w := keyFileWarning(d); w != "" {
+		fmt.Fprintf(b, "- **Warning**: %s\n", w)
 	}
 	if len(d.missing) > 0 {
 		item("Not in this run", strings.Join(d.missing, ", "))
@@ -392,10 +391,60 @@ func keySources(d *Data) string {
 	if src == "generated" {
 		src = "generated `user:<16 hex>` keys"
 	}
-	if len(d.keysPerFile) > 0 {
-		src += "; " + strings.Join(d.keysPerFile, "; ")
+	for _, fk := range d.keyFiles {
+		src += "; " + fk.file + " " + schema.DescribeKeys(fk.counts)
 	}
 	return src
+}
+
+// keyFileWarning compares the key file the profile names with the key
+// source of every result file, file by file, and says which were made on
+// it and which were not (with what), and how to measure the others on
+// it; "" when the profile names none or every file was made on it.
+// Paths are compared after filepath.Clean, and as the same file when
+// both can be found.
+func keyFileWarning(d *Data) string {
+	want := d.profile.KeyFile
+	if want == "" {
+		return ""
+	}
+	var on, off []string
+	for _, fk := range d.keyFiles {
+		var other []string
+		for _, src := range fk.sources {
+			switch {
+			case src == "":
+				other = append(other, "generated keys")
+			case !sameKeyFile(src, want):
+				other = append(other, "`"+src+"`")
+			}
+		}
+		if len(other) == 0 {
+			on = append(on, fk.file)
+		} else {
+			off = append(off, fk.file+" ("+strings.Join(other, " and ")+")")
+		}
+	}
+	if len(off) == 0 {
+		return ""
+	}
+	made := "none of the result files were made on it"
+	if len(on) > 0 {
+		made = "made on it: " + strings.Join(on, ", ")
+	}
+	return fmt.Sprintf("the profile names key file `%s`; %s; made on other keys: %s. Their numbers describe those keys, not yours: `make bench KEYFILE=%s` passes the key file to every analysis (load included: its Zipf law then spans the file's keys).",
+		want, made, strings.Join(off, ", "), want)
+}
+
+// sameKeyFile reports whether key file paths a and b name the same file:
+// equal after filepath.Clean, or the same file on disk.
+func sameKeyFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 func counts(xs []float64) string {
@@ -465,7 +514,16 @@ func movementSection(d *Data) section {
 	s := section{title: "How much moves when we scale?", plots: []string{"movement-ratio-add", "movement-ratio-remove-random"}}
 	join, leave := ranked(d, joinRatio, catalogOnly), ranked(d, leaveRatio, catalogOnly)
 	near := func(v float64) bool { return v <= nearIdeal }
+	leftOut := ""
+	if len(d.moveLeftOut) > 0 {
+		leftOut = fmt.Sprintf("Left out here as in the plots, for expecting fewer than %s moved keys per key set (a moved fraction below that is mostly counting noise): %s; more keys per set (`-keys`, or a larger key file) bring them in.",
+			count(schema.MinExpectedMoves), strings.Join(d.moveLeftOut, ", "))
+	}
 	if len(join) == 0 {
+		if leftOut != "" && d.moveN == 0 {
+			s.text = append(s.text, "Movement: no point of "+schema.MovementFile.Name+" is quoted. "+leftOut)
+			return s
+		}
 		s.text = append(s.text, notIn("Movement", schema.MovementFile.Name))
 	} else {
 		ci := countIf(join, func(n named) bool { return containsIdeal(n.Val) })
@@ -487,6 +545,9 @@ func movementSection(d *Data) section {
 			t += fmt.Sprintf(" One fleet size does not speak for the others where a random leave's moved/ideal varies more than %sx across the sizes measured: %s; see the plot.", fixed2(spanFactor), strings.Join(parts, ", "))
 		}
 		s.text = append(s.text, t)
+	}
+	if leftOut != "" {
+		s.text = append(s.text, leftOut)
 	}
 
 	return s

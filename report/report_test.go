@@ -444,7 +444,7 @@ func TestKeyFileMismatchWarns(t *testing.T) {
 	p := DefaultProfile()
 	p.KeyFile = "/data/keys.txt"
 	rep := render(t, runDir, p)
-	if !strings.Contains(rep, "**Warning**: the profile names key file `/data/keys.txt` but these results were made with generated") {
+	if !strings.Contains(rep, "**Warning**: the profile names key file `/data/keys.txt`; none of the result files were made on it; made on other keys: movement.csv (generated keys)") {
 		t.Errorf("no key-file warning in:\n%s", rep)
 	}
 }
