@@ -40,6 +40,8 @@ const (
 	lastLeaveRatio                // moved/ideal when the last node leaves (rules only, not a column)
 	replicaLoadPeak               // busiest node's replicas over the mean, at R replicas (rules only)
 	weightPeak                    // weights.csv: the largest node share over its weight share (rules only)
+	lookupMin                     // ns per lookup from a key at lookup.txt's smallest node count (rules only)
+	lookupMax                     // ns per lookup from a key at lookup.txt's largest node count (rules only)
 	numMetrics
 )
 
@@ -96,6 +98,7 @@ type Data struct {
 
 	// The values the report used (the nearest ones the files have).
 	lookupLoN, lookupHiN, buildN float64
+	lookupMinN, lookupMaxN       float64 // lookup.txt's smallest and largest node counts of Lookup from=key
 	moveN                        float64 // movement.csv "from" used
 	// moveLeftOut names the movement rows at moveN (or at every size,
 	// when none expects enough moves) that the plots leave out for
@@ -319,13 +322,21 @@ func (ld *loader) lookup(path string) error {
 			d.machine = s.Caption
 			d.lookupLoN = nearest(seriesXs(s.Series), float64(p.Nodes))
 			d.lookupHiN = nearest(seriesXs(s.Series), float64(p.MaxNodes))
+			xs := sortedUnique(seriesXs(s.Series))
+			d.lookupMinN, d.lookupMaxN = xs[0], xs[len(xs)-1]
 			at = append(at, struct {
 				n float64
 				m metric
 			}{d.lookupLoN, lookupLo}, struct {
 				n float64
 				m metric
-			}{d.lookupHiN, lookupHi})
+			}{d.lookupHiN, lookupHi}, struct {
+				n float64
+				m metric
+			}{d.lookupMinN, lookupMin}, struct {
+				n float64
+				m metric
+			}{d.lookupMaxN, lookupMax})
 		case s.Name == "Build" && s.Variant == "" && (s.Unit == "ns/op" || s.Unit == "retained-bytes/node"):
 			m := buildNs
 			if s.Unit != "ns/op" {
