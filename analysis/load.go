@@ -531,8 +531,26 @@ func loadRow(o LoadOptions, rc schema.Config, name string, nodes []algorithms.No
 	}
 	r.HotIsBusiest = float64(busiest) / float64(len(ss))
 	var err error
-	r.Floor, err = hotKeyFloor(r.HotShare, nodes)
-	return r, err
+	if r.Floor, err = hotKeyFloor(r.HotShare, nodes); err != nil {
+		return r, err
+	}
+	wmin, whot := nodes[0].Weight, 0.0
+	for _, n := range nodes {
+		wmin = min(wmin, n.Weight)
+		if n.ID == r.HotKeyNode {
+			whot = n.Weight
+		}
+	}
+	r.FloorMinNode = hotKeyFloorOn(r.HotShare, nodes, wmin)
+	r.FloorHotNode = hotKeyFloorOn(r.HotShare, nodes, whot)
+	return r, nil
+}
+
+// hotKeyFloorOn is the hot-key floor when the hottest key, hotShare of
+// the requests, lands on a node of weight w of nodes: max(1, hotShare *
+// W / w). It is [HotKeyFloor] for w = the largest weight.
+func hotKeyFloorOn(hotShare float64, nodes []algorithms.Node, w float64) float64 {
+	return max(1, hotShare*algorithms.TotalWeight(nodes)/w)
 }
 
 // zipfOrLog returns the Zipf exponent s of a row, nil for a request log

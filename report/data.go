@@ -107,8 +107,12 @@ type Data struct {
 	spreadNUsed     float64
 	noisePeak       value // sampling-noise floor of the peak-to-mean at SpreadNUsed
 	loadN, loadZipf float64
-	hotShare, floor value   // load.csv: hottest key's request share and the hot-key floor
-	loadEps         float64 // eps of load.csv's bounded-loads forms at LoadN, LoadZipf (0: none)
+	hotShare, floor value // load.csv: hottest key's request share and the hot-key floor (hottest key on the largest node)
+	floorMin        value // load.csv: the hot-key floor with the hottest key on the smallest node
+	// hotNodes: per placement of load.csv (at loadN, loadZipf), the node
+	// that served its hottest key and the floor on that node.
+	hotNodes map[string]hotNode
+	loadEps  float64 // eps of load.csv's bounded-loads forms at LoadN, LoadZipf (0: none)
 	// The bounded-loads forms' movement (boundedloads.csv), read at the
 	// node count nearest the profile's, LoadEps and the Zipf exponent
 	// nearest LoadZipf.
@@ -535,9 +539,21 @@ func (ld *loader) load(rows []schema.Load) error {
 		}
 		if !d.floor.OK {
 			d.floor = value{V: r.Floor, OK: true}
+			d.floorMin = value{V: r.FloorMinNode, OK: true}
 		}
+		if d.hotNodes == nil {
+			d.hotNodes = map[string]hotNode{}
+		}
+		d.hotNodes[algo] = hotNode{r.HotKeyNode, r.FloorHotNode}
 	}
 	return nil
+}
+
+// hotNode is where a placement put the hottest key of load.csv's first
+// stream, and the hot-key floor on that node.
+type hotNode struct {
+	ID    string
+	Floor float64
 }
 
 // storm reads storm.csv: the database load multiple right after the first

@@ -594,7 +594,13 @@ func hotKeySection(d *Data) section {
 		zs := strconv.FormatFloat(d.loadZipf, 'g', -1, 64)
 		t := fmt.Sprintf("**Takeaway:** under Zipf s = %s at %s nodes", zs, count(d.loadN))
 		if d.hotShare.OK && d.floor.OK {
-			t += fmt.Sprintf(" the hottest key alone is %s of requests, a floor of %sx the mean load for any placement that keeps a key on one node;", percent(d.hotShare.V), fixed2(d.floor.V))
+			t += fmt.Sprintf(" the hottest key alone is %s of requests, a floor of %sx the mean load for any placement that keeps a key on one node", percent(d.hotShare.V), fixed2(d.floor.V))
+			if d.floorMin.OK && d.floorMin.V > d.floor.V {
+				t += fmt.Sprintf(" if it lands on the largest node, %sx if on the smallest (weights set where the floor lies; see below where each placement put it)", fixed2(d.floorMin.V))
+			} else {
+				t += " (the nodes weigh the same, so wherever it lands)"
+			}
+			t += ";"
 		}
 		tied, rest := tiedWithFirst(zipf)
 		t += fmt.Sprintf(" the whole-key placements' busiest node serves from %s to %s the mean.", interval(zipf[0].Val, fixed2, "x"), interval(zipf[len(zipf)-1].Val, fixed2, "x"))
@@ -603,6 +609,9 @@ func hotKeySection(d *Data) section {
 			t += "; clearly above: " + list(rest, fixed2, "x")
 		}
 		t += "."
+		if d.floorMin.OK && d.floorMin.V > d.floor.V {
+			t += " " + hotNodeSentence(d, zipf)
+		}
 		if v, ok := valueOf(d, schema.VariantRequest, zipfPeak); ok {
 			t += fmt.Sprintf(" `%s` serves %s by sending a hot key's overflow requests to other nodes", schema.VariantRequest, interval(v, fixed2, "x"))
 			if j, ok := valueOf(d, schema.VariantRequest, joinRatio); ok {
@@ -614,6 +623,25 @@ func hotKeySection(d *Data) section {
 	}
 
 	return s
+}
+
+// hotNodeSentence says, for a fleet of unequal weights, where the
+// whole-key placements zipf (sorted by request peak-to-mean) put the
+// hottest key and the floor that sets: the placements whose hot key
+// landed above the best-case floor, with their node, floor and peak.
+func hotNodeSentence(d *Data, zipf []named) string {
+	var parts []string
+	for _, n := range zipf {
+		h, ok := d.hotNodes[n.Name]
+		if !ok || h.Floor <= d.floor.V*(1+1e-9) {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("`%s` (on `%s`: floor %sx, peak %sx)", n.Name, h.ID, fixed2(h.Floor), fixed2(n.V)))
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("Every placement put the hottest key on a node of the largest weight, so %sx is the floor for each.", fixed2(d.floor.V))
+	}
+	return fmt.Sprintf("%d of %d placements put the hottest key on a smaller node, which raises their own floor: %s.", len(parts), len(zipf), strings.Join(parts, ", "))
 }
 
 // lookupSection is "How fast is a lookup?".

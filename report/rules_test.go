@@ -159,3 +159,39 @@ func TestTiesAndFlags(t *testing.T) {
 		t.Errorf("the cache rule's tie is not listed by its own next conditions: %s", pick)
 	}
 }
+
+// The hot-key floor is stated with its assumption: on a fleet of unequal
+// weights the report gives the floor with the hottest key on the largest
+// node and on the smallest, and names the placements whose hot key landed
+// on a smaller node with the floor there; at equal weights it says the
+// floor holds wherever the key lands.
+func TestHotKeyFloorAssumption(t *testing.T) {
+	rep := render(t, runDir, DefaultProfile())
+	if !strings.Contains(rep, "(the nodes weigh the same, so wherever it lands)") {
+		t.Errorf("equal weights: the floor's assumption is not stated")
+	}
+	dir := copyRun(t, func(f string, recs [][]string) {
+		if f != schema.LoadFile.Name {
+			return
+		}
+		h := recs[0]
+		for _, r := range recs[1:] {
+			r[slices.Index(h, "floor")] = "1.71"
+			r[slices.Index(h, "floor_min_node")] = "3.42"
+			r[slices.Index(h, "floor_hot_node")] = "1.71"
+			if r[0] == "rendezvous" {
+				r[slices.Index(h, "floor_hot_node")] = "3.42"
+				r[slices.Index(h, "hot_key_node")] = "node-17"
+			}
+		}
+	})
+	rep = render(t, dir, DefaultProfile())
+	for _, want := range []string{
+		"a floor of 1.71x the mean load for any placement that keeps a key on one node if it lands on the largest node, 3.42x if on the smallest",
+		"put the hottest key on a smaller node, which raises their own floor: `rendezvous` (on `node-17`: floor 3.42x, peak ",
+	} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
