@@ -138,3 +138,16 @@ func TestMovementCellsAreDrawnPoints(t *testing.T) {
 		t.Errorf("no drawn movement point, yet the table has a movement column at a node count")
 	}
 }
+
+// The layouts item says what the placement mode means for the numbers,
+// not only its name: per-set covers random layouts like the nodes', fixed
+// is the exact layout of the given IDs.
+func TestLayoutsAreExplained(t *testing.T) {
+	if !strings.Contains(render(t, runDir, DefaultProfile()), "**Ring and bounded layouts**: per-set (each key set on its own random layout") {
+		t.Errorf("per-set is not explained")
+	}
+	dir := copyRun(t, setCells([]string{schema.MovementFile.Name, schema.SpreadFile.Name, schema.ReplicationFile.Name}, map[string]string{"placement": "fixed"}))
+	if !strings.Contains(render(t, dir, DefaultProfile()), "**Ring and bounded layouts**: fixed (every key set on the node IDs as given, unsalted)") {
+		t.Errorf("fixed is not explained")
+	}
+}

@@ -219,7 +219,7 @@ func writeRun(b *strings.Builder, d *Data) {
 	item("Seed", strings.Join(d.seeds, ", "))
 	item("Keys", keySources(d))
 	if len(d.placements) > 0 {
-		item("Ring and bounded layouts", strings.Join(d.placements, ", "))
+		item("Ring and bounded layouts", layouts(d.placements))
 	}
 	shape := []string{}
 	if len(d.moveShape) > 0 {
@@ -386,6 +386,24 @@ func offProfile(d *Data) []string {
 		out = append(out, fmt.Sprintf("request load at Zipf s = %s (asked %s)", strconv.FormatFloat(d.loadZipf, 'g', -1, 64), strconv.FormatFloat(p.Zipf, 'g', -1, 64)))
 	}
 	return out
+}
+
+// layouts explains the placement modes of the results: what the numbers
+// of ring, bounded, ketama, maglev and multiprobe (the algorithms whose
+// layout is a random draw from the node IDs) describe under each.
+func layouts(modes []string) string {
+	var parts []string
+	for _, m := range modes {
+		switch m {
+		case schema.PlacementPerSet:
+			parts = append(parts, "per-set (each key set on its own random layout: set 1 on the node IDs, the others on salted IDs r<s>/ID), so means and intervals cover layouts like these nodes', not one exact layout")
+		case schema.PlacementFixed:
+			parts = append(parts, "fixed (every key set on the node IDs as given, unsalted), so the numbers are that exact layout: the one a client builds from these IDs")
+		default:
+			parts = append(parts, m)
+		}
+	}
+	return strings.Join(parts, "; and ")
 }
 
 func keySources(d *Data) string {

@@ -18,7 +18,7 @@ import (
 // request log) for every placement.
 func runLoad(args []string, stdout, stderr io.Writer) error {
 	var t cli.Traffic
-	fs := cli.NewFlagSet("load", "[-algo A[,B...]] [-nodes N (default 100)] [-zipf s[,s...]] [-requestlog FILE] [flags]", stderr)
+	fs := cli.NewFlagSet("load", "[-algo A[,B...]] [-nodes N (default 100) | -members FILE] [-zipf s[,s...]] [-keyfile FILE | -requestlog FILE] [flags]", stderr)
 	t.Register(fs, "0,0.8,0.99,1.2")
 	fs.StringVar(&t.Placement.Algo, "algo", "all", "comma-separated placements, or all ("+strings.Replace(strings.Join(schema.LoadPlacements(), ", "), "bounded,", "bounded-partition (the catalog's bounded),", 1)+")")
 	fs.Float64Var(&t.Placement.Eps, "eps", catalog.DefaultConfig().Eps, "every bounded form: load factor c = 1 + eps, eps > 0")
@@ -41,13 +41,25 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return cli.Usage(err)
 	}
-	if *logPath != "" { // read by the run: its errors are not the command line's
+	if *logPath != "" && t.KeyFile != "" {
+		return cli.Usage(fmt.Errorf("-requestlog %q and -keyfile %q: a request log holds its own keys", *logPath, t.KeyFile))
+	}
+	// Files are read by the run: their errors are not the command line's.
+	if *logPath != "" {
 		f, err := keyset.NewFile(*logPath, t.Sets)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
 		o.RequestLog = f
+	}
+	if t.KeyFile != "" {
+		f, err := keyset.NewFile(t.KeyFile, t.Sets)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		o.Keys = f
 	}
 	rs, err := analysis.Load(o, names, nodes)
 	if err != nil {

@@ -34,6 +34,7 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 	if err := c.Sweep(&sw, set, o.Seed, "-from is required"); err != nil {
 		return cli.Usage(err)
 	}
+	cli.NamedPlacement(&o, set, c.Fleet.Named(), stderr)
 	if fleet {
 		cli.KeepWeighted(&a, &o, &sw, stderr)
 	} else { // a fleet's change runs at its keys: its ideal fraction is the user's

@@ -90,6 +90,7 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 			}
 		}
 	}
+	cli.NamedPlacement(&o, set, c.Fleet.Named(), stderr)
 	if c.Fleet.Used(set) {
 		cli.KeepWeighted(a, &o, &sw, stderr)
 	}

@@ -20,6 +20,7 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 	nodesL := fs.String("nodes", "", "node count(s): N, a comma-separated list, or grid (log grid 3..10,000); or give -node-ids")
 	fs.StringVar(&a.Weights, "weights", "", "comma-separated node weights > 0, one per node (one -nodes value only)")
 	fs.StringVar(&a.NodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
+	cli.RegisterMembers(fs, &a.Members)
 	draws := fs.Int("draws", 200, "algorithms with a random layout (ring, bounded, ...): summarise the exact peak-to-mean and cv over this many independent layouts (mean, 5th-95th percentile); 0 = off")
 	shares := fs.Bool("shares", false, "with -format csv: one row per node (id, weight share, measured and exact share) instead of one per configuration")
 	set, o, sw, err := a.Parse(fs, args)
@@ -36,6 +37,7 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(err)
 	}
 	o.Draws = *draws
+	cli.NamedPlacement(&o, set, a.Named(), stderr)
 	closeKeys, err := a.OpenKeys(&o) // a missing or empty key file, before any work
 	if err != nil {
 		return err
@@ -63,15 +65,18 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 // spreadMembers sets sw's memberships: the explicit one of -node-ids and
 // -weights (with at most one -nodes count), or the -nodes counts.
 func spreadMembers(a *cli.Analysis, set map[string]bool, nodes string, sw *analysis.Sweep) error {
-	if a.Weights == "" && a.NodeIDs == "" {
+	if a.Weights == "" && a.NodeIDs == "" && a.Members == "" {
 		if nodes == "" {
-			return fmt.Errorf("-nodes is required (or -node-ids)")
+			return fmt.Errorf("-nodes is required (or -node-ids, -members)")
 		}
 		var err error
 		sw.Nodes, err = cli.NodeCounts("nodes", nodes)
 		return err
 	}
 	if set["nodes"] {
+		if a.Members != "" {
+			return fmt.Errorf("-nodes %q and -members: give one membership", nodes)
+		}
 		var err error
 		if a.Nodes, err = strconv.Atoi(nodes); err != nil {
 			return fmt.Errorf("nodes %q: one node count with -weights or -node-ids", nodes)

@@ -250,3 +250,7 @@ func KeepWeighted(a *Analysis, o *analysis.Options, sw *analysis.Sweep, stderr i
 // Explicit reports whether the fleet flags give the initial membership
 // themselves (-members, -node-ids or -weights) rather than a -from count.
 func (f *Fleet) Explicit() bool { return f.members != "" || f.NodeIDs != "" || f.Weights != "" }
+
+// Named reports whether the initial membership's node IDs came from the
+// user (-members or -node-ids), not generated (node-0 ...).
+func (f *Fleet) Named() bool { return f.members != "" || f.NodeIDs != "" }
