@@ -276,6 +276,9 @@ type FleetChange struct {
 	// that join at once (JoinCount).
 	JoinN      int
 	JoinWeight float64
+	// Step, if not 0, stages the named joins (or leaves) Step nodes at a
+	// time (StepsOf), reported step by step (Scenario.PerStep).
+	Step int
 }
 
 // Named reports whether c has a named step.
@@ -293,7 +296,7 @@ func (c FleetChange) Scenarios(initial [][]algorithms.Node, seed uint64) ([]Scen
 	var out []Scenario
 	for _, init := range initial {
 		if c.Named() {
-			sc, err := Change("", init, Step{Join: c.Join, Leave: c.Leave, Reweight: c.Reweight})
+			sc, err := c.named(init)
 			if err != nil {
 				return nil, err
 			}
@@ -322,6 +325,26 @@ func (c FleetChange) Scenarios(initial [][]algorithms.Node, seed uint64) ([]Scen
 		}
 	}
 	return out, nil
+}
+
+// named returns the named step of c on initial, staged c.Step nodes at a
+// time when c.Step is set (op "join" or "leave" as one step would be
+// named, its steps reported apart). It returns an error for a staged step
+// that both joins and leaves or reweights, and Change's errors.
+func (c FleetChange) named(initial []algorithms.Node) (Scenario, error) {
+	st := Step{Join: c.Join, Leave: c.Leave, Reweight: c.Reweight}
+	if c.Step == 0 {
+		return Change("", initial, st)
+	}
+	if c.Step < 0 {
+		return Scenario{}, fmt.Errorf("step %d: need at least 1 node per step", c.Step)
+	}
+	if len(st.Reweight) > 0 || (len(st.Join) > 0 && len(st.Leave) > 0) {
+		return Scenario{}, fmt.Errorf("step %d: a staged change joins or leaves nodes, one kind at a time", c.Step)
+	}
+	sc := Scenario{Op: ChangeOp(st), Initial: slices.Clone(initial), Steps: StepsOf(st, c.Step), PerStep: true}
+	_, err := sc.Memberships()
+	return sc, err
 }
 
 // How a node's weight share changes at one step of a chain of placements

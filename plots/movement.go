@@ -154,6 +154,13 @@ func opTitle(op string) string {
 		return "the newest nodes leave one by one down to n/10 (moves summed)"
 	case "churn":
 		return "20 seeded joins and leaves (moves summed)"
+	case schema.OpGrow:
+		return "staged growth, node by node or in steps (moves of every step summed)"
+	case schema.OpShrink:
+		return "staged shrinkage, the last nodes first (moves of every step summed)"
+	}
+	if base, ok := strings.CutSuffix(op, "-step"); ok && base != "" {
+		return "each step of " + strings.TrimSuffix(opTitle(base), " (moves of every step summed)") + ", at its node count"
 	}
 	return "membership change " + strconv.Quote(op)
 }

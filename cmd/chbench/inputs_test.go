@@ -120,3 +120,46 @@ func TestNamedNodesDefaultToTheirLayout(t *testing.T) {
 		t.Errorf("generated names: %v %v %+v; want per-set", err, rerr, rows)
 	}
 }
+
+// Staged growth is one command, not a loop of them: move -from N -to M
+// -step K reports each step (op grow-step, from n to n+K) and the whole
+// (op grow); named joins staged with -step likewise (join-step, join);
+// storm -step gives each step its own storm; replication refuses -step,
+// since it compares the placements before and after the whole change.
+func TestStagedChanges(t *testing.T) {
+	ops := func(out string) (got []string) {
+		rows, err := schema.ReadCSV[schema.Move](strings.NewReader(out), "move.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			got = append(got, fmt.Sprintf("%s %d-%d", r.Op, r.From, r.To))
+		}
+		return got
+	}
+	out, _, err := runCLI(t, "move", "-algo", "jump", "-from", "40", "-to", "44", "-step", "2", "-keys", "5000", "-sets", "2", "-format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(ops(out), ", "), "grow-step 40-42, grow-step 42-44, grow 40-44"; got != want {
+		t.Errorf("move -from 40 -to 44 -step 2: %s, want %s", got, want)
+	}
+	members := writeMembers(t, t.TempDir(), 10)
+	out, _, err = runCLI(t, "move", "-algo", "rendezvous", "-members", members, "-join", "new-1", "-join", "new-2", "-step", "1", "-keys", "5000", "-sets", "2", "-format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(ops(out), ", "), "join-step 10-11, join-step 11-12, join 10-12"; got != want {
+		t.Errorf("named joins with -step 1: %s, want %s", got, want)
+	}
+	out, _, err = runCLI(t, "storm", "-algo", "jump", "-from", "40", "-to", "43", "-step", "1", "-keys", "5000", "-sets", "2", "-format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows, err := schema.ReadCSV[schema.Storm](strings.NewReader(out), "storm.csv"); err != nil || len(rows) != 3 || rows[2].Op != "grow-step" || rows[2].From != 42 {
+		t.Errorf("storm -step 1: %v, %d rows; want 3 grow-step storms", err, len(rows))
+	}
+	if _, _, err := runCLI(t, "replication", "-algo", "jump", "-from", "40", "-to", "43", "-step", "1"); err == nil || !strings.Contains(err.Error(), "chbench move -step reports each step") {
+		t.Errorf("replication -step: %v", err)
+	}
+}

@@ -61,6 +61,9 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 	if err := a.OneFormat("replication"); err != nil {
 		return o, sw, nil, err
 	}
+	if set["step"] {
+		return o, sw, nil, fmt.Errorf("-step: replication compares the placements before and after the whole change; chbench move -step reports each step")
+	}
 	rs, err := cli.Ints("replicas", *replicas, 1)
 	if err != nil {
 		return o, sw, nil, err

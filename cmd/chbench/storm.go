@@ -146,6 +146,10 @@ func (s *stormFlags) sweep(set map[string]bool, stderr io.Writer) ([]float64, an
 // flags' scenarios (a named or seeded change of one membership) or the
 // resize -from N -to M.
 func (s *stormFlags) changes(set map[string]bool, seed uint64) ([]analysis.Scenario, error) {
+	if set["step"] && set["to"] && !s.fleet.Explicit() && len(s.fleet.Given(set)) == 1 { // only -step: a staged resize
+		sc, err := analysis.Staged(s.from, s.to, s.fleet.StepSize())
+		return []analysis.Scenario{sc}, err
+	}
 	if !s.fleet.Used(set) {
 		sc, err := analysis.Resize(s.from, s.to)
 		return []analysis.Scenario{sc}, err
