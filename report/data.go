@@ -119,12 +119,13 @@ type Data struct {
 	boundedN, boundedZipf float64
 	replN                 float64
 	replR                 float64
-	replIdeal             value  // ideal fraction of the replication rows used
-	replNoLeave           bool   // replication.csv is present but has no remove-random rows
-	weights               string // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
-	plotLinks             string // see LinkTo
-	storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
-	stormShort            string // " (4 -> 5)" for the table header
+	replIdeal             value             // ideal fraction of the replication rows used
+	replNoLeave           bool              // replication.csv is present but has no remove-random rows
+	weights               string            // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
+	weightPeakAt          map[string]string // per algorithm: the node of its weightPeak and its weight, "`cache-17`, weight 1"
+	plotLinks             string            // see LinkTo
+	storm                 string            // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
+	stormShort            string            // " (4 -> 5)" for the table header
 }
 
 // LinkTo makes the report's plot links relative to dir, the directory the
@@ -714,7 +715,7 @@ func (ld *loader) weights(rows []schema.ShareRow) error {
 	var order []string
 	best := map[string]value{}
 	seen := map[string]bool{} // algo and node ID
-	var ws []string
+	var ws []float64
 	for i, r := range rows {
 		if err := plainText(i, "algorithm", r.Algo); err != nil {
 			return err
@@ -730,9 +731,13 @@ func (ld *loader) weights(rows []schema.ShareRow) error {
 		v := est(r.Share.Share, r.ShareLo, r.ShareHi).scaled(r.WeightShare)
 		if b, ok := best[r.Algo]; !ok || v.V > b.V {
 			best[r.Algo] = v
+			if ld.d.weightPeakAt == nil {
+				ld.d.weightPeakAt = map[string]string{}
+			}
+			ld.d.weightPeakAt[r.Algo] = fmt.Sprintf("`%s`, weight %s", r.ID, strconv.FormatFloat(r.Weight, 'g', -1, 64))
 		}
 		if r.Algo == order[0] {
-			ws = append(ws, strconv.FormatFloat(r.Weight, 'g', -1, 64))
+			ws = append(ws, r.Weight)
 		}
 	}
 	for _, algo := range order {
@@ -741,9 +746,41 @@ func (ld *loader) weights(rows []schema.ShareRow) error {
 		}
 	}
 	if len(ws) > 0 {
-		ld.d.weights = fmt.Sprintf("%d nodes weighted %s (%s)", len(ws), strings.Join(ws, ", "), schema.WeightsFile.Name)
+		ld.d.weights = fmt.Sprintf("%d nodes weighted %s (%s)", len(ws), weightClasses(ws), schema.WeightsFile.Name)
 	}
 	return nil
+}
+
+// weightClasses lists the weights of a fleet: each weight in order for a
+// few nodes ("1, 1, 2, 4"), else each distinct weight with its node count,
+// largest first ("2 (8 nodes) and 1 (32 nodes)").
+func weightClasses(ws []float64) string {
+	f := func(w float64) string { return strconv.FormatFloat(w, 'g', -1, 64) }
+	if len(ws) <= 12 {
+		parts := make([]string, len(ws))
+		for i, w := range ws {
+			parts[i] = f(w)
+		}
+		return strings.Join(parts, ", ")
+	}
+	counts := map[float64]int{}
+	var distinct []float64
+	for _, w := range ws {
+		if counts[w] == 0 {
+			distinct = append(distinct, w)
+		}
+		counts[w]++
+	}
+	slices.Sort(distinct)
+	slices.Reverse(distinct)
+	parts := make([]string, len(distinct))
+	for i, w := range distinct {
+		parts[i] = fmt.Sprintf("%s (%d nodes)", f(w), counts[w])
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // bounded reads boundedloads.csv: JoinRatio and LeaveRatio of the forms of

@@ -596,8 +596,27 @@ func evennessSection(d *Data) section {
 		}
 		s.text = append(s.text, t)
 	}
+	if w := weightedPeaks(d); w != "" {
+		s.text = append(s.text, w)
+	}
 
 	return s
+}
+
+// weightedPeaks says, for the weighted fleet of weights.csv, each
+// algorithm's node most over its weight's share, with its weight, from
+// the most even to the least: which node and which weight class the
+// weights rule's number comes from.
+func weightedPeaks(d *Data) string {
+	ws := ranked(d, weightPeak, nil)
+	if len(ws) == 0 || d.weights == "" {
+		return ""
+	}
+	parts := make([]string, len(ws))
+	for i, n := range ws {
+		parts[i] = fmt.Sprintf("`%s` %sx (%s)", n.Name, fixed2(n.V), d.weightPeakAt[n.Name])
+	}
+	return fmt.Sprintf("On %s, the node most over its weight's share of keys (share / weight share): %s.", d.weights, strings.Join(parts, ", "))
 }
 
 // hotKeySection is "What do hot keys do?": the request load under Zipf
