@@ -2,73 +2,138 @@
 # movement and spread analyses, the field's reference values, plots) into
 # results/; `make test` runs the tests. Every knob below can be overridden on
 # the command line, e.g. `make bench COUNT=10 KEYS=1000000 KEYFILE=keys.txt`.
+#
+# Each knob's meaning is the "#>" line(s) just above it: the README's knob
+# table is generated from them (cmd/chbench/readme_test.go fails when the
+# two differ and prints the table to paste).
 
+#> the Go command
 GO        ?= go
+#> output directory of `make bench` (with PROFILE, unless RESULTS is given: results-NAME, NAME the profile file's name without its extension)
 RESULTS   ?= results
+#> your fleet: a fleet profile ([docs/fleet-profile.md](docs/fleet-profile.md)); `make bench` and `make report` then run every analysis on its members, planned changes and traffic
+PROFILE   ?=
 # Lookup benchmarks: benchstat wants >= 6 samples per cell for a 95% interval.
+#> lookup benchmark samples per cell (benchstat needs >= 6 for an interval)
 COUNT     ?= 6
+#> time per lookup benchmark sample
 BENCHTIME ?= 50ms
+#> extra `go test` flags of the lookup benchmarks (`-short` skips 10,000 nodes in the build/parallel benchmarks)
 BENCHARGS ?=
+#> samples per cell of the peers comparison
 PEER_COUNT     ?= $(COUNT)
+#> time per sample of the peers comparison
 PEER_BENCHTIME ?= $(BENCHTIME)
 # Analyses: keys per key set, key sets, seed, and an optional key file (one
 # key per line) used instead of generated keys.
+#> keys per key set of movement (a minimum, see MIN_MOVES) and of the storm's moved fraction
 KEYS      ?= 100000
 # Spread needs many keys per node before the sampling-noise floor stops
 # hiding the algorithm (1000 nodes x 100 keys is mostly noise).
+#> keys per key set of spread
 SPREAD_KEYS ?= 1000000
+#> independent key sets (request streams for load); means and 95% intervals are over them
 SETS      ?= 5
+#> seed of the keys and of random scenario choices
 SEED      ?= 1
+#> your own keys instead of generated ones: one key per line ([docs/commands.md](docs/commands.md#your-own-keys)); load then draws its Zipf requests over them
 KEYFILE   ?=
 # Ring and bounded layouts: per-set (each key set on its own layout, so
 # intervals cover layouts) or fixed (one exact fleet). DRAWS layouts give
 # the exact spread's mean and 5-95% band. Movement raises its keys per set
 # so every point expects MIN_MOVES moved keys, up to MAX_KEYS per set;
 # points that would need more are left out (listed on stderr).
+#> placement mode of ring, bounded and the other random layouts: per-set or fixed (see [Placement is a random draw](docs/commands.md#placement-is-a-random-draw))
 PLACEMENT ?= per-set
+#> independent layouts behind the exact spread's mean and 5-95% band
 DRAWS     ?= 200
+#> movement keys per set are raised to ceil(MIN_MOVES / ideal fraction), so every point expects at least this many moved keys per key set
 MIN_MOVES ?= 1000
+#> most movement keys per set; points that would need more are left out (listed on stderr)
 MAX_KEYS  ?= 1000000
+#> movement node counts (`grid` = 3..10,000, 4 points per decade)
 MOVE_NODES     ?= grid
+#> movement scenarios on MOVE_NODES
 MOVE_OPS       ?= add,remove-last,remove-random,restore
 # n -> 2n: slots cannot hold more than 16,384 nodes, so this grid stops below 8,192.
+#> node counts of `add-many` (n -> 2n; slots hold at most 16,384 nodes)
 MANY_NODES     ?= 3,5,9,17,30,53,95,169,300,533,949,1687,3000,5335
+#> node counts of the multi-step scenarios
 SCENARIO_NODES ?= 10,30,100
+#> multi-step scenarios
 SCENARIO_OPS   ?= shrink-random,shrink-lifo,churn
+#> spread node counts
 SPREAD_NODES   ?= 10,100,1000
+#> ring virtual nodes of the vnodes sweep (10 nodes)
 VNODES_GRID    ?= 1,10,50,100,200,500,1000
+#> key hashes of the hash sweeps
 HASHES         ?= fnv1a32,fnv1a64,murmur3,murmur3-64,xxhash
+#> `chbench reference` size (`-full`, or empty for the quick set)
 REFFLAGS       ?= -full
 # Cache miss storm: STORM_FROM -> STORM_TO nodes, STORM_READS reads/s at
 # STORM_HIT hit ratio over STORM_WS distinct keys, read uniformly and (the
 # storm-zipf files) with Zipf popularity STORM_ZIPF, whose long tail
 # refills slowly, so its timeline covers STORM_ZIPF_SPAN time constants (in
 # 480 steps, to resolve the fast refill of the hot keys).
+#> cache nodes before the storm's resize
 STORM_FROM  ?= 4
+#> cache nodes after it
 STORM_TO    ?= 5
+#> reads per second reaching the cache fleet
 STORM_READS ?= 50000
+#> steady hit ratio before the resize
 STORM_HIT   ?= 0.95
+#> distinct keys the cache serves (the refill time constant is STORM_WS / STORM_READS)
 STORM_WS    ?= 1000000
+#> Zipf exponent of the storm-zipf files
 STORM_ZIPF  ?= 0.99
+#> time constants the storm-zipf timeline covers
 STORM_ZIPF_SPAN ?= 24
 # Real fleets (reweight.csv): keys per set for the 500-node reweights
 # (rendezvous scores all 500 nodes per key).
+#> keys per key set of the named and weighted fleets (reweight.csv) and of replication
 FLEET_KEYS  ?= 20000
 # Key sets of replication.csv: every set is its own draw of the failing
 # node and, for algorithms with a random layout, of the layout, so the
 # intervals cover both; 20 keep them within a few % of the ideal 1/n.
+#> key sets of replication (each its own failing node and layout)
 REPL_SETS   ?= 20
+#> node counts of replication
+REPL_NODES  ?= 10,100
+#> replication factors R of replication
+REPL_R      ?= 1,2,3,5
 # Request load (chbench load) and bounded loads (chbench bounded): nodes,
 # keys each Zipf law spans, requests per stream, exponents; streams = SETS.
+#> nodes of the request load (load.csv)
 LOAD_NODES       ?= 100
+#> keys each request stream's Zipf law spans (ignored with KEYFILE: the file's keys)
 LOAD_KEYS        ?= 1000000
+#> requests per stream
 LOAD_REQUESTS    ?= 1000000
+#> Zipf exponents of the request load
 ZIPF             ?= 0,0.8,0.99,1.2
+#> nodes of the bounded-loads sweep
 BOUNDED_NODES    ?= 100
+#> keys of the bounded-loads sweep
 BOUNDED_KEYS     ?= 100000
+#> requests per stream of the bounded-loads sweep
 BOUNDED_REQUESTS ?= 200000
+#> Zipf exponents of the bounded-loads sweep
 BOUNDED_ZIPF     ?= 0,0.99
+#> load factors eps (c = 1 + eps) of the bounded-loads sweep
 BOUNDED_EPS      ?= 0.05,0.1,0.25,0.5,1
+#> `make compare`: the old results directory
+OLD ?=
+#> `make compare`: the new results directory
+NEW ?=
+
+# A profile's results go to a directory of their own, so that they never
+# replace the committed reference run in results/.
+ifneq ($(PROFILE),)
+ifeq ($(origin RESULTS),file)
+RESULTS := results-$(basename $(notdir $(PROFILE)))
+endif
+endif
 
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHBENCH := bin/chbench
@@ -78,6 +143,7 @@ BENCHSTAT := $(GO) tool benchstat
 # into RESULTS, each file through a temporary name and a rename, so a failed
 # or interrupted run never destroys earlier results.
 STAGE   := $(RESULTS)/.tmp-run
+#> the directory each target writes into (`make bench` sets it to a staging directory inside RESULTS)
 OUT     ?= $(RESULTS)
 KEYARGS  = -sets $(SETS) -seed $(SEED) -commit $(COMMIT) -placement $(PLACEMENT) $(if $(KEYFILE),-keyfile $(KEYFILE))
 MOVEARGS = -min-moves $(MIN_MOVES) -max-keys $(MAX_KEYS)
@@ -199,7 +265,7 @@ fleets: build
 	$(CHBENCH) move -algo ring,rendezvous,bounded -from 500 -reweight-frac 0.05,0.5,0.95 -reweight-to 127 -vnodes 10 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
 	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
 	mv -f $(OUT)/reweight.csv.tmp $(OUT)/reweight.csv
-	$(CHBENCH) replication -algo all -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
+	$(CHBENCH) replication -algo all -from $(REPL_NODES) -op add,remove-random -replicas $(REPL_R) $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
 	$(CHBENCH) replication -algo all -from 10 -op remove-random -replicas 3 -keys $(FLEET_KEYS) $(KEYARGS)
 
 ## traffic: request load under Zipf popularity, the three forms of bounded loads against eps, the hash sweep on sequential keys.

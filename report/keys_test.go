@@ -151,3 +151,18 @@ func TestLayoutsAreExplained(t *testing.T) {
 		t.Errorf("fixed is not explained")
 	}
 }
+
+// A value read far from the profile's is named with the knob that sets
+// it, so the reader knows what to change, and the warning points at the
+// fleet profile that runs every analysis at the fleet's own sizes.
+func TestOffProfileNamesTheKnobs(t *testing.T) {
+	p := DefaultProfile()
+	p.Nodes, p.MaxNodes, p.Replicas = 40, 40, 4
+	w := warnings(render(t, runDir, p))
+	for _, want := range []string{"request load at 100 nodes (asked 40; LOAD_NODES)", "spread at 100 nodes (asked 40; SPREAD_NODES)",
+		"replication at R = 3 (asked 4; REPL_R)", "`make bench PROFILE=...`"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warning lacks %q:\n%s", want, w)
+		}
+	}
+}

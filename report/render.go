@@ -240,7 +240,7 @@ func writeRun(b *strings.Builder, d *Data) {
 	used += "; the nearest values the files have are used: " + usedValues(d)
 	item("Inputs used", used)
 	if off := offProfile(d); len(off) > 0 {
-		fmt.Fprintf(b, "- **Warning**: these results do not hold the profile's values; the report reads the nearest: %s. Numbers read far from your fleet describe another fleet: run the commands at your sizes (README, \"The command line\"), or `make bench` with its size variables (the Makefile's first lines).\n", strings.Join(off, "; "))
+		fmt.Fprintf(b, "- **Warning**: these results do not hold the profile's values; the report reads the nearest: %s. Numbers read far from your fleet describe another fleet: describe it in a fleet profile and run `make bench PROFILE=...`, which runs every analysis at its sizes ([docs/fleet-profile.md](docs/fleet-profile.md)), or set the knobs named (README, \"Knobs\").\n", strings.Join(off, "; "))
 	}
 	if w := keyFileWarning(d); w != "" {
 		fmt.Fprintf(b, "- **Warning**: %s\n", w)
@@ -367,23 +367,24 @@ const farOff = 1.5
 func offProfile(d *Data) []string {
 	p := d.profile
 	var out []string
-	nodes := func(what string, got float64, want int) {
+	nodes := func(what string, got float64, want int, knob string) {
 		if got > 0 && (got > farOff*float64(want) || got*farOff < float64(want)) {
-			out = append(out, fmt.Sprintf("%s at %s nodes (asked %s)", what, count(got), count(float64(want))))
+			out = append(out, fmt.Sprintf("%s at %s nodes (asked %s; %s)", what, count(got), count(float64(want)), knob))
 		}
 	}
-	nodes("lookup", d.lookupLoN, p.Nodes)
-	nodes("lookup for the largest fleet", d.lookupHiN, p.MaxNodes)
-	nodes("build", d.buildN, p.Nodes)
-	nodes("movement", d.moveN, p.Nodes)
-	nodes("spread", d.spreadNUsed, p.Nodes)
-	nodes("request load", d.loadN, p.Nodes)
-	nodes("replication", d.replN, p.Nodes)
+	const grid = "the bench package's node grid, bench.NodeCounts"
+	nodes("lookup", d.lookupLoN, p.Nodes, grid)
+	nodes("lookup for the largest fleet", d.lookupHiN, p.MaxNodes, grid)
+	nodes("build", d.buildN, p.Nodes, grid)
+	nodes("movement", d.moveN, p.Nodes, "MOVE_NODES")
+	nodes("spread", d.spreadNUsed, p.Nodes, "SPREAD_NODES")
+	nodes("request load", d.loadN, p.Nodes, "LOAD_NODES")
+	nodes("replication", d.replN, p.Nodes, "REPL_NODES")
 	if d.replR > 0 && d.replR != float64(p.Replicas) {
-		out = append(out, fmt.Sprintf("replication at R = %s (asked %d)", count(d.replR), p.Replicas))
+		out = append(out, fmt.Sprintf("replication at R = %s (asked %d; REPL_R)", count(d.replR), p.Replicas))
 	}
 	if d.loadN > 0 && math.Abs(d.loadZipf-p.Zipf) > 0.05 {
-		out = append(out, fmt.Sprintf("request load at Zipf s = %s (asked %s)", strconv.FormatFloat(d.loadZipf, 'g', -1, 64), strconv.FormatFloat(p.Zipf, 'g', -1, 64)))
+		out = append(out, fmt.Sprintf("request load at Zipf s = %s (asked %s; ZIPF)", strconv.FormatFloat(d.loadZipf, 'g', -1, 64), strconv.FormatFloat(p.Zipf, 'g', -1, 64)))
 	}
 	return out
 }

@@ -391,7 +391,7 @@ func TestProfilePicksRows(t *testing.T) {
 		"join moved/ideal @9", "R=2 random leave: pairs moved @10", "Zipf s=1.2 requests peak/mean @100",
 		"when one node joins 9 nodes",
 		// Read far from the profile's values: said so.
-		"- **Warning**: these results do not hold the profile's values; the report reads the nearest: lookup at 100 nodes (asked 10)",
+		"- **Warning**: these results do not hold the profile's values; the report reads the nearest: lookup at 100 nodes (asked 10; the bench package's node grid, bench.NodeCounts)",
 	} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q", want)
