@@ -11,6 +11,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/fleet"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -29,7 +30,7 @@ func (f *Fleet) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.members, "members", "", "initial membership from a file: one node a line, id or id,weight (# comments)")
 	fs.Float64Var(&f.weight, "weight", 1, "weight of every node of -from (with the change flags below)")
 	fs.Func("join", "a node joins: id or id,weight (repeat the flag for several)", func(s string) error {
-		n, err := analysis.ParseNodeWeight(s)
+		n, err := fleet.ParseNodeWeight(s)
 		f.change.Join = append(f.change.Join, n)
 		return err
 	})
@@ -46,7 +47,7 @@ func (f *Fleet) Register(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.Func("reweight", "a member changes weight: id=weight (repeat the flag for several)", func(s string) error {
-		n, err := analysis.ParseReweight(s)
+		n, err := fleet.ParseReweight(s)
 		f.change.Reweight = append(f.change.Reweight, n)
 		return err
 	})
@@ -97,7 +98,7 @@ func (f *Fleet) initial(from string, set map[string]bool) ([][]algorithms.Node, 
 		if from != "" {
 			return nil, fmt.Errorf("-from %q and -members: give one membership", from)
 		}
-		nodes, err := analysis.ReadMembership(f.members)
+		nodes, err := fleet.ReadMembership(f.members)
 		if err != nil {
 			return nil, fmt.Errorf("-members: %w", err)
 		}

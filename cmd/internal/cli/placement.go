@@ -10,6 +10,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/fleet"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -29,7 +30,7 @@ type Placement struct {
 	Capacity   int
 	Weights    string
 	NodeIDs    string
-	Members    string // -members: a membership file (analysis.ReadMembership)
+	Members    string // -members: a membership file (fleet.ReadMembership)
 	Mem        ByteSize
 }
 
@@ -85,7 +86,7 @@ func (p *Placement) Membership(set map[string]bool) ([]algorithms.Node, error) {
 				return nil, fmt.Errorf("-members %q and -%s: give the membership in the file or with the flags, not both", p.Members, f)
 			}
 		}
-		nodes, err := analysis.ReadMembership(p.Members)
+		nodes, err := fleet.ReadMembership(p.Members)
 		if err != nil {
 			return nil, fmt.Errorf("-members: %w", err)
 		}
