@@ -9,6 +9,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/external"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/fleet"
 	"github.com/chbench/chbench/schema"
@@ -32,6 +33,9 @@ type Placement struct {
 	NodeIDs    string
 	Members    string // -members: a membership file (fleet.ReadMembership)
 	Mem        ByteSize
+	// Exec holds the settings of the programs -algo names as exec:COMMAND
+	// (-exec-timeout, -exec-batch); each Command comes from -algo.
+	Exec external.Config
 }
 
 func (p *Placement) Register(fs *flag.FlagSet, algoHelp string) {
