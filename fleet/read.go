@@ -79,7 +79,7 @@ type file struct {
 func Read(path string) (*Profile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("profile: %w", err)
+		return nil, err // *fs.PathError: names the file
 	}
 	defer f.Close()
 	return Parse(f, path)
@@ -137,7 +137,7 @@ func oldFormat(text string) string {
 			return ""
 		}
 		if key == "nodes" && strings.Contains(val, "..") || key == "keyfile" || key == "name" && !strings.HasPrefix(val, `"`) {
-			return `this is the former "key = value" profile, replaced by the TOML fleet profile (docs/fleet-profile.md): write name = "...", nodes = N (or the [[node]] tables of your fleet), replicas = R, [traffic] zipf = s and key_file = "...", and for a largest size a [[change]] with name = "grow" and grow_to = MAX`
+			return `this is the former "key = value" profile, replaced by the TOML fleet profile (docs/fleet-profile.md): write name = "...", nodes = N (or the [[node]] tables of your fleet), replicas = R, [traffic] zipf = s and key_file = "...", and for a largest size a [[change]] with name = "growth" and grow_to = MAX`
 		}
 	}
 	return ""

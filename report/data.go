@@ -13,6 +13,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/fleet"
 	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
 )
@@ -595,8 +596,8 @@ func (ld *loader) replication(rows []schema.Replication) error {
 	}
 	var ns, rs []float64
 	for i, r := range rows {
-		if r.Replicas > maxReplicas {
-			return fmt.Errorf("row %d: replicas %d, want 1 to %d", i+1, r.Replicas, maxReplicas)
+		if r.Replicas > fleet.MaxReplicas {
+			return fmt.Errorf("row %d: replicas %d, want 1 to %d", i+1, r.Replicas, fleet.MaxReplicas)
 		}
 		if r.Op == schema.OpRemoveRandom {
 			ns = append(ns, float64(r.From))

@@ -1,0 +1,138 @@
+package command
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/cmd/internal/cli"
+	"github.com/chbench/chbench/fleet"
+	"github.com/chbench/chbench/schema"
+)
+
+// runFleet runs the miss storm (moved fraction and its cost to the
+// database) of every planned change of a fleet profile: each change from
+// the membership it starts from (today's, or after the change it names),
+// on the profile's named members and weights, its key file and its
+// traffic, every step of a staged change apart. It writes one storm.csv
+// row set (schema.Storm) whose op column is the change's name (NAME-step
+// for the steps of a staged one), for the report's "Your fleet" section.
+func runFleet(args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("fleet", "-profile FILE [-algo A[,B...]] [-sets S] [-seed N] [-commit C] [-keys N]", stderr)
+	profile := fs.String("profile", "", "the fleet profile (TOML, docs/fleet-profile.md); required")
+	algo := fs.String("algo", "all", "comma-separated algorithms, or all; those that take no weights are left out of a weighted fleet's changes (said on stderr)")
+	sets := fs.Int("sets", 5, "independent key sets; means and 95% intervals are over sets")
+	seed := fs.Uint64("seed", 1, "seed of the generated keys")
+	commit := fs.String("commit", "", "the commit recorded in the rows")
+	keys := fs.Int("keys", 0, "keys per generated key set without a key file in the profile (0 = the profile's traffic keys)")
+	set, err := cli.Parse(fs, args)
+	if err != nil {
+		return cli.Usage(err)
+	}
+	if fs.NArg() != 0 {
+		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	if *profile == "" {
+		return cli.Usage(errors.New("-profile FILE is required"))
+	}
+	if set["keys"] && *keys < 1 {
+		return cli.Usage(fmt.Errorf("-keys %d: want at least 1 key per set", *keys))
+	}
+	p, err := fleet.Read(*profile)
+	if err != nil {
+		return cli.Usage(fmt.Errorf("-profile: %w", err))
+	}
+	if p.Traffic.Trace != "" {
+		return cli.Usage(fmt.Errorf("-profile %s: trace %q: the commands read key files only so far; give the trace's keys as key_file", p.Path, p.Traffic.Trace))
+	}
+	if len(p.Changes) == 0 {
+		return cli.Usage(fmt.Errorf("-profile %s: no [[change]]: nothing to measure", p.Path))
+	}
+	tmp, err := os.MkdirTemp("", "chbench-fleet-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	var all []schema.Storm
+	for i, c := range p.Changes {
+		members := filepath.Join(tmp, fmt.Sprintf("members-%d.txt", i))
+		if err := writeMembers(members, p.Before(c)); err != nil {
+			return err
+		}
+		a := []string{"-algo", *algo, "-members", members, "-format", "csv", "-sets", strconv.Itoa(*sets),
+			"-seed", strconv.FormatUint(*seed, 10), "-placement", p.Placement,
+			"-reads", num(p.Traffic.Reads), "-hit", num(p.Traffic.HitRatio),
+			"-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}
+		if *commit != "" {
+			a = append(a, "-commit", *commit)
+		}
+		if p.Traffic.KeyFile != "" {
+			a = append(a, "-keyfile", p.Traffic.KeyFile)
+		} else {
+			n := p.Traffic.Keys
+			if *keys > 0 {
+				n = *keys
+			}
+			a = append(a, "-keys", strconv.Itoa(n))
+		}
+		a = append(a, changeFlags(c)...)
+		var out, errs bytes.Buffer
+		if err := runStorm(a, &out, &errs); err != nil {
+			return fmt.Errorf("change %q: %w\n%s", c.Name, err, strings.TrimSpace(errs.String()))
+		}
+		for l := range strings.Lines(errs.String()) {
+			fmt.Fprintf(stderr, "change %s: %s", c.Name, l)
+		}
+		rows, err := schema.ReadCSV[schema.Storm](&out, "storm of change "+c.Name)
+		if err != nil {
+			return err
+		}
+		for j := range rows {
+			if strings.HasSuffix(rows[j].Op, "-step") {
+				rows[j].Op = c.Name + "-step"
+			} else {
+				rows[j].Op = c.Name
+			}
+		}
+		all = append(all, rows...)
+	}
+	return schema.WriteCSV(stdout, all)
+}
+
+// changeFlags returns the storm flags of change c: its joins, leaves or
+// failures (the same movement), reweights and step.
+func changeFlags(c fleet.Change) []string {
+	var a []string
+	for _, n := range c.Join {
+		a = append(a, "-join", n.ID+","+num(n.Weight))
+	}
+	for _, id := range c.Leave {
+		a = append(a, "-leave", id)
+	}
+	for _, n := range c.Reweight {
+		a = append(a, "-reweight", n.ID+"="+num(n.Weight))
+	}
+	if c.Step > 0 {
+		a = append(a, "-step", strconv.Itoa(c.Step))
+	}
+	return a
+}
+
+// writeMembers writes nodes as a membership file (fleet.ReadMembership):
+// id,weight a line.
+func writeMembers(path string, nodes []algorithms.Node) error {
+	var b strings.Builder
+	for _, n := range nodes {
+		fmt.Fprintf(&b, "%s,%s\n", n.ID, num(n.Weight))
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o600)
+}
+
+// num formats x in the shortest form that parses back to x.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
