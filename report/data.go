@@ -79,8 +79,11 @@ type algoRow struct {
 type Data struct {
 	dir     string
 	profile Profile
-	rows    []algoRow // catalog order, algorithms present in at least one file
-	missing []string  // result files absent from Dir, in the order of the constants above
+	// fleetStorm holds fleet-storm.csv's rows when the profile is a
+	// fleet's and the file is in the run, nil otherwise.
+	fleetStorm []schema.Storm
+	rows       []algoRow // catalog order, algorithms present in at least one file
+	missing    []string  // result files absent from Dir, in the order of the constants above
 
 	// The run.
 	machine    string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
@@ -169,6 +172,13 @@ func Load(dir string, p Profile) (*Data, error) {
 		return nil, err
 	}
 	d := ld.d
+	if p.Fleet != nil && FleetStormFile.Exists(dir) {
+		rows, err := FleetStormFile.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		d.fleetStorm = rows
+	}
 	if all := resultFiles(); len(d.missing) == len(all) {
 		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir, strings.Join(all, ", "))
 	}

@@ -176,6 +176,7 @@ func Write(w io.Writer, d *Data) error {
 	mi := metricInfos(d)
 	writeHeader(&b, d)
 	writeRun(&b, d)
+	writeFleet(&b, d)
 	rs := rules(d, mi)
 	writeVerdicts(&b, rs)
 	writeTable(&b, d, mi)

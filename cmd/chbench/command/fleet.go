@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/fleet"
 	"github.com/chbench/chbench/schema"
@@ -26,7 +27,7 @@ import (
 func runFleet(args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("fleet", "-profile FILE [-algo A[,B...]] [-sets S] [-seed N] [-commit C] [-keys N]", stderr)
 	profile := fs.String("profile", "", "the fleet profile (TOML, docs/fleet-profile.md); required")
-	algo := fs.String("algo", "all", "comma-separated algorithms, or all; those that take no weights are left out of a weighted fleet's changes (said on stderr)")
+	algo := fs.String("algo", "all", "comma-separated algorithms, or all (with the profile's client when it is a dialect); those that take no weights are left out of a weighted fleet's changes (said on stderr)")
 	sets := fs.Int("sets", 5, "independent key sets; means and 95% intervals are over sets")
 	seed := fs.Uint64("seed", 1, "seed of the generated keys")
 	commit := fs.String("commit", "", "the commit recorded in the rows")
@@ -54,6 +55,10 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 	if len(p.Changes) == 0 {
 		return cli.Usage(fmt.Errorf("-profile %s: no [[change]]: nothing to measure", p.Path))
 	}
+	if *algo == "all" && p.Client != "" && catalog.IsDialect(p.Client) {
+		// The client itself, bit for bit, beside every algorithm.
+		*algo = strings.Join(append(catalog.Names(), p.Client), ",")
+	}
 	tmp, err := os.MkdirTemp("", "chbench-fleet-")
 	if err != nil {
 		return err
@@ -62,7 +67,7 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 	var all []schema.Storm
 	for i, c := range p.Changes {
 		members := filepath.Join(tmp, fmt.Sprintf("members-%d.txt", i))
-		if err := writeMembers(members, p.Before(c)); err != nil {
+		if err := writeMembership(members, p.Before(c)); err != nil {
 			return err
 		}
 		a := []string{"-algo", *algo, "-members", members, "-format", "csv", "-sets", strconv.Itoa(*sets),
@@ -124,9 +129,9 @@ func changeFlags(c fleet.Change) []string {
 	return a
 }
 
-// writeMembers writes nodes as a membership file (fleet.ReadMembership):
+// writeMembership writes nodes as a membership file (fleet.ReadMembership):
 // id,weight a line.
-func writeMembers(path string, nodes []algorithms.Node) error {
+func writeMembership(path string, nodes []algorithms.Node) error {
 	var b strings.Builder
 	for _, n := range nodes {
 		fmt.Fprintf(&b, "%s,%s\n", n.ID, num(n.Weight))

@@ -1,0 +1,106 @@
+package report
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/fleet"
+	"github.com/chbench/chbench/schema"
+)
+
+// stormRow is one fleet-storm.csv row of algo on op from -> to: moved
+// fraction f in [lo, hi] against ideal, on a fleet reading 1,000 reads/s
+// at hit ratio 0.9 over 1,000 keys (so extra reads h f K = 900 f).
+func stormRow(algo, op string, from, to int, f, lo, hi, ideal float64) schema.Storm {
+	const q, h, k = 1000.0, 0.9, 1000
+	return schema.Storm{
+		Op: op, From: from, To: to, Reads: q, HitRatio: h, WorkingSet: k,
+		MovedFrac: f, MovedFracLo: lo, MovedFracHi: hi, IdealFrac: ideal,
+		HitAfter: h * (1 - f), HitAfterLo: h * (1 - hi), HitAfterHi: h * (1 - lo),
+		DBReads: q * (1 - h*(1-f)), DBReadsLo: q * (1 - h*(1-lo)), DBReadsHi: q * (1 - h*(1-hi)), DBSteady: q * (1 - h),
+		DBMultiple: (1 - h*(1-f)) / (1 - h), DBMultipleLo: (1 - h*(1-lo)) / (1 - h), DBMultipleHi: (1 - h*(1-hi)) / (1 - h),
+		ExtraDBReads: h * f * k, ExtraDBReadsLo: h * lo * k, ExtraDBReadsHi: h * hi * k,
+		RecoveryS: 1, RecoverySLo: 1, RecoverySHi: 1, TauS: 1,
+		Config: schema.Config{Algo: algo, Hash: "xxhash", Keys: 1000, Sets: 2, Seed: 1, Placement: schema.PlacementFixed, GoVersion: "go1.26", Commit: "test"},
+	}
+}
+
+// The fleet section answers for the profile's fleet from fleet-storm.csv:
+// its members by weight class, the client, the fixed layout; per change
+// each algorithm's moved fraction and extra database reads, a staged
+// change summed over its steps, the step past 1.5x its ideal named, an
+// algorithm that did not follow a reweight (moved under half its ideal)
+// left out of the comparison rather than called cheapest, and the client
+// compared with the least whose interval it does not overlap.
+func TestFleetSection(t *testing.T) {
+	fp, err := fleet.Parse(strings.NewReader(`
+name = "tiny"
+client = "ketama"
+node = [ { id = "a", weight = 2 }, { id = "b" }, { id = "c" }, { id = "d" } ]
+[traffic]
+reads_per_second = 1000
+hit_ratio = 0.9
+working_set = 1000
+[[change]]
+name = "grow-to-6"
+join = [ { id = "e" }, { id = "f" } ]
+step = 1
+[[change]]
+name = "b-doubled"
+reweight = [ { id = "b", weight = 2 } ]
+`), "tiny.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []schema.Storm{
+		// Steps 4 -> 5 and 5 -> 6: ideal 1/6 and 1/7 of the keys.
+		stormRow("rendezvous", "grow-to-6-step", 4, 5, 0.17, 0.16, 0.18, 1.0/6),
+		stormRow("rendezvous", "grow-to-6-step", 5, 6, 0.14, 0.13, 0.15, 1.0/7),
+		stormRow("ketama", "grow-to-6-step", 4, 5, 0.17, 0.16, 0.18, 1.0/6),
+		stormRow("ketama", "grow-to-6-step", 5, 6, 0.30, 0.28, 0.32, 1.0/7), // 2.1x its ideal
+		stormRow("rendezvous", "b-doubled", 4, 4, 0.19, 0.18, 0.20, 0.2),
+		stormRow("ketama", "b-doubled", 4, 4, 0.40, 0.38, 0.42, 0.2),
+		stormRow("bounded", "b-doubled", 4, 4, 0, 0, 0, 0.2),
+	}
+	dir := copyRun(t, nil)
+	f, err := os.Create(FleetStormFile.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.WriteCSV(f, rows); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rep := render(t, dir, FromFleet(fp))
+	sec, _, _ := strings.Cut(rep[strings.Index(rep, "## Your fleet"):], "## Verdicts")
+	for _, want := range []string{
+		"- **Members**: 4 today (`a` .. `d`); 1 of weight 2, 3 of weight 1.",
+		"- **Client today**: `ketama`, measured below beside every other algorithm.",
+		"- **Layout**: fixed",
+		"1,000 reads/s at hit ratio 90.00% (100 reads/s reach the database), a working set of 1,000 keys",
+		// Staged: 0.17 + 0.14 = 31% moved, 900 x 0.31 = 279 extra reads; the
+		// peak is the worse step, 1,000 (1 - 0.9 x 0.83) = 253 reads/s.
+		"**grow-to-6** (staged join, 4 -> 6 nodes, 1 at a time): ideal 30.95% of the keys move",
+		"| `rendezvous` | 31.00% | 1.00x | 253 | 279 [261, 297] | 1.00 s |",
+		"| `ketama` (today) | 47.00% | 1.52x | 370 | 423 [396, 450] | 1.00 s |",
+		"Least database load: `rendezvous` (279 extra reads). Your client `ketama` adds 423 extra reads, 1.52x the least.",
+		"`ketama` at 5 -> 6 (2.10x)",
+		"Not followed: `bounded` (0.00x) moved less than half the ideal fraction",
+		"Least database load: `rendezvous` (171 extra reads). Your client `ketama` adds 360 extra reads, 2.11x the least.",
+	} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("fleet section lacks %q:\n%s", want, sec)
+		}
+	}
+	// Without fleet-storm.csv the section says what is missing and how to
+	// make it, and claims no cost.
+	rep = render(t, runDir, FromFleet(fp))
+	if !strings.Contains(rep, "The planned changes were not measured: `fleet-storm.csv` is not in this run (`make bench PROFILE=tiny.toml` writes it).") || strings.Contains(rep, "Least database load") {
+		t.Errorf("fleet section without fleet-storm.csv:\n%s", rep)
+	}
+	// Without a fleet profile there is no fleet section.
+	if strings.Contains(render(t, runDir, DefaultProfile()), "## Your fleet") {
+		t.Error("a fleet section without a fleet profile")
+	}
+}
