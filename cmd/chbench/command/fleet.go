@@ -56,8 +56,20 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(fmt.Errorf("-profile %s: no [[change]]: nothing to measure", p.Path))
 	}
 	if *algo == "all" && p.Client != "" && catalog.IsDialect(p.Client) {
-		// The client itself, bit for bit, beside every algorithm.
-		*algo = strings.Join(append(catalog.Names(), p.Client), ",")
+		// The client itself, bit for bit, beside every algorithm that can
+		// place the fleet.
+		var keep, out []string
+		for _, name := range catalog.Names() {
+			if in, err := catalog.Describe(name); err == nil && (in.Weighted || !p.Weighted()) {
+				keep = append(keep, name)
+			} else {
+				out = append(out, name)
+			}
+		}
+		if len(out) > 0 {
+			fmt.Fprintf(stderr, "chbench: skipping %s: no weights other than 1\n", strings.Join(out, ", "))
+		}
+		*algo = strings.Join(append(keep, p.Client), ",")
 	}
 	tmp, err := os.MkdirTemp("", "chbench-fleet-")
 	if err != nil {

@@ -1,0 +1,103 @@
+package command
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/schema"
+)
+
+// chbench fleet runs the storm of every planned change of a profile, on
+// its named members and weights: a staged growth 4 -> 6 gives one row per
+// step (op NAME-step), each with its own ideal fraction (the joining
+// node's weight over the total after it), a named leave from the fleet
+// after that growth starts at 6 nodes, a dialect client is measured
+// beside the algorithms, and algorithms that take no weights are left out
+// of the weighted fleet and named on stderr.
+func TestFleetCommandRunsEveryChange(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "f.toml")
+	if err := os.WriteFile(prof, []byte(`
+client = "twemproxy-ketama-md5"
+node = [ { id = "10.0.0.1:11211", weight = 2 }, { id = "10.0.0.2:11211" }, { id = "10.0.0.3:11211" }, { id = "10.0.0.4:11211" } ]
+[traffic]
+keys = 2000
+reads_per_second = 1000
+hit_ratio = 0.9
+working_set = 1000
+[[change]]
+name = "grow"
+join = [ { id = "10.0.0.5:11211" }, { id = "10.0.0.6:11211" } ]
+step = 1
+[[change]]
+name = "drop-2"
+after = "grow"
+leave = ["10.0.0.2:11211"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// grow is a scenario op: refused as a change name.
+	if _, _, err := runCLI(t, "fleet", "-profile", prof); err == nil || !strings.Contains(err.Error(), `change 0 ("grow"): name`) {
+		t.Fatalf("change named grow: %v, want the name refused", err)
+	}
+	text, _ := os.ReadFile(prof)
+	if err := os.WriteFile(prof, []byte(strings.ReplaceAll(string(text), `"grow"`, `"grow-to-6"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := runCLI(t, "fleet", "-profile", prof, "-sets", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	rows, err := schema.ReadCSV[schema.Storm](strings.NewReader(out), "fleet output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		algo, op string
+		from, to int
+	}
+	got := map[key]schema.Storm{}
+	for _, r := range rows {
+		got[key{r.Algo, r.Op, r.From, r.To}] = r
+	}
+	// Weights 2,1,1,1 (+1 +1): the node joining 5 nodes of weight 5 holds
+	// 1/6 of the weight after, the next 1/7; 10.0.0.2 (weight 1) leaving
+	// 7 weight units moves 1/7.
+	for _, want := range []struct {
+		k     key
+		ideal float64
+	}{
+		{key{"rendezvous", "grow-to-6-step", 4, 5}, 1.0 / 6},
+		{key{"rendezvous", "grow-to-6-step", 5, 6}, 1.0 / 7},
+		{key{"twemproxy-ketama-md5", "grow-to-6-step", 4, 5}, 1.0 / 6},
+		{key{"rendezvous", "drop-2", 6, 5}, 1.0 / 7},
+		{key{"twemproxy-ketama-md5", "drop-2", 6, 5}, 1.0 / 7},
+	} {
+		r, ok := got[want.k]
+		if !ok {
+			t.Errorf("no row %+v in:\n%s", want.k, out)
+			continue
+		}
+		if math.Abs(r.IdealFrac-want.ideal) > 1e-12 || r.Reads != 1000 || r.HitRatio != 0.9 || r.WorkingSet != 1000 {
+			t.Errorf("%+v: ideal %v reads %v hit %v K %d; want ideal %v on the profile's traffic", want.k, r.IdealFrac, r.Reads, r.HitRatio, r.WorkingSet, want.ideal)
+		}
+	}
+	for k := range got {
+		if k.algo == "jump" {
+			t.Errorf("jump (no weights) measured on a weighted fleet: %+v", k)
+		}
+	}
+	if !strings.Contains(stderr, "chbench: skipping modulo, jump") {
+		t.Errorf("stderr does not name the algorithm left out:\n%s", stderr)
+	}
+	// A profile without changes has nothing to measure.
+	if err := os.WriteFile(prof, []byte("nodes = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "fleet", "-profile", prof); err == nil || !strings.Contains(err.Error(), "no [[change]]") {
+		t.Errorf("profile without changes: %v", err)
+	}
+}
