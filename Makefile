@@ -4,7 +4,7 @@
 # the command line, e.g. `make bench COUNT=10 KEYS=1000000 KEYFILE=keys.txt`.
 #
 # Each knob's meaning is the "#>" line(s) just above it: the README's knob
-# table is generated from them (cmd/chbench/readme_test.go fails when the
+# table is generated from them (cmd/chbench/command/readme_test.go fails when the
 # two differ and prints the table to paste).
 
 #> the Go command
@@ -155,7 +155,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots report compare publish summary clean
+.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots fleet report compare publish summary clean
 
 ## all: the default target: build.
 all: build
@@ -180,7 +180,7 @@ build:
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
 	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots report OUT=$(STAGE) PROFILE=
-	$(if $(PROFILE),$(MAKE) --no-print-directory report OUT=$(STAGE))
+	$(if $(PROFILE),$(MAKE) --no-print-directory fleet report OUT=$(STAGE))
 	touch $(STAGE)/.complete
 	$(if $(NOPUBLISH),@true,$(MAKE) --no-print-directory publish summary)
 
@@ -289,7 +289,18 @@ reference: build
 plots: build
 	$(CHBENCH) plot -dir $(OUT)
 
-## report: write OUT/REPORT.md, the design-review report of the results; PROFILE=dir/name.txt reads your fleet from it and writes OUT/REPORT-name.md instead (see docs/report.md).
+## fleet: with PROFILE, the miss storm of every planned change of that fleet on its members, weights, keys and traffic (OUT/fleet-storm.csv, the report's "Your fleet").
+fleet: build $(if $(filter %/examples/fleet/cache-40-60.toml,$(abspath $(PROFILE))),examples/fleet/cache-keys.txt)
+	@if [ -z "$(PROFILE)" ]; then echo "usage: make fleet PROFILE=file" >&2; exit 2; fi
+	mkdir -p $(OUT)
+	$(CHBENCH) fleet -profile $(PROFILE) -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(call save,fleet-storm.csv)
+
+# The example fleet's 300,000-key dump: made by a seeded program, the same
+# bytes on every machine, instead of being committed.
+examples/fleet/cache-keys.txt:
+	$(GO) run ./examples/fleet/dumpkeys -keys 300000 -seed 20 -o $@
+
+## report: write OUT/REPORT.md, the design-review report of the results; PROFILE=dir/name.toml reads your fleet from it and writes OUT/REPORT-name.md instead (see docs/report.md).
 # A profile's report gets its own file, so it never overwrites the
 # committed REPORT.md of the default case.
 report: build

@@ -104,7 +104,7 @@ func makefileKnobs(makefile string) (string, error) {
 // its "#>" lines give, so a knob added to the Makefile is documented and
 // listed; when this fails, replace the table with the one printed.
 func TestREADMEKnobTable(t *testing.T) {
-	mk, err := os.ReadFile(filepath.Join("..", "..", "Makefile"))
+	mk, err := os.ReadFile(filepath.Join("..", "..", "..", "Makefile"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestREADMEKnobTable(t *testing.T) {
 	if !strings.Contains(want, "| `LOAD_NODES` [100] |") || !strings.Contains(want, "| `STORM_FROM` [4] |") || !strings.Contains(want, "| `PEER_COUNT` [= COUNT] |") {
 		t.Fatalf("the knob table misses knobs the Makefile has:\n%s", want)
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
