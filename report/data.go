@@ -82,8 +82,10 @@ type Data struct {
 	// fleetStorm holds fleet-storm.csv's rows when the profile is a
 	// fleet's and the file is in the run, nil otherwise.
 	fleetStorm []schema.Storm
-	rows       []algoRow // catalog order, algorithms present in at least one file
-	missing    []string  // result files absent from Dir, in the order of the constants above
+	// fleetShares holds fleet-shares.csv's rows likewise.
+	fleetShares []schema.ShareRow
+	rows        []algoRow // catalog order, algorithms present in at least one file
+	missing     []string  // result files absent from Dir, in the order of the constants above
 
 	// The run.
 	machine    string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
@@ -178,6 +180,13 @@ func Load(dir string, p Profile) (*Data, error) {
 			return nil, err
 		}
 		d.fleetStorm = rows
+	}
+	if p.Fleet != nil && FleetSharesFile.Exists(dir) {
+		rows, err := FleetSharesFile.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		d.fleetShares = rows
 	}
 	if all := resultFiles(); len(d.missing) == len(all) {
 		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir, strings.Join(all, ", "))

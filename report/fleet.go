@@ -20,6 +20,11 @@ import (
 // of a staged change).
 var FleetStormFile = schema.File[schema.Storm]{Name: "fleet-storm.csv"}
 
+// FleetSharesFile is each node's share of the keys on a fleet profile's
+// members today against its weight share (chbench fleet -shares, written
+// by make bench PROFILE=f): weights.csv's rows.
+var FleetSharesFile = schema.File[schema.ShareRow]{Name: "fleet-shares.csv"}
+
 // stagedFactor is how far past its ideal fraction a step of a staged
 // change must move for the report to name it (1.5x: a placement that
 // re-rounds every server's share moves about twice the ideal).
@@ -115,6 +120,7 @@ func writeFleet(b *strings.Builder, d *Data) {
 	}
 	fmt.Fprintf(b, "- **Traffic**: %s reads/s at hit ratio %s (%s reads/s reach the database), a working set of %s keys, Zipf s = %s; movement measured on %s.\n\n",
 		reads(t.Reads), numfmt.Percent(t.HitRatio, 2), reads(t.Reads*(1-t.HitRatio)), count(float64(t.KeyCount())), num(t.Zipf), src)
+	writeFleetShares(b, d)
 	if len(p.Changes) == 0 {
 		b.WriteString("The profile plans no change (`[[change]]`).\n\n")
 		return
@@ -283,3 +289,68 @@ func reads(x float64) string { return numfmt.Thousands(x) }
 // gets no more keys): the change is not made, and its low cost is not a
 // saving.
 func (cc changeCost) followed() bool { return cc.moved >= 0.5*cc.ideal }
+
+// nodeRatio is one node's share of the keys over its weight share.
+type nodeRatio struct {
+	id            string
+	weight        float64
+	ratio, lo, hi float64
+}
+
+// writeFleetShares writes how uneven the keys, and so the memory they
+// take, are per node relative to its weight, from fleet-shares.csv: for
+// each algorithm the fullest and emptiest node against its weight share.
+func writeFleetShares(b *strings.Builder, d *Data) {
+	p := d.profile.Fleet
+	b.WriteString("### How full each node is, relative to its weight\n\n")
+	if d.fleetShares == nil {
+		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", FleetSharesFile.Name, p.Path)
+		return
+	}
+	var algos []string
+	by := map[string][]nodeRatio{}
+	for _, r := range d.fleetShares {
+		if _, ok := by[r.Algo]; !ok {
+			algos = append(algos, r.Algo)
+		}
+		by[r.Algo] = append(by[r.Algo], nodeRatio{r.ID, r.Weight, r.Share.Share / r.WeightShare, r.ShareLo / r.WeightShare, r.ShareHi / r.WeightShare})
+	}
+	what := "memory"
+	if p.Memory == nil {
+		what = "its weight"
+	}
+	fmt.Fprintf(b, "Each node's share of the keys today over its weight share (1 = exactly its weight's part; a node at 1.20 fills its %s 1.2 times as fast as the fleet on average, assuming values of one size), measured on the profile's keys, 95%% interval over key sets. Sorted by the fullest node, the one that runs out of memory first.\n\n", what)
+	b.WriteString("| algorithm | fullest node | its share / weight share | emptiest node | its share / weight share |\n|---|---|---|---|---|\n")
+	type row struct {
+		algo        string
+		full, empty nodeRatio
+	}
+	var rows []row
+	for _, a := range algos {
+		ns := by[a]
+		full := slices.MaxFunc(ns, func(x, y nodeRatio) int { return cmp.Compare(x.ratio, y.ratio) })
+		empty := slices.MinFunc(ns, func(x, y nodeRatio) int { return cmp.Compare(x.ratio, y.ratio) })
+		rows = append(rows, row{a, full, empty})
+	}
+	slices.SortStableFunc(rows, func(x, y row) int { return cmp.Compare(x.full.ratio, y.full.ratio) })
+	for _, r := range rows {
+		name := "`" + r.algo + "`"
+		if r.algo == p.Client {
+			name += " (today)"
+		}
+		fmt.Fprintf(b, "| %s | `%s` (weight %s) | %s | `%s` (weight %s) | %s |\n", name,
+			r.full.id, num(r.full.weight), numfmt.Interval(fixed2(r.full.ratio), fixed2(r.full.lo), fixed2(r.full.hi)),
+			r.empty.id, num(r.empty.weight), numfmt.Interval(fixed2(r.empty.ratio), fixed2(r.empty.lo), fixed2(r.empty.hi)))
+	}
+	b.WriteString("\n")
+	if len(rows) > 0 {
+		best := rows[0]
+		var tied []string
+		for _, r := range rows {
+			if r.full.lo <= best.full.hi {
+				tied = append(tied, "`"+r.algo+"`")
+			}
+		}
+		fmt.Fprintf(b, "Most even for this fleet (fullest node least over its weight, within the 95%% intervals): %s, whose fullest node holds %sx its weight's share.\n\n", strings.Join(tied, ", "), fixed2(best.full.ratio))
+	}
+}

@@ -72,6 +72,31 @@ reweight = [ { id = "b", weight = 2 } ]
 		t.Fatal(err)
 	}
 	f.Close()
+	share := func(algo, id string, w, ws, sh float64) schema.ShareRow {
+		return schema.ShareRow{Nodes: 4, Share: schema.Share{ID: id, Weight: w, WeightShare: ws, Share: sh, ShareLo: sh - 0.01, ShareHi: sh + 0.01, Error: sh - ws},
+			Config: schema.Config{Algo: algo, Hash: "xxhash", Keys: 1000, Sets: 2, Seed: 1, Placement: schema.PlacementFixed, GoVersion: "go1.26", Commit: "test"}}
+	}
+	var shares []schema.ShareRow
+	for _, a := range []struct {
+		algo string
+		sh   [4]float64
+	}{{"ketama", [4]float64{0.40, 0.25, 0.20, 0.15}}, {"rendezvous", [4]float64{0.41, 0.20, 0.20, 0.19}}} {
+		for i, id := range []string{"a", "b", "c", "d"} {
+			w := 1.0
+			if i == 0 {
+				w = 2
+			}
+			shares = append(shares, share(a.algo, id, w, w/5, a.sh[i]))
+		}
+	}
+	f, err = os.Create(FleetSharesFile.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.WriteCSV(f, shares); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 	rep := render(t, dir, FromFleet(fp))
 	sec, _, _ := strings.Cut(rep[strings.Index(rep, "## Your fleet"):], "## Verdicts")
 	for _, want := range []string{
@@ -86,6 +111,12 @@ reweight = [ { id = "b", weight = 2 } ]
 		"| `ketama` (today) | 47.00% | 1.52x | 370 | 423 [396, 450] | 1.00 s |",
 		"Least database load: `rendezvous` (279 extra reads). Your client `ketama` adds 423 extra reads, 1.52x the least.",
 		"`ketama` at 5 -> 6 (2.10x)",
+		// Weight shares 0.4, 0.2, 0.2, 0.2: ketama's b holds 0.25 / 0.2 =
+		// 1.25x its part (interval (0.25 -+ 0.01) / 0.2), d 0.75x;
+		// rendezvous's fullest, a, 0.41 / 0.4.
+		"| `rendezvous` | `a` (weight 2) | 1.02 [1.00, 1.05] | `d` (weight 1) | 0.95 [0.90, 1.00] |",
+		"| `ketama` (today) | `b` (weight 1) | 1.25 [1.20, 1.30] | `d` (weight 1) | 0.75 [0.70, 0.80] |",
+		"Most even for this fleet (fullest node least over its weight, within the 95% intervals): `rendezvous`, whose fullest node holds 1.02x its weight's share.",
 		"Not followed: `bounded` (0.00x) moved less than half the ideal fraction",
 		"Least database load: `rendezvous` (171 extra reads). Your client `ketama` adds 360 extra reads, 2.11x the least.",
 	} {

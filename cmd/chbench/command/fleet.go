@@ -32,6 +32,7 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the generated keys")
 	commit := fs.String("commit", "", "the commit recorded in the rows")
 	keys := fs.Int("keys", 0, "keys per generated key set without a key file in the profile (0 = the profile's traffic keys)")
+	shares := fs.Bool("shares", false, "instead of the storms: each node's share of the keys on today's members against its weight share (chbench spread -shares rows)")
 	set, err := cli.Parse(fs, args)
 	if err != nil {
 		return cli.Usage(err)
@@ -52,7 +53,7 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 	if p.Traffic.Trace != "" {
 		return cli.Usage(fmt.Errorf("-profile %s: trace %q: the commands read key files only so far; give the trace's keys as key_file", p.Path, p.Traffic.Trace))
 	}
-	if len(p.Changes) == 0 {
+	if len(p.Changes) == 0 && !*shares {
 		return cli.Usage(fmt.Errorf("-profile %s: no [[change]]: nothing to measure", p.Path))
 	}
 	if *algo == "all" && p.Client != "" && catalog.IsDialect(p.Client) {
@@ -76,29 +77,40 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	keyArgs := []string{"-sets", strconv.Itoa(*sets), "-seed", strconv.FormatUint(*seed, 10), "-placement", p.Placement}
+	if *commit != "" {
+		keyArgs = append(keyArgs, "-commit", *commit)
+	}
+	if p.Traffic.KeyFile != "" {
+		keyArgs = append(keyArgs, "-keyfile", p.Traffic.KeyFile)
+	} else {
+		n := p.Traffic.Keys
+		if *keys > 0 {
+			n = *keys
+		}
+		keyArgs = append(keyArgs, "-keys", strconv.Itoa(n))
+	}
+	if *shares {
+		members := filepath.Join(tmp, "members.txt")
+		if err := writeMembership(members, p.Nodes); err != nil {
+			return err
+		}
+		a := append([]string{"-algo", *algo, "-members", members, "-format", "csv", "-shares", "-draws", "0"}, keyArgs...)
+		var errs bytes.Buffer
+		err := runSpread(a, stdout, &errs)
+		io.Copy(stderr, &errs)
+		return err
+	}
 	var all []schema.Storm
 	for i, c := range p.Changes {
 		members := filepath.Join(tmp, fmt.Sprintf("members-%d.txt", i))
 		if err := writeMembership(members, p.Before(c)); err != nil {
 			return err
 		}
-		a := []string{"-algo", *algo, "-members", members, "-format", "csv", "-sets", strconv.Itoa(*sets),
-			"-seed", strconv.FormatUint(*seed, 10), "-placement", p.Placement,
+		a := []string{"-algo", *algo, "-members", members, "-format", "csv",
 			"-reads", num(p.Traffic.Reads), "-hit", num(p.Traffic.HitRatio),
 			"-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}
-		if *commit != "" {
-			a = append(a, "-commit", *commit)
-		}
-		if p.Traffic.KeyFile != "" {
-			a = append(a, "-keyfile", p.Traffic.KeyFile)
-		} else {
-			n := p.Traffic.Keys
-			if *keys > 0 {
-				n = *keys
-			}
-			a = append(a, "-keys", strconv.Itoa(n))
-		}
-		a = append(a, changeFlags(c)...)
+		a = append(append(a, keyArgs...), changeFlags(c)...)
 		var out, errs bytes.Buffer
 		if err := runStorm(a, &out, &errs); err != nil {
 			return fmt.Errorf("change %q: %w\n%s", c.Name, err, strings.TrimSpace(errs.String()))
