@@ -120,18 +120,30 @@ func writeFleet(b *strings.Builder, d *Data) {
 	}
 	fmt.Fprintf(b, "- **Traffic**: %s reads/s at hit ratio %s (%s reads/s reach the database), a working set of %s keys, Zipf s = %s; movement measured on %s.\n\n",
 		reads(t.Reads), numfmt.Percent(t.HitRatio, 2), reads(t.Reads*(1-t.HitRatio)), count(float64(t.KeyCount())), num(t.Zipf), src)
-	writeFleetShares(b, d)
+	var rest strings.Builder
+	even := writeFleetShares(&rest, d)
+	least, measured := writeFleetChanges(&rest, d)
+	writeFleetSummary(b, p, even, least, measured)
+	b.WriteString(rest.String())
+}
+
+// writeFleetChanges writes what each planned change moves and costs, and
+// returns for each algorithm the changes on which it was among the least
+// costly, and the changes measured (followed by some algorithm).
+func writeFleetChanges(b *strings.Builder, d *Data) (least map[string][]string, measured []string) {
+	p := d.profile.Fleet
 	if len(p.Changes) == 0 {
 		b.WriteString("The profile plans no change (`[[change]]`).\n\n")
-		return
+		return nil, nil
 	}
 	if d.fleetStorm == nil {
 		fmt.Fprintf(b, "The planned changes were not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", FleetStormFile.Name, p.Path)
-		return
+		return nil, nil
 	}
+	least = map[string][]string{}
 	costs := fleetCosts(p, d.fleetStorm)
 	b.WriteString("### What each planned change moves and costs the database\n\n")
-	b.WriteString("Each change from the fleet it starts from (today's, or after the change it follows). Moved: the fraction of keys that change node (a staged change: summed over its steps), over its ideal (the weight that changes hands). Extra database reads: reads the change adds until the cache has refilled (h f K per step, summed), with its 95% interval over key sets; peak: database reads/s right after the change (a staged change: its worst step). Algorithms that take no weights cannot place a weighted fleet and are left out.\n\n")
+	b.WriteString("Each change from the fleet it starts from (today's, or after the change it follows). Moved: the fraction of keys that change node (a staged change: summed over its steps), over its ideal (the weight that changes hands; on a leave or failure under 1x means the node held less than its weight's share, over 1x that keys of other nodes moved too). Extra database reads: reads the change adds until the cache has refilled (h f K per step, summed), with its 95% interval over key sets; peak: database reads/s right after the change (a staged change: its worst step). Algorithms that take no weights cannot place a weighted fleet and are left out.\n\n")
 	for _, c := range p.Changes {
 		cs := costs[c.Name]
 		before, after := p.Before(c), p.After(c)
@@ -160,15 +172,55 @@ func writeFleet(b *strings.Builder, d *Data) {
 				reads(cc.peakDB), numfmt.Interval(reads(cc.extra), reads(cc.extraLo), reads(cc.extraHi)), numfmt.Sig3(cc.recovery))
 		}
 		b.WriteString("\n")
-		b.WriteString(changeTakeaway(p, c, order) + "\n\n")
+		text, ls := changeTakeaway(p, c, order)
+		b.WriteString(text + "\n\n")
+		if len(ls) > 0 {
+			measured = append(measured, c.Name)
+		}
+		for _, a := range ls {
+			least[a] = append(least[a], c.Name)
+		}
 	}
+	return least, measured
+}
+
+// writeFleetSummary writes the section's answer: the algorithms both most
+// even and least costly on the most planned changes, and where the client
+// stands.
+func writeFleetSummary(b *strings.Builder, p *fleet.Profile, even []string, least map[string][]string, measured []string) {
+	if len(even) == 0 || len(measured) == 0 {
+		return
+	}
+	best, most := []string{}, -1
+	for _, a := range even {
+		switch n := len(least[a]); {
+		case n > most:
+			best, most = []string{a}, n
+		case n == most:
+			best = append(best, a)
+		}
+	}
+	quoted := make([]string, len(best))
+	for i, a := range best {
+		quoted[i] = "`" + a + "`"
+	}
+	fmt.Fprintf(b, "**In short**: of the most even placements for this fleet, %s %s among the least costly to the database on %d of the %d planned changes measured", strings.Join(quoted, " and "), map[bool]string{true: "is", false: "are"}[len(best) == 1], most, len(measured))
+	if most > 0 {
+		fmt.Fprintf(b, " (%s)", strings.Join(least[best[0]], ", "))
+	}
+	b.WriteString(".")
+	if p.Client != "" {
+		cl := least[p.Client]
+		fmt.Fprintf(b, " Your client `%s` is %samong the most even, and among the least costly on %d of %d.", p.Client, map[bool]string{true: "", false: "not "}[slices.Contains(even, p.Client)], len(cl), len(measured))
+	}
+	b.WriteString(" The tables below give each number with its interval.\n\n")
 }
 
 // changeTakeaway says which algorithms cost the database least on one
 // change (those whose extra-reads interval overlaps the least's), what
 // the client costs beside them, and the steps of a staged change that
 // moved past stagedFactor x their ideal.
-func changeTakeaway(p *fleet.Profile, c fleet.Change, order []changeCost) string {
+func changeTakeaway(p *fleet.Profile, c fleet.Change, order []changeCost) (text string, least []string) {
 	var s string
 	var unfollowed []string
 	followed := order[:0:0]
@@ -183,13 +235,14 @@ func changeTakeaway(p *fleet.Profile, c fleet.Change, order []changeCost) string
 		s = fmt.Sprintf("Not followed: %s moved less than half the ideal fraction, so the weight that changed hands stays where it was (the change is not made; its low cost is no saving) and is left out of the comparison. ", strings.Join(unfollowed, ", "))
 	}
 	if len(followed) == 0 {
-		return s + "No algorithm followed this change."
+		return s + "No algorithm followed this change.", nil
 	}
 	best := followed[0]
 	var tied []string
 	for _, cc := range followed {
 		if cc.extraLo <= best.extraHi {
 			tied = append(tied, "`"+cc.algo+"`")
+			least = append(least, cc.algo)
 		}
 	}
 	if len(tied) == 1 {
@@ -218,7 +271,7 @@ func changeTakeaway(p *fleet.Profile, c fleet.Change, order []changeCost) string
 	} else if c.Step > 0 {
 		s += fmt.Sprintf(" No step moved more than %sx its ideal.", fixed2(stagedFactor))
 	}
-	return s
+	return s, least
 }
 
 // memberRange names the first and last member.
@@ -300,12 +353,12 @@ type nodeRatio struct {
 // writeFleetShares writes how uneven the keys, and so the memory they
 // take, are per node relative to its weight, from fleet-shares.csv: for
 // each algorithm the fullest and emptiest node against its weight share.
-func writeFleetShares(b *strings.Builder, d *Data) {
+func writeFleetShares(b *strings.Builder, d *Data) (even []string) {
 	p := d.profile.Fleet
 	b.WriteString("### How full each node is, relative to its weight\n\n")
 	if d.fleetShares == nil {
 		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", FleetSharesFile.Name, p.Path)
-		return
+		return nil
 	}
 	var algos []string
 	by := map[string][]nodeRatio{}
@@ -349,8 +402,10 @@ func writeFleetShares(b *strings.Builder, d *Data) {
 		for _, r := range rows {
 			if r.full.lo <= best.full.hi {
 				tied = append(tied, "`"+r.algo+"`")
+				even = append(even, r.algo)
 			}
 		}
 		fmt.Fprintf(b, "Most even for this fleet (fullest node least over its weight, within the 95%% intervals): %s, whose fullest node holds %sx its weight's share.\n\n", strings.Join(tied, ", "), fixed2(best.full.ratio))
 	}
+	return even
 }

@@ -117,6 +117,7 @@ reweight = [ { id = "b", weight = 2 } ]
 		"| `rendezvous` | `a` (weight 2) | 1.02 [1.00, 1.05] | `d` (weight 1) | 0.95 [0.90, 1.00] |",
 		"| `ketama` (today) | `b` (weight 1) | 1.25 [1.20, 1.30] | `d` (weight 1) | 0.75 [0.70, 0.80] |",
 		"Most even for this fleet (fullest node least over its weight, within the 95% intervals): `rendezvous`, whose fullest node holds 1.02x its weight's share.",
+		"**In short**: of the most even placements for this fleet, `rendezvous` is among the least costly to the database on 2 of the 2 planned changes measured (grow-to-6, b-doubled). Your client `ketama` is not among the most even, and among the least costly on 0 of 2.",
 		"Not followed: `bounded` (0.00x) moved less than half the ideal fraction",
 		"Least database load: `rendezvous` (171 extra reads). Your client `ketama` adds 360 extra reads, 2.11x the least.",
 	} {

@@ -241,7 +241,7 @@ func writeRun(b *strings.Builder, d *Data) {
 	used += "; the nearest values the files have are used: " + usedValues(d)
 	item("Inputs used", used)
 	if off := offProfile(d); len(off) > 0 {
-		fmt.Fprintf(b, "- **Warning**: these results do not hold the profile's values; the report reads the nearest: %s. Numbers read far from your fleet describe another fleet: describe it in a fleet profile and run `make bench PROFILE=...`, which runs every analysis at its sizes ([docs/fleet-profile.md](docs/fleet-profile.md)), or set the knobs named (README, \"Knobs\").\n", strings.Join(off, "; "))
+		fmt.Fprintf(b, "- **Warning**: these results do not hold the profile's values; the report reads the nearest: %s. Numbers read far from your fleet describe another fleet: describe it in a fleet profile and run `make bench PROFILE=...`, whose \"Your fleet\" section measures its planned changes and per-node shares on its own members, keys and traffic ([docs/fleet-profile.md](docs/fleet-profile.md)), and set the knobs named (README, \"Knobs\") for the sections here.\n", strings.Join(off, "; "))
 	}
 	if w := keyFileWarning(d); w != "" {
 		fmt.Fprintf(b, "- **Warning**: %s\n", w)
