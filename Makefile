@@ -11,7 +11,7 @@
 GO        ?= go
 #> output directory of `make bench` (with PROFILE, unless RESULTS is given: results-NAME, NAME the profile file's name without its extension)
 RESULTS   ?= results
-#> your fleet: a fleet profile ([docs/fleet-profile.md](docs/fleet-profile.md)); `make bench` and `make report` then run every analysis on its members, planned changes and traffic
+#> your fleet: a fleet profile ([docs/fleet-profile.md](docs/fleet-profile.md)); `make bench` then also measures each planned change and each node's share on its members, keys and traffic (`make fleet`) and writes REPORT-NAME.md, which answers for that fleet
 PROFILE   ?=
 # Lookup benchmarks: benchstat wants >= 6 samples per cell for a 95% interval.
 #> lookup benchmark samples per cell (benchstat needs >= 6 for an interval)
