@@ -84,8 +84,10 @@ type Data struct {
 	fleetStorm []schema.Storm
 	// fleetShares holds fleet-shares.csv's rows likewise.
 	fleetShares []schema.ShareRow
-	rows        []algoRow // catalog order, algorithms present in at least one file
-	missing     []string  // result files absent from Dir, in the order of the constants above
+	// fleetLoad holds fleet-load.csv's rows likewise.
+	fleetLoad []schema.Load
+	rows      []algoRow // catalog order, algorithms present in at least one file
+	missing   []string  // result files absent from Dir, in the order of the constants above
 
 	// The run.
 	machine    string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
@@ -187,6 +189,13 @@ func Load(dir string, p Profile) (*Data, error) {
 			return nil, err
 		}
 		d.fleetShares = rows
+	}
+	if p.Fleet != nil && FleetLoadFile.Exists(dir) {
+		rows, err := FleetLoadFile.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		d.fleetLoad = rows
 	}
 	if all := resultFiles(); len(d.missing) == len(all) {
 		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir, strings.Join(all, ", "))

@@ -25,6 +25,11 @@ var FleetStormFile = schema.File[schema.Storm]{Name: "fleet-storm.csv"}
 // by make bench PROFILE=f): weights.csv's rows.
 var FleetSharesFile = schema.File[schema.ShareRow]{Name: "fleet-shares.csv"}
 
+// FleetLoadFile is the request load on a fleet profile's members today
+// under its Zipf exponent over its keys (chbench fleet -load, written by
+// make bench PROFILE=f): load.csv's rows.
+var FleetLoadFile = schema.File[schema.Load]{Name: "fleet-load.csv"}
+
 // stagedFactor is how far past its ideal fraction a step of a staged
 // change must move for the report to name it (1.5x: a placement that
 // re-rounds every server's share moves about twice the ideal).
@@ -122,6 +127,7 @@ func writeFleet(b *strings.Builder, d *Data) {
 		reads(t.Reads), numfmt.Percent(t.HitRatio, 2), reads(t.Reads*(1-t.HitRatio)), count(float64(t.KeyCount())), num(t.Zipf), src)
 	var rest strings.Builder
 	even := writeFleetShares(&rest, d)
+	writeFleetLoad(&rest, d)
 	least, measured := writeFleetChanges(&rest, d)
 	writeFleetSummary(b, p, even, least, measured)
 	b.WriteString(rest.String())
@@ -408,4 +414,32 @@ func writeFleetShares(b *strings.Builder, d *Data) (even []string) {
 		fmt.Fprintf(b, "Most even for this fleet (fullest node least over its weight, within the 95%% intervals): %s, whose fullest node holds %sx its weight's share.\n\n", strings.Join(tied, ", "), fixed2(best.full.ratio))
 	}
 	return even
+}
+
+// writeFleetLoad writes how uneven the requests are per node relative to
+// its weight, from fleet-load.csv, with the hot-key floor that no
+// placement goes below.
+func writeFleetLoad(b *strings.Builder, d *Data) {
+	p := d.profile.Fleet
+	b.WriteString("### How busy each node is, relative to its weight\n\n")
+	if d.fleetLoad == nil {
+		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", FleetLoadFile.Name, p.Path)
+		return
+	}
+	rows := slices.Clone(d.fleetLoad)
+	slices.SortStableFunc(rows, func(x, y schema.Load) int { return cmp.Compare(x.PeakToMean, y.PeakToMean) })
+	r0 := rows[0]
+	fmt.Fprintf(b, "Requests drawn from a Zipf law with s = %s over the profile's keys (%s requests per key set), on today's members. Peak-to-mean: the busiest node's share of the requests over its weight share (1 = every node serves exactly its weight's part), 95%% interval over key sets.\n\n", num(p.Traffic.Zipf), count(float64(r0.Requests)))
+	b.WriteString("| algorithm | request peak-to-mean [95%] | hottest key's node (first key set) | hot-key floor there |\n|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(b, "| `%s` | %s | `%s` | %s |\n", r.Algo, numfmt.Interval(fixed2(r.PeakToMean), fixed2(r.PeakToMeanLo), fixed2(r.PeakToMeanHi)), r.HotKeyNode, fixed2(r.FloorHotNode))
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(b, "The hottest key alone draws %s of the requests, and every placement sends all of them to one node: the node holding it serves at least hot share x W / w of its weight's part, whatever the algorithm (the hot-key floor; it assumes no replication of hot keys and no client-side cache). On one of the largest nodes that floor is %s, on one of the smallest %s. ",
+		numfmt.Percent(r0.HotShare, 2), fixed2(r0.Floor), fixed2(r0.FloorMinNode))
+	if r0.PeakToMeanLo <= r0.FloorMinNode {
+		b.WriteString("The least measured peak-to-mean's interval reaches below the smallest node's floor: the skew of the traffic, not the placement, makes the busiest node (where the hot key lands decides how busy: a node of twice the weight halves the floor); an algorithm cannot fix it, replicating the hot keys or a near cache can.\n\n")
+	} else {
+		fmt.Fprintf(b, "The least peak-to-mean, `%s`'s, is above that floor: the placement adds to the skew.\n\n", r0.Algo)
+	}
 }

@@ -97,6 +97,21 @@ reweight = [ { id = "b", weight = 2 } ]
 		t.Fatal(err)
 	}
 	f.Close()
+	z := 0.99
+	load := func(algo string, p2m float64) schema.Load {
+		return schema.Load{Nodes: 4, Zipf: &z, Requests: 1000, PeakToMean: p2m, PeakToMeanLo: p2m - 0.1, PeakToMeanHi: p2m + 0.1,
+			CV: 0.1, CVLo: 0.05, CVHi: 0.15, MaxShare: 0.5, MaxShareLo: 0.45, MaxShareHi: 0.55, HotShare: 0.3, HotShareLo: 0.3, HotShareHi: 0.3,
+			Floor: 1, FloorMinNode: 1.5, FloorHotNode: 1.5, HotKeyNode: "b", HotIsBusiest: 1,
+			Config: schema.Config{Algo: algo, Hash: "xxhash", Keys: 1000, Sets: 2, Seed: 1, GoVersion: "go1.26", Commit: "test"}}
+	}
+	f, err = os.Create(FleetLoadFile.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.WriteCSV(f, []schema.Load{load("ketama", 2.0), load("rendezvous", 1.6)}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 	rep := render(t, dir, FromFleet(fp))
 	sec, _, _ := strings.Cut(rep[strings.Index(rep, "## Your fleet"):], "## Verdicts")
 	for _, want := range []string{
@@ -118,6 +133,12 @@ reweight = [ { id = "b", weight = 2 } ]
 		"| `ketama` (today) | `b` (weight 1) | 1.25 [1.20, 1.30] | `d` (weight 1) | 0.75 [0.70, 0.80] |",
 		"Most even for this fleet (fullest node least over its weight, within the 95% intervals): `rendezvous`, whose fullest node holds 1.02x its weight's share.",
 		"**In short**: of the most even placements for this fleet, `rendezvous` is among the least costly to the database on 2 of the 2 planned changes measured (grow-to-6, b-doubled). Your client `ketama` is not among the most even, and among the least costly on 0 of 2.",
+		// Load rows sorted by peak-to-mean; the hot key (30% of requests)
+		// gives floors 0.3 x 5 / 2 = 0.75 -> 1 on the weight-2 node and
+		// 0.3 x 5 / 1 = 1.5 on a weight-1 node, as the rows say.
+		"| `rendezvous` | 1.60 [1.50, 1.70] | `b` | 1.50 |\n| `ketama` | 2.00 [1.90, 2.10] | `b` | 1.50 |",
+		"The hottest key alone draws 30.00% of the requests",
+		"On one of the largest nodes that floor is 1.00, on one of the smallest 1.50. The least measured peak-to-mean's interval reaches below the smallest node's floor",
 		"Not followed: `bounded` (0.00x) moved less than half the ideal fraction",
 		"Least database load: `rendezvous` (171 extra reads). Your client `ketama` adds 360 extra reads, 2.11x the least.",
 	} {

@@ -32,6 +32,7 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the generated keys")
 	commit := fs.String("commit", "", "the commit recorded in the rows")
 	keys := fs.Int("keys", 0, "keys per generated key set without a key file in the profile (0 = the profile's traffic keys)")
+	load := fs.Bool("load", false, "instead of the storms: the request load on today's members under the profile's Zipf exponent over its keys, each node's requests against its weight (chbench load rows)")
 	shares := fs.Bool("shares", false, "instead of the storms: each node's share of the keys on today's members against its weight share (chbench spread -shares rows)")
 	set, err := cli.Parse(fs, args)
 	if err != nil {
@@ -53,7 +54,10 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 	if p.Traffic.Trace != "" {
 		return cli.Usage(fmt.Errorf("-profile %s: trace %q: the commands read key files only so far; give the trace's keys as key_file", p.Path, p.Traffic.Trace))
 	}
-	if len(p.Changes) == 0 && !*shares {
+	if *load && *shares {
+		return cli.Usage(errors.New("-load and -shares: give one"))
+	}
+	if len(p.Changes) == 0 && !*shares && !*load {
 		return cli.Usage(fmt.Errorf("-profile %s: no [[change]]: nothing to measure", p.Path))
 	}
 	if *algo == "all" && p.Client != "" && catalog.IsDialect(p.Client) {
@@ -77,7 +81,7 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	keyArgs := []string{"-sets", strconv.Itoa(*sets), "-seed", strconv.FormatUint(*seed, 10), "-placement", p.Placement}
+	keyArgs := []string{"-sets", strconv.Itoa(*sets), "-seed", strconv.FormatUint(*seed, 10)}
 	if *commit != "" {
 		keyArgs = append(keyArgs, "-commit", *commit)
 	}
@@ -90,14 +94,23 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 		}
 		keyArgs = append(keyArgs, "-keys", strconv.Itoa(n))
 	}
-	if *shares {
+	if *shares || *load {
 		members := filepath.Join(tmp, "members.txt")
 		if err := writeMembership(members, p.Nodes); err != nil {
 			return err
 		}
-		a := append([]string{"-algo", *algo, "-members", members, "-format", "csv", "-shares", "-draws", "0"}, keyArgs...)
+		a := append([]string{"-algo", *algo, "-members", members, "-format", "csv"}, keyArgs...)
 		var errs bytes.Buffer
-		err := runSpread(a, stdout, &errs)
+		if *shares {
+			err = runSpread(append(a, "-shares", "-draws", "0", "-placement", p.Placement), stdout, &errs)
+		} else {
+			if p.Client != "" && catalog.IsDialect(p.Client) && strings.HasSuffix(*algo, ","+p.Client) {
+				// chbench load takes catalog algorithms only.
+				a[1] = strings.TrimSuffix(*algo, ","+p.Client)
+				fmt.Fprintf(stderr, "chbench: load: leaving out the client %s: the request load takes catalog algorithms only\n", p.Client)
+			}
+			err = runLoad(append(a, "-zipf", num(p.Traffic.Zipf), "-requests", strconv.Itoa(p.Traffic.Requests)), stdout, &errs)
+		}
 		io.Copy(stderr, &errs)
 		return err
 	}
@@ -107,7 +120,7 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 		if err := writeMembership(members, p.Before(c)); err != nil {
 			return err
 		}
-		a := []string{"-algo", *algo, "-members", members, "-format", "csv",
+		a := []string{"-algo", *algo, "-members", members, "-format", "csv", "-placement", p.Placement,
 			"-reads", num(p.Traffic.Reads), "-hit", num(p.Traffic.HitRatio),
 			"-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}
 		a = append(append(a, keyArgs...), changeFlags(c)...)

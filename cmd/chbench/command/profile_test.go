@@ -28,6 +28,7 @@ keys = 2000
 reads_per_second = 1000
 hit_ratio = 0.9
 working_set = 1000
+requests = 20000
 [[change]]
 name = "grow"
 join = [ { id = "10.0.0.5:11211" }, { id = "10.0.0.6:11211" } ]
@@ -92,6 +93,42 @@ leave = ["10.0.0.2:11211"]
 	}
 	if !strings.Contains(stderr, "chbench: skipping modulo, jump") {
 		t.Errorf("stderr does not name the algorithm left out:\n%s", stderr)
+	}
+	// -shares: one row per member today and algorithm, each node's weight
+	// share its weight over the total 5; -load: one row per algorithm at
+	// the profile's Zipf exponent and requests, the dialect client left
+	// out (load takes catalog algorithms only) and said so.
+	out, _, err = runCLI(t, "fleet", "-profile", prof, "-shares", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := schema.ReadCSV[schema.ShareRow](strings.NewReader(out), "shares")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sh {
+		if want := r.Weight / 5; r.Nodes != 4 || math.Abs(r.WeightShare-want) > 1e-12 {
+			t.Errorf("share row %s %s: nodes %d weight share %v, want 4 nodes and %v", r.Algo, r.ID, r.Nodes, r.WeightShare, want)
+		}
+	}
+	if len(sh)%4 != 0 || len(sh) < 8 {
+		t.Errorf("%d share rows, want 4 per algorithm", len(sh))
+	}
+	out, stderr, err = runCLI(t, "fleet", "-profile", prof, "-load", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld, err := schema.ReadCSV[schema.Load](strings.NewReader(out), "load")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range ld {
+		if r.Nodes != 4 || r.Requests != 20000 || r.Zipf == nil || *r.Zipf != 0.99 || r.Algo == "twemproxy-ketama-md5" {
+			t.Errorf("load row %s: nodes %d requests %d; want 4 nodes, 20,000 requests at the default s = 0.99, no dialect", r.Algo, r.Nodes, r.Requests)
+		}
+	}
+	if len(ld) == 0 || !strings.Contains(stderr, "leaving out the client twemproxy-ketama-md5") {
+		t.Errorf("%d load rows, stderr %q", len(ld), stderr)
 	}
 	// A profile without changes has nothing to measure.
 	if err := os.WriteFile(prof, []byte("nodes = 3\n"), 0o644); err != nil {
