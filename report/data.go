@@ -176,22 +176,22 @@ func Load(dir string, p Profile) (*Data, error) {
 		return nil, err
 	}
 	d := ld.d
-	if p.Fleet != nil && FleetStormFile.Exists(dir) {
-		rows, err := FleetStormFile.Read(dir)
+	if p.Fleet != nil && schema.FleetStormFile.Exists(dir) {
+		rows, err := schema.FleetStormFile.Read(dir)
 		if err != nil {
 			return nil, err
 		}
 		d.fleetStorm = rows
 	}
-	if p.Fleet != nil && FleetSharesFile.Exists(dir) {
-		rows, err := FleetSharesFile.Read(dir)
+	if p.Fleet != nil && schema.FleetSharesFile.Exists(dir) {
+		rows, err := schema.FleetSharesFile.Read(dir)
 		if err != nil {
 			return nil, err
 		}
 		d.fleetShares = rows
 	}
-	if p.Fleet != nil && FleetLoadFile.Exists(dir) {
-		rows, err := FleetLoadFile.Read(dir)
+	if p.Fleet != nil && schema.FleetLoadFile.Exists(dir) {
+		rows, err := schema.FleetLoadFile.Read(dir)
 		if err != nil {
 			return nil, err
 		}

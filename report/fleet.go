@@ -3,6 +3,8 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,22 +15,6 @@ import (
 	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
 )
-
-// FleetStormFile is the miss storm of every planned change of a fleet
-// profile (chbench fleet, written by make bench PROFILE=f): storm.csv's
-// rows, the op column holding the change's name (NAME-step for each step
-// of a staged change).
-var FleetStormFile = schema.File[schema.Storm]{Name: "fleet-storm.csv"}
-
-// FleetSharesFile is each node's share of the keys on a fleet profile's
-// members today against its weight share (chbench fleet -shares, written
-// by make bench PROFILE=f): weights.csv's rows.
-var FleetSharesFile = schema.File[schema.ShareRow]{Name: "fleet-shares.csv"}
-
-// FleetLoadFile is the request load on a fleet profile's members today
-// under its Zipf exponent over its keys (chbench fleet -load, written by
-// make bench PROFILE=f): load.csv's rows.
-var FleetLoadFile = schema.File[schema.Load]{Name: "fleet-load.csv"}
 
 // stagedFactor is how far past its ideal fraction a step of a staged
 // change must move for the report to name it (1.5x: a placement that
@@ -143,7 +129,7 @@ func writeFleetChanges(b *strings.Builder, d *Data) (least map[string][]string, 
 		return nil, nil
 	}
 	if d.fleetStorm == nil {
-		fmt.Fprintf(b, "The planned changes were not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", FleetStormFile.Name, p.Path)
+		fmt.Fprintf(b, "The planned changes were not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", schema.FleetStormFile.Name, p.Path)
 		return nil, nil
 	}
 	least = map[string][]string{}
@@ -162,7 +148,7 @@ func writeFleetChanges(b *strings.Builder, d *Data) (least map[string][]string, 
 		}
 		b.WriteString(")")
 		if len(cs) == 0 {
-			b.WriteString(": no rows in " + FleetStormFile.Name + ".\n\n")
+			b.WriteString(": no rows in " + schema.FleetStormFile.Name + ".\n\n")
 			continue
 		}
 		fmt.Fprintf(b, ": ideal %s of the keys move; steady database load %s reads/s.\n\n", numfmt.Percent(cs[0].ideal, 2), reads(cs[0].steady))
@@ -363,7 +349,7 @@ func writeFleetShares(b *strings.Builder, d *Data) (even []string) {
 	p := d.profile.Fleet
 	b.WriteString("### How full each node is, relative to its weight\n\n")
 	if d.fleetShares == nil {
-		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", FleetSharesFile.Name, p.Path)
+		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", schema.FleetSharesFile.Name, p.Path)
 		return nil
 	}
 	var algos []string
@@ -379,6 +365,9 @@ func writeFleetShares(b *strings.Builder, d *Data) (even []string) {
 		what = "its weight"
 	}
 	fmt.Fprintf(b, "Each node's share of the keys today over its weight share (1 = exactly its weight's part; a node at 1.20 fills its %s 1.2 times as fast as the fleet on average, assuming values of one size), measured on the profile's keys, 95%% interval over key sets. Sorted by the fullest node, the one that runs out of memory first.\n\n", what)
+	if _, err := os.Stat(filepath.Join(d.dir, schema.PlotsDir, "fleet-weights.png")); err == nil {
+		fmt.Fprintf(b, "![fleet-weights](%s/fleet-weights.png)\n\n", d.plotsLink())
+	}
 	b.WriteString("| algorithm | fullest node | its share / weight share | emptiest node | its share / weight share |\n|---|---|---|---|---|\n")
 	type row struct {
 		algo        string
@@ -423,7 +412,7 @@ func writeFleetLoad(b *strings.Builder, d *Data) {
 	p := d.profile.Fleet
 	b.WriteString("### How busy each node is, relative to its weight\n\n")
 	if d.fleetLoad == nil {
-		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", FleetLoadFile.Name, p.Path)
+		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", schema.FleetLoadFile.Name, p.Path)
 		return
 	}
 	rows := slices.Clone(d.fleetLoad)

@@ -64,7 +64,7 @@ reweight = [ { id = "b", weight = 2 } ]
 		stormRow("bounded", "b-doubled", 4, 4, 0, 0, 0, 0.2),
 	}
 	dir := copyRun(t, nil)
-	f, err := os.Create(FleetStormFile.Path(dir))
+	f, err := os.Create(schema.FleetStormFile.Path(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ reweight = [ { id = "b", weight = 2 } ]
 			shares = append(shares, share(a.algo, id, w, w/5, a.sh[i]))
 		}
 	}
-	f, err = os.Create(FleetSharesFile.Path(dir))
+	f, err = os.Create(schema.FleetSharesFile.Path(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ reweight = [ { id = "b", weight = 2 } ]
 			Floor: 1, FloorMinNode: 1.5, FloorHotNode: 1.5, HotKeyNode: "b", HotIsBusiest: 1,
 			Config: schema.Config{Algo: algo, Hash: "xxhash", Keys: 1000, Sets: 2, Seed: 1, GoVersion: "go1.26", Commit: "test"}}
 	}
-	f, err = os.Create(FleetLoadFile.Path(dir))
+	f, err = os.Create(schema.FleetLoadFile.Path(dir))
 	if err != nil {
 		t.Fatal(err)
 	}
