@@ -152,6 +152,23 @@ reweight = [ { id = "b", weight = 2 } ]
 	if !strings.Contains(rep, "The planned changes were not measured: `fleet-storm.csv` is not in this run (`make bench PROFILE=tiny.toml` writes it).") || strings.Contains(rep, "Least database load") {
 		t.Errorf("fleet section without fleet-storm.csv:\n%s", rep)
 	}
+	// A directory holding only the fleet's files (make fleet alone) is a
+	// run: the section is written, the rest says what is not in it.
+	only := t.TempDir()
+	f, err = os.Create(schema.FleetStormFile.Path(only))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.WriteCSV(f, rows); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if rep := render(t, only, FromFleet(fp)); !strings.Contains(rep, "| `rendezvous` | 31.00% |") {
+		t.Errorf("fleet-only run lacks the fleet section:\n%s", rep)
+	}
+	if _, err := Load(only, DefaultProfile()); err == nil {
+		t.Error("fleet files without a fleet profile: want no result files")
+	}
 	// Without a fleet profile there is no fleet section.
 	if strings.Contains(render(t, runDir, DefaultProfile()), "## Your fleet") {
 		t.Error("a fleet section without a fleet profile")
