@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +25,7 @@ import (
 // traffic, every step of a staged change apart. It writes one storm.csv
 // row set (schema.Storm) whose op column is the change's name (NAME-step
 // for the steps of a staged one), for the report's "Your fleet" section.
-func runFleet(args []string, stdout, stderr io.Writer) error {
+func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("fleet", "-profile FILE [-algo A[,B...]] [-sets S] [-seed N] [-commit C] [-keys N]", stderr)
 	profile := fs.String("profile", "", "the fleet profile (TOML, docs/fleet-profile.md); required")
 	algo := fs.String("algo", "all", "comma-separated algorithms, or all (with the profile's client when it is a dialect); those that take no weights are left out of a weighted fleet's changes (said on stderr)")
@@ -102,14 +103,14 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 		a := append([]string{"-algo", *algo, "-members", members, "-format", "csv"}, keyArgs...)
 		var errs bytes.Buffer
 		if *shares {
-			err = runSpread(append(a, "-shares", "-draws", "0", "-placement", p.Placement), stdout, &errs)
+			err = runSpread(ctx, append(a, "-shares", "-draws", "0", "-placement", p.Placement), stdout, &errs)
 		} else {
 			if p.Client != "" && catalog.IsDialect(p.Client) && strings.HasSuffix(*algo, ","+p.Client) {
 				// chbench load takes catalog algorithms only.
 				a[1] = strings.TrimSuffix(*algo, ","+p.Client)
 				fmt.Fprintf(stderr, "chbench: load: leaving out the client %s: the request load takes catalog algorithms only\n", p.Client)
 			}
-			err = runLoad(append(a, "-zipf", num(p.Traffic.Zipf), "-requests", strconv.Itoa(p.Traffic.Requests)), stdout, &errs)
+			err = runLoad(ctx, append(a, "-zipf", num(p.Traffic.Zipf), "-requests", strconv.Itoa(p.Traffic.Requests)), stdout, &errs)
 		}
 		io.Copy(stderr, &errs)
 		return err
@@ -125,7 +126,7 @@ func runFleet(args []string, stdout, stderr io.Writer) error {
 			"-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}
 		a = append(append(a, keyArgs...), changeFlags(c)...)
 		var out, errs bytes.Buffer
-		if err := runStorm(a, &out, &errs); err != nil {
+		if err := runStorm(ctx, a, &out, &errs); err != nil {
 			return fmt.Errorf("change %q: %w\n%s", c.Name, err, strings.TrimSpace(errs.String()))
 		}
 		for l := range strings.Lines(errs.String()) {
