@@ -139,13 +139,19 @@ endif
 # conformance check and churn steps, the example programs (Python's
 # standard library only; the C one built with gcc into bin/jump), and the
 # examples run's node counts and keys per set.
+#> keys per conformance check of placements in other processes (`make external`)
 EXT_KEYS       ?= 20000
+#> churn steps of that conformance check
 EXT_CHURN      ?= 300
+#> the Python that runs the example program examples/python/ring.py (standard library only)
 PYTHON         ?= python3
 EXAMPLE_PY      = exec:$(PYTHON) examples/python/ring.py
 EXAMPLE_C       = exec:bin/jump
+#> output directory of `make examples`
 EXAMPLES_DIR   ?= $(RESULTS)/examples
+#> node counts of the `make examples` run
 EXAMPLES_NODES ?= 10,30,100
+#> keys per set of the `make examples` run
 EXAMPLES_KEYS  ?= 20000
 
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
