@@ -134,6 +134,7 @@ type Data struct {
 	plotLinks             string            // see LinkTo
 	storm                 string            // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
 	stormShort            string            // " (4 -> 5)" for the table header
+	switches              []schema.Switch   // switching.csv, as read (section "Switching clients")
 	// conformance: per placement of conformance.csv, in order of first
 	// appearance, its verdicts.
 	conformance []verdicts
@@ -280,6 +281,7 @@ func (ld *loader) readAll() error {
 		{schema.LoadFile.Name, func() error { return readInto(ld, dir, schema.LoadFile, ld.load) }},
 		{schema.StormFile.Name, func() error { return readInto(ld, dir, schema.StormFile, ld.storm) }},
 		{schema.ReplicationFile.Name, func() error { return readInto(ld, dir, schema.ReplicationFile, ld.replication) }},
+		{schema.SwitchingFile.Name, func() error { return readInto(ld, dir, schema.SwitchingFile, ld.switching) }},
 	}
 	for _, st := range steps {
 		if present(st.name) {
@@ -588,12 +590,14 @@ func (ld *loader) load(rows []schema.Load) error {
 		}
 		algo := r.Algo
 		switch {
+		case catalog.IsDialect(algo):
+			continue // the trade-off table compares algorithms; dialects have their own section
 		case slices.Contains(catalog.Names(), algo), isExternal(algo):
 		case algo == schema.VariantPartition:
 			algo = bounded.Name // load.csv names the catalog's bounded by its form
 		default:
 			if !slices.Contains(schema.LoadPlacements(), algo) {
-				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm, a form of bounded loads (%s) nor an external placement's name", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
+				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm or dialect, a form of bounded loads (%s) nor an external placement's name", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
 			}
 			if ld.row(algo) == nil {
 				in, _ := catalog.Describe(bounded.Name)
@@ -777,7 +781,8 @@ func shapes(ops []string, byOp map[string][]float64) []string {
 // resultFiles returns the result files Load reads, in its order.
 func resultFiles() []string {
 	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,
-		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name, schema.ConformanceFile.Name}
+		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name, schema.ConformanceFile.Name,
+		schema.SwitchingFile.Name}
 }
 
 // conformance reads conformance.csv: per placement, in order of first

@@ -421,7 +421,11 @@ func writeFleetLoad(b *strings.Builder, d *Data) {
 	fmt.Fprintf(b, "Requests drawn from a Zipf law with s = %s over the profile's keys (%s requests per key set), on today's members. Peak-to-mean: the busiest node's share of the requests over its weight share (1 = every node serves exactly its weight's part), 95%% interval over key sets.\n\n", num(p.Traffic.Zipf), count(float64(r0.Requests)))
 	b.WriteString("| algorithm | request peak-to-mean [95%] | hottest key's node (first key set) | hot-key floor there |\n|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(b, "| `%s` | %s | `%s` | %s |\n", r.Algo, numfmt.Interval(fixed2(r.PeakToMean), fixed2(r.PeakToMeanLo), fixed2(r.PeakToMeanHi)), r.HotKeyNode, fixed2(r.FloorHotNode))
+		name := "`" + r.Algo + "`"
+		if r.Algo == p.Client {
+			name += " (today)"
+		}
+		fmt.Fprintf(b, "| %s | %s | `%s` | %s |\n", name, numfmt.Interval(fixed2(r.PeakToMean), fixed2(r.PeakToMeanLo), fixed2(r.PeakToMeanHi)), r.HotKeyNode, fixed2(r.FloorHotNode))
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(b, "The hottest key alone draws %s of the requests, and every placement sends all of them to one node: the node holding it serves at least hot share x W / w of its weight's part, whatever the algorithm (the hot-key floor; it assumes no replication of hot keys and no client-side cache). On one of the largest nodes that floor is %s, on one of the smallest %s. ",

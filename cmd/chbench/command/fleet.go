@@ -105,11 +105,6 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *shares {
 			err = runSpread(ctx, append(a, "-shares", "-draws", "0", "-placement", p.Placement), stdout, &errs)
 		} else {
-			if p.Client != "" && catalog.IsDialect(p.Client) && strings.HasSuffix(*algo, ","+p.Client) {
-				// chbench load takes catalog algorithms only.
-				a[1] = strings.TrimSuffix(*algo, ","+p.Client)
-				fmt.Fprintf(stderr, "chbench: load: leaving out the client %s: the request load takes catalog algorithms only\n", p.Client)
-			}
 			err = runLoad(ctx, append(a, "-zipf", num(p.Traffic.Zipf), "-requests", strconv.Itoa(p.Traffic.Requests)), stdout, &errs)
 		}
 		io.Copy(stderr, &errs)

@@ -140,6 +140,11 @@ func (s *stormFlags) sweep(set map[string]bool, stderr io.Writer) ([]float64, an
 	if sw.Scenarios, err = s.changes(set, o.Seed); err != nil {
 		return nil, o, sw, err
 	}
+	// Node IDs chbench generates are server addresses when the sweep has
+	// a dialect; the user's stay as given.
+	if err := cli.AddressSweep(&sw, !s.fleet.Explicit(), stderr); err != nil {
+		return nil, o, sw, err
+	}
 	cli.NamedPlacement(&o, set, s.fleet.Named(), stderr)
 	if s.fleet.Used(set) {
 		cli.KeepWeighted(&s.a, &o, &sw, stderr)
@@ -366,7 +371,15 @@ func (s *stormFlags) liveConfig(set map[string]bool, keys []string, stderr io.Wr
 		return cfg, o, sw, analysis.Scenario{}, fmt.Errorf("-live runs one membership change of one step; the flags give %d", len(scs))
 	}
 	sc := scs[0]
-	sw.Scenarios = scs
+	// The servers are started per node ID; IDs chbench generates become
+	// server addresses for a dialect, the user's stay as given.
+	if analysis.HasDialect(sw.Algos) && !s.fleet.Explicit() {
+		if sc, err = analysis.AddressScenario(sc); err != nil {
+			return cfg, o, sw, sc, err
+		}
+		cli.NoteAddresses(stderr)
+	}
+	sw.Scenarios = []analysis.Scenario{sc}
 	cli.NamedPlacement(&o, set, s.fleet.Named(), stderr)
 	if !set["algo"] { // the default list, narrowed to what takes the fleet's weights
 		if skip := sw.KeepWeighted(); len(skip) > 0 {
