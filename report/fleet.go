@@ -360,11 +360,11 @@ func writeFleetShares(b *strings.Builder, d *Data) (even []string) {
 		}
 		by[r.Algo] = append(by[r.Algo], nodeRatio{r.ID, r.Weight, r.Share.Share / r.WeightShare, r.ShareLo / r.WeightShare, r.ShareHi / r.WeightShare})
 	}
-	what := "memory"
-	if p.Memory == nil {
-		what = "its weight"
+	what := "holds 1.2 times its weight's part of the keys"
+	if p.Memory != nil {
+		what = "fills its memory 1.2 times as fast as the fleet on average"
 	}
-	fmt.Fprintf(b, "Each node's share of the keys today over its weight share (1 = exactly its weight's part; a node at 1.20 fills its %s 1.2 times as fast as the fleet on average, assuming values of one size), measured on the profile's keys, 95%% interval over key sets. Sorted by the fullest node, the one that runs out of memory first.\n\n", what)
+	fmt.Fprintf(b, "Each node's share of the keys today over its weight share (1 = exactly its weight's part; a node at 1.20 %s, assuming values of one size), measured on the profile's keys, 95%% interval over key sets. Sorted by the fullest node, the one that runs out of memory first.\n\n", what)
 	if _, err := os.Stat(filepath.Join(d.dir, schema.PlotsDir, "fleet-weights.png")); err == nil {
 		fmt.Fprintf(b, "![fleet-weights](%s/fleet-weights.png)\n\n", d.plotsLink())
 	}

@@ -118,6 +118,7 @@ reweight = [ { id = "b", weight = 2 } ]
 		"- **Members**: 4 today (`a` .. `d`); 1 of weight 2, 3 of weight 1.",
 		"- **Client today**: `ketama`, measured below beside every other algorithm.",
 		"- **Layout**: fixed",
+		"(1 = exactly its weight's part; a node at 1.20 holds 1.2 times its weight's part of the keys, assuming values of one size)",
 		"1,000 reads/s at hit ratio 90.00% (100 reads/s reach the database), a working set of 1,000 keys",
 		// Staged: 0.17 + 0.14 = 31% moved, 900 x 0.31 = 279 extra reads; the
 		// peak is the worse step, 1,000 (1 - 0.9 x 0.83) = 253 reads/s.
@@ -136,7 +137,7 @@ reweight = [ { id = "b", weight = 2 } ]
 		// Load rows sorted by peak-to-mean; the hot key (30% of requests)
 		// gives floors 0.3 x 5 / 2 = 0.75 -> 1 on the weight-2 node and
 		// 0.3 x 5 / 1 = 1.5 on a weight-1 node, as the rows say.
-		"| `rendezvous` | 1.60 [1.50, 1.70] | `b` | 1.50 |\n| `ketama` | 2.00 [1.90, 2.10] | `b` | 1.50 |",
+		"| `rendezvous` | 1.60 [1.50, 1.70] | `b` | 1.50 |\n| `ketama` (today) | 2.00 [1.90, 2.10] | `b` | 1.50 |",
 		"The hottest key alone draws 30.00% of the requests",
 		"On one of the largest nodes that floor is 1.00, on one of the smallest 1.50. The least measured peak-to-mean's interval reaches below the smallest node's floor",
 		"Not followed: `bounded` (0.00x) moved less than half the ideal fraction",

@@ -82,7 +82,7 @@ func TestKeyFileWarningPerFile(t *testing.T) {
 	if strings.Contains(rep, "were made with keys.txt, generated") {
 		t.Errorf("the warning lists the union of key sources as if the profile's file were not among them:\n%s", warnings(rep))
 	}
-	all := copyRun(t, setCells(append(onFile, schema.LoadFile.Name), map[string]string{"key_file": "keys.txt"}))
+	all := copyRun(t, setCells(append(onFile, schema.LoadFile.Name, schema.SwitchingFile.Name), map[string]string{"key_file": "keys.txt"}))
 	if w := warnings(render(t, all, p)); strings.Contains(w, "key file") {
 		t.Errorf("every file was made on keys.txt, yet the report warns about the key file:\n%s", w)
 	}
