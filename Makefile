@@ -344,7 +344,9 @@ examples: build
 # storm target's cache fleet. The table after it answers the report's
 # question: libmemcached's libketama layout to twemproxy, with md5 and with
 # twemproxy's default hash.
+#> servers of the default fleet the switching costs are measured on (switching.csv)
 SWITCH_NODES   ?= 10
+#> their weights for the weighted dialects' switching costs
 SWITCH_WEIGHTS ?= 1,1,1,1,1,2,2,2,4,4
 SWITCHARGS = -nodes $(SWITCH_NODES) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) -keys $(KEYS) -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(if $(KEYFILE),-keyfile $(KEYFILE))
 switching: build
