@@ -86,8 +86,10 @@ type Data struct {
 	fleetShares []schema.ShareRow
 	// fleetLoad holds fleet-load.csv's rows likewise.
 	fleetLoad []schema.Load
-	rows      []algoRow // catalog order, algorithms present in at least one file
-	missing   []string  // result files absent from Dir, in the order of the constants above
+	// fleetSwitching holds fleet-switching.csv's rows likewise.
+	fleetSwitching []schema.Switch
+	rows           []algoRow // catalog order, algorithms present in at least one file
+	missing        []string  // result files absent from Dir, in the order of the constants above
 
 	// The run.
 	machine    string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
@@ -211,6 +213,13 @@ func Load(dir string, p Profile) (*Data, error) {
 			return nil, err
 		}
 		d.fleetLoad = rows
+	}
+	if p.Fleet != nil && schema.FleetSwitchingFile.Exists(dir) {
+		rows, err := schema.FleetSwitchingFile.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		d.fleetSwitching = rows
 	}
 	if all := resultFiles(); len(d.missing) == len(all) && d.fleetStorm == nil && d.fleetShares == nil && d.fleetLoad == nil {
 		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir, strings.Join(all, ", "))

@@ -114,6 +114,7 @@ func writeFleet(b *strings.Builder, d *Data) {
 	var rest strings.Builder
 	even := writeFleetShares(&rest, d)
 	writeFleetLoad(&rest, d)
+	writeFleetSwitching(&rest, d)
 	least, measured := writeFleetChanges(&rest, d)
 	writeFleetSummary(b, p, even, least, measured)
 	b.WriteString(rest.String())
@@ -435,4 +436,58 @@ func writeFleetLoad(b *strings.Builder, d *Data) {
 	} else {
 		fmt.Fprintf(b, "The least peak-to-mean, `%s`'s, is above that floor: the placement adds to the skew.\n\n", r0.Algo)
 	}
+}
+
+// writeFleetSwitching writes what leaving the client costs once, from
+// fleet-switching.csv: per placement, the keys it routes differently from
+// the client on today's members and the miss storm of the switch.
+func writeFleetSwitching(b *strings.Builder, d *Data) {
+	p := d.profile.Fleet
+	if p.Client == "" {
+		return
+	}
+	fmt.Fprintf(b, "### Leaving `%s`\n\n", p.Client)
+	if d.fleetSwitching == nil {
+		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", schema.FleetSwitchingFile.Name, p.Path)
+		return
+	}
+	rows := slices.Clone(d.fleetSwitching)
+	slices.SortStableFunc(rows, func(x, y schema.Switch) int { return cmp.Compare(x.DifferFrac, y.DifferFrac) })
+	b.WriteString("Switching today's fleet from the client to another placement, once: the keys the two route to different servers (each a miss after the switch), 95% interval over key sets, and the miss storm of that switch under the profile's traffic.\n\n")
+	b.WriteString("| to | keys routed differently [95%] | db reads/s right after | extra db reads | to 1.1x steady |\n|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(b, "| `%s` | %s | %s (%sx steady) | %s | %s s |\n", r.ToAlgo,
+			numfmt.Interval(numfmt.Percent(r.DifferFrac, 2), numfmt.Percent(r.DifferFracLo, 2), numfmt.Percent(r.DifferFracHi, 2)),
+			reads(r.DBReads), fixed2(r.DBMultiple), reads(r.ExtraDBReads), numfmt.Sig3(r.RecoveryS))
+	}
+	b.WriteString("\n")
+	r0 := rows[0]
+	fmt.Fprintf(b, "The cheapest switch, to `%s`, re-routes %s of the keys: %s extra database reads once, %sx the steady database load right after it.",
+		r0.ToAlgo, numfmt.Percent(r0.DifferFrac, 2), reads(r0.ExtraDBReads), fixed2(r0.DBMultiple))
+	if d.fleetStorm != nil {
+		// What each placement would save on the planned changes against
+		// the client: the sum over the changes both followed.
+		costs := fleetCosts(p, d.fleetStorm)
+		var parts []string
+		for _, r := range rows {
+			saved, n := 0.0, 0
+			for _, c := range p.Changes {
+				cs := costs[c.Name]
+				i := slices.IndexFunc(cs, func(cc changeCost) bool { return cc.algo == p.Client })
+				j := slices.IndexFunc(cs, func(cc changeCost) bool { return cc.algo == r.ToAlgo })
+				if i < 0 || j < 0 || !cs[i].followed() || !cs[j].followed() {
+					continue
+				}
+				saved += cs[i].extra - cs[j].extra
+				n++
+			}
+			if n > 0 {
+				parts = append(parts, fmt.Sprintf("`%s` %s", r.ToAlgo, reads(saved)))
+			}
+		}
+		if len(parts) > 0 {
+			b.WriteString(" Against it, the extra database reads each placement saves over all the planned changes below (the client's minus its own, summed over the changes both follow; negative: it costs more): " + strings.Join(parts, ", ") + ". Leaving pays off in database load only where that saving exceeds the switch's cost.")
+		}
+	}
+	b.WriteString("\n\n")
 }

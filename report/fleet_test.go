@@ -112,6 +112,23 @@ reweight = [ { id = "b", weight = 2 } ]
 		t.Fatal(err)
 	}
 	f.Close()
+	sw := func(to string, f float64) schema.Switch {
+		r := stormRow("ketama", "x", 4, 4, f, f-0.01, f+0.01, 1)
+		return schema.Switch{ToAlgo: to, Nodes: 4, Weights: "2,1,1,1", FirstNode: "a", LastNode: "d",
+			DifferFrac: f, DifferFracLo: f - 0.01, DifferFracHi: f + 0.01, Reads: r.Reads, HitRatio: r.HitRatio, WorkingSet: r.WorkingSet,
+			HitAfter: r.HitAfter, HitAfterLo: r.HitAfterLo, HitAfterHi: r.HitAfterHi, DBReads: r.DBReads, DBReadsLo: r.DBReadsLo, DBReadsHi: r.DBReadsHi,
+			DBSteady: r.DBSteady, DBMultiple: r.DBMultiple, DBMultipleLo: r.DBMultipleLo, DBMultipleHi: r.DBMultipleHi,
+			ExtraDBReads: r.ExtraDBReads, ExtraDBReadsLo: r.ExtraDBReadsLo, ExtraDBReadsHi: r.ExtraDBReadsHi,
+			RecoveryS: 1, RecoverySLo: 1, RecoverySHi: 1, TauS: 1, Config: r.Config}
+	}
+	f, err = os.Create(schema.FleetSwitchingFile.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.WriteCSV(f, []schema.Switch{sw("rendezvous", 0.8), sw("bounded", 0.9)}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 	rep := render(t, dir, FromFleet(fp))
 	sec, _, _ := strings.Cut(rep[strings.Index(rep, "## Your fleet"):], "## Verdicts")
 	for _, want := range []string{
@@ -140,6 +157,12 @@ reweight = [ { id = "b", weight = 2 } ]
 		"| `rendezvous` | 1.60 [1.50, 1.70] | `b` | 1.50 |\n| `ketama` (today) | 2.00 [1.90, 2.10] | `b` | 1.50 |",
 		"The hottest key alone draws 30.00% of the requests",
 		"On one of the largest nodes that floor is 1.00, on one of the smallest 1.50. The least measured peak-to-mean's interval reaches below the smallest node's floor",
+		// Leaving ketama for rendezvous: 80% of keys, 900 x 0.8 = 720
+		// extra reads once; rendezvous saves 423 - 279 + 360 - 171 = 333
+		// on the two changes; bounded follows only the growth (no rows).
+		"| `rendezvous` | 80.00% [79.00%, 81.00%] | 820 (8.20x steady) | 720 | 1.00 s |",
+		"The cheapest switch, to `rendezvous`, re-routes 80.00% of the keys: 720 extra database reads once",
+		"(the client's minus its own, summed over the changes both follow; negative: it costs more): `rendezvous` 333.",
 		"Not followed: `bounded` (0.00x) moved less than half the ideal fraction",
 		"Least database load: `rendezvous` (171 extra reads). Your client `ketama` adds 360 extra reads, 2.11x the least.",
 	} {

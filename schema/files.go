@@ -69,6 +69,9 @@ var (
 	FleetSharesFile = File[ShareRow]{"fleet-shares.csv"}
 	// FleetLoadFile: the request load today under the profile's Zipf law.
 	FleetLoadFile = File[Load]{"fleet-load.csv"}
+	// FleetSwitchingFile: leaving the profile's client for each other
+	// placement on today's members.
+	FleetSwitchingFile = File[Switch]{"fleet-switching.csv"}
 )
 
 // The result files that hold no rows of this package.

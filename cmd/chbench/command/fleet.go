@@ -34,6 +34,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	commit := fs.String("commit", "", "the commit recorded in the rows")
 	keys := fs.Int("keys", 0, "keys per generated key set without a key file in the profile (0 = the profile's traffic keys)")
 	load := fs.Bool("load", false, "instead of the storms: the request load on today's members under the profile's Zipf exponent over its keys, each node's requests against its weight (chbench load rows)")
+	switching := fs.Bool("switching", false, "instead of the storms: what leaving the profile's client costs, on today's members: the keys each other placement routes differently and the miss storm of the switch (chbench switch rows)")
 	shares := fs.Bool("shares", false, "instead of the storms: each node's share of the keys on today's members against its weight share (chbench spread -shares rows)")
 	set, err := cli.Parse(fs, args)
 	if err != nil {
@@ -55,10 +56,13 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if p.Traffic.Trace != "" {
 		return cli.Usage(fmt.Errorf("-profile %s: trace %q: the commands read key files only so far; give the trace's keys as key_file", p.Path, p.Traffic.Trace))
 	}
-	if *load && *shares {
-		return cli.Usage(errors.New("-load and -shares: give one"))
+	if boolCount(*load, *shares, *switching) > 1 {
+		return cli.Usage(errors.New("-load, -shares and -switching: give one"))
 	}
-	if len(p.Changes) == 0 && !*shares && !*load {
+	if *switching && p.Client == "" {
+		return cli.Usage(fmt.Errorf("-switching: the profile %s names no client", p.Path))
+	}
+	if len(p.Changes) == 0 && !*shares && !*load && !*switching {
 		return cli.Usage(fmt.Errorf("-profile %s: no [[change]]: nothing to measure", p.Path))
 	}
 	if *algo == "all" && p.Client != "" && catalog.IsDialect(p.Client) {
@@ -94,6 +98,24 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			n = *keys
 		}
 		keyArgs = append(keyArgs, "-keys", strconv.Itoa(n))
+	}
+	if *switching {
+		members := filepath.Join(tmp, "members.txt")
+		if err := writeMembership(members, p.Nodes); err != nil {
+			return err
+		}
+		var to []string
+		for _, a := range strings.Split(*algo, ",") {
+			if a != p.Client {
+				to = append(to, a)
+			}
+		}
+		a := append([]string{"-from", p.Client, "-to", strings.Join(to, ","), "-members", members, "-format", "csv",
+			"-reads", num(p.Traffic.Reads), "-hit", num(p.Traffic.HitRatio), "-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}, keyArgs...)
+		var errs bytes.Buffer
+		err = runSwitch(a, stdout, &errs)
+		io.Copy(stderr, &errs)
+		return err
 	}
 	if *shares || *load {
 		members := filepath.Join(tmp, "members.txt")
@@ -170,6 +192,16 @@ func writeMembership(path string, nodes []algorithms.Node) error {
 		fmt.Fprintf(&b, "%s,%s\n", n.ID, num(n.Weight))
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o600)
+}
+
+func boolCount(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // num formats x in the shortest form that parses back to x.

@@ -132,6 +132,24 @@ leave = ["10.0.0.2:11211"]
 	if !client {
 		t.Errorf("no load row of the client in:\n%s", out)
 	}
+	// -switching: leaving the client for every other placement, on
+	// today's four members.
+	out, _, err = runCLI(t, "fleet", "-profile", prof, "-switching", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sws, err := schema.ReadCSV[schema.Switch](strings.NewReader(out), "switching")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sws {
+		if r.Algo != "twemproxy-ketama-md5" || r.ToAlgo == r.Algo || r.Nodes != 4 || r.FirstNode != "10.0.0.1:11211" {
+			t.Errorf("switching row %s -> %s on %d nodes from %s; want from the client on today's 4 members", r.Algo, r.ToAlgo, r.Nodes, r.FirstNode)
+		}
+	}
+	if len(sws) == 0 {
+		t.Error("no switching rows")
+	}
 	// A profile without changes has nothing to measure.
 	if err := os.WriteFile(prof, []byte("nodes = 3\n"), 0o644); err != nil {
 		t.Fatal(err)
