@@ -28,7 +28,7 @@ func runReplication(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return cli.Usage(err)
 	}
-	closeKeys, err := a.OpenKeys(&o) // a missing or empty key file, before any work: an error while running
+	closeKeys, err := a.OpenKeys(&o, stderr) // a missing or empty key file, before any work: an error while running
 	if err != nil {
 		return err
 	}
@@ -69,6 +69,9 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 	}
 	if set["step"] {
 		return o, sw, nil, fmt.Errorf("-step: replication compares the placements before and after the whole change; chbench move -step reports each step")
+	}
+	if err := a.CheckTrace(set); err != nil {
+		return o, sw, nil, err
 	}
 	rs, err := cli.Ints("replicas", *replicas, 1)
 	if err != nil {
