@@ -339,7 +339,7 @@ traces: build
 	mkdir -p $(OUT)
 	t=$$(mktemp -d) && trap 'rm -rf "$$t"' EXIT && \
 	$(CHBENCH) workload -keys $(SIM_KEYS) -zipf 0.99 -requests $(SIM_REQUESTS) -rate $(SIM_RATE) -clients 20 -ops get=0.9,set=0.08,delete=0.02 -ttl 0=0.7,30s=0.3 -seed $(SEED) -zstd -o $$t/trace.csv.zst && \
-	out="$(abspath $(OUT))" && cd "$$t" && $(abspath $(CHBENCH)) simulate -format csv,table -o "$$out/sim" -algo all -nodes $(SIM_NODES) -memory $(SIM_MEMORY) -node-memory $(SIM_BIGNODES) \
+	cd "$$t" && $(abspath $(CHBENCH)) simulate -format csv,table -o "$(abspath $(OUT))/sim" -algo all -nodes $(SIM_NODES) -memory $(SIM_MEMORY) -node-memory $(SIM_BIGNODES) \
 		-join-n $(SIM_JOIN) -join-at $(SIM_JOIN_AT) -trace trace.csv.zst -window $(SIM_WINDOW) -baseline 3 -seed $(SEED) -commit $(COMMIT)
 	cat $(OUT)/sim.table
 
