@@ -2,91 +2,165 @@
 # movement and spread analyses, the field's reference values, plots) into
 # results/; `make test` runs the tests. Every knob below can be overridden on
 # the command line, e.g. `make bench COUNT=10 KEYS=1000000 KEYFILE=keys.txt`.
+#
+# Each knob's meaning is the "#>" line(s) just above it: the README's knob
+# table is generated from them (cmd/chbench/command/readme_test.go fails when the
+# two differ and prints the table to paste).
 
+#> the Go command
 GO        ?= go
+#> output directory of `make bench` (with PROFILE, unless RESULTS is given: results-NAME, NAME the profile file's name without its extension)
 RESULTS   ?= results
+#> your fleet: a fleet profile ([docs/fleet-profile.md](docs/fleet-profile.md)); `make bench` then also measures each planned change and each node's share on its members, keys and traffic (`make fleet`) and writes REPORT-NAME.md, which answers for that fleet
+PROFILE   ?=
 # Lookup benchmarks: benchstat wants >= 6 samples per cell for a 95% interval.
+#> lookup benchmark samples per cell (benchstat needs >= 6 for an interval)
 COUNT     ?= 6
+#> time per lookup benchmark sample
 BENCHTIME ?= 50ms
+#> extra `go test` flags of the lookup benchmarks (`-short` skips 10,000 nodes in the build/parallel benchmarks)
 BENCHARGS ?=
+#> samples per cell of the peers comparison
 PEER_COUNT     ?= $(COUNT)
+#> time per sample of the peers comparison
 PEER_BENCHTIME ?= $(BENCHTIME)
 # Analyses: keys per key set, key sets, seed, and an optional key file (one
 # key per line) used instead of generated keys.
+#> keys per key set of movement (a minimum, see MIN_MOVES) and of the storm's moved fraction
 KEYS      ?= 100000
 # Spread needs many keys per node before the sampling-noise floor stops
 # hiding the algorithm (1000 nodes x 100 keys is mostly noise).
+#> keys per key set of spread
 SPREAD_KEYS ?= 1000000
+#> independent key sets (request streams for load); means and 95% intervals are over them
 SETS      ?= 5
+#> seed of the keys and of random scenario choices
 SEED      ?= 1
+#> your own keys instead of generated ones: one key per line ([docs/commands.md](docs/commands.md#your-own-keys)); load then draws its Zipf requests over them
 KEYFILE   ?=
 # Ring and bounded layouts: per-set (each key set on its own layout, so
 # intervals cover layouts) or fixed (one exact fleet). DRAWS layouts give
 # the exact spread's mean and 5-95% band. Movement raises its keys per set
 # so every point expects MIN_MOVES moved keys, up to MAX_KEYS per set;
 # points that would need more are left out (listed on stderr).
+#> placement mode of ring, bounded and the other random layouts: per-set or fixed (see [Placement is a random draw](docs/commands.md#placement-is-a-random-draw))
 PLACEMENT ?= per-set
+#> independent layouts behind the exact spread's mean and 5-95% band
 DRAWS     ?= 200
+#> movement keys per set are raised to ceil(MIN_MOVES / ideal fraction), so every point expects at least this many moved keys per key set
 MIN_MOVES ?= 1000
+#> most movement keys per set; points that would need more are left out (listed on stderr)
 MAX_KEYS  ?= 1000000
+#> movement node counts (`grid` = 3..10,000, 4 points per decade)
 MOVE_NODES     ?= grid
+#> movement scenarios on MOVE_NODES
 MOVE_OPS       ?= add,remove-last,remove-random,restore
 # n -> 2n: slots cannot hold more than 16,384 nodes, so this grid stops below 8,192.
+#> node counts of `add-many` (n -> 2n; slots hold at most 16,384 nodes)
 MANY_NODES     ?= 3,5,9,17,30,53,95,169,300,533,949,1687,3000,5335
+#> node counts of the multi-step scenarios
 SCENARIO_NODES ?= 10,30,100
+#> multi-step scenarios
 SCENARIO_OPS   ?= shrink-random,shrink-lifo,churn
+#> spread node counts
 SPREAD_NODES   ?= 10,100,1000
+#> ring virtual nodes of the vnodes sweep (10 nodes)
 VNODES_GRID    ?= 1,10,50,100,200,500,1000
+#> key hashes of the hash sweeps
 HASHES         ?= fnv1a32,fnv1a64,murmur3,murmur3-64,xxhash
+#> `chbench reference` size (`-full`, or empty for the quick set)
 REFFLAGS       ?= -full
 # Cache miss storm: STORM_FROM -> STORM_TO nodes, STORM_READS reads/s at
 # STORM_HIT hit ratio over STORM_WS distinct keys, read uniformly and (the
 # storm-zipf files) with Zipf popularity STORM_ZIPF, whose long tail
 # refills slowly, so its timeline covers STORM_ZIPF_SPAN time constants (in
 # 480 steps, to resolve the fast refill of the hot keys).
+#> cache nodes before the storm's resize
 STORM_FROM  ?= 4
+#> cache nodes after it
 STORM_TO    ?= 5
+#> reads per second reaching the cache fleet
 STORM_READS ?= 50000
+#> steady hit ratio before the resize
 STORM_HIT   ?= 0.95
+#> distinct keys the cache serves (the refill time constant is STORM_WS / STORM_READS)
 STORM_WS    ?= 1000000
+#> Zipf exponent of the storm-zipf files
 STORM_ZIPF  ?= 0.99
+#> time constants the storm-zipf timeline covers
 STORM_ZIPF_SPAN ?= 24
 # Real fleets (reweight.csv): keys per set for the 500-node reweights
 # (rendezvous scores all 500 nodes per key).
+#> keys per key set of the named and weighted fleets (reweight.csv) and of replication
 FLEET_KEYS  ?= 20000
 # Key sets of replication.csv: every set is its own draw of the failing
 # node and, for algorithms with a random layout, of the layout, so the
 # intervals cover both; 20 keep them within a few % of the ideal 1/n.
+#> key sets of replication (each its own failing node and layout)
 REPL_SETS   ?= 20
+#> node counts of replication
+REPL_NODES  ?= 10,100
+#> replication factors R of replication
+REPL_R      ?= 1,2,3,5
 # Request load (chbench load) and bounded loads (chbench bounded): nodes,
 # keys each Zipf law spans, requests per stream, exponents; streams = SETS.
+#> nodes of the request load (load.csv)
 LOAD_NODES       ?= 100
+#> keys each request stream's Zipf law spans (ignored with KEYFILE: the file's keys)
 LOAD_KEYS        ?= 1000000
+#> requests per stream
 LOAD_REQUESTS    ?= 1000000
+#> Zipf exponents of the request load
 ZIPF             ?= 0,0.8,0.99,1.2
+#> nodes of the bounded-loads sweep
 BOUNDED_NODES    ?= 100
+#> keys of the bounded-loads sweep
 BOUNDED_KEYS     ?= 100000
+#> requests per stream of the bounded-loads sweep
 BOUNDED_REQUESTS ?= 200000
+#> Zipf exponents of the bounded-loads sweep
 BOUNDED_ZIPF     ?= 0,0.99
+#> load factors eps (c = 1 + eps) of the bounded-loads sweep
 BOUNDED_EPS      ?= 0.05,0.1,0.25,0.5,1
 # CRUSH: straw2 on a flat map draws every node for every replica, so a
 # lookup is O(n) (about 60 us at 1,000 nodes): it sweeps its own smaller
 # grids (CRUSH_NODES, CRUSH_MANY, CRUSH_SPREAD), and the sweeps of hundreds
 # of nodes and millions of lookups (scenarios, load, replication) leave it
 # out; its replicas are measured in domains*.csv.
+#> node counts of crush's movement sweep
 CRUSH_NODES  ?= 3,10,30
+#> node counts of crush's add-many sweep
 CRUSH_MANY   ?= 3,5,9,17,30,53
+#> node count of crush's spread
 CRUSH_SPREAD ?= 10
 # Failure domains (chbench domains): DOMAIN_NODES nodes in DOMAIN_RACKS
 # racks in DOMAIN_ZONES zones, with the uneven layouts DOMAIN_UNEVEN_RACKS
 # (a rack with half the nodes) and DOMAIN_UNEVEN_ZONES (zones of 2/2/2/3
 # nodes); keys per set DOMAIN_KEYS.
+#> nodes of the failure-domain runs (domains*.csv)
 DOMAIN_NODES ?= 30
+#> racks of the failure-domain runs
 DOMAIN_RACKS ?= 6
+#> zones of the failure-domain runs
 DOMAIN_ZONES ?= 3
+#> nodes per rack of the uneven rack layout
 DOMAIN_UNEVEN_RACKS ?= 6,2,2,2
+#> nodes per zone of the uneven zone layout
 DOMAIN_UNEVEN_ZONES ?= 2,2,2,3
+#> keys per set of the failure-domain runs
 DOMAIN_KEYS  ?= 20000
+#> `make compare`: the old results directory
+OLD ?=
+#> `make compare`: the new results directory
+NEW ?=
+
+# A profile's results go to a directory of their own, so that they never
+# replace the committed reference run in results/.
+ifneq ($(PROFILE),)
+ifeq ($(origin RESULTS),file)
+RESULTS := results-$(basename $(notdir $(PROFILE)))
+endif
+endif
 # The fleet simulation (chbench simulate, sim-*.csv): a generated
 # Twitter-format trace of SIM_REQUESTS requests over SIM_KEYS keys (Zipf
 # 0.99, log-normal values, 8% sets, 2% deletes, a 30 s TTL on 30% of the
@@ -94,26 +168,40 @@ DOMAIN_KEYS  ?= 20000
 # algorithm to SIM_NODES LRU caches of SIM_MEMORY, every fifth of them
 # (node-0, node-5, ...) with SIM_BIG, while SIM_JOIN nodes join halfway;
 # SIM_WINDOW windows, the baseline of a storm the 3 windows before it.
+#> requests of the fleet simulation's generated trace (chbench simulate, sim-*.csv)
 SIM_REQUESTS ?= 2000000
+#> distinct keys of that trace
 SIM_KEYS     ?= 200000
+#> requests per second of that trace
 SIM_RATE     ?= 20000
+#> LRU caches of the simulation
 SIM_NODES    ?= 40
+#> nodes that join halfway through the simulation
 SIM_JOIN     ?= 20
+#> memory of each simulated cache
 SIM_MEMORY   ?= 1MiB
+#> memory of every fifth simulated cache (node-0, node-5, ...)
 SIM_BIG      ?= 2MiB
+#> the simulation's counting window
 SIM_WINDOW   ?= 5s
 
 # Placements in other processes (make external, make examples): keys per
 # conformance check and churn steps, the example programs (Python's
 # standard library only; the C one built with gcc into bin/jump), and the
 # examples run's node counts and keys per set.
+#> keys per conformance check of placements in other processes (`make external`)
 EXT_KEYS       ?= 20000
+#> churn steps of that conformance check
 EXT_CHURN      ?= 300
+#> the Python that runs the example program examples/python/ring.py (standard library only)
 PYTHON         ?= python3
 EXAMPLE_PY      = exec:$(PYTHON) examples/python/ring.py
 EXAMPLE_C       = exec:bin/jump
+#> output directory of `make examples`
 EXAMPLES_DIR   ?= $(RESULTS)/examples
+#> node counts of the `make examples` run
 EXAMPLES_NODES ?= 10,30,100
+#> keys per set of the `make examples` run
 EXAMPLES_KEYS  ?= 20000
 
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -124,6 +212,7 @@ BENCHSTAT := $(GO) tool benchstat
 # into RESULTS, each file through a temporary name and a rename, so a failed
 # or interrupted run never destroys earlier results.
 STAGE   := $(RESULTS)/.tmp-run
+#> the directory each target writes into (`make bench` sets it to a staging directory inside RESULTS)
 OUT     ?= $(RESULTS)
 KEYARGS  = -sets $(SETS) -seed $(SEED) -commit $(COMMIT) -placement $(PLACEMENT) $(if $(KEYFILE),-keyfile $(KEYFILE))
 MOVEARGS = -min-moves $(MIN_MOVES) -max-keys $(MAX_KEYS)
@@ -135,7 +224,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all help build bench quick test lookup analyses storm fleets traffic domains external examples reference peers plots report compare publish summary clean
+.PHONY: all help build bench quick test lookup analyses storm fleets traffic domains external examples reference peers plots fleet report compare publish summary clean
 .PHONY: traces traces-full
 .PHONY: switching
 
@@ -165,7 +254,7 @@ bench: build
 		switching \
 		traces \
 		reference plots report OUT=$(STAGE) PROFILE=
-	$(if $(PROFILE),$(MAKE) --no-print-directory report OUT=$(STAGE))
+	$(if $(PROFILE),$(MAKE) --no-print-directory fleet report OUT=$(STAGE))
 	touch $(STAGE)/.complete
 	$(if $(NOPUBLISH),@true,$(MAKE) --no-print-directory publish summary)
 
@@ -259,7 +348,7 @@ fleets: build
 	$(CHBENCH) move -algo ring,rendezvous,bounded -from 500 -reweight-frac 0.05,0.5,0.95 -reweight-to 127 -vnodes 10 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
 	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
 	mv -f $(OUT)/reweight.csv.tmp $(OUT)/reweight.csv
-	$(CHBENCH) replication -algo all,-crush -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
+	$(CHBENCH) replication -algo all,-crush -from $(REPL_NODES) -op add,remove-random -replicas $(REPL_R) $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
 	$(CHBENCH) replication -algo all,-crush -from 10 -op remove-random -replicas 3 -keys $(FLEET_KEYS) $(KEYARGS)
 
 ## traffic: request load under Zipf popularity, the three forms of bounded loads against eps, the hash sweep on sequential keys.
@@ -268,7 +357,7 @@ fleets: build
 TRAFFICARGS = -sets $(SETS) -seed $(SEED) -commit $(COMMIT)
 traffic: build
 	mkdir -p $(OUT)
-	$(CHBENCH) load -algo all,-crush -nodes $(LOAD_NODES) -keys $(LOAD_KEYS) -requests $(LOAD_REQUESTS) -zipf $(ZIPF) $(TRAFFICARGS) -format csv,bench -o $(OUT)/load
+	$(CHBENCH) load -algo all,-crush -nodes $(LOAD_NODES) $(if $(KEYFILE),-keyfile $(KEYFILE),-keys $(LOAD_KEYS)) -requests $(LOAD_REQUESTS) -zipf $(ZIPF) $(TRAFFICARGS) -format csv,bench -o $(OUT)/load
 	$(CHBENCH) bounded -nodes $(BOUNDED_NODES) -keys $(BOUNDED_KEYS) -requests $(BOUNDED_REQUESTS) -zipf $(BOUNDED_ZIPF) -eps $(BOUNDED_EPS) $(TRAFFICARGS) -format csv -o $(OUT)/boundedloads
 	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys-kind sequential -keys $(SPREAD_KEYS) $(TRAFFICARGS) -format csv -o $(OUT)/hashes-sequential
 
@@ -354,7 +443,9 @@ examples: build
 # storm target's cache fleet. The table after it answers the report's
 # question: libmemcached's libketama layout to twemproxy, with md5 and with
 # twemproxy's default hash.
+#> servers of the default fleet the switching costs are measured on (switching.csv)
 SWITCH_NODES   ?= 10
+#> their weights for the weighted dialects' switching costs
 SWITCH_WEIGHTS ?= 1,1,1,1,1,2,2,2,4,4
 SWITCHARGS = -nodes $(SWITCH_NODES) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) -keys $(KEYS) -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(if $(KEYFILE),-keyfile $(KEYFILE))
 switching: build
@@ -375,7 +466,21 @@ reference: build
 plots: build
 	$(CHBENCH) plot -dir $(OUT)
 
-## report: write OUT/REPORT.md, the design-review report of the results; PROFILE=dir/name.txt reads your fleet from it and writes OUT/REPORT-name.md instead (see docs/report.md).
+## fleet: with PROFILE, the miss storm of every planned change of that fleet on its members, weights, keys and traffic (OUT/fleet-storm.csv) each node's share against its weight (OUT/fleet-shares.csv) its requests under the profile's Zipf law (OUT/fleet-load.csv) and, with a client, what leaving it costs (OUT/fleet-switching.csv), for the report's "Your fleet".
+fleet: build $(if $(filter %/examples/fleet/cache-40-60.toml,$(abspath $(PROFILE))),examples/fleet/cache-keys.txt)
+	@if [ -z "$(PROFILE)" ]; then echo "usage: make fleet PROFILE=file" >&2; exit 2; fi
+	mkdir -p $(OUT)
+	$(CHBENCH) fleet -profile $(PROFILE) -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(call save,fleet-storm.csv)
+	$(CHBENCH) fleet -profile $(PROFILE) -shares -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(call save,fleet-shares.csv)
+	$(CHBENCH) fleet -profile $(PROFILE) -load -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(call save,fleet-load.csv)
+	$(if $(shell grep -qE '^[[:space:]]*client[[:space:]]*=' $(PROFILE) 2>/dev/null && echo y),$(CHBENCH) fleet -profile $(PROFILE) -switching -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(call save,fleet-switching.csv))
+
+# The example fleet's 300,000-key dump: made by a seeded program, the same
+# bytes on every machine, instead of being committed.
+examples/fleet/cache-keys.txt:
+	$(GO) run ./examples/fleet/dumpkeys -keys 300000 -seed 20 -o $@
+
+## report: write OUT/REPORT.md, the design-review report of the results; PROFILE=dir/name.toml reads your fleet from it and writes OUT/REPORT-name.md instead (see docs/report.md).
 # A profile's report gets its own file, so it never overwrites the
 # committed REPORT.md of the default case.
 report: build

@@ -1,12 +1,9 @@
 package analysis
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,95 +11,10 @@ import (
 	"github.com/chbench/chbench/algorithms"
 )
 
-// This file holds real fleets: memberships with named nodes and weights
-// read from a file or flags, named membership changes (joins, leaves,
-// reweights), and changes of a seeded fraction of the fleet.
-
-// ParseNodeWeight parses "id" or "id,weight" (weight 1 when absent). It
-// returns an error naming s for an empty ID or a weight that is not a
-// finite number > 0.
-func ParseNodeWeight(s string) (algorithms.Node, error) {
-	id, ws, hasW := strings.Cut(s, ",")
-	n := algorithms.Node{ID: strings.TrimSpace(id), Weight: 1}
-	if n.ID == "" {
-		return n, fmt.Errorf("node %q: empty node ID", s)
-	}
-	if hasW {
-		w, err := algorithms.ParseDecimal(ws)
-		if err != nil {
-			return n, fmt.Errorf("node %q: weight %q is not a number: %w", s, ws, err)
-		}
-		if err := algorithms.ValidateWeight(w); err != nil {
-			return n, fmt.Errorf("node %q: %w", s, err)
-		}
-		n.Weight = w
-	}
-	return n, nil
-}
-
-// ParseReweight parses "id=weight", a member's new weight. It returns an
-// error naming s when the "=" is missing, the ID is empty or the weight is
-// not a finite number > 0.
-func ParseReweight(s string) (algorithms.Node, error) {
-	id, ws, ok := strings.Cut(s, "=")
-	if !ok {
-		return algorithms.Node{}, fmt.Errorf("reweight %q: want id=weight", s)
-	}
-	n := algorithms.Node{ID: strings.TrimSpace(id)}
-	if n.ID == "" {
-		return n, fmt.Errorf("reweight %q: empty node ID", s)
-	}
-	w, err := algorithms.ParseDecimal(ws)
-	if err != nil {
-		return n, fmt.Errorf("reweight %q: weight %q is not a number: %w", s, ws, err)
-	}
-	if err := algorithms.ValidateWeight(w); err != nil {
-		return n, fmt.Errorf("reweight %q: %w", s, err)
-	}
-	n.Weight = w
-	return n, nil
-}
-
-// ParseMembership reads a membership file from r (named name in errors):
-// one node a line, "id" or "id,weight" (weight 1 when absent); blank lines
-// and lines starting with "#" are skipped; a trailing "\r" is removed. It
-// returns an error naming the line for a bad entry, and the membership
-// errors of [algorithms.ValidateNodes] (no nodes, duplicate IDs, ...).
-func ParseMembership(r io.Reader, name string) ([]algorithms.Node, error) {
-	sc := bufio.NewScanner(r)
-	var nodes []algorithms.Node
-	for line := 1; sc.Scan(); line++ {
-		t := strings.TrimSpace(sc.Text())
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
-		}
-		if len(nodes) == algorithms.MaxNodes {
-			return nil, fmt.Errorf("%s:%d: more than %d nodes", name, line, algorithms.MaxNodes)
-		}
-		n, err := ParseNodeWeight(t)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
-		nodes = append(nodes, n)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return nodes, nil
-}
-
-// ReadMembership is ParseMembership on the file at path.
-func ReadMembership(path string) ([]algorithms.Node, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ParseMembership(f, path)
-}
+// This file holds real fleets: named membership changes (joins, leaves,
+// reweights) of memberships with named nodes and weights (read by package
+// fleet from a file, a profile or flags), and changes of a seeded
+// fraction of the fleet.
 
 // ApplyReweight sets, in place, the weight of each member of nodes named
 // in rw to rw's weight. It returns an error naming an ID that is not a
@@ -276,6 +188,9 @@ type FleetChange struct {
 	// that join at once (JoinCount).
 	JoinN      int
 	JoinWeight float64
+	// Step, if not 0, stages the named joins (or leaves) Step nodes at a
+	// time (StepsOf), reported step by step (Scenario.PerStep).
+	Step int
 }
 
 // Named reports whether c has a named step.
@@ -293,7 +208,7 @@ func (c FleetChange) Scenarios(initial [][]algorithms.Node, seed uint64) ([]Scen
 	var out []Scenario
 	for _, init := range initial {
 		if c.Named() {
-			sc, err := Change("", init, Step{Join: c.Join, Leave: c.Leave, Reweight: c.Reweight})
+			sc, err := c.named(init)
 			if err != nil {
 				return nil, err
 			}
@@ -322,6 +237,26 @@ func (c FleetChange) Scenarios(initial [][]algorithms.Node, seed uint64) ([]Scen
 		}
 	}
 	return out, nil
+}
+
+// named returns the named step of c on initial, staged c.Step nodes at a
+// time when c.Step is set (op "join" or "leave" as one step would be
+// named, its steps reported apart). It returns an error for a staged step
+// that both joins and leaves or reweights, and Change's errors.
+func (c FleetChange) named(initial []algorithms.Node) (Scenario, error) {
+	st := Step{Join: c.Join, Leave: c.Leave, Reweight: c.Reweight}
+	if c.Step == 0 {
+		return Change("", initial, st)
+	}
+	if c.Step < 0 {
+		return Scenario{}, fmt.Errorf("step %d: need at least 1 node per step", c.Step)
+	}
+	if len(st.Reweight) > 0 || (len(st.Join) > 0 && len(st.Leave) > 0) {
+		return Scenario{}, fmt.Errorf("step %d: a staged change joins or leaves nodes, one kind at a time", c.Step)
+	}
+	sc := Scenario{Op: ChangeOp(st), Initial: slices.Clone(initial), Steps: StepsOf(st, c.Step), PerStep: true}
+	_, err := sc.Memberships()
+	return sc, err
 }
 
 // How a node's weight share changes at one step of a chain of placements

@@ -58,6 +58,9 @@ func TestStreamedChainMatchesHeldChain(t *testing.T) {
 				t.Fatal(err)
 			}
 			counts := make([]MoveCount, 2)
+			for s := range counts { // per-step counts too, summed across windows below
+				counts[s].Steps = make([]StepCount, len(sc.Steps))
+			}
 			passes, err := streamChains(o, sc, pl, minWindow(pl), src, counts)
 			if err != nil {
 				t.Fatal(err)
@@ -69,7 +72,14 @@ func TestStreamedChainMatchesHeldChain(t *testing.T) {
 				t.Errorf("%s %s %s: %d layouts in %d passes with the smallest window", c.algo, c.op, mode, layouts, passes)
 			}
 			for s, mc := range counts {
-				if mc != held[s] {
+				var stepMoves, stepColl int64
+				for _, st := range mc.Steps {
+					stepMoves, stepColl = stepMoves+st.Moves, stepColl+st.Collateral
+				}
+				if stepMoves != mc.Moves || stepColl != mc.Collateral {
+					t.Errorf("%s %s %s set %d: steps sum to %d moves, %d collateral; the whole %d, %d", c.algo, c.op, mode, s, stepMoves, stepColl, mc.Moves, mc.Collateral)
+				}
+				if h := held[s]; mc.Keys != h.Keys || mc.Moves != h.Moves || mc.Collateral != h.Collateral || mc.Net != h.Net {
 					t.Errorf("%s %s %s set %d: streamed %+v, held %+v", c.algo, c.op, mode, s, mc, held[s])
 				}
 				k := float64(mc.Keys)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/bounded"
@@ -16,9 +17,10 @@ import (
 
 // LoadOptions configures a request-load analysis. The embedded Options
 // give the algorithm settings (Config), the seed of the request draws and
-// the commit; their Keys is the *keyset.Generator whose key sets are the
-// request streams (Sets of them; each set's Keys are the keys the
-// popularity law spans, rank i = key i), or nil with a request log.
+// the commit; their Keys is the *keyset.Generator or *keyset.File whose
+// key sets are the request streams (Sets of them; each set's keys are the
+// keys the popularity law spans, rank i = key i), or nil with a request
+// log.
 // Options' other fields are not used.
 type LoadOptions struct {
 	Options
@@ -351,13 +353,26 @@ func (o LoadOptions) validate() (schema.Config, error) {
 		rc.Keys, rc.Sets, rc.KeyFile = f.Keys(), f.Sets(), f.Path()
 		return rc, nil
 	}
-	g := o.generated()
-	if g == nil {
-		return schema.Config{}, fmt.Errorf("key source %T: the request streams need generated keys, or a request log", o.Keys)
-	}
-	rc.Keys, rc.Sets = g.Keys(), g.Sets()
-	if g.Kind() != keyset.KindRandom {
-		rc.KeyKind = string(g.Kind())
+	// The keys each stream's law spans: a generated set's, or a key
+	// file's set (its lines i with i mod sets = s, at most one more than
+	// another set's).
+	perStream := 0
+	switch src := o.Keys.(type) {
+	case *keyset.Generator:
+		rc.Keys, rc.Sets = src.Keys(), src.Sets()
+		if src.Kind() != keyset.KindRandom {
+			rc.KeyKind = string(src.Kind())
+		}
+		perStream = src.Keys()
+	case *keyset.File:
+		rc.Keys, rc.Sets, rc.KeyFile = src.Keys(), src.Sets(), src.Path()
+		perStream = (src.Keys() + src.Sets() - 1) / src.Sets()
+		if need := src.Bytes() + int64(src.Keys())*zipfKeyBytes; need > o.Config.Budget()/2 {
+			return schema.Config{}, fmt.Errorf("key file %q: %d keys (%s) held for the request streams need about %s, over half the memory budget of %s",
+				src.Path(), src.Keys(), catalog.HumanBytes(src.Bytes()), catalog.HumanBytes(need), catalog.HumanBytes(o.Config.Budget()))
+		}
+	default:
+		return schema.Config{}, fmt.Errorf("key source %T: the request streams need generated keys, a key file or a request log", o.Keys)
 	}
 	if o.Requests < 1 {
 		return schema.Config{}, fmt.Errorf("requests %d: need at least 1 request per stream", o.Requests)
@@ -365,15 +380,15 @@ func (o LoadOptions) validate() (schema.Config, error) {
 	if o.Requests > math.MaxInt32 {
 		return schema.Config{}, fmt.Errorf("requests %d: at most %d per stream", o.Requests, math.MaxInt32)
 	}
-	if g.Keys() > MaxZipfKeys {
-		return schema.Config{}, fmt.Errorf("keys %d: the Zipf law needs 1 to %d keys", g.Keys(), MaxZipfKeys)
+	if perStream > MaxZipfKeys {
+		return schema.Config{}, fmt.Errorf("keys %d per stream: the Zipf law needs 1 to %d keys", perStream, MaxZipfKeys)
 	}
 	// A stream's requests and keys are held in memory: requestBytes per
 	// request, zipfKeyBytes per key (the key, its hash, point, owners and
 	// the law's CDF and guide table).
-	if need := int64(o.Requests)*requestBytes + int64(g.Keys())*zipfKeyBytes; need > o.Config.Budget()/2 {
+	if need := int64(o.Requests)*requestBytes + int64(perStream)*zipfKeyBytes; need > o.Config.Budget()/2 {
 		return schema.Config{}, fmt.Errorf("%d requests x %d B + %d keys x %d B need about %s, over half the memory budget of %s: use fewer requests or keys",
-			o.Requests, requestBytes, g.Keys(), zipfKeyBytes, catalog.HumanBytes(need), catalog.HumanBytes(o.Config.Budget()))
+			o.Requests, requestBytes, perStream, zipfKeyBytes, catalog.HumanBytes(need), catalog.HumanBytes(o.Config.Budget()))
 	}
 	if len(o.Zipfs) == 0 {
 		return schema.Config{}, fmt.Errorf("no Zipf exponent given")
@@ -392,8 +407,10 @@ func (o LoadOptions) validate() (schema.Config, error) {
 // streams, and returns one row of request-load results ([schema.Load]) per
 // exponent and placement, exponents outermost.
 //
-// Stream s uses key set s of the generator (rank i is key i, so ranks are
-// unrelated to hashes) and R requests drawn from the exact Zipf law with
+// Stream s uses key set s of the generator, or of a key file (its lines
+// i with i mod sets = s, in file order; rank i is the set's key i, so
+// ranks are unrelated to hashes), and R requests drawn from the exact
+// Zipf law over that set's keys with
 // [RequestRand](seed, s); every placement serves the same requests. A
 // row's algo is the catalog name, except that the partition form of
 // bounded loads is [schema.VariantPartition]. PeakToMean, CV and MaxShare
@@ -521,8 +538,9 @@ func releaseAll(locs map[string]algorithms.Locator, names []string) {
 type loadStreams struct {
 	o    LoadOptions
 	exps []float64
-	laws []*Zipf
+	laws []map[int]*Zipf // per exponent, the law over a stream of that many keys
 	gen  *keyset.Generator
+	file [][]string // a key file's sets, each a stream's keys (rank i = its i-th line)
 	log  []requestStream
 	// requests is how many requests a request trace held.
 	requests int64
@@ -546,31 +564,70 @@ func newStreams(o LoadOptions) (*loadStreams, error) {
 		st.exps = []float64{math.NaN()}
 		return st, nil
 	}
-	st.gen = o.generated()
-	for _, s := range st.exps {
-		z, err := NewZipf(st.gen.Keys(), s)
-		if err != nil {
+	sizes := []int{}
+	switch src := o.Keys.(type) {
+	case *keyset.Generator:
+		st.gen = src
+		sizes = append(sizes, src.Keys())
+	case *keyset.File:
+		var err error
+		if st.file, err = fileSets(src); err != nil {
 			return nil, err
 		}
-		st.laws = append(st.laws, z)
+		for _, ks := range st.file {
+			if len(ks) == 0 {
+				return nil, fmt.Errorf("key file %q: %d keys for %d request streams: a stream would be empty", src.Path(), src.Keys(), src.Sets())
+			}
+			if !slices.Contains(sizes, len(ks)) {
+				sizes = append(sizes, len(ks))
+			}
+		}
+	}
+	for _, s := range st.exps {
+		laws := map[int]*Zipf{}
+		for _, n := range sizes {
+			z, err := NewZipf(n, s)
+			if err != nil {
+				return nil, err
+			}
+			laws[n] = z
+		}
+		st.laws = append(st.laws, laws)
 	}
 	return st, nil
 }
 
+// fileSets reads the key file f into its sets, line i to set i mod sets,
+// in file order.
+func fileSets(f *keyset.File) ([][]string, error) {
+	sets := make([][]string, f.Sets())
+	i := 0
+	err := f.Scan(func(key string) error {
+		sets[i%len(sets)] = append(sets[i%len(sets)], strings.Clone(key)) // Scan's key is only valid during the call
+		i++
+		return nil
+	})
+	return sets, err
+}
+
 // keys returns the distinct keys of stream s.
 func (st *loadStreams) keys(s int) []string {
-	if st.gen != nil {
+	switch {
+	case st.gen != nil:
 		return streamKeys(st.gen, s)
+	case st.file != nil:
+		return st.file[s]
 	}
 	return st.log[s].keys
 }
 
 // stream returns stream s (its keys given) under exponent e.
 func (st *loadStreams) stream(e, s int, keys []string) requestStream {
-	if st.gen == nil {
+	if st.gen == nil && st.file == nil {
 		return st.log[s]
 	}
-	return requestStream{keys: keys, reqs: zipfRequests(st.laws[e], st.o.Requests, st.o.Seed, s), hot: 0, hotShare: st.laws[e].HotShare()}
+	z := st.laws[e][len(keys)]
+	return requestStream{keys: keys, reqs: zipfRequests(z, st.o.Requests, st.o.Seed, s), hot: 0, hotShare: z.HotShare()}
 }
 
 // loadRow summarises the samples of placement name under exponent s
@@ -607,8 +664,26 @@ func loadRow(o LoadOptions, rc schema.Config, name string, nodes []algorithms.No
 	}
 	r.HotIsBusiest = float64(busiest) / float64(len(ss))
 	var err error
-	r.Floor, err = hotKeyFloor(r.HotShare, nodes)
-	return r, err
+	if r.Floor, err = hotKeyFloor(r.HotShare, nodes); err != nil {
+		return r, err
+	}
+	wmin, whot := nodes[0].Weight, 0.0
+	for _, n := range nodes {
+		wmin = min(wmin, n.Weight)
+		if n.ID == r.HotKeyNode {
+			whot = n.Weight
+		}
+	}
+	r.FloorMinNode = hotKeyFloorOn(r.HotShare, nodes, wmin)
+	r.FloorHotNode = hotKeyFloorOn(r.HotShare, nodes, whot)
+	return r, nil
+}
+
+// hotKeyFloorOn is the hot-key floor when the hottest key, hotShare of
+// the requests, lands on a node of weight w of nodes: max(1, hotShare *
+// W / w). It is [HotKeyFloor] for w = the largest weight.
+func hotKeyFloorOn(hotShare float64, nodes []algorithms.Node, w float64) float64 {
+	return max(1, hotShare*algorithms.TotalWeight(nodes)/w)
 }
 
 // byteEstimates sets r's load by bytes from its samples, when they have

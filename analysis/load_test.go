@@ -291,3 +291,36 @@ func TestBoundedSweep(t *testing.T) {
 		t.Error("eps 0 accepted")
 	}
 }
+
+// On a fleet of unequal weights the hot-key floor depends on where the
+// hottest key lands: floor assumes the largest node (W / w_max = 8 / 4 on
+// weights 1, 1, 2, 4), floor_min_node the smallest (8 / 1), and
+// floor_hot_node the node that served it, by that node's weight. At
+// Zipf s = 2 over 1,000 keys the hottest key is 1/H(1000, 2) = 60.8% of
+// requests, so every floor is above 1 (1.22, 2.43 or 4.87) and each is
+// an exact product of that share.
+func TestLoadFloorsOfAWeightedFleet(t *testing.T) {
+	nodes := []algorithms.Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 1}, {ID: "c", Weight: 2}, {ID: "d", Weight: 4}}
+	rs, err := Load(loadOpts(1000, 20000, 2, 2), []string{"ring", "rendezvous", "slots"}, nodes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := HarmonicNumber(1000, 2)
+	if 8/h/4 <= 1 {
+		t.Fatalf("best-case floor %v: the test needs every floor above 1", 8/h/4)
+	}
+	for _, r := range rs {
+		i := algorithms.IndexOf(nodes, r.HotKeyNode)
+		if i < 0 {
+			t.Fatalf("%s: hot key node %q is not a member", r.Algo, r.HotKeyNode)
+		}
+		for _, c := range []struct {
+			name      string
+			got, want float64
+		}{{"floor", r.Floor, 8 / h / 4}, {"floor_min_node", r.FloorMinNode, 8 / h}, {"floor_hot_node", r.FloorHotNode, 8 / h / nodes[i].Weight}} {
+			if math.Abs(c.got-c.want) > 1e-12 {
+				t.Errorf("%s: %s %v, want %v (hot key on %s)", r.Algo, c.name, c.got, c.want, r.HotKeyNode)
+			}
+		}
+	}
+}

@@ -21,6 +21,14 @@ type MoveCount struct {
 	Moves      int64 // owner changes summed over the steps (a key can move at several steps)
 	Collateral int64 // moves no ideal placement makes: from a node whose weight share did not shrink, or to one whose share did not grow (see ShareChanges)
 	Net        int64 // keys whose final owner differs from their first owner
+	// Steps, when the caller allocates it (one entry per step of the
+	// chain), holds the moves and collateral moves of each step apart.
+	Steps []StepCount
+}
+
+// StepCount is the moves of one key set at one step of a chain.
+type StepCount struct {
+	Moves, Collateral int64
 }
 
 // CountMoves streams src through the placements chain[0], chain[1], ...
@@ -71,6 +79,7 @@ func CountMovesPerSet(src keyset.Source, chains [][]algorithms.Locator, workers 
 type passChain struct {
 	first    algorithms.Locator // nil: window[0] is the first placement
 	window   []algorithms.Locator
+	step0    int       // the chain's step from window[0] to window[1], 0-based (MoveCount.Steps)
 	firstIDs []int32   // global numbers of first's (or window[0]'s) nodes
 	gids     [][]int32 // gids[t][i]: global number of window[t]'s node i
 	needed   [][]uint8 // needed[t][g]: see ShareChanges
@@ -136,6 +145,11 @@ func countPass(src keyset.Source, chains []passChain, chainOf func(set int) int,
 	bufs := make([]moveBuffers, workers)
 	for w := range counts {
 		counts[w] = make([]MoveCount, sets)
+		for s := range counts[w] {
+			if n := len(out[s].Steps); n > 0 {
+				counts[w][s].Steps = make([]StepCount, n)
+			}
+		}
 	}
 	var failed errOnce
 	err := src.Each(workers, func(w, set int, ks []string) {
@@ -170,6 +184,10 @@ func countPass(src keyset.Source, chains []passChain, chainOf func(set int) int,
 			out[s].Moves += c.Moves
 			out[s].Collateral += c.Collateral
 			out[s].Net += c.Net
+			for t, sc := range c.Steps {
+				out[s].Steps[t].Moves += sc.Moves
+				out[s].Steps[t].Collateral += sc.Collateral
+			}
 		}
 	}
 	return nil
@@ -216,15 +234,21 @@ func (b *moveBuffers) count(pc *passChain, ks []string, net bool, c *MoveCount) 
 			return err
 		}
 		gt, needed := pc.gids[t], pc.needed[t-1]
+		var m, cl int64
 		for i, o := range cur {
 			g := gt[o]
 			if p := prev[i]; g != p {
-				moves++
+				m++
 				if needed[p] != ShareShrinks || needed[g] != ShareGrows {
-					coll++
+					cl++
 				}
 				prev[i] = g
 			}
+		}
+		moves, coll = moves+m, coll+cl
+		if c.Steps != nil {
+			st := &c.Steps[pc.step0+t-1]
+			st.Moves, st.Collateral = st.Moves+m, st.Collateral+cl
 		}
 	}
 	if net {
@@ -365,6 +389,7 @@ type chainPlan struct {
 	ideal        float64        // sum of the steps' ideal fractions
 	steps        []ratio        // each step's ideal fraction, for expectedMoves
 	from, to     int            // node counts of the first and last membership
+	sizes        []int          // node count of every membership, in order
 	layouts      int            // chains: one per key set in per-set mode, else 1
 	leavesInside bool           // some step removes a node that is not among the last ones
 }
@@ -421,6 +446,7 @@ func planChain(o Options, sc Scenario, budget int64, layouts int) (chainPlan, er
 			pl.leavesInside = leavesInside(prev, sc.Steps[t-1].Leave)
 		}
 		prev = m
+		pl.sizes = append(pl.sizes, len(m))
 		pl.costs = append(pl.costs, c.Bytes+int64(len(m))*(passNodeBytes+salt))
 		if t > 0 {
 			pl.ideal += ideal.value()
@@ -575,6 +601,7 @@ func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int
 	}()
 	var held int64 // bytes of one layout's window placements
 	passes := 0
+	step0 := 0 // the chain's step at the start of the window
 	flush := func(last bool) error {
 		pcs := make([]passChain, k)
 		for i := range pcs {
@@ -583,9 +610,11 @@ func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int
 				f = first[i]
 			}
 			pcs[i] = newPassChain(f, windows[i])
+			pcs[i].step0 = step0
 		}
 		err := countPass(src, pcs, chainOf, o.Workers, passes == 0, last, out)
 		passes++
+		step0 += len(windows[0]) - 1
 		return err
 	}
 	err := sc.walk(func(t int, m []algorithms.Node, _ ratio) error {
@@ -806,33 +835,62 @@ func CheckMovement(o Options, sc Scenario) error {
 // keys needed; every one of these before the first key is streamed,
 // except a Rebalance error.
 func Movement(o Options, sc Scenario) (schema.Move, error) {
+	r, _, err := movement(o, sc, false)
+	return r, err
+}
+
+// MovementSteps is [Movement] of a multi-step scenario with each step
+// reported apart: one row per step (op "<op>-step", from and to the node
+// counts before and after that step, steps 1, its own ideal fraction,
+// moved and collateral fractions and expected moves; its net moved
+// fraction is its moved fraction, a key moving at most once in a step),
+// then the scenario's row as Movement returns it. Staged growth (40 -> 60
+// nodes one at a time) shows which steps move more than their ideal.
+func MovementSteps(o Options, sc Scenario) ([]schema.Move, error) {
+	total, steps, err := movement(o, sc, true)
+	if err != nil {
+		return nil, err
+	}
+	return append(steps, total), nil
+}
+
+// StepOp is the op of the per-step rows of a scenario op (MovementSteps).
+func StepOp(op string) string { return op + "-step" }
+
+// movement is Movement, and with perStep the rows of its steps.
+func movement(o Options, sc Scenario, perStep bool) (schema.Move, []schema.Move, error) {
 	src, rc, err := o.prepare()
 	if err != nil {
-		return schema.Move{}, err
+		return schema.Move{}, nil, err
 	}
 	pl, left, keys, err := planMovement(o, sc, src.Sets())
 	if err != nil {
-		return schema.Move{}, err
+		return schema.Move{}, nil, err
 	}
 	if g := o.generated(); g != nil && keys != g.Keys() { // scaled for MinMoves
 		if o.Keys, err = g.WithKeys(keys); err != nil {
-			return schema.Move{}, err
+			return schema.Move{}, nil, err
 		}
 		if src, rc, err = o.prepare(); err != nil {
-			return schema.Move{}, err
+			return schema.Move{}, nil, err
 		}
 	}
 	rc.Partitions = usedPartitions(o.Algo, pl.cfg.Partitions)
 	o.recordTopology(&rc, false)
 	counts := make([]MoveCount, src.Sets())
+	if perStep {
+		for s := range counts {
+			counts[s].Steps = make([]StepCount, len(sc.Steps))
+		}
+	}
 	// Windows fill half of what is left, so that the garbage of the previous
 	// window, not yet collected, still fits in the budget.
 	if _, err := streamChains(o, sc, pl, max(left/2, minWindow(pl)), src, counts); err != nil {
-		return schema.Move{}, err
+		return schema.Move{}, nil, err
 	}
 	for s, c := range counts {
 		if c.Keys == 0 {
-			return schema.Move{}, fmt.Errorf("key set %d is empty", s)
+			return schema.Move{}, nil, fmt.Errorf("key set %d is empty", s)
 		}
 	}
 	info, _ := o.info() // checked by prepare
@@ -848,7 +906,7 @@ func Movement(o Options, sc Scenario) (schema.Move, error) {
 	var ci cis
 	m, c, n := ci.of("moved fraction", moved), ci.of("collateral fraction", coll), ci.of("net moved fraction", net)
 	if ci.err != nil {
-		return schema.Move{}, ci.err
+		return schema.Move{}, nil, ci.err
 	}
 	r.MovedFrac, r.MovedFracLo, r.MovedFracHi = m.Mean, m.Lo, m.Hi
 	r.CollateralFrac, r.CollateralFracLo, r.CollateralFracHi = c.Mean, c.Lo, c.Hi
@@ -859,5 +917,37 @@ func Movement(o Options, sc Scenario) (schema.Move, error) {
 		perSet /= float64(rc.Sets)
 	}
 	r.ExpectedMoves = pl.expectedMoves(perSet)
-	return r, nil
+	if !perStep {
+		return r, nil, nil
+	}
+	steps, err := stepRows(r, pl, counts, perSet)
+	return r, steps, err
+}
+
+// stepRows returns the rows of each step of the scenario whose row is
+// total, from the per-step counts of every key set.
+func stepRows(total schema.Move, pl chainPlan, counts []MoveCount, perSet float64) ([]schema.Move, error) {
+	var out []schema.Move
+	for t, ideal := range pl.steps {
+		r := schema.Move{Config: total.Config, Label: total.Label, Op: StepOp(total.Op), From: pl.sizes[t], To: pl.sizes[t+1], Steps: 1, IdealFrac: ideal.value()}
+		moved := make([]float64, len(counts))
+		coll := make([]float64, len(counts))
+		for s, c := range counts {
+			k := float64(c.Keys)
+			moved[s], coll[s] = float64(c.Steps[t].Moves)/k, float64(c.Steps[t].Collateral)/k
+			r.Samples = append(r.Samples, schema.MoveSample{Moved: moved[s], Collateral: coll[s], Net: moved[s]})
+		}
+		var ci cis
+		m, c := ci.of("moved fraction", moved), ci.of("collateral fraction", coll)
+		if ci.err != nil {
+			return nil, ci.err
+		}
+		r.MovedFrac, r.MovedFracLo, r.MovedFracHi = m.Mean, m.Lo, m.Hi
+		r.CollateralFrac, r.CollateralFracLo, r.CollateralFracHi = c.Mean, c.Lo, c.Hi
+		r.NetMovedFrac, r.NetMovedFracLo, r.NetMovedFracHi = m.Mean, m.Lo, m.Hi
+		r.MovedOverIdeal = r.MovedFrac / r.IdealFrac
+		r.ExpectedMoves = ideal.times(perSet)
+		out = append(out, r)
+	}
+	return out, nil
 }

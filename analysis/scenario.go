@@ -35,6 +35,10 @@ type Scenario struct {
 	Op      string
 	Initial []algorithms.Node
 	Steps   []Step
+	// PerStep asks the sweeps to report every step apart as well as the
+	// whole (MovementSteps; a miss storm per step): staged growth, where
+	// each step is its own change.
+	PerStep bool
 }
 
 // Memberships returns the membership before the first step and after each
@@ -335,6 +339,48 @@ func Resize(from, to int) (Scenario, error) {
 	}
 	sc.Steps = []Step{st}
 	return sc, nil
+}
+
+// Staged returns staged growth or shrinkage of equal-weight nodes node-0
+// ... node-{from-1} to to nodes, step nodes at a time (the last step may
+// be smaller): for to > from, nodes node-from ... node-{to-1} join in
+// order (op "grow"); for to < from, the last nodes leave, the newest
+// first (op "shrink"). It is reported step by step (PerStep). It returns
+// an error naming from, to or step when from or to is < 1 or >
+// algorithms.MaxNodes, they are equal, or step < 1.
+func Staged(from, to, step int) (Scenario, error) {
+	if step < 1 {
+		return Scenario{}, fmt.Errorf("step %d: need at least 1 node per step", step)
+	}
+	sc, err := Resize(from, to)
+	if err != nil {
+		return Scenario{}, err
+	}
+	st := sc.Steps[0]
+	sc.Op, sc.PerStep, sc.Steps = schema.OpGrow, true, nil
+	if to < from {
+		sc.Op = schema.OpShrink
+	}
+	sc.Steps = StepsOf(st, step)
+	return sc, nil
+}
+
+// StepsOf splits one step's joins (or, without joins, its leaves) into
+// steps of k nodes each, in order (the last may be smaller); a step that
+// also reweights, or both joins and leaves, is returned whole, as is
+// every step when k < 1.
+func StepsOf(st Step, k int) []Step {
+	if k < 1 || len(st.Reweight) > 0 || (len(st.Join) > 0 && len(st.Leave) > 0) {
+		return []Step{st}
+	}
+	var out []Step
+	for i := 0; i < len(st.Join); i += k {
+		out = append(out, Step{Join: st.Join[i:min(i+k, len(st.Join))], Rejoin: st.Rejoin})
+	}
+	for i := 0; i < len(st.Leave); i += k {
+		out = append(out, Step{Leave: st.Leave[i:min(i+k, len(st.Leave))]})
+	}
+	return out
 }
 
 // ShrinkTarget returns the node count the shrink scenarios stop at: 10% of

@@ -267,6 +267,30 @@ func Storm(o Options, sc Scenario, m StormModel) (schema.Storm, error) {
 	return StormFromMove(r, m)
 }
 
+// StormSteps is the miss storm of every step of a staged change sc (one
+// membership change after the other, each warming up before the next):
+// the movement of each step in the chain of sc (MovementSteps) under m,
+// one row per step (op "<op>-step"). It returns Movement's errors and
+// StormFromMove's.
+func StormSteps(o Options, sc Scenario, m StormModel) ([]schema.Storm, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	rs, err := MovementSteps(o, sc)
+	if err != nil {
+		return nil, err
+	}
+	var out []schema.Storm
+	for _, r := range rs[:len(rs)-1] { // the last is the whole scenario's
+		st, err := StormFromMove(r, m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
 // SweepStorm runs Storm for every configuration of s and each of
 // s.Scenarios (configurations outermost) and returns the rows in that
 // order; the error names the configuration and the scenario.
@@ -276,6 +300,11 @@ func SweepStorm(o Options, s Sweep, m StormModel) ([]schema.Storm, error) {
 	}
 	var out []schema.Storm
 	err := s.eachScenario(o, func(c Options, sc Scenario) error {
+		if sc.PerStep { // staged: each step is its own change, with its own storm
+			rs, err := StormSteps(c, sc, m)
+			out = append(out, rs...)
+			return err
+		}
 		r, err := Storm(c, sc, m)
 		out = append(out, r)
 		return err

@@ -340,6 +340,11 @@ func SweepMove(o Options, s Sweep) (out []schema.Move, skipped []string, err err
 	}
 	if len(s.Scenarios) > 0 {
 		err := s.eachScenario(o, func(c Options, sc Scenario) error {
+			if sc.PerStep {
+				rs, err := MovementSteps(c, sc)
+				out = append(out, rs...)
+				return err
+			}
 			r, err := Movement(c, sc)
 			out = append(out, r)
 			return err

@@ -55,6 +55,8 @@ func runCaption(infos []schema.Run) string {
 		keys = keyRange(infos)
 	}
 	switch {
+	case fileKeys(infos) != "":
+		parts = append(parts, fileKeys(infos))
 	case keys != "" && sets != "":
 		parts = append(parts, thousands(keys)+" keys x "+sets+" sets")
 	case keys != "":
@@ -102,6 +104,24 @@ func runCaption(infos []schema.Run) string {
 		out += strings.Join(build, ", ")
 	}
 	return out
+}
+
+// fileKeys describes the keys of rows made from a key file, whose keys
+// column is the file's total (schema.DescribeKeys: "3,000 keys of
+// keys.txt in 3 sets of 1,000"), or "" for generated keys.
+func fileKeys(infos []schema.Run) string {
+	var counts []schema.KeyCount
+	for _, in := range infos {
+		if in.KeyFile == "" {
+			continue
+		}
+		k, err := schema.KeyCountOfRun(in)
+		if err != nil {
+			return ""
+		}
+		counts = append(counts, k)
+	}
+	return schema.DescribeKeys(counts)
 }
 
 // keyRange returns "lo-hi" for the keys column of infos when it holds

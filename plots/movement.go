@@ -13,18 +13,18 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// minExpectedMoves is the fewest moved keys per key set a movement point
-// must expect to be drawn: below it a moved fraction is mostly counting
-// noise (1,000 expected moves: a relative standard error of about 3%).
-const minExpectedMoves = 1000
+// minExpectedMoves is schema.MinExpectedMoves: points expecting fewer
+// moved keys per key set are not drawn (the report does not quote them
+// either).
+const minExpectedMoves = schema.MinExpectedMoves
 
 // enoughMoves splits rows into those expecting at least minExpectedMoves
-// moved keys per key set and the others, described by their node counts
-// once per op.
+// moved keys per key set (schema.Move.EnoughMoves) and the others,
+// described by their node counts once per op.
 func enoughMoves(rows []schema.Move) (kept []schema.Move, dropped map[string][]string) {
 	dropped = map[string][]string{}
 	for _, r := range rows {
-		if r.ExpectedMoves < minExpectedMoves*(1-1e-9) { // slack for float sums of the ideal fraction
+		if !r.EnoughMoves() {
 			n := strconv.Itoa(r.From)
 			if !slices.Contains(dropped[r.Op], n) {
 				dropped[r.Op] = append(dropped[r.Op], n)
@@ -154,6 +154,13 @@ func opTitle(op string) string {
 		return "the newest nodes leave one by one down to n/10 (moves summed)"
 	case "churn":
 		return "20 seeded joins and leaves (moves summed)"
+	case schema.OpGrow:
+		return "staged growth, node by node or in steps (moves of every step summed)"
+	case schema.OpShrink:
+		return "staged shrinkage, the last nodes first (moves of every step summed)"
+	}
+	if base, ok := strings.CutSuffix(op, "-step"); ok && base != "" {
+		return "each step of " + strings.TrimSuffix(opTitle(base), " (moves of every step summed)") + ", at its node count"
 	}
 	return "membership change " + strconv.Quote(op)
 }
@@ -332,6 +339,33 @@ func captionLines(cs ...string) []string {
 	for _, c := range cs {
 		if c != "" {
 			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// LeftOut returns one line per op of movement.csv and scenarios.csv in
+// dir whose points are not drawn for expecting too few moved keys
+// (schema.Move.EnoughMoves), e.g. "movement.csv: add: n = 10 not drawn
+// (fewer than 1,000 expected moved keys per key set)", for the plot
+// command to say on stderr what the plots leave out. A file that is
+// absent or cannot be read gives no line ([RenderAll] reports it).
+func LeftOut(dir string) []string {
+	var out []string
+	for _, f := range []schema.File[schema.Move]{schema.MovementFile, schema.ScenariosFile} {
+		if !f.Exists(dir) {
+			continue
+		}
+		rows, err := f.Read(dir)
+		if err != nil {
+			continue
+		}
+		_, dropped := enoughMoves(rows)
+		for _, op := range movementOps(rows) {
+			if ns := dropped[op]; len(ns) > 0 {
+				out = append(out, fmt.Sprintf("%s: %s: n = %s not drawn (fewer than %s expected moved keys per key set; more keys per set bring them in)",
+					f.Name, op, strings.Join(ns, ", "), thousands(strconv.Itoa(minExpectedMoves))))
+			}
 		}
 	}
 	return out

@@ -750,3 +750,68 @@ func okSpreadFigure(t *testing.T) ([]schema.Spread, *figure) {
 	}
 	return rows, f
 }
+
+// shareRows returns one weights.csv row per node of a fleet of n nodes,
+// the first eight of weight 2, for each algorithm: node i's share is its
+// weight share times ratio(algo, i), with an interval of +-2% of it.
+func shareRows(n int, algos []string, ratio func(algo string, i int) float64) []schema.ShareRow {
+	w := float64(n + 8)
+	var rows []schema.ShareRow
+	for _, a := range algos {
+		for i := range n {
+			wt := 1.0
+			if i < 8 {
+				wt = 2
+			}
+			share := wt / w * ratio(a, i)
+			rows = append(rows, schema.ShareRow{Config: schema.Config{Algo: a, Hash: "xxhash", VNodes: 160, Keys: 100000, Sets: 5, Seed: 1},
+				Nodes: n, Share: schema.Share{ID: fmt.Sprintf("cache-%03d:11211", i+1), Weight: wt, WeightShare: wt / w,
+					Share: share, ShareLo: share * 0.98, ShareHi: share * 1.02}})
+		}
+	}
+	return rows
+}
+
+// At the sizes of real fleets (40 and 200 nodes) the weights plot is no
+// longer a bar per node and algorithm on an axis from 0: it draws each
+// node's share over its weight share, sorted, one panel per weight class
+// (weight 2 and weight 1), on an axis around 1 that spans the ratios, with
+// each algorithm's least and most ratio and their nodes in its legend.
+func TestWeightsReadableAtFleetSize(t *testing.T) {
+	for _, n := range []int{40, 200} {
+		rows := shareRows(n, []string{"ring", "rendezvous"}, func(a string, i int) float64 {
+			if a == "ring" {
+				return 0.8 + 0.4*float64((i*7)%n)/float64(n) // 0.8 .. 1.2
+			}
+			return 1
+		})
+		f, err := weightsFigure(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.panels) != 2 || f.panels[0].title != "8 nodes of weight 2" || f.panels[1].title != fmt.Sprintf("%d nodes of weight 1", n-8) {
+			t.Fatalf("%d nodes: %d panels %v, want one per weight class", n, len(f.panels), f.panels)
+		}
+		for _, pf := range f.panels {
+			if pf.p.Y.Min <= 0.5 || pf.p.Y.Min >= 0.8 || pf.p.Y.Max <= 1.2 || pf.p.Y.Max >= 1.5 {
+				t.Errorf("%d nodes, %s: y axis %v .. %v, want around the ratios 0.8 .. 1.2, not from 0", n, pf.title, pf.p.Y.Min, pf.p.Y.Max)
+			}
+		}
+		dir := t.TempDir()
+		if _, err := f.save(dir); err != nil {
+			t.Fatal(err)
+		}
+		svg, err := os.ReadFile(filepath.Join(dir, "weights.svg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(svg), "ring: 0.80 (cache-001:11211) .. 1.") {
+			t.Errorf("%d nodes: the legend lacks ring's least ratio with its node", n)
+		}
+	}
+	// A small fleet keeps its bars.
+	f, err := weightsFigure(shareRows(10, []string{"ring"}, func(string, int) float64 { return 1 }))
+	if err != nil || len(f.panels) != 0 || f.p.Y.Min != 0 {
+		t.Errorf("10 nodes: %v, %d panels, axis from %v; want the bar chart", err, len(f.panels), f.p.Y.Min)
+	}
+}

@@ -157,6 +157,14 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.ReweightFile, reweightFigures))
 	add(figuresOf(dir, schema.ReplicationFile, replicationFigures))
 	add(figuresOf(dir, schema.WeightsFile, func(rows []schema.ShareRow) ([]*figure, error) { return one(weightsFigure(rows)) }))
+	// A fleet profile's members (make fleet): the same chart, its own file.
+	add(figuresOf(dir, schema.FleetSharesFile, func(rows []schema.ShareRow) ([]*figure, error) {
+		f, err := weightsFigure(rows)
+		if f != nil {
+			f.name = "fleet-weights"
+		}
+		return one(f, err)
+	}))
 	add(figuresOf(dir, schema.LoadFile, loadFigures))
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))

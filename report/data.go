@@ -13,6 +13,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms/bounded"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/fleet"
 	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
 )
@@ -41,6 +42,8 @@ const (
 	replicaLoadPeak               // busiest node's replicas over the mean, at R replicas (rules only)
 	weightPeak                    // weights.csv: the largest node share over its weight share (rules only)
 	domainShared                  // domains.csv: keys whose replicas share a domain, one replica per domain at R (rules only)
+	lookupMin                     // ns per lookup from a key at lookup.txt's smallest node count (rules only)
+	lookupMax                     // ns per lookup from a key at lookup.txt's largest node count (rules only)
 	numMetrics
 )
 
@@ -77,18 +80,27 @@ type algoRow struct {
 type Data struct {
 	dir     string
 	profile Profile
-	rows    []algoRow // catalog order, algorithms present in at least one file
-	missing []string  // result files absent from Dir, in the order of the constants above
+	// fleetStorm holds fleet-storm.csv's rows when the profile is a
+	// fleet's and the file is in the run, nil otherwise.
+	fleetStorm []schema.Storm
+	// fleetShares holds fleet-shares.csv's rows likewise.
+	fleetShares []schema.ShareRow
+	// fleetLoad holds fleet-load.csv's rows likewise.
+	fleetLoad []schema.Load
+	// fleetSwitching holds fleet-switching.csv's rows likewise.
+	fleetSwitching []schema.Switch
+	rows           []algoRow // catalog order, algorithms present in at least one file
+	missing        []string  // result files absent from Dir, in the order of the constants above
 
 	// The run.
-	machine     string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
-	goVersions  []string // go_version cells, in order of first appearance
-	commits     []string // commit cells
-	seeds       []string
-	keySources  []string // key_file cells ("" shown as generated keys)
-	placements  []string // placement cells (fidelity runs), if any
-	keysPerFile []string // per file: "movement.csv: 100,000 keys per set x 5 sets" (a range when rows differ)
-	moveShape   []string // per group of ops with the same node counts: "3..949 nodes, 11 sizes (add, remove-random)"
+	machine    string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
+	goVersions []string // go_version cells, in order of first appearance
+	commits    []string // commit cells
+	seeds      []string
+	keySources []string   // key_file cells ("" shown as generated keys)
+	placements []string   // placement cells (fidelity runs), if any
+	keyFiles   []fileKeys // per file: its keys per set and in all, and the key sources of its rows
+	moveShape  []string   // per group of ops with the same node counts: "3..949 nodes, 11 sizes (add, remove-random)"
 	// leaveSpan: per algorithm (catalog order) whose random-leave
 	// moved/ideal over movement.csv's node counts spans more than
 	// spanFactor, the least and the most, with their node counts.
@@ -97,26 +109,36 @@ type Data struct {
 
 	// The values the report used (the nearest ones the files have).
 	lookupLoN, lookupHiN, buildN float64
+	lookupMinN, lookupMaxN       float64 // lookup.txt's smallest and largest node counts of Lookup from=key
 	moveN                        float64 // movement.csv "from" used
-	spreadNUsed                  float64
-	noisePeak                    value // sampling-noise floor of the peak-to-mean at SpreadNUsed
-	loadN, loadZipf              float64
-	hotShare, floor              value   // load.csv: hottest key's request share and the hot-key floor
-	loadEps                      float64 // eps of load.csv's bounded-loads forms at LoadN, LoadZipf (0: none)
+	// moveLeftOut names the movement rows at moveN (or at every size,
+	// when none expects enough moves) that the plots leave out for
+	// expecting fewer than schema.MinExpectedMoves moved keys per set.
+	moveLeftOut     []string
+	spreadNUsed     float64
+	noisePeak       value // sampling-noise floor of the peak-to-mean at SpreadNUsed
+	loadN, loadZipf float64
+	hotShare, floor value // load.csv: hottest key's request share and the hot-key floor (hottest key on the largest node)
+	floorMin        value // load.csv: the hot-key floor with the hottest key on the smallest node
+	// hotNodes: per placement of load.csv (at loadN, loadZipf), the node
+	// that served its hottest key and the floor on that node.
+	hotNodes map[string]hotNode
+	loadEps  float64 // eps of load.csv's bounded-loads forms at LoadN, LoadZipf (0: none)
 	// The bounded-loads forms' movement (boundedloads.csv), read at the
 	// node count nearest the profile's, LoadEps and the Zipf exponent
 	// nearest LoadZipf.
 	boundedN, boundedZipf float64
 	replN                 float64
 	replR                 float64
-	replIdeal             value           // ideal fraction of the replication rows used
-	replNoLeave           bool            // replication.csv is present but has no remove-random rows
-	weights               string          // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
-	plotLinks             string          // see LinkTo
-	storm                 string          // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
-	stormShort            string          // " (4 -> 5)" for the table header
-	switches              []schema.Switch // switching.csv, as read (section "Switching clients")
-	sim                   *simReport      // the fleet simulation (sim-*.csv), nil when absent
+	replIdeal             value             // ideal fraction of the replication rows used
+	replNoLeave           bool              // replication.csv is present but has no remove-random rows
+	weights               string            // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
+	weightPeakAt          map[string]string // per algorithm: the node of its weightPeak and its weight, "`cache-17`, weight 1"
+	plotLinks             string            // see LinkTo
+	storm                 string            // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
+	stormShort            string            // " (4 -> 5)" for the table header
+	switches              []schema.Switch   // switching.csv, as read (section "Switching clients")
+	sim                   *simReport        // the fleet simulation (sim-*.csv), nil when absent
 	// conformance: per placement of conformance.csv, in order of first
 	// appearance, its verdicts.
 	conformance []verdicts
@@ -174,7 +196,35 @@ func Load(dir string, p Profile) (*Data, error) {
 		return nil, err
 	}
 	d := ld.d
-	if all := resultFiles(); len(d.missing) == len(all) {
+	if p.Fleet != nil && schema.FleetStormFile.Exists(dir) {
+		rows, err := schema.FleetStormFile.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		d.fleetStorm = rows
+	}
+	if p.Fleet != nil && schema.FleetSharesFile.Exists(dir) {
+		rows, err := schema.FleetSharesFile.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		d.fleetShares = rows
+	}
+	if p.Fleet != nil && schema.FleetLoadFile.Exists(dir) {
+		rows, err := schema.FleetLoadFile.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		d.fleetLoad = rows
+	}
+	if p.Fleet != nil && schema.FleetSwitchingFile.Exists(dir) {
+		rows, err := schema.FleetSwitchingFile.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		d.fleetSwitching = rows
+	}
+	if all := resultFiles(); len(d.missing) == len(all) && d.fleetStorm == nil && d.fleetShares == nil && d.fleetLoad == nil {
 		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir, strings.Join(all, ", "))
 	}
 	for _, r := range ld.rows {
@@ -375,13 +425,21 @@ func (ld *loader) lookup(path string) error {
 			d.machine = s.Caption
 			d.lookupLoN = nearest(seriesXs(s.Series), float64(p.Nodes))
 			d.lookupHiN = nearest(seriesXs(s.Series), float64(p.MaxNodes))
+			xs := sortedUnique(seriesXs(s.Series))
+			d.lookupMinN, d.lookupMaxN = xs[0], xs[len(xs)-1]
 			at = append(at, struct {
 				n float64
 				m metric
 			}{d.lookupLoN, lookupLo}, struct {
 				n float64
 				m metric
-			}{d.lookupHiN, lookupHi})
+			}{d.lookupHiN, lookupHi}, struct {
+				n float64
+				m metric
+			}{d.lookupMinN, lookupMin}, struct {
+				n float64
+				m metric
+			}{d.lookupMaxN, lookupMax})
 		case s.Name == "Build" && s.Variant == "" && (s.Unit == "ns/op" || s.Unit == "retained-bytes/node"):
 			m := buildNs
 			if s.Unit != "ns/op" {
@@ -439,24 +497,34 @@ func (ld *loader) movement(rows []schema.Move) error {
 	if err := ld.meta(runsOf(rows)); err != nil {
 		return err
 	}
-	d.keysSets(schema.MovementFile.Name, runsOf(rows))
+	if err := d.keysSets(schema.MovementFile.Name, runsOf(rows)); err != nil {
+		return err
+	}
 	var ops []string
 	byOp := map[string][]float64{}
-	var froms []float64
+	// The size read is one the plots draw: a point expecting too few
+	// moved keys (schema.Move.EnoughMoves) is neither drawn nor quoted.
+	var froms, others []float64
 	for _, r := range rows {
 		addOnce(&ops, r.Op)
 		byOp[r.Op] = append(byOp[r.Op], float64(r.From))
-		if r.Op == schema.OpAdd {
-			froms = append(froms, float64(r.From))
+		if !r.EnoughMoves() {
+			continue
 		}
+		switch r.Op {
+		case schema.OpAdd:
+			froms = append(froms, float64(r.From))
+		case schema.OpRemoveRandom, schema.OpRemoveLast:
+			others = append(others, float64(r.From))
+		}
+	}
+	if len(froms) == 0 {
+		froms = others
 	}
 	d.moveShape = shapes(ops, byOp)
 	d.leaveSpan = leaveSpans(rows)
 	d.moveN = nearest(froms, float64(d.profile.Nodes))
 	for _, r := range rows {
-		if float64(r.From) != d.moveN {
-			continue
-		}
 		m := joinRatio
 		switch r.Op {
 		case schema.OpAdd:
@@ -465,6 +533,13 @@ func (ld *loader) movement(rows []schema.Move) error {
 		case schema.OpRemoveLast:
 			m = lastLeaveRatio
 		default:
+			continue
+		}
+		if !r.EnoughMoves() && (d.moveN == 0 || float64(r.From) == d.moveN) {
+			addOnce(&d.moveLeftOut, fmt.Sprintf("%s from %s nodes (%s expected moved keys per key set)", r.Op, count(float64(r.From)), numfmt.Sig3(r.ExpectedMoves)))
+			continue
+		}
+		if float64(r.From) != d.moveN {
 			continue
 		}
 		// The interval of moved/ideal is the moved fraction's over the
@@ -485,7 +560,9 @@ func (ld *loader) spread(rows []schema.Spread) error {
 	if err := ld.meta(runsOf(rows)); err != nil {
 		return err
 	}
-	d.keysSets(schema.SpreadFile.Name, runsOf(rows))
+	if err := d.keysSets(schema.SpreadFile.Name, runsOf(rows)); err != nil {
+		return err
+	}
 	var ns []float64
 	for _, r := range rows {
 		ns = append(ns, float64(r.Nodes))
@@ -513,6 +590,9 @@ func (ld *loader) spread(rows []schema.Spread) error {
 func (ld *loader) load(rows []schema.Load) error {
 	d := ld.d
 	if err := ld.meta(runsOf(rows)); err != nil {
+		return err
+	}
+	if err := d.keysSets(schema.LoadFile.Name, runsOf(rows)); err != nil {
 		return err
 	}
 	var ns, zs []float64
@@ -560,9 +640,21 @@ func (ld *loader) load(rows []schema.Load) error {
 		}
 		if !d.floor.OK {
 			d.floor = value{V: r.Floor, OK: true}
+			d.floorMin = value{V: r.FloorMinNode, OK: true}
 		}
+		if d.hotNodes == nil {
+			d.hotNodes = map[string]hotNode{}
+		}
+		d.hotNodes[algo] = hotNode{r.HotKeyNode, r.FloorHotNode}
 	}
 	return nil
+}
+
+// hotNode is where a placement put the hottest key of load.csv's first
+// stream, and the hot-key floor on that node.
+type hotNode struct {
+	ID    string
+	Floor float64
 }
 
 // storm reads storm.csv: the database load multiple right after the first
@@ -570,6 +662,9 @@ func (ld *loader) load(rows []schema.Load) error {
 func (ld *loader) storm(rows []schema.Storm) error {
 	d := ld.d
 	if err := ld.meta(runsOf(rows)); err != nil {
+		return err
+	}
+	if err := d.keysSets(schema.StormFile.Name, runsOf(rows)); err != nil {
 		return err
 	}
 	r0 := rows[0]
@@ -595,10 +690,13 @@ func (ld *loader) replication(rows []schema.Replication) error {
 	if err := ld.meta(runsOf(rows)); err != nil {
 		return err
 	}
+	if err := d.keysSets(schema.ReplicationFile.Name, runsOf(rows)); err != nil {
+		return err
+	}
 	var ns, rs []float64
 	for i, r := range rows {
-		if r.Replicas > maxReplicas {
-			return fmt.Errorf("row %d: replicas %d, want 1 to %d", i+1, r.Replicas, maxReplicas)
+		if r.Replicas > fleet.MaxReplicas {
+			return fmt.Errorf("row %d: replicas %d, want 1 to %d", i+1, r.Replicas, fleet.MaxReplicas)
 		}
 		if r.Op == schema.OpRemoveRandom {
 			ns = append(ns, float64(r.From))
@@ -653,7 +751,7 @@ func leaveSpans(rows []schema.Move) []leaveSpread {
 	var order []string
 	spans := map[string]*leaveSpread{}
 	for _, r := range rows {
-		if r.Op != schema.OpRemoveRandom {
+		if r.Op != schema.OpRemoveRandom || !r.EnoughMoves() {
 			continue
 		}
 		n, v := float64(r.From), r.MovedOverIdeal
@@ -760,7 +858,7 @@ func (ld *loader) weights(rows []schema.ShareRow) error {
 	var order []string
 	best := map[string]value{}
 	seen := map[string]bool{} // algo and node ID
-	var ws []string
+	var ws []float64
 	for i, r := range rows {
 		if err := plainText(i, "algorithm", r.Algo); err != nil {
 			return err
@@ -776,9 +874,13 @@ func (ld *loader) weights(rows []schema.ShareRow) error {
 		v := est(r.Share.Share, r.ShareLo, r.ShareHi).scaled(r.WeightShare)
 		if b, ok := best[r.Algo]; !ok || v.V > b.V {
 			best[r.Algo] = v
+			if ld.d.weightPeakAt == nil {
+				ld.d.weightPeakAt = map[string]string{}
+			}
+			ld.d.weightPeakAt[r.Algo] = fmt.Sprintf("`%s`, weight %s", r.ID, strconv.FormatFloat(r.Weight, 'g', -1, 64))
 		}
 		if r.Algo == order[0] {
-			ws = append(ws, strconv.FormatFloat(r.Weight, 'g', -1, 64))
+			ws = append(ws, r.Weight)
 		}
 	}
 	for _, algo := range order {
@@ -787,9 +889,41 @@ func (ld *loader) weights(rows []schema.ShareRow) error {
 		}
 	}
 	if len(ws) > 0 {
-		ld.d.weights = fmt.Sprintf("%d nodes weighted %s (%s)", len(ws), strings.Join(ws, ", "), schema.WeightsFile.Name)
+		ld.d.weights = fmt.Sprintf("%d nodes weighted %s (%s)", len(ws), weightClasses(ws), schema.WeightsFile.Name)
 	}
 	return nil
+}
+
+// weightClasses lists the weights of a fleet: each weight in order for a
+// few nodes ("1, 1, 2, 4"), else each distinct weight with its node count,
+// largest first ("2 (8 nodes) and 1 (32 nodes)").
+func weightClasses(ws []float64) string {
+	f := func(w float64) string { return strconv.FormatFloat(w, 'g', -1, 64) }
+	if len(ws) <= 12 {
+		parts := make([]string, len(ws))
+		for i, w := range ws {
+			parts[i] = f(w)
+		}
+		return strings.Join(parts, ", ")
+	}
+	counts := map[float64]int{}
+	var distinct []float64
+	for _, w := range ws {
+		if counts[w] == 0 {
+			distinct = append(distinct, w)
+		}
+		counts[w]++
+	}
+	slices.Sort(distinct)
+	slices.Reverse(distinct)
+	parts := make([]string, len(distinct))
+	for i, w := range distinct {
+		parts[i] = fmt.Sprintf("%s (%d nodes)", f(w), counts[w])
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // bounded reads boundedloads.csv: JoinRatio and LeaveRatio of the forms of
@@ -830,23 +964,32 @@ func (ld *loader) bounded(rows []schema.Bounded) error {
 	return nil
 }
 
-// keysSets adds to d.KeysSets the keys per set and sets of the runs of a
-// file, as ranges when its rows differ.
-func (d *Data) keysSets(file string, runs []schema.Run) {
-	var keys, sets []float64
-	for _, r := range runs {
-		k, _ := strconv.ParseFloat(r.Keys, 64)
-		n, _ := strconv.ParseFloat(r.Sets, 64)
-		keys, sets = append(keys, k), append(sets, n)
-	}
-	span := func(xs []float64) string {
-		lo, hi := slices.Min(xs), slices.Max(xs)
-		if lo == hi {
-			return count(lo)
+// fileKeys is what one result file says of its keys: the key count of
+// every row (schema.KeyCount) and the key files its rows were made with
+// ("" for generated keys), in order of first appearance.
+type fileKeys struct {
+	file    string
+	counts  []schema.KeyCount
+	sources []string
+}
+
+// keysSets adds to d.keyFiles the key counts and key sources of the runs
+// of a file. A keys or sets cell that is not a whole number is an error
+// naming the row.
+func (d *Data) keysSets(file string, runs []schema.Run) error {
+	fk := fileKeys{file: file}
+	for i, r := range runs {
+		k, err := schema.KeyCountOfRun(r)
+		if err != nil {
+			return fmt.Errorf("row %d: %w", i+1, err)
 		}
-		return count(lo) + ".." + count(hi)
+		fk.counts = append(fk.counts, k)
+		if !slices.Contains(fk.sources, r.KeyFile) {
+			fk.sources = append(fk.sources, r.KeyFile)
+		}
 	}
-	d.keysPerFile = append(d.keysPerFile, fmt.Sprintf("%s %s keys per set x %s sets", file, span(keys), span(sets)))
+	d.keyFiles = append(d.keyFiles, fk)
+	return nil
 }
 
 // plainText returns an error naming row i (1-based in the message) and

@@ -259,16 +259,22 @@ func numfmtWeight(w float64) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.6f", w), "0"), ".")
 }
 
-// domainCriterion adds to the store rule's text and criteria cs, when the
-// run has domains.csv, that no key's replicas share a rack or zone with
-// one replica per domain (domainShared: its whole 95% interval above 0
-// fails it); without domains.csv the rule is text and cs as given.
-func domainCriterion(d *Data, text string, cs ...criterion) (string, []criterion) {
+// withDomains adds to the store rule sp, when the run has domains.csv,
+// that no key's replicas share a rack or zone with one replica per domain
+// (domainShared, limit 0: its whole 95% interval above 0 fails it);
+// without domains.csv sp is returned as given.
+func withDomains(d *Data, sp spec) spec {
 	if d.domains.shared == nil {
-		return text, cs
+		return sp
 	}
-	c := criterion{domainShared, func(algoRow) float64 { return 0 }, "keys with replicas sharing a domain (domains.csv)"}
-	return fmt.Sprintf("%s, and with one replica per domain no key's %d replicas share a rack or zone (domains.csv)", text, domainR(d)), append(cs, c)
+	sp.cs = append(sp.cs, criterion{domainShared, noMetric, 0, "keys with replicas sharing a domain (domains.csv)"})
+	add := fmt.Sprintf(", and with one replica per domain no key's %d replicas share a rack or zone (domains.csv)", domainR(d))
+	if i := strings.Index(sp.text, "; ordered by"); i >= 0 {
+		sp.text = sp.text[:i] + add + sp.text[i:]
+	} else {
+		sp.text += add
+	}
+	return sp
 }
 
 // nameOf is v named name.

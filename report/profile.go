@@ -1,34 +1,18 @@
 package report
 
 import (
-	"bufio"
-	"fmt"
-	"io"
-	"os"
-	"strconv"
-	"strings"
-	"unicode"
-
-	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/fleet"
 )
 
 // Profile describes the reviewer's case: the report reads every result at
-// the values closest to it and says which ones it used.
-//
-// A profile file has one "key = value" setting a line; blank lines and
-// everything after a "#" are ignored; each key may appear once:
-//
-//	name      = payments cache          # shown in the report's title
-//	nodes     = 100..10000              # working fleet size .. largest size (or one count: nodes = 100)
-//	replicas  = 3                       # replication factor R (1..5)
-//	zipf      = 0.99                    # Zipf exponent s of request popularity (>= 0)
-//	keyfile   = /data/keys.txt          # the key file the results must have been made with
+// the values closest to it and says which ones it used. It comes from a
+// fleet profile (package fleet, docs/fleet-profile.md) through
+// [FromFleet], or is [DefaultProfile].
 //
 // Movement, spread, request load, replication and build memory are read at
-// the working size (the first count); lookup time at both counts. keyfile
+// the working size (today's members); lookup time at both counts. KeyFile
 // does not re-run anything: the report checks it against the key_file
-// column of the results and says so when they differ (run "make bench
-// KEYFILE=..." to measure on those keys).
+// column of the results and says so when they differ.
 type Profile struct {
 	Name     string  // "" = none
 	Nodes    int     // working fleet size, >= 1
@@ -37,6 +21,11 @@ type Profile struct {
 	Zipf     float64 // Zipf exponent s, finite, >= 0
 	KeyFile  string  // "" = any key source
 	Source   string  // the profile file, or "defaults"
+	// Fleet is the fleet profile this one was made from, nil for
+	// DefaultProfile; with it the report answers for that fleet (its
+	// members and weights, its client, its planned changes and their
+	// cost to the database).
+	Fleet *fleet.Profile
 }
 
 // DefaultProfile is the case the report answers without a profile: 100 to
@@ -45,93 +34,30 @@ func DefaultProfile() Profile {
 	return Profile{Nodes: 100, MaxNodes: 10000, Replicas: 3, Zipf: 0.99, Source: "defaults"}
 }
 
-// maxReplicas is the largest replication factor a profile may ask for
-// (the replication analysis's limit).
-const maxReplicas = 5
+// FromFleet returns the report's case for fleet profile fp: today's member
+// count as the working size, the largest membership any planned change
+// reaches as the largest, fp's replication factor, Zipf exponent and key
+// file. fp must be a validated profile (fleet.Read).
+func FromFleet(fp *fleet.Profile) Profile {
+	return Profile{
+		Name:     fp.Name,
+		Nodes:    len(fp.Nodes),
+		MaxNodes: fp.MaxNodes(),
+		Replicas: fp.Replicas,
+		Zipf:     fp.Traffic.Zipf,
+		KeyFile:  fp.Traffic.KeyFile,
+		Source:   fp.Path,
+		Fleet:    fp,
+	}
+}
 
-// ReadProfile parses the profile file at path, starting from
-// DefaultProfile for the keys it does not set.
+// ReadProfile reads the fleet profile at path (fleet.Read: errors name
+// the file, line and value; the former "key = value" form is an error
+// saying how to convert it) and returns its case.
 func ReadProfile(path string) (Profile, error) {
-	f, err := os.Open(path)
+	fp, err := fleet.Read(path)
 	if err != nil {
 		return Profile{}, err
 	}
-	defer f.Close()
-	return ParseProfile(f, path)
-}
-
-// ParseProfile parses a profile from r (see [Profile] for the format),
-// naming file in errors. An unknown or repeated key, a line without "=",
-// or a bad value is an error naming the file, line and value.
-func ParseProfile(r io.Reader, file string) (Profile, error) {
-	p := DefaultProfile()
-	p.Source = file
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(r)
-	for line := 1; sc.Scan(); line++ {
-		text := sc.Text()
-		if i := strings.IndexByte(text, '#'); i >= 0 {
-			text = text[:i]
-		}
-		text = strings.TrimSpace(text)
-		if text == "" {
-			continue
-		}
-		key, val, ok := strings.Cut(text, "=")
-		if !ok {
-			return Profile{}, fmt.Errorf("%s:%d: %q: want key = value", file, line, text)
-		}
-		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
-		if seen[key] {
-			return Profile{}, fmt.Errorf("%s:%d: %s given twice", file, line, key)
-		}
-		seen[key] = true
-		bad := func(format string, args ...any) error {
-			return fmt.Errorf("%s:%d: %s = %q: %s", file, line, key, val, fmt.Sprintf(format, args...))
-		}
-		// Values go into the report's Markdown: no control characters,
-		// backquotes or table bars.
-		if strings.ContainsFunc(val, func(r rune) bool { return unicode.IsControl(r) || r == '`' || r == '|' }) {
-			return Profile{}, bad("control characters, backquotes and \"|\" are not allowed")
-		}
-		switch key {
-		case "name":
-			p.Name = val
-		case "nodes":
-			lo, hi, isRange := strings.Cut(val, "..")
-			a, err1 := strconv.Atoi(strings.TrimSpace(lo))
-			b := a
-			var err2 error
-			if isRange {
-				b, err2 = strconv.Atoi(strings.TrimSpace(hi))
-			}
-			if err1 != nil || err2 != nil || a < 1 || b < a {
-				return Profile{}, bad("want a node count >= 1 or a range LO..HI with 1 <= LO <= HI")
-			}
-			p.Nodes, p.MaxNodes = a, b
-		case "replicas":
-			r, err := strconv.Atoi(val)
-			if err != nil || r < 1 || r > maxReplicas {
-				return Profile{}, bad("want a replication factor 1..%d", maxReplicas)
-			}
-			p.Replicas = r
-		case "zipf":
-			s, err := algorithms.ParseDecimal(val)
-			if err != nil || s < 0 {
-				return Profile{}, bad("want a finite Zipf exponent s >= 0")
-			}
-			p.Zipf = s
-		case "keyfile":
-			if val == "" {
-				return Profile{}, bad("want a key file path")
-			}
-			p.KeyFile = val
-		default:
-			return Profile{}, fmt.Errorf("%s:%d: unknown key %q (want name, nodes, replicas, zipf or keyfile)", file, line, key)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return Profile{}, fmt.Errorf("%s: %w", file, err)
-	}
-	return p, nil
+	return FromFleet(fp), nil
 }

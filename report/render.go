@@ -79,6 +79,8 @@ func metricInfos(d *Data) [numMetrics]metricInfo {
 		replicaLoadPeak: {"", "replica load peak-to-mean", "x", fixed2, true},
 		weightPeak:      {"", "weighted share peak", "x", fixed2, true},
 		domainShared:    {"", "keys with replicas sharing a domain", "", percent, true},
+		lookupMin:       {"", "lookup time" + atN(d.lookupMinN), " ns", sig3, true},
+		lookupMax:       {"", "lookup time" + atN(d.lookupMaxN), " ns", sig3, true},
 	}
 }
 
@@ -176,6 +178,7 @@ func Write(w io.Writer, d *Data) error {
 	mi := metricInfos(d)
 	writeHeader(&b, d)
 	writeRun(&b, d)
+	writeFleet(&b, d)
 	rs := rules(d, mi)
 	writeVerdicts(&b, rs)
 	writeTable(&b, d, mi)
@@ -219,7 +222,7 @@ func writeRun(b *strings.Builder, d *Data) {
 	item("Seed", strings.Join(d.seeds, ", "))
 	item("Keys", keySources(d))
 	if len(d.placements) > 0 {
-		item("Ring and bounded layouts", strings.Join(d.placements, ", "))
+		item("Ring and bounded layouts", layouts(d.placements))
 	}
 	shape := []string{}
 	if len(d.moveShape) > 0 {
@@ -240,11 +243,10 @@ func writeRun(b *strings.Builder, d *Data) {
 	used += "; the nearest values the files have are used: " + usedValues(d)
 	item("Inputs used", used)
 	if off := offProfile(d); len(off) > 0 {
-		fmt.Fprintf(b, "- **Warning**: these results do not hold the profile's values; the report reads the nearest: %s. Numbers read far from your fleet describe another fleet: run the commands at your sizes (README, \"The command line\"), or `make bench` with its size variables (the Makefile's first lines).\n", strings.Join(off, "; "))
+		fmt.Fprintf(b, "- **Warning**: these results do not hold the profile's values; the report reads the nearest: %s. Numbers read far from your fleet describe another fleet: describe it in a fleet profile and run `make bench PROFILE=...`, whose \"Your fleet\" section measures its planned changes and per-node shares on its own members, keys and traffic ([docs/fleet-profile.md](docs/fleet-profile.md)), and set the knobs named (README, \"Knobs\") for the sections here.\n", strings.Join(off, "; "))
 	}
-	if p.KeyFile != "" && !slices.Equal(d.keySources, []string{p.KeyFile}) {
-		fmt.Fprintf(b, "- **Warning**: the profile names key file `%s` but these results were made with %s; run `make bench KEYFILE=%s` to measure on it.\n",
-			p.KeyFile, keySources(d), p.KeyFile)
+	if w := keyFileWarning(d); w != "" {
+		fmt.Fprintf(b, "- **Warning**: %s\n", w)
 	}
 	if len(d.missing) > 0 {
 		item("Not in this run", strings.Join(d.missing, ", "))
@@ -352,7 +354,7 @@ func writeSections(b *strings.Builder, d *Data) {
 // left out.
 func writePicks(b *strings.Builder, rs []rule) {
 	b.WriteString("## Pick this if\n\n")
-	b.WriteString("Each rule is applied to the measurements (the table above, and the files a rule names); the algorithms it keeps are listed best first, with the number that orders them. `a` ≈ `b`: their 95% intervals overlap the lowest's, so this run cannot order them (a tied group is listed by lookup time, noted where it is); \"clearly above the lowest\" lists those whose intervals do not. A condition excludes an algorithm only when its whole 95% interval is past the limit. \"Left out\" names each algorithm a measured condition excluded, with the number that failed it.\n\n")
+	b.WriteString("Each rule is applied to the measurements (the table above, and the files a rule names); the algorithms it keeps are listed best first, with the number that orders them. `a` ≈ `b`: their 95% intervals overlap the lowest's, so this run cannot order them on that number; such a tied group is listed by the rule's tie-breakers (its own next conditions, never lookup time unless the rule is about lookups), and the verdict names the algorithms the tie-breakers do not separate. \"Clearly above the lowest\" lists those whose intervals do not overlap. A condition excludes an algorithm when its whole 95% interval is past the limit; one whose measured value is past the limit but whose interval crosses it stays, flagged wherever it is listed, after the unflagged. \"Left out\" names each algorithm a measured condition excluded, with the number that failed it.\n\n")
 	for _, r := range rs {
 		fmt.Fprintf(b, "- **%s.** Rule: %s.\n  -> %s\n", r.need, r.rule, r.pick)
 		if r.out != "" {
@@ -371,25 +373,44 @@ const farOff = 1.5
 func offProfile(d *Data) []string {
 	p := d.profile
 	var out []string
-	nodes := func(what string, got float64, want int) {
+	nodes := func(what string, got float64, want int, knob string) {
 		if got > 0 && (got > farOff*float64(want) || got*farOff < float64(want)) {
-			out = append(out, fmt.Sprintf("%s at %s nodes (asked %s)", what, count(got), count(float64(want))))
+			out = append(out, fmt.Sprintf("%s at %s nodes (asked %s; %s)", what, count(got), count(float64(want)), knob))
 		}
 	}
-	nodes("lookup", d.lookupLoN, p.Nodes)
-	nodes("lookup for the largest fleet", d.lookupHiN, p.MaxNodes)
-	nodes("build", d.buildN, p.Nodes)
-	nodes("movement", d.moveN, p.Nodes)
-	nodes("spread", d.spreadNUsed, p.Nodes)
-	nodes("request load", d.loadN, p.Nodes)
-	nodes("replication", d.replN, p.Nodes)
+	const grid = "the bench package's node grid, bench.NodeCounts"
+	nodes("lookup", d.lookupLoN, p.Nodes, grid)
+	nodes("lookup for the largest fleet", d.lookupHiN, p.MaxNodes, grid)
+	nodes("build", d.buildN, p.Nodes, grid)
+	nodes("movement", d.moveN, p.Nodes, "MOVE_NODES")
+	nodes("spread", d.spreadNUsed, p.Nodes, "SPREAD_NODES")
+	nodes("request load", d.loadN, p.Nodes, "LOAD_NODES")
+	nodes("replication", d.replN, p.Nodes, "REPL_NODES")
 	if d.replR > 0 && d.replR != float64(p.Replicas) {
-		out = append(out, fmt.Sprintf("replication at R = %s (asked %d)", count(d.replR), p.Replicas))
+		out = append(out, fmt.Sprintf("replication at R = %s (asked %d; REPL_R)", count(d.replR), p.Replicas))
 	}
 	if d.loadN > 0 && math.Abs(d.loadZipf-p.Zipf) > 0.05 {
-		out = append(out, fmt.Sprintf("request load at Zipf s = %s (asked %s)", strconv.FormatFloat(d.loadZipf, 'g', -1, 64), strconv.FormatFloat(p.Zipf, 'g', -1, 64)))
+		out = append(out, fmt.Sprintf("request load at Zipf s = %s (asked %s; ZIPF)", strconv.FormatFloat(d.loadZipf, 'g', -1, 64), strconv.FormatFloat(p.Zipf, 'g', -1, 64)))
 	}
 	return out
+}
+
+// layouts explains the placement modes of the results: what the numbers
+// of ring, bounded, ketama, maglev and multiprobe (the algorithms whose
+// layout is a random draw from the node IDs) describe under each.
+func layouts(modes []string) string {
+	var parts []string
+	for _, m := range modes {
+		switch m {
+		case schema.PlacementPerSet:
+			parts = append(parts, "per-set (each key set on its own random layout: set 1 on the node IDs, the others on salted IDs r<s>/ID), so means and intervals cover layouts like these nodes', not one exact layout")
+		case schema.PlacementFixed:
+			parts = append(parts, "fixed (every key set on the node IDs as given, unsalted), so the numbers are that exact layout: the one a client builds from these IDs")
+		default:
+			parts = append(parts, m)
+		}
+	}
+	return strings.Join(parts, "; and ")
 }
 
 func keySources(d *Data) string {
@@ -397,10 +418,60 @@ func keySources(d *Data) string {
 	if src == "generated" {
 		src = "generated `user:<16 hex>` keys"
 	}
-	if len(d.keysPerFile) > 0 {
-		src += "; " + strings.Join(d.keysPerFile, "; ")
+	for _, fk := range d.keyFiles {
+		src += "; " + fk.file + " " + schema.DescribeKeys(fk.counts)
 	}
 	return src
+}
+
+// keyFileWarning compares the key file the profile names with the key
+// source of every result file, file by file, and says which were made on
+// it and which were not (with what), and how to measure the others on
+// it; "" when the profile names none or every file was made on it.
+// Paths are compared after filepath.Clean, and as the same file when
+// both can be found.
+func keyFileWarning(d *Data) string {
+	want := d.profile.KeyFile
+	if want == "" {
+		return ""
+	}
+	var on, off []string
+	for _, fk := range d.keyFiles {
+		var other []string
+		for _, src := range fk.sources {
+			switch {
+			case src == "":
+				other = append(other, "generated keys")
+			case !sameKeyFile(src, want):
+				other = append(other, "`"+src+"`")
+			}
+		}
+		if len(other) == 0 {
+			on = append(on, fk.file)
+		} else {
+			off = append(off, fk.file+" ("+strings.Join(other, " and ")+")")
+		}
+	}
+	if len(off) == 0 {
+		return ""
+	}
+	made := "none of the result files were made on it"
+	if len(on) > 0 {
+		made = "made on it: " + strings.Join(on, ", ")
+	}
+	return fmt.Sprintf("the profile names key file `%s`; %s; made on other keys: %s. Their numbers describe those keys, not yours: `make bench KEYFILE=%s` passes the key file to every analysis (load included: its Zipf law then spans the file's keys).",
+		want, made, strings.Join(off, ", "), want)
+}
+
+// sameKeyFile reports whether key file paths a and b name the same file:
+// equal after filepath.Clean, or the same file on disk.
+func sameKeyFile(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 func counts(xs []float64) string {
@@ -471,7 +542,16 @@ func movementSection(d *Data) section {
 	s := section{title: "How much moves when we scale?", plots: []string{"movement-ratio-add", "movement-ratio-remove-random"}}
 	join, leave := ranked(d, joinRatio, catalogOnly), ranked(d, leaveRatio, catalogOnly)
 	near := func(v float64) bool { return v <= nearIdeal }
+	leftOut := ""
+	if len(d.moveLeftOut) > 0 {
+		leftOut = fmt.Sprintf("Left out here as in the plots, for expecting fewer than %s moved keys per key set (a moved fraction below that is mostly counting noise): %s; more keys per set (`-keys`, or a larger key file) bring them in.",
+			count(schema.MinExpectedMoves), strings.Join(d.moveLeftOut, ", "))
+	}
 	if len(join) == 0 {
+		if leftOut != "" && d.moveN == 0 {
+			s.text = append(s.text, "Movement: no point of "+schema.MovementFile.Name+" is quoted. "+leftOut)
+			return s
+		}
 		s.text = append(s.text, notIn("Movement", schema.MovementFile.Name))
 	} else {
 		ci := countIf(join, func(n named) bool { return containsIdeal(n.Val) })
@@ -496,6 +576,9 @@ func movementSection(d *Data) section {
 			t += fmt.Sprintf(" One fleet size does not speak for the others where a random leave's moved/ideal varies more than %sx across the sizes measured: %s; see the plot.", fixed2(spanFactor), strings.Join(parts, ", "))
 		}
 		s.text = append(s.text, t)
+	}
+	if leftOut != "" {
+		s.text = append(s.text, leftOut)
 	}
 
 	return s
@@ -524,8 +607,27 @@ func evennessSection(d *Data) section {
 		}
 		s.text = append(s.text, t)
 	}
+	if w := weightedPeaks(d); w != "" {
+		s.text = append(s.text, w)
+	}
 
 	return s
+}
+
+// weightedPeaks says, for the weighted fleet of weights.csv, each
+// algorithm's node most over its weight's share, with its weight, from
+// the most even to the least: which node and which weight class the
+// weights rule's number comes from.
+func weightedPeaks(d *Data) string {
+	ws := ranked(d, weightPeak, nil)
+	if len(ws) == 0 || d.weights == "" {
+		return ""
+	}
+	parts := make([]string, len(ws))
+	for i, n := range ws {
+		parts[i] = fmt.Sprintf("`%s` %sx (%s)", n.Name, fixed2(n.V), d.weightPeakAt[n.Name])
+	}
+	return fmt.Sprintf("On %s, the node most over its weight's share of keys (share / weight share): %s.", d.weights, strings.Join(parts, ", "))
 }
 
 // hotKeySection is "What do hot keys do?": the request load under Zipf
@@ -540,7 +642,13 @@ func hotKeySection(d *Data) section {
 		zs := strconv.FormatFloat(d.loadZipf, 'g', -1, 64)
 		t := fmt.Sprintf("**Takeaway:** under Zipf s = %s at %s nodes", zs, count(d.loadN))
 		if d.hotShare.OK && d.floor.OK {
-			t += fmt.Sprintf(" the hottest key alone is %s of requests, a floor of %sx the mean load for any placement that keeps a key on one node;", percent(d.hotShare.V), fixed2(d.floor.V))
+			t += fmt.Sprintf(" the hottest key alone is %s of requests, a floor of %sx the mean load for any placement that keeps a key on one node", percent(d.hotShare.V), fixed2(d.floor.V))
+			if d.floorMin.OK && d.floorMin.V > d.floor.V {
+				t += fmt.Sprintf(" if it lands on the largest node, %sx if on the smallest (weights set where the floor lies; see below where each placement put it)", fixed2(d.floorMin.V))
+			} else {
+				t += " (the nodes weigh the same, so wherever it lands)"
+			}
+			t += ";"
 		}
 		tied, rest := tiedWithFirst(zipf)
 		t += fmt.Sprintf(" the whole-key placements' busiest node serves from %s to %s the mean.", interval(zipf[0].Val, fixed2, "x"), interval(zipf[len(zipf)-1].Val, fixed2, "x"))
@@ -549,6 +657,9 @@ func hotKeySection(d *Data) section {
 			t += "; clearly above: " + list(rest, fixed2, "x")
 		}
 		t += "."
+		if d.floorMin.OK && d.floorMin.V > d.floor.V {
+			t += " " + hotNodeSentence(d, zipf)
+		}
 		if v, ok := valueOf(d, schema.VariantRequest, zipfPeak); ok {
 			t += fmt.Sprintf(" `%s` serves %s by sending a hot key's overflow requests to other nodes", schema.VariantRequest, interval(v, fixed2, "x"))
 			if j, ok := valueOf(d, schema.VariantRequest, joinRatio); ok {
@@ -560,6 +671,25 @@ func hotKeySection(d *Data) section {
 	}
 
 	return s
+}
+
+// hotNodeSentence says, for a fleet of unequal weights, where the
+// whole-key placements zipf (sorted by request peak-to-mean) put the
+// hottest key and the floor that sets: the placements whose hot key
+// landed above the best-case floor, with their node, floor and peak.
+func hotNodeSentence(d *Data, zipf []named) string {
+	var parts []string
+	for _, n := range zipf {
+		h, ok := d.hotNodes[n.Name]
+		if !ok || h.Floor <= d.floor.V*(1+1e-9) {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("`%s` (on `%s`: floor %sx, peak %sx)", n.Name, h.ID, fixed2(h.Floor), fixed2(n.V)))
+	}
+	if len(parts) == 0 {
+		return fmt.Sprintf("Every placement put the hottest key on a node of the largest weight, so %sx is the floor for each.", fixed2(d.floor.V))
+	}
+	return fmt.Sprintf("%d of %d placements put the hottest key on a smaller node, which raises their own floor: %s.", len(parts), len(zipf), strings.Join(parts, ", "))
 }
 
 // lookupSection is "How fast is a lookup?".
@@ -711,59 +841,137 @@ func lastK(ns []named, k int, keep func(float64) bool) []named {
 // first pick with the reason it is first (for the verdicts).
 type rule struct{ need, rule, pick, out, first, why string }
 
-// A criterion is one measured condition of a rule: it keeps a row whose
-// metric m is OK and at most limit; a row without the metric is left out.
+// noMetric marks a criterion compared with a constant, not with another
+// metric of the row.
+const noMetric metric = -1
+
+// A criterion is one measured condition of a rule: a row's metric m (or,
+// with base set, m over the row's base metric) at most limit. Against the
+// 95% interval a row passes (hi <= limit), fails (lo > limit: left out,
+// with the number that failed it) or is uncertain (the interval crosses
+// the limit): an uncertain row stays, and when its measured value itself
+// is past the limit it is flagged wherever it is listed. A row without
+// the metric is left out as not measured.
 type criterion struct {
 	m     metric
-	limit func(algoRow) float64
+	base  metric // noMetric, or the metric m is divided by (lookup growth)
+	limit float64
 	what  string // e.g. "random leave moved/ideal"
+}
+
+// spec is one rule before it is applied: the rows it considers (keep, nil
+// for all), its criteria, the metric it orders the kept rows by, and the
+// tie-breakers that order a group the first metric cannot separate (each
+// a criterion of the rule itself, never lookup time unless the rule is
+// about lookups).
+type spec struct {
+	need, text string
+	order      metric
+	ties       []metric
+	keep       func(algoRow) bool
+	cs         []criterion
+}
+
+// growthSpan is the least factor between the two fleet sizes of the lookup
+// growth condition: closer sizes cannot show a lookup slowing down as the
+// fleet grows, so the condition then reads lookup.txt's own smallest and
+// largest sizes.
+const growthSpan = 10
+
+// growth returns the lookup-growth criterion and its text: the profile's
+// largest size over its working size when they are at least growthSpan
+// apart, else lookup.txt's largest over its smallest (said so), and ok
+// false when lookup.txt holds one size only (the condition is then not
+// measured, and the text says why).
+func growth(d *Data) (c criterion, text string, ok bool) {
+	hi, lo, mHi, mLo := d.lookupHiN, d.lookupLoN, lookupHi, lookupLo
+	text = fmt.Sprintf("a lookup at %s nodes takes at most 2x its time at %s", count(hi), count(lo))
+	if lo == 0 || hi/lo < growthSpan {
+		if d.lookupMinN == 0 || d.lookupMaxN/d.lookupMinN < growthSpan {
+			return criterion{}, fmt.Sprintf("lookup growth is not measured: lookup.txt has no two fleet sizes %dx apart (the profile's range reads %s nodes)", growthSpan, count(lo)), false
+		}
+		hi, lo, mHi, mLo = d.lookupMaxN, d.lookupMinN, lookupMax, lookupMin
+		text = fmt.Sprintf("a lookup at %s nodes takes at most 2x its time at %s (lookup.txt's largest and smallest sizes: the profile's range reads %s..%s nodes, too close to show growth)",
+			count(hi), count(lo), count(d.lookupLoN), count(d.lookupHiN))
+	}
+	return criterion{mHi, mLo, 2, fmt.Sprintf("lookup ns @%s over @%s", count(hi), count(lo))}, text, true
 }
 
 // rules derives the "pick this if" guidance from the table: every
 // condition is a measured number of the row against a stated limit, except
 // weights (a capability: the catalog's Weighted).
 func rules(d *Data, mi [numMetrics]metricInfo) []rule {
-	upTo := func(x float64) func(algoRow) float64 { return func(algoRow) float64 { return x } }
-	join := criterion{joinRatio, upTo(nearIdeal), "join moved/ideal"}
-	leave := criterion{leaveRatio, upTo(nearIdeal), "random leave moved/ideal"}
-	last := criterion{lastLeaveRatio, upTo(nearIdeal), "last-node leave moved/ideal"}
-	rehomed := criterion{replicaLost, upTo(lossLimit), "keys re-homed entirely"}
-	pairs := criterion{replicaMoved, upTo(nearIdeal * d.replIdeal.V), "pairs re-homed"}
-	even := criterion{keyPeak, upTo(nearIdeal * d.noisePeak.V), "key peak-to-mean"}
-	flat := criterion{lookupHi, func(r algoRow) float64 { return 2 * r.Vals[lookupLo].V }, fmt.Sprintf("lookup ns @%s over @%s", count(d.lookupHiN), count(d.lookupLoN))}
+	c := func(m metric, limit float64, what string) criterion { return criterion{m, noMetric, limit, what} }
+	join := c(joinRatio, nearIdeal, "join moved/ideal")
+	leave := c(leaveRatio, nearIdeal, "random leave moved/ideal")
+	last := c(lastLeaveRatio, nearIdeal, "last-node leave moved/ideal")
+	pairs := c(replicaMoved, nearIdeal*d.replIdeal.V, "pairs re-homed")
+	even := c(keyPeak, nearIdeal*d.noisePeak.V, "key peak-to-mean")
 	hot := zipfPeak
 	hotWhat := fmt.Sprintf("request peak-to-mean under Zipf s = %s (load.csv)", strconv.FormatFloat(d.loadZipf, 'g', -1, 64))
 	if len(ranked(d, zipfPeak, nil)) == 0 {
 		hot, hotWhat = keyPeak, "key peak-to-mean (spread.csv; load.csv is not in this run)"
 	}
 	rs := ruleSet{d: d, mi: mi}
-	add := rs.add
-	nodes := count(d.moveN)
+	nodes := count(d.moveN) + " nodes"
+	if d.moveN == 0 {
+		nodes = "the sizes movement.csv draws (none here)"
+	}
 	evenText := fmt.Sprintf("the busiest node holds at most %sx the noise floor's %sx the mean keys at %s nodes (memory headroom)", fixed2(nearIdeal), fixed2(d.noisePeak.V), count(d.spreadNUsed))
-	add("A cache fleet that scales up and down, with hot keys",
-		fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s nodes, and %s; ordered by %s, lowest first", fixed2(nearIdeal), nodes, evenText, hotWhat),
-		hot, nil, join, leave, even)
-	storeText, storeCs := domainCriterion(d, fmt.Sprintf("when a random node of %s fails at R = %s, at most %sx the ideal %s of key-replica pairs are re-homed and at most %s of keys have every replica re-homed (replication.csv), and %s",
-		count(d.replN), count(replR(d)), fixed2(nearIdeal), percent(d.replIdeal.V), percent(lossLimit), evenText), pairs, rehomed, even)
-	add(fmt.Sprintf("A sharded store with %s replicas", count(replR(d))), storeText+"; ordered by pairs re-homed, fewest first",
-		replicaMoved, nil, storeCs...)
-	add("Arbitrary removal and a lookup that does not slow down as the fleet grows",
-		fmt.Sprintf("a random leave moves at most %sx the ideal, and a lookup at %s nodes takes at most 2x its time at %s; fastest at %s nodes first",
-			fixed2(nearIdeal), count(d.lookupHiN), count(d.lookupLoN), count(d.lookupHiN)),
-		lookupHi, nil, leave, flat)
+	hotTies := []metric{keyPeak, leaveRatio, joinRatio}
+	if hot == keyPeak {
+		hotTies = hotTies[1:]
+	}
+	rs.add(spec{need: "A cache fleet that scales up and down, with hot keys",
+		text: fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s, and %s; ordered by %s, lowest first; a tie broken by key peak-to-mean (memory headroom), then random-leave and join moved/ideal",
+			fixed2(nearIdeal), nodes, evenText, hotWhat),
+		order: hot, ties: hotTies, cs: []criterion{join, leave, even}})
+	rs.add(withDomains(d, storeRule(d, pairs, even, evenText)))
+	flat, flatText, measured := growth(d)
+	arb := spec{need: "Arbitrary removal and a lookup that does not slow down as the fleet grows",
+		text:  fmt.Sprintf("a random leave moves at most %sx the ideal, and %s; fastest at %s nodes first, a tie broken by random-leave moved/ideal", fixed2(nearIdeal), flatText, count(d.lookupHiN)),
+		order: lookupHi, ties: []metric{leaveRatio}, cs: []criterion{leave, flat}}
+	if !measured {
+		arb.cs = arb.cs[:1]
+		arb.text = fmt.Sprintf("a random leave moves at most %sx the ideal (%s); fastest at %s nodes first, a tie broken by random-leave moved/ideal", fixed2(nearIdeal), flatText, count(d.lookupHiN))
+	}
+	rs.add(arb)
 	wtext := "the algorithm takes weights (catalog) and was measured with them; ordered by the busiest node's share over its weight's share"
 	if d.weights != "" {
 		wtext += " on " + d.weights
 	}
-	add("Nodes of different sizes (weights)", wtext+", lowest first", weightPeak,
-		func(r algoRow) bool { return r.Info.Weighted && !r.Variant })
-	add("Nodes only join or leave at the end (a numbered shard list)",
-		fmt.Sprintf("a join and a last-node leave each move at most %sx the ideal at %s nodes; fastest lookup at %s nodes first", fixed2(nearIdeal), nodes, count(d.lookupHiN)),
-		lookupHi, nil, join, last)
-	add("Memory is tight",
-		fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s nodes; ordered by bytes retained per node at %s nodes, fewest first", fixed2(nearIdeal), nodes, count(d.buildN)),
-		retainedPerNode, nil, join, leave)
+	rs.add(spec{need: "Nodes of different sizes (weights)", text: wtext + ", lowest first; a tie broken by key peak-to-mean, then random-leave moved/ideal",
+		order: weightPeak, ties: []metric{keyPeak, leaveRatio}, keep: func(r algoRow) bool { return r.Info.Weighted && !r.Variant }})
+	rs.add(spec{need: "Nodes only join or leave at the end (a numbered shard list)",
+		text:  fmt.Sprintf("a join and a last-node leave each move at most %sx the ideal at %s; fastest lookup at %s nodes first, a tie broken by join moved/ideal", fixed2(nearIdeal), nodes, count(d.lookupHiN)),
+		order: lookupHi, ties: []metric{joinRatio, lastLeaveRatio}, cs: []criterion{join, last}})
+	rs.add(spec{need: "Memory is tight",
+		text:  fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s; ordered by bytes retained per node at %s nodes, fewest first, a tie broken by join and random-leave moved/ideal", fixed2(nearIdeal), nodes, count(d.buildN)),
+		order: retainedPerNode, ties: []metric{joinRatio, leaveRatio}, cs: []criterion{join, leave}})
 	return rs.out
+}
+
+// storeRule is the replicated-store rule at the replication factor read.
+// Keys re-homed entirely (no replica stays) must be at most lossLimit at
+// R >= 2, where a placement can keep one copy of every key; at R = 1
+// every key of the failed node loses its only copy, so that fraction is
+// the ideal 1/n itself and already bounded by the pairs condition: the
+// rule then leaves it out and says why, instead of a limit no
+// algorithm can meet.
+func storeRule(d *Data, pairs, even criterion, evenText string) spec {
+	r := replR(d)
+	sp := spec{need: fmt.Sprintf("A sharded store with %s replicas", count(r)), order: replicaMoved, ties: []metric{replicaLost, keyPeak}}
+	if r == 1 {
+		sp.ties = []metric{keyPeak}
+		sp.cs = []criterion{pairs, even}
+		sp.text = fmt.Sprintf("when a random node of %s fails at R = 1, at most %sx the ideal %s of keys are re-homed (replication.csv; at R = 1 each of the failed node's keys loses its only copy, so keys re-homed entirely equal that fraction and the 1-in-10,000 limit of R >= 2 does not apply), and %s; ordered by keys re-homed, fewest first, a tie broken by key peak-to-mean",
+			count(d.replN), fixed2(nearIdeal), percent(d.replIdeal.V), evenText)
+		return sp
+	}
+	sp.cs = []criterion{pairs, {replicaLost, noMetric, lossLimit, "keys re-homed entirely"}, even}
+	sp.text = fmt.Sprintf("when a random node of %s fails at R = %s, at most %sx the ideal %s of key-replica pairs are re-homed and at most %s of keys have every replica re-homed (replication.csv), and %s; ordered by pairs re-homed, fewest first, a tie broken by keys re-homed entirely, then key peak-to-mean",
+		count(d.replN), count(r), fixed2(nearIdeal), percent(d.replIdeal.V), percent(lossLimit), evenText)
+	return sp
 }
 
 // ruleSet applies rules to the table of d, formatting numbers with mi,
@@ -774,66 +982,116 @@ type ruleSet struct {
 	out []rule
 }
 
-// add applies the rule that keeps the rows passing every criterion of cs
-// (and keep, when not nil), ordered by metric m, and adds it as need with
-// its text.
-func (rs *ruleSet) add(need, text string, m metric, keep func(algoRow) bool, cs ...criterion) {
-	r := rs.apply(m, keep, cs...)
-	r.need, r.rule = need, text
+// add applies sp and adds its rule.
+func (rs *ruleSet) add(sp spec) {
+	r := rs.apply(sp)
+	r.need, r.rule = sp.need, sp.text
 	rs.out = append(rs.out, r)
 }
 
-// fails reports whether row r fails criterion c: its value is missing,
-// or its whole 95% interval (its value, without one) is above the limit,
-// so that a value within noise of the limit is kept.
-func fails(r algoRow, c criterion) bool {
+// verdict is a row's standing against one criterion.
+type verdict int
+
+const (
+	passes    verdict = iota // the whole 95% interval (the value, without one) is within the limit
+	uncertain                // the interval crosses the limit
+	fails                    // the whole interval is past the limit, or the value is not measured
+)
+
+// against returns the value of criterion c for row r (m, or m over base)
+// with its interval when it has one, and false when r lacks it.
+func against(r algoRow, c criterion) (value, bool) {
 	v := r.Vals[c.m]
-	if !v.OK || (c.m == lookupHi && !r.Vals[lookupLo].OK) {
-		return true
+	if !v.OK {
+		return v, false
 	}
-	lo := v.V
-	if v.CI {
-		lo = v.Lo
+	if c.base == noMetric {
+		return v, true
 	}
-	return lo > c.limit(r)
+	b := r.Vals[c.base]
+	if !b.OK || b.V <= 0 {
+		return value{}, false
+	}
+	return value{V: v.V / b.V, OK: true}, true
 }
 
-// kept reports whether row r passes keep and every criterion of cs and
-// has metric m; a row a measured condition drops is named in *outs, with
-// the number that failed it or as not measured.
-func (rs *ruleSet) kept(r algoRow, m metric, keep func(algoRow) bool, cs []criterion, outs *[]string) bool {
-	if keep != nil && !keep(r) {
+// judge returns r's standing against c.
+func judge(r algoRow, c criterion) verdict {
+	v, ok := against(r, c)
+	if !ok {
+		return fails
+	}
+	lo, hi := v.V, v.V
+	if v.CI {
+		lo, hi = v.Lo, v.Hi
+	}
+	switch {
+	case lo > c.limit:
+		return fails
+	case hi <= c.limit:
+		return passes
+	}
+	return uncertain
+}
+
+// shown formats r's value of criterion c for a reason, "not in this run"
+// when it has none.
+func (rs *ruleSet) shown(r algoRow, c criterion) string {
+	v, ok := against(r, c)
+	switch {
+	case !ok:
+		return "not in this run"
+	case c.base != noMetric:
+		return fixed2(v.V) + "x"
+	}
+	return rs.mi[c.m].format(v.V) + rs.mi[c.m].unit
+}
+
+// kept reports whether row r passes keep and no criterion of sp fails it
+// and has the metric sp orders by; a row a measured condition drops is
+// named in *outs, with the number that failed it or as not measured. A
+// kept row whose measured value is past a limit (its interval crossing
+// it) gets that said in flags[name].
+func (rs *ruleSet) kept(r algoRow, sp spec, outs *[]string, flags map[string]string) bool {
+	if sp.keep != nil && !sp.keep(r) {
 		return false
 	}
-	mi := rs.mi
-	for _, c := range cs {
-		if !fails(r, c) {
-			continue
+	var warn []string
+	for _, c := range sp.cs {
+		switch judge(r, c) {
+		case fails:
+			*outs = append(*outs, fmt.Sprintf("`%s` (%s %s)", r.Info.Name, c.what, rs.shown(r, c)))
+			return false
+		case uncertain:
+			if v, _ := against(r, c); v.V > c.limit {
+				limit := fixed2(c.limit) + "x"
+				if c.base == noMetric {
+					limit = rs.mi[c.m].format(c.limit) + rs.mi[c.m].unit
+				}
+				warn = append(warn, fmt.Sprintf("%s %s is past the %s limit; kept because its 95%% interval crosses it", c.what, rs.shown(r, c), limit))
+			}
 		}
-		v := r.Vals[c.m]
-		shown := "not in this run"
-		switch {
-		case c.m == lookupHi && v.OK && r.Vals[lookupLo].OK:
-			shown = fixed2(v.V/r.Vals[lookupLo].V) + "x"
-		case c.m == lookupHi:
-		case v.OK:
-			shown = mi[c.m].format(v.V) + mi[c.m].unit
-		}
-		*outs = append(*outs, fmt.Sprintf("`%s` (%s %s)", r.Info.Name, c.what, shown))
+	}
+	if !r.Vals[sp.order].OK {
+		*outs = append(*outs, fmt.Sprintf("`%s` (%s not in this run)", r.Info.Name, rs.mi[sp.order].short))
 		return false
 	}
-	if !r.Vals[m].OK {
-		*outs = append(*outs, fmt.Sprintf("`%s` (%s not in this run)", r.Info.Name, mi[m].short))
-		return false
+	if len(warn) > 0 {
+		flags[r.Info.Name] = strings.Join(warn, "; ")
 	}
 	return true
 }
 
-// apply returns the rule's pick: the rows kept, ordered by m, the first
-// (or the tied group), why, and what was left out.
-func (rs *ruleSet) apply(m metric, keep func(algoRow) bool, cs ...criterion) (r rule) {
+// apply returns the rule's pick: the rows kept, ordered by sp.order, the
+// first (or the group no criterion of the rule separates), why, and what
+// was left out. A group tied on sp.order (95% intervals overlapping the
+// lowest's) is ordered by the tie-breakers, flagged rows last, and
+// narrowed by them in turn: the verdict names the rows no tie-breaker
+// separates.
+func (rs *ruleSet) apply(sp spec) (r rule) {
 	var outs []string
-	ns := ranked(rs.d, m, func(row algoRow) bool { return rs.kept(row, m, keep, cs, &outs) })
+	flags := map[string]string{}
+	ns := ranked(rs.d, sp.order, func(row algoRow) bool { return rs.kept(row, sp, &outs, flags) })
 	r.out = strings.Join(outs, ", ")
 	if len(ns) == 0 {
 		r.pick = "none in this run"
@@ -841,51 +1099,190 @@ func (rs *ruleSet) apply(m metric, keep func(algoRow) bool, cs ...criterion) (r 
 	}
 	mi := rs.mi
 	tied, rest := tiedWithFirst(ns)
-	if len(tied) == 1 || m == lookupHi {
-		r.pick = ranking(ns, mi[m].format, mi[m].unit)
+	if len(tied) == 1 {
+		r.pick = rs.flagged(ranking(ns, mi[sp.order].format, mi[sp.order].unit), ns, flags)
 		r.first = "`" + ns[0].Name + "`"
-		r.why = fmt.Sprintf("the lowest %s of the %d the rule keeps", mi[m].short, len(ns))
-		if len(tied) > 1 {
-			r.first = names(tied)
-			r.why = fmt.Sprintf("tie on %s (of the %d the rule keeps); the first has the lowest median", mi[m].short, len(ns))
-		}
+		r.why = fmt.Sprintf("the lowest %s of the %d the rule keeps", mi[sp.order].short, len(ns))
+		r.why += flagNote(ns[:1], flags)
 		return r
 	}
-	r.pick = rs.tiedPick(m, tied, rest)
-	r.first = names(tied)
-	r.why = fmt.Sprintf("tie on %s (of the %d the rule keeps), so this run does not pick one; listed by %s, which matters little behind a network hop", mi[m].short, len(ns), mi[lookupHi].short)
+	rs.orderTies(tied, sp.ties, flags)
+	first, by := rs.narrow(tied, sp.ties, flags)
+	r.pick = rs.tiedPick(sp, tied, rest, flags)
+	r.first = names(first)
+	switch {
+	case len(first) == 1 && len(by) > 0:
+		r.why = fmt.Sprintf("%d of the %d the rule keeps tie on %s; of those it has the lowest %s", len(tied), len(ns), mi[sp.order].short, strings.Join(by, ", then "))
+	case len(first) == 1:
+		r.why = fmt.Sprintf("%d of the %d the rule keeps tie on %s; the others are flagged", len(tied), len(ns), mi[sp.order].short)
+	case len(by) > 0:
+		r.why = fmt.Sprintf("%d of the %d the rule keeps tie on %s; the lowest %s narrows them to these, which no tie-breaker of the rule separates, so this run does not pick one",
+			len(tied), len(ns), mi[sp.order].short, strings.Join(by, ", then "))
+	default:
+		r.why = fmt.Sprintf("%d of the %d the rule keeps tie on %s", len(tied), len(ns), mi[sp.order].short)
+		if len(sp.ties) > 0 {
+			r.why += " and its tie-breakers (" + rs.shorts(sp.ties) + ") do not separate them, so this run does not pick one"
+		}
+	}
+	if nf := countIf(tied, func(n named) bool { return flags[n.Name] != "" }); nf > 0 && nf < len(tied) {
+		var fl []named
+		for _, n := range tied {
+			if flags[n.Name] != "" {
+				fl = append(fl, n)
+			}
+		}
+		r.why += "; " + names(fl) + ", flagged, come after them"
+	}
+	r.why += flagNote(first, flags)
 	return r
 }
 
-// tiedPick lists a group that metric m cannot separate by lookup time at
-// the largest fleet (rows without one last), each with both numbers, and
-// then the rows clearly above it.
-func (rs *ruleSet) tiedPick(m metric, tied, rest []named) string {
-	mi := rs.mi
-	tv := func(n named) value { v, _ := valueOf(rs.d, n.Name, lookupHi); return v }
+// orderTies sorts a tied group: unflagged rows first, then by each
+// tie-breaker's value (rows without it after those with it), stably.
+func (rs *ruleSet) orderTies(tied []named, ties []metric, flags map[string]string) {
 	slices.SortStableFunc(tied, func(a, b named) int {
-		va, vb := tv(a), tv(b)
-		if va.OK != vb.OK {
-			if va.OK {
-				return -1
+		if fa, fb := flags[a.Name] != "", flags[b.Name] != ""; fa != fb {
+			if fa {
+				return 1
 			}
-			return 1
+			return -1
 		}
-		return cmp.Compare(va.V, vb.V)
+		for _, m := range ties {
+			va, _ := rs.tieValue(a.Name, m)
+			vb, _ := rs.tieValue(b.Name, m)
+			if va.OK != vb.OK {
+				if va.OK {
+					return -1
+				}
+				return 1
+			}
+			if c := cmp.Compare(va.V, vb.V); c != 0 && va.OK {
+				return c
+			}
+		}
+		return 0
 	})
+}
+
+// narrow returns the rows of a tied group that the tie-breakers do not
+// separate: unflagged rows when there are any, then, for each tie-breaker
+// in turn, those whose 95% intervals overlap the lowest's on it; and the
+// tie-breakers that narrowed the group.
+func (rs *ruleSet) narrow(tied []named, ties []metric, flags map[string]string) ([]named, []string) {
+	cur := slices.DeleteFunc(slices.Clone(tied), func(n named) bool { return flags[n.Name] != "" })
+	if len(cur) == 0 {
+		cur = slices.Clone(tied)
+	}
+	var by []string
+	for _, m := range ties {
+		if len(cur) == 1 {
+			break
+		}
+		var withM []named
+		for _, n := range cur {
+			if v, ok := rs.tieValue(n.Name, m); ok {
+				withM = append(withM, named{n.Name, v.V, v})
+			}
+		}
+		if len(withM) == 0 {
+			continue
+		}
+		slices.SortStableFunc(withM, func(a, b named) int { return cmp.Compare(a.V, b.V) })
+		t, _ := tiedWithFirst(withM)
+		if len(t) < len(cur) {
+			by = append(by, rs.mi[m].short)
+		}
+		cur = cur[:0]
+		for _, n := range t {
+			cur = append(cur, named{n.Name, n.V, n.Val})
+		}
+	}
+	// In the tied group's order (orderTies).
+	var out []named
+	for _, n := range tied {
+		if slices.ContainsFunc(cur, func(c named) bool { return c.Name == n.Name }) {
+			out = append(out, n)
+		}
+	}
+	return out, by
+}
+
+// tieValue returns name's value of tie-breaker m as it orders a tie:
+// lower is better, and for moved/ideal a value below 1 counts as 1 (a
+// placement that moved less than the ideal did so because its shares are
+// uneven, which the evenness conditions weigh, not because it moves less).
+func (rs *ruleSet) tieValue(name string, m metric) (value, bool) {
+	v, ok := valueOf(rs.d, name, m)
+	if ok && (m == joinRatio || m == leaveRatio || m == lastLeaveRatio) {
+		v.V, v.Lo, v.Hi = max(v.V, 1), max(v.Lo, 1), max(v.Hi, 1)
+	}
+	return v, ok
+}
+
+// tiedPick lists a group that the rule's metric cannot separate, ordered
+// by its tie-breakers, each with the rule's number and the tie-breakers',
+// flagged rows marked, then the rows clearly above it.
+func (rs *ruleSet) tiedPick(sp spec, tied, rest []named, flags map[string]string) string {
+	mi := rs.mi
 	parts := make([]string, len(tied))
 	for i, n := range tied {
-		sec := "no " + mi[lookupHi].short
-		if v := tv(n); v.OK {
-			sec = mi[lookupHi].format(v.V) + mi[lookupHi].unit
+		vals := []string{mi[sp.order].format(n.V) + mi[sp.order].unit}
+		for _, m := range sp.ties {
+			if v, ok := valueOf(rs.d, n.Name, m); ok {
+				vals = append(vals, mi[m].short+" "+mi[m].format(v.V)+mi[m].unit)
+			}
 		}
-		parts[i] = fmt.Sprintf("`%s` (%s%s, %s)", n.Name, mi[m].format(n.V), mi[m].unit, sec)
+		if f := flags[n.Name]; f != "" {
+			vals = append(vals, "flagged: "+f)
+		}
+		parts[i] = fmt.Sprintf("`%s` (%s)", n.Name, strings.Join(vals, ", "))
 	}
-	pick := fmt.Sprintf("tied on %s, listed by %s: %s", mi[m].short, mi[lookupHi].short, strings.Join(parts, " ≈ "))
+	listed := "listed by " + rs.shorts(sp.ties)
+	if len(sp.ties) == 0 {
+		listed = "in table order"
+	}
+	pick := fmt.Sprintf("tied on %s, %s: %s", mi[sp.order].short, listed, strings.Join(parts, " ≈ "))
 	if len(rest) > 0 {
-		pick += "; clearly above the lowest: " + list(rest, mi[m].format, mi[m].unit)
+		pick += "; clearly above the lowest: " + rs.flagged(list(rest, mi[sp.order].format, mi[sp.order].unit), rest, flags)
 	}
 	return pick
+}
+
+// shorts names metrics ms for sentences: "a, then b".
+func (rs *ruleSet) shorts(ms []metric) string {
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		parts[i] = rs.mi[m].short
+	}
+	return strings.Join(parts, ", then ")
+}
+
+// flagged appends to a formatted list of ns the flags of its flagged rows.
+func (rs *ruleSet) flagged(s string, ns []named, flags map[string]string) string {
+	var fs []string
+	for _, n := range ns {
+		if f := flags[n.Name]; f != "" {
+			fs = append(fs, "`"+n.Name+"`: "+f)
+		}
+	}
+	if len(fs) == 0 {
+		return s
+	}
+	return s + " (flagged: " + strings.Join(fs, "; ") + ")"
+}
+
+// flagNote is the verdict's note on the flagged rows among ns.
+func flagNote(ns []named, flags map[string]string) string {
+	var fs []string
+	for _, n := range ns {
+		if f := flags[n.Name]; f != "" {
+			fs = append(fs, "`"+n.Name+"`'s "+f)
+		}
+	}
+	if len(fs) == 0 {
+		return ""
+	}
+	return " (flagged: " + strings.Join(fs, "; ") + ")"
 }
 
 // names formats ns as "`a`, `b` and `c`".

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/fleet"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -380,19 +381,20 @@ func TestAbsentFilesAreNotInThisRun(t *testing.T) {
 // lookup from 100 (the nearest of 100 and
 // 10,000), the load from its only node count; and it says so.
 func TestProfilePicksRows(t *testing.T) {
-	p, err := ParseProfile(strings.NewReader("# small fleet\nname = tiny\nnodes = 10..100 # range\nreplicas = 2\nzipf = 1.2\n"), "tiny.txt")
+	fp, err := fleet.Parse(strings.NewReader("# small fleet\nname = \"tiny\"\nnodes = 10\nreplicas = 2\n[traffic]\nzipf = 1.2\n[[change]]\nname = \"big\"\ngrow_to = 100\n"), "tiny.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := FromFleet(fp)
 	rep := render(t, runDir, p)
 	for _, want := range []string{
 		"# chbench design review: tiny",
-		"profile `tiny.txt` asks for 10..100 nodes, R = 2, Zipf s = 1.2",
+		"profile `tiny.toml` asks for 10..100 nodes, R = 2, Zipf s = 1.2",
 		"lookup at 100 and 100 nodes, build at 100, movement from 9, spread at 10, request load at 100 nodes and s = 1.2, replication at 10 nodes and R = 2",
 		"join moved/ideal @9", "R=2 random leave: pairs moved @10", "Zipf s=1.2 requests peak/mean @100",
 		"when one node joins 9 nodes",
 		// Read far from the profile's values: said so.
-		"- **Warning**: these results do not hold the profile's values; the report reads the nearest: lookup at 100 nodes (asked 10)",
+		"- **Warning**: these results do not hold the profile's values; the report reads the nearest: lookup at 100 nodes (asked 10; the bench package's node grid, bench.NodeCounts)",
 	} {
 		if !strings.Contains(rep, want) {
 			t.Errorf("report lacks %q", want)
@@ -406,37 +408,26 @@ func TestProfilePicksRows(t *testing.T) {
 	}
 }
 
-// Every bad profile line is an error naming the file, line, key and value.
-func TestParseProfileErrors(t *testing.T) {
-	for in, want := range map[string]string{
-		"nodes = 0":             `f:1: nodes = "0": want a node count >= 1`,
-		"nodes = 100..10":       `f:1: nodes = "100..10"`,
-		"\nreplicas = 9":        `f:2: replicas = "9": want a replication factor 1..5`,
-		"zipf = NaN":            `f:1: zipf = "NaN": want a finite Zipf exponent`,
-		"zipf = -1":             `f:1: zipf = "-1"`,
-		"vnodes = 3":            `f:1: unknown key "vnodes"`,
-		"nodes 100":             `f:1: "nodes 100": want key = value`,
-		"zipf = 1\nzipf = 1":    `f:2: zipf given twice`,
-		"keyfile =  # nothing":  `f:1: keyfile = "": want a key file path`,
-		"replicas = three":      `f:1: replicas = "three"`,
-		"nodes = 100..x":        `f:1: nodes = "100..x"`,
-		"name = a\nnodes = 1.5": `f:2: nodes = "1.5"`,
-		"zipf = 1_0":            `f:1: zipf = "1_0": want a finite Zipf exponent`,
-		"zipf = 0x1p-1":         `f:1: zipf = "0x1p-1"`,
-		"name = a\x1b[31mred":   `f:1: name = "a\x1b[31mred": control characters`,
-		"keyfile = a|b":         `f:1: keyfile = "a|b": control characters, backquotes`,
-	} {
-		_, err := ParseProfile(strings.NewReader(in), "f")
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("ParseProfile(%q) = %v, want an error containing %q", in, err, want)
-		}
+// The report's case comes from the fleet profile: today's members as the
+// working size, the largest planned membership as the largest, and the
+// profile's R, Zipf exponent and key file.
+func TestFromFleet(t *testing.T) {
+	fp, err := fleet.Parse(strings.NewReader("nodes = 50\nreplicas = 2\n[traffic]\nzipf = 0.8\nkey_file = \"/k.txt\"\n[[change]]\nname = \"out\"\nleave = [\"node-3\"]\n[[change]]\nname = \"up\"\ngrow_to = 80\n"), "f.toml")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if p, err := ParseProfile(strings.NewReader("zipf = 1e-1"), "f"); err != nil || p.Zipf != 0.1 {
-		t.Errorf("zipf = 1e-1: %v, %v; want 0.1", p.Zipf, err)
+	p := FromFleet(fp)
+	if p.Nodes != 50 || p.MaxNodes != 80 || p.Replicas != 2 || p.Zipf != 0.8 || p.KeyFile != "/k.txt" || p.Source != "f.toml" || p.Fleet != fp {
+		t.Errorf("FromFleet = %+v; want 50..80 nodes, R = 2, s = 0.8, key file /k.txt from f.toml", p)
 	}
-	p, err := ParseProfile(strings.NewReader("nodes = 50\nkeyfile = /k.txt\n"), "f")
-	if err != nil || p.Nodes != 50 || p.MaxNodes != 50 || p.KeyFile != "/k.txt" || p.Replicas != 3 || p.Zipf != 0.99 {
-		t.Errorf("ParseProfile: %+v, %v; want nodes 50..50, keyfile /k.txt, defaults otherwise", p, err)
+	// The former key = value profile is refused, saying how to convert it.
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.txt")
+	if err := os.WriteFile(old, []byte("nodes = 100..10000\nreplicas = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadProfile(old); err == nil || !strings.Contains(err.Error(), "replaced by the TOML fleet profile") {
+		t.Errorf("ReadProfile(former format) = %v, want the conversion advice", err)
 	}
 }
 
@@ -445,7 +436,7 @@ func TestKeyFileMismatchWarns(t *testing.T) {
 	p := DefaultProfile()
 	p.KeyFile = "/data/keys.txt"
 	rep := render(t, runDir, p)
-	if !strings.Contains(rep, "**Warning**: the profile names key file `/data/keys.txt` but these results were made with generated") {
+	if !strings.Contains(rep, "**Warning**: the profile names key file `/data/keys.txt`; none of the result files were made on it; made on other keys: movement.csv (generated keys)") {
 		t.Errorf("no key-file warning in:\n%s", rep)
 	}
 }

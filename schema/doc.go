@@ -222,7 +222,15 @@
 //   - hot_share (+ _lo, _hi): the hottest key's fraction of requests
 //     (1/H(N, s) in every stream for a Zipf law).
 //   - floor: the hot-key floor max(1, hot_share * W / w_max): no placement
-//     of whole keys can bring peak_to_mean below it.
+//     of whole keys can bring peak_to_mean below it. It assumes the
+//     hottest key lands on the largest node (weight w_max), the best case.
+//   - floor_min_node: the floor when the hottest key lands on the smallest
+//     node, max(1, hot_share * W / w_min), the worst case; equal to floor
+//     at equal weights.
+//   - floor_hot_node: the floor on the node that served the hottest key in
+//     stream 0 (hot_key_node), max(1, hot_share * W / w of that node):
+//     the least this row's peak_to_mean could be with its hot key where
+//     it is.
 //   - hot_key_node: the node serving most of the hottest key's requests in
 //     stream 0; hot_is_busiest: the fraction of streams in which that node
 //     is the busiest.

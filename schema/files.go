@@ -66,6 +66,22 @@ var (
 	SwitchingFile         = File[Switch]{"switching.csv"}
 )
 
+// The result files of a fleet profile's own runs (chbench fleet, make
+// fleet), read by the report's "Your fleet" section. They are written only
+// with PROFILE, so they are not among [Files].
+var (
+	// FleetStormFile: the storm of every planned change (op = the
+	// change's name, NAME-step per step of a staged one).
+	FleetStormFile = File[Storm]{"fleet-storm.csv"}
+	// FleetSharesFile: each node's share today against its weight share.
+	FleetSharesFile = File[ShareRow]{"fleet-shares.csv"}
+	// FleetLoadFile: the request load today under the profile's Zipf law.
+	FleetLoadFile = File[Load]{"fleet-load.csv"}
+	// FleetSwitchingFile: leaving the profile's client for each other
+	// placement on today's members.
+	FleetSwitchingFile = File[Switch]{"fleet-switching.csv"}
+)
+
 // The result files that hold no rows of this package.
 const (
 	// LookupFile is the Go benchmark output of package bench, read by

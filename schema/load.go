@@ -43,6 +43,8 @@ type Load struct {
 	HotShareLo     float64  `json:"hot_share_lo"`
 	HotShareHi     float64  `json:"hot_share_hi"`
 	Floor          float64  `json:"floor"`
+	FloorMinNode   float64  `json:"floor_min_node"`
+	FloorHotNode   float64  `json:"floor_hot_node"`
 	HotKeyNode     string   `json:"hot_key_node"`
 	HotIsBusiest   float64  `json:"hot_is_busiest"`
 	AwayFrac       float64  `json:"away_frac"`
@@ -67,7 +69,7 @@ func (Load) columns() []string {
 		"algo", "hash", "vnodes", "nodes", "zipf", "keys", "requests", "sets", "seed",
 		"peak_to_mean", "peak_to_mean_lo", "peak_to_mean_hi", "cv", "cv_lo", "cv_hi",
 		"max_share", "max_share_lo", "max_share_hi", "hot_share", "hot_share_lo", "hot_share_hi",
-		"floor", "hot_key_node", "hot_is_busiest", "away_frac", "away_frac_lo", "away_frac_hi",
+		"floor", "floor_min_node", "floor_hot_node", "hot_key_node", "hot_is_busiest", "away_frac", "away_frac_lo", "away_frac_hi",
 		"max_load_over_cap", "in_flight", "~eps", "~partitions", "~key_kind", "~key_file", "~go_version", "~commit",
 		"~table_size", "~probes", "~capacity",
 		"?bytes_peak_to_mean", "?bytes_peak_to_mean_lo", "?bytes_peak_to_mean_hi", "?bytes_max_share", "?bytes_max_share_lo", "?bytes_max_share_hi",

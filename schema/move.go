@@ -77,3 +77,16 @@ func (r Move) benchLines() [][]benchfmt.Value {
 }
 
 func (Move) exactUnits() []string { return []string{"ideal-frac"} }
+
+// MinExpectedMoves is the fewest moved keys per key set a movement row
+// must expect (expected_moves) for its moved fraction to be drawn or
+// quoted: below it the fraction is mostly counting noise (1,000 expected
+// moves: a relative standard error of about 3%). Plots and the report
+// both decide with [Move.EnoughMoves], so a point the plots leave out is
+// not quoted either.
+const MinExpectedMoves = 1000
+
+// EnoughMoves reports whether r expects at least MinExpectedMoves moved
+// keys per key set (with a relative slack of 1e-9 for the float sum of
+// the steps' ideal fractions).
+func (r Move) EnoughMoves() bool { return r.ExpectedMoves >= MinExpectedMoves*(1-1e-9) }

@@ -16,6 +16,14 @@ const (
 	OpChurn        = "churn"         // seeded joins and leaves
 )
 
+// Staged changes (a resize in steps, reported step by step; not -op
+// values, since they need a target): their per-step rows carry the op
+// with "-step" appended (grow-step), the whole change the op itself.
+const (
+	OpGrow   = "grow"   // n -> m > n, k nodes joining at a time
+	OpShrink = "shrink" // n -> m < n, the last k nodes leaving at a time
+)
+
 // Ops returns the scenario operations, in a fixed order.
 func Ops() []string {
 	return []string{OpAdd, OpAddMany, OpRemoveLast, OpRemoveRandom, OpRestore, OpShrinkRandom, OpShrinkLIFO, OpChurn}

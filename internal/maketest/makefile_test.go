@@ -191,13 +191,13 @@ func TestCompareAcrossMachines(t *testing.T) {
 // the committed REPORT.md.
 func TestReportProfileFile(t *testing.T) {
 	dir, args := setup(t)
-	writeFiles(t, dir, map[string]string{"profiles/payments.v2.txt": "nodes = 50\n"})
+	writeFiles(t, dir, map[string]string{"profiles/payments.v2.toml": "nodes = 50\n"})
 	out := runMake(t, dir, append(args, "report", "OUT=res")...)
 	if !strings.Contains(out, "fake report -dir res\n") {
 		t.Errorf("make report without PROFILE: want chbench report -dir res and no -o:\n%s", out)
 	}
-	out = runMake(t, dir, append(args, "report", "OUT=res", "PROFILE=profiles/payments.v2.txt")...)
-	if !strings.Contains(out, "fake report -dir res -profile profiles/payments.v2.txt -o res/REPORT-payments.v2.md\n") {
-		t.Errorf("make report PROFILE=profiles/payments.v2.txt: want -o res/REPORT-payments.v2.md:\n%s", out)
+	out = runMake(t, dir, append(args, "report", "OUT=res", "PROFILE=profiles/payments.v2.toml")...)
+	if !strings.Contains(out, "fake report -dir res -profile profiles/payments.v2.toml -o res/REPORT-payments.v2.md\n") {
+		t.Errorf("make report PROFILE=profiles/payments.v2.toml: want -o res/REPORT-payments.v2.md:\n%s", out)
 	}
 }

@@ -36,6 +36,9 @@ func runBounded(args []string, stdout, stderr io.Writer) error {
 				return analysis.LoadOptions{}, nil, nil, err
 			}
 		}
+		if set["keyfile"] {
+			return analysis.LoadOptions{}, nil, nil, fmt.Errorf("-keyfile: bounded sweeps eps on generated keys only; chbench load -keyfile measures the bounded forms on your keys at one eps")
+		}
 		t.Placement.Eps = eps[0]
 		o, nodes, err := t.Options(set)
 		return o, nodes, eps, err

@@ -24,6 +24,7 @@
 //	chbench domains -nodes N -racks K [-zones K] [-ranks|-changes] replicas against racks and zones
 //	chbench storm -from N -to M [-reads Q] [-hit H]      cache miss storm of a resize
 //	chbench storm -live -from N -to M                    the same against real memcached on 127.0.0.1
+//	chbench fleet -profile FILE                          the storm of every planned change of a fleet profile
 //	chbench load [-nodes N] [-zipf s,...] [flags]       per-node request load under Zipf popularity
 //	chbench bounded [-nodes N] [-eps e,...] [flags]     bounded loads: partition, key and request forms
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
@@ -117,6 +118,8 @@ var commands = map[string]command{
 	"plot":   {"draw the plots from a results directory", plain(runPlot)},
 	"report": {"write the design-review report (REPORT.md) of a results directory", plain(runReport)},
 	"storm":  {"derive a cache fleet's miss storm on a resize from the moved fraction", runStorm},
+
+	"fleet": {"the miss storm of every planned change of a fleet profile", runFleet},
 
 	"replication": {"measure replica-set movement and replica load at replication factor R", runReplication},
 	"domains":     {"measure replicas against racks and zones: domain sharing, load per replica rank, what a rack or zone loss moves", plain(runDomains)},

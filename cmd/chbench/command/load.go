@@ -20,7 +20,7 @@ import (
 // request log) for every placement.
 func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var t cli.Traffic
-	fs := cli.NewFlagSet("load", "[-algo A[,B...]] [-nodes N (default 100)] [-zipf s[,s...]] [-requestlog FILE] [flags]", stderr)
+	fs := cli.NewFlagSet("load", "[-algo A[,B...]] [-nodes N (default 100) | -members FILE] [-zipf s[,s...]] [-keyfile FILE | -requestlog FILE] [flags]", stderr)
 	t.Register(fs, "0,0.8,0.99,1.2")
 	fs.StringVar(&t.Placement.Algo, "algo", "all", "comma-separated placements, or all ("+strings.Replace(strings.Join(schema.LoadPlacements(), ", "), "bounded,", "bounded-partition (the catalog's bounded),", 1)+")"+cli.AlgoHelp)
 	t.Placement.RegisterExec(fs)
@@ -60,19 +60,31 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if err != nil {
 		return cli.Usage(err)
 	}
+	if *logPath != "" && t.KeyFile != "" {
+		return cli.Usage(fmt.Errorf("-requestlog %q and -keyfile %q: a request log holds its own keys", *logPath, t.KeyFile))
+	}
 	names, progs, err := cli.OpenPrograms(ctx, names, t.Placement.Exec) // a program that fails to start: an error of the run
 	if err != nil {
 		return err
 	}
 	defer progs.CloseInto(&err)
 	o.Opened = progs.Opened
-	if *logPath != "" { // read by the run: its errors are not the command line's
+	// Files are read by the run: their errors are not the command line's.
+	if *logPath != "" {
 		f, err := keyset.NewFile(*logPath, t.Sets)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
 		o.RequestLog = f
+	}
+	if t.KeyFile != "" {
+		f, err := keyset.NewFile(t.KeyFile, t.Sets)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		o.Keys = f
 	}
 	report := func() {}
 	if tr.Given() { // read once, as it comes: the streams are held in memory

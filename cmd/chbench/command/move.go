@@ -43,6 +43,7 @@ func runMove(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if o.Domains, err = tp.Spec(); err != nil {
 		return cli.Usage(err)
 	}
+	cli.NamedPlacement(&o, set, c.Fleet.Named(), stderr)
 	if fleet {
 		cli.KeepWeighted(&a, &o, &sw, stderr)
 	} else { // a fleet's change runs at its keys: its ideal fraction is the user's

@@ -22,5 +22,8 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	for _, f := range files {
 		fmt.Fprintln(stdout, f)
 	}
+	for _, l := range plots.LeftOut(*dir) {
+		fmt.Fprintln(stderr, "plot: left out:", l)
+	}
 	return err
 }

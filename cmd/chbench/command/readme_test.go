@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -66,6 +67,66 @@ func TestREADMEResultFiles(t *testing.T) {
 	}
 	if got != want.String() {
 		t.Errorf("README.md's list of result files differs from schema.Files(); replace it with:\n%s\nREADME has:\n%s", want.String(), got)
+	}
+}
+
+// knobLine is a Makefile knob: NAME ?= default.
+var knobLine = regexp.MustCompile(`^([A-Z][A-Z0-9_]*)\s*\?=\s*(.*)$`)
+
+// makefileKnobs returns the README knob table of the Makefile: one row
+// per `NAME ?= default` line, its meaning the "#>" lines just above it,
+// and an error naming a knob without one.
+func makefileKnobs(makefile string) (string, error) {
+	var b strings.Builder
+	b.WriteString("| knob [default] | meaning |\n|---|---|\n")
+	var doc []string
+	for _, l := range strings.Split(makefile, "\n") {
+		if d, ok := strings.CutPrefix(l, "#> "); ok {
+			doc = append(doc, strings.TrimSpace(d))
+			continue
+		}
+		if m := knobLine.FindStringSubmatch(l); m != nil {
+			if len(doc) == 0 {
+				return "", fmt.Errorf("Makefile knob %s has no \"#>\" line saying what it is", m[1])
+			}
+			def := strings.TrimSpace(m[2])
+			if v, ok := strings.CutPrefix(def, "$("); ok && strings.HasSuffix(v, ")") && !strings.ContainsAny(v, " ,$(") {
+				def = "= " + strings.TrimSuffix(v, ")")
+			}
+			fmt.Fprintf(&b, "| `%s` [%s] | %s |\n", m[1], def, strings.Join(doc, " "))
+		}
+		doc = nil
+	}
+	return b.String(), nil
+}
+
+// The README's knob table is the Makefile's knobs, each with the meaning
+// its "#>" lines give, so a knob added to the Makefile is documented and
+// listed; when this fails, replace the table with the one printed.
+func TestREADMEKnobTable(t *testing.T) {
+	mk, err := os.ReadFile(filepath.Join("..", "..", "..", "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := makefileKnobs(string(mk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(want, "| `LOAD_NODES` [100] |") || !strings.Contains(want, "| `STORM_FROM` [4] |") || !strings.Contains(want, "| `PEER_COUNT` [= COUNT] |") {
+		t.Fatalf("the knob table misses knobs the Makefile has:\n%s", want)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- knobs: generated from the Makefile", "<!-- end of knobs -->"
+	s := string(readme)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md lacks the generated knob table between %q and %q", begin, end)
+	}
+	if got := s[strings.Index(s[i:], "\n")+i+1 : j]; got != want {
+		t.Errorf("README.md's knob table differs from the Makefile's knobs; replace it with:\n%s\nREADME has:\n%s", want, got)
 	}
 }
 

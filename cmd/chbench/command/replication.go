@@ -72,6 +72,9 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 	if err := a.OneFormat("replication"); err != nil {
 		return o, sw, nil, err
 	}
+	if set["step"] {
+		return o, sw, nil, fmt.Errorf("-step: replication compares the placements before and after the whole change; chbench move -step reports each step")
+	}
 	if err := a.CheckTrace(set); err != nil {
 		return o, sw, nil, err
 	}
@@ -107,6 +110,7 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 			}
 		}
 	}
+	cli.NamedPlacement(&o, set, c.Fleet.Named(), stderr)
 	if c.Fleet.Used(set) {
 		cli.KeepWeighted(a, &o, &sw, stderr)
 	}

@@ -66,7 +66,7 @@ func TestReportCommand(t *testing.T) {
 // unreadable profile an error while running (1).
 func TestReportUsageErrors(t *testing.T) {
 	dir := copyRun(t)
-	prof := filepath.Join(dir, "bad.txt")
+	prof := filepath.Join(dir, "bad.toml")
 	if err := os.WriteFile(prof, []byte("nodes = 10\nreplicas = 0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestReportUsageErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"report", "-dir", dir, "-profile", prof}, 2, `bad.txt:2: replicas = "0": want a replication factor 1..5`},
+		{[]string{"report", "-dir", dir, "-profile", prof}, 2, `bad.toml:2: replicas = 0: want a replication factor 1..5`},
 		{[]string{"report", "-dir", dir, "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"report", "-dir", t.TempDir()}, 1, "no result files"},
 		// A profile that cannot be read is an error while running (exit

@@ -23,6 +23,7 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	nodesL := fs.String("nodes", "", "node count(s): N, a comma-separated list, or grid (log grid 3..10,000); or give -node-ids")
 	fs.StringVar(&a.Weights, "weights", "", "comma-separated node weights > 0, one per node (one -nodes value only)")
 	fs.StringVar(&a.NodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
+	cli.RegisterMembers(fs, &a.Members)
 	draws := fs.Int("draws", 200, "algorithms with a random layout (ring, bounded, ...): summarise the exact peak-to-mean and cv over this many independent layouts (mean, 5th-95th percentile); 0 = off")
 	shares := fs.Bool("shares", false, "with -format csv: one row per node (id, weight share, measured and exact share) instead of one per configuration")
 	overhead := fs.Int64("overhead", 0, "with a -trace that has sizes: bytes every object costs beyond its key and value in the spread by bytes (a cache's item header; memcached 1.6 charges about 50-60), >= 0")
@@ -44,6 +45,7 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 		return cli.Usage(err)
 	}
 	o.Draws, o.ItemOverhead = *draws, *overhead
+	cli.NamedPlacement(&o, set, a.Named(), stderr)
 	closeKeys, err := a.OpenKeys(&o, stderr) // a missing or empty key file, before any work
 	if err != nil {
 		return err
@@ -74,13 +76,13 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 }
 
 // spreadMembers sets sw's memberships: the explicit one of -node-ids and
-// -weights (with at most one -nodes count), or the -nodes counts; nodes
-// generated from a count are server addresses when sw has a dialect
-// (noted on stderr).
+// -weights (with at most one -nodes count), the -members file, or the
+// -nodes counts; nodes generated from a count are server addresses when
+// sw has a dialect (noted on stderr), the user's IDs stay as given.
 func spreadMembers(a *cli.Analysis, set map[string]bool, nodes string, sw *analysis.Sweep, stderr io.Writer) error {
-	if a.Weights == "" && a.NodeIDs == "" {
+	if a.Weights == "" && a.NodeIDs == "" && a.Members == "" {
 		if nodes == "" {
-			return fmt.Errorf("-nodes is required (or -node-ids)")
+			return fmt.Errorf("-nodes is required (or -node-ids, -members)")
 		}
 		var err error
 		if sw.Nodes, err = cli.NodeCounts("nodes", nodes); err != nil {
@@ -89,13 +91,16 @@ func spreadMembers(a *cli.Analysis, set map[string]bool, nodes string, sw *analy
 		return cli.AddressSweep(sw, false, stderr)
 	}
 	if set["nodes"] {
+		if a.Members != "" {
+			return fmt.Errorf("-nodes %q and -members: give one membership", nodes)
+		}
 		var err error
 		if a.Nodes, err = strconv.Atoi(nodes); err != nil {
 			return fmt.Errorf("nodes %q: one node count with -weights or -node-ids", nodes)
 		}
 	}
 	var err error
-	if sw.Members, err = a.Membership(set); err != nil || a.NodeIDs != "" {
+	if sw.Members, err = a.Membership(set); err != nil || a.NodeIDs != "" || a.Members != "" {
 		return err
 	}
 	sw.Members, err = cli.AddressMembers(sw.Algos, sw.Members, stderr)

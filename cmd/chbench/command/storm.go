@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -157,8 +158,8 @@ func (s *stormFlags) parse(fs *flag.FlagSet, args []string) (map[string]bool, er
 		return nil, err
 	}
 	if s.live.on {
-		if s.fleet.Used(set) {
-			return nil, fmt.Errorf("-live runs a -from N -to M resize; it cannot be combined with %s", strings.Join(s.fleet.Given(set), ", "))
+		if set["keyfile"] && set["working-set"] {
+			return nil, fmt.Errorf("-keyfile with -live: the working set is the file's keys; leave -working-set out")
 		}
 		if math.IsNaN(s.span) || math.IsInf(s.span, 0) || s.span <= 0 {
 			return nil, fmt.Errorf("span %v: need a finite number of time constants > 0", s.span)
@@ -179,29 +180,41 @@ func (s *stormFlags) sweep(set map[string]bool, stderr io.Writer) ([]float64, an
 	if err != nil {
 		return nil, o, sw, err
 	}
+	if sw.Scenarios, err = s.changes(set, o.Seed); err != nil {
+		return nil, o, sw, err
+	}
+	// Node IDs chbench generates are server addresses when the sweep has
+	// a dialect; the user's stay as given.
+	if err := cli.AddressSweep(&sw, !s.fleet.Explicit(), stderr); err != nil {
+		return nil, o, sw, err
+	}
+	cli.NamedPlacement(&o, set, s.fleet.Named(), stderr)
+	if s.fleet.Used(set) {
+		cli.KeepWeighted(&s.a, &o, &sw, stderr)
+	}
+	return ts, o, sw, nil
+}
+
+// changes returns the membership changes the storm runs: the fleet
+// flags' scenarios (a named or seeded change of one membership) or the
+// resize -from N -to M.
+func (s *stormFlags) changes(set map[string]bool, seed uint64) ([]analysis.Scenario, error) {
+	if set["step"] && set["to"] && !s.fleet.Explicit() && len(s.fleet.Given(set)) == 1 { // only -step: a staged resize
+		sc, err := analysis.Staged(s.from, s.to, s.fleet.StepSize())
+		return []analysis.Scenario{sc}, err
+	}
 	if !s.fleet.Used(set) {
 		sc, err := analysis.Resize(s.from, s.to)
-		if err != nil {
-			return nil, o, sw, err
-		}
-		sw.Scenarios = []analysis.Scenario{sc}
-		return ts, o, sw, cli.AddressSweep(&sw, true, stderr)
+		return []analysis.Scenario{sc}, err
 	}
 	if set["to"] {
-		return nil, o, sw, s.fleet.Conflict("to", set)
+		return nil, s.fleet.Conflict("to", set)
 	}
 	from := ""
 	if set["from"] || !s.fleet.Explicit() {
 		from = strconv.Itoa(s.from)
 	}
-	if sw.Scenarios, err = s.fleet.Scenarios(from, set, o.Seed); err != nil {
-		return nil, o, sw, err
-	}
-	if err := cli.AddressSweep(&sw, !s.fleet.Explicit(), stderr); err != nil {
-		return nil, o, sw, err
-	}
-	cli.KeepWeighted(&s.a, &o, &sw, stderr)
-	return ts, o, sw, nil
+	return s.fleet.Scenarios(from, set, seed)
 }
 
 // Bounds and defaults of storm -live: seconds of load on loopback, never
@@ -245,14 +258,15 @@ func (l *liveFlags) check(s *stormFlags, set map[string]bool) (reads int, err er
 	if !set["algo"] {
 		s.a.Algo = liveAlgos
 	}
-	if !set["working-set"] {
+	if !set["working-set"] && !set["keyfile"] {
 		s.m.WorkingSet = liveWorkingSet
 	}
-	for _, f := range []string{"keyfile", "timeline", "trace"} {
+	for _, f := range []string{"timeline", "trace"} {
 		if set[f] {
 			return 0, fmt.Errorf("-%s cannot be combined with -live", f)
 		}
 	}
+
 	switch {
 	case s.m.WorkingSet > liveMaxWorkingSet:
 		return 0, fmt.Errorf("working set %d: -live warms at most %d keys", s.m.WorkingSet, liveMaxWorkingSet)
@@ -283,7 +297,11 @@ func (l *liveFlags) check(s *stormFlags, set map[string]bool) (reads int, err er
 // real memcached servers, beside the warm-up model over the same windows
 // (analysis.SweepStormLive).
 func runStormLive(s *stormFlags, set map[string]bool, stdout, stderr io.Writer) error {
-	cfg, o, sw, sc, err := s.liveConfig(set, stderr)
+	keys, err := s.liveKeyFile(set) // a key file that cannot be read: an error of the run
+	if err != nil {
+		return err
+	}
+	cfg, o, sw, sc, err := s.liveConfig(set, keys, stderr)
 	if err != nil {
 		return cli.Usage(err)
 	}
@@ -304,24 +322,83 @@ func runStormLive(s *stormFlags, set map[string]bool, stdout, stderr io.Writer) 
 		}
 		return lr, nil
 	})
+	return writeLive(stdout, s.a.Format, rows, sw.Algos, s.live.steady == "lru", s.live.timeout, err)
+}
+
+// writeLive writes the rows of a live storm run that ended with runErr.
+// A run cut short by -live-timeout or an interrupt keeps what it
+// finished: the rows of every algorithm that completed are written (the
+// table ends with a line naming those not measured), and the error
+// returned names the ones left out. Any other error writes nothing.
+func writeLive(w io.Writer, format string, rows []schema.StormLive, algos []string, lru bool, timeout time.Duration, runErr error) error {
 	switch {
-	case err == nil:
-	case errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("wall-clock limit -live-timeout %v reached, every server stopped (fewer -live-reads or -algo, or a higher -live-rate): %w", s.live.timeout, err)
-	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("interrupted, every server stopped: %w", err)
+	case runErr == nil:
+	case errors.Is(runErr, context.DeadlineExceeded):
+		runErr = fmt.Errorf("wall-clock limit -live-timeout %v reached, every server stopped (fewer -live-reads or -algo, or a higher -live-rate); %s: %w", timeout, leftOut(rows, algos), runErr)
+	case errors.Is(runErr, context.Canceled):
+		runErr = fmt.Errorf("interrupted, every server stopped; %s: %w", leftOut(rows, algos), runErr)
 	default:
-		return err
+		return runErr
 	}
-	return schema.Write(stdout, s.a.Format, rows, func(w io.Writer, rows []schema.StormLive) error {
-		return analysis.WriteStormLiveTable(w, rows, s.live.steady == "lru")
+	werr := schema.Write(w, format, rows, func(w io.Writer, rows []schema.StormLive) error {
+		if err := analysis.WriteStormLiveTable(w, rows, lru); err != nil || runErr == nil {
+			return err
+		}
+		_, err := fmt.Fprintf(w, "not measured: %s\n", leftOut(rows, algos))
+		return err
 	})
+	if runErr != nil {
+		return runErr
+	}
+	return werr
+}
+
+// leftOut names the algorithms of algos without rows, after the rows
+// written: "written: ring; left out: jump, rendezvous".
+func leftOut(rows []schema.StormLive, algos []string) string {
+	var done, left []string
+	for _, a := range algos {
+		if slices.ContainsFunc(rows, func(r schema.StormLive) bool { return r.Algo == a }) {
+			done = append(done, a)
+		} else {
+			left = append(left, a)
+		}
+	}
+	if len(done) == 0 {
+		return "no algorithm finished: left out " + strings.Join(left, ", ")
+	}
+	return "written: " + strings.Join(done, ", ") + "; left out: " + strings.Join(left, ", ")
+}
+
+// liveKeyFile reads -keyfile for -live: its keys, every set's, are the
+// working set (at most liveMaxWorkingSet), and -working-set becomes their
+// count. Without -keyfile it returns nil (generated keys).
+func (s *stormFlags) liveKeyFile(set map[string]bool) ([]string, error) {
+	if !set["keyfile"] {
+		return nil, nil
+	}
+	o := analysis.Options{}
+	closeKeys, err := s.a.OpenKeys(&o, io.Discard)
+	if err != nil {
+		return nil, err
+	}
+	defer closeKeys()
+	f := o.Keys.(*keyset.File)
+	if f.Keys() > liveMaxWorkingSet {
+		return nil, fmt.Errorf("key file %q: %d keys; -live warms at most %d", f.Path(), f.Keys(), liveMaxWorkingSet)
+	}
+	keys := make([]string, 0, f.Keys())
+	if err := f.Scan(func(k string) error { keys = append(keys, strings.Clone(k)); return nil }); err != nil {
+		return nil, err
+	}
+	s.m.WorkingSet = len(keys)
+	return keys, nil
 }
 
 // liveConfig checks -live's flags and returns the storm every algorithm
 // runs (its placements and seed left to fill), the options, the sweep and
 // the resize; every error is a usage error.
-func (s *stormFlags) liveConfig(set map[string]bool, stderr io.Writer) (live.StormConfig, analysis.Options, analysis.Sweep, analysis.Scenario, error) {
+func (s *stormFlags) liveConfig(set map[string]bool, keys []string, stderr io.Writer) (live.StormConfig, analysis.Options, analysis.Sweep, analysis.Scenario, error) {
 	var cfg live.StormConfig
 	reads, err := s.live.check(s, set)
 	if err != nil {
@@ -331,19 +408,34 @@ func (s *stormFlags) liveConfig(set map[string]bool, stderr io.Writer) (live.Sto
 	if err != nil {
 		return cfg, o, sw, analysis.Scenario{}, err
 	}
-	sc, err := analysis.Resize(s.from, s.to)
+	scs, err := s.changes(set, o.Seed)
 	if err != nil {
-		return cfg, o, sw, sc, err
+		return cfg, o, sw, analysis.Scenario{}, err
 	}
-	if analysis.HasDialect(sw.Algos) { // the servers are started per node ID, whatever the IDs
+	if len(scs) != 1 || len(scs[0].Steps) != 1 {
+		return cfg, o, sw, analysis.Scenario{}, fmt.Errorf("-live runs one membership change of one step; the flags give %d", len(scs))
+	}
+	sc := scs[0]
+	// The servers are started per node ID; IDs chbench generates become
+	// server addresses for a dialect, the user's stay as given.
+	if analysis.HasDialect(sw.Algos) && !s.fleet.Explicit() {
 		if sc, err = analysis.AddressScenario(sc); err != nil {
 			return cfg, o, sw, sc, err
 		}
 		cli.NoteAddresses(stderr)
 	}
-	keys, err := keyset.Keys(s.m.WorkingSet, o.Seed)
-	if err != nil {
-		return cfg, o, sw, sc, err
+	sw.Scenarios = []analysis.Scenario{sc}
+	cli.NamedPlacement(&o, set, s.fleet.Named(), stderr)
+	if !set["algo"] { // the default list, narrowed to what takes the fleet's weights
+		if skip := sw.KeepWeighted(); len(skip) > 0 {
+			fmt.Fprintf(stderr, "chbench: skipping %s: no weights other than 1\n", strings.Join(skip, ", "))
+		}
+		o.Algo = sw.Algos[0]
+	}
+	if keys == nil {
+		if keys, err = keyset.Keys(s.m.WorkingSet, o.Seed); err != nil {
+			return cfg, o, sw, sc, err
+		}
 	}
 	if _, err := live.LookBinary("memcached"); err != nil {
 		return cfg, o, sw, sc, fmt.Errorf("-live: %w", err)

@@ -1,10 +1,15 @@
 package command
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/cmd/internal/cli"
@@ -86,8 +91,8 @@ func TestStormLiveBadFlags(t *testing.T) {
 		{[]string{"-live-steady", "fifo"}, `live-steady "fifo"`},
 		{[]string{"-live-reads", "2000000"}, "live-reads 2000000"},
 		{[]string{"-working-set", "300000"}, "working set 300000"},
-		{[]string{"-keyfile", "x"}, "-keyfile cannot be combined with -live"},
-		{[]string{"-leave", "node-1"}, "-live runs a -from N -to M resize"},
+		{[]string{"-keyfile", "x", "-working-set", "10"}, "the working set is the file's keys; leave -working-set out"},
+		{[]string{"-leave-frac", "0.25,0.5"}, "-live runs one membership change of one step; the flags give 2"},
 		{[]string{"-live-timeout", "1h"}, "live-timeout 1h0m0s"},
 		{[]string{"-from", "4", "-to", "4"}, "from 4 to 4"},
 	} {
@@ -146,5 +151,68 @@ func TestStormLiveZipfAgreesWithModel(t *testing.T) {
 	}
 	if math.Abs(p-pu) < 4*bound {
 		t.Errorf("Zipf model %.4f and uniform model %.4f too close for the test to tell them apart", p, pu)
+	}
+}
+
+// storm -live takes the fleet flags every other command takes: a members
+// file and a named join run against one memcached per node, and the rows
+// name the change (join, 3 -> 4 nodes).
+func TestStormLiveTakesFleetFlags(t *testing.T) {
+	if _, err := live.LookBinary("memcached"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI: %v", err)
+		}
+		t.Skipf("skipped: %v (install the package, or run .ci/run)", err)
+	}
+	members := filepath.Join(t.TempDir(), "members.txt")
+	if err := os.WriteFile(members, []byte("cache-1:11211\ncache-2:11211\ncache-3:11211\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "storm", "-live", "-algo", "ketama", "-members", members, "-join", "cache-4:11211",
+		"-working-set", "2000", "-live-reads", "4000", "-live-windows", "2", "-format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := schema.ReadCSV[schema.StormLive](strings.NewReader(out), "storm-live.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 || rows[0].Op != "join" || rows[0].From != 3 || rows[0].To != 4 {
+		t.Fatalf("rows %d, first %+v: want 3 rows (steady + 2 windows) of a join 3 -> 4", len(rows), rows[0])
+	}
+}
+
+// A live run cut short by its wall-clock limit writes the rows of the
+// algorithms that finished and returns an error naming those left out;
+// the table ends with a line saying what was not measured. An error other
+// than the limit or an interrupt writes nothing.
+func TestStormLiveKeepsFinishedRows(t *testing.T) {
+	sc, err := analysis.Resize(4, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := analysis.StormModel{Reads: 1000, HitRatio: 0.9, WorkingSet: 100}
+	o := analysis.Options{Algo: "ring", Seed: 1}
+	ring := analysis.StormLiveRows(o, sc, m, analysis.LiveRun{Moved: 20, Steady: analysis.LiveWindow{First: -10, End: 0, Reads: 10, Hits: 9},
+		Windows: []analysis.LiveWindow{{First: 0, End: 10, Reads: 10, Hits: 7}}})
+	algos := []string{"ring", "jump", "rendezvous"}
+	cut := fmt.Errorf("jump hash=xxhash: %w", context.DeadlineExceeded)
+	var b strings.Builder
+	err = writeLive(&b, "csv", ring, algos, false, time.Second, cut)
+	if err == nil || !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "written: ring; left out: jump, rendezvous") {
+		t.Errorf("err = %v, want the limit's error naming ring written and jump, rendezvous left out", err)
+	}
+	got, rerr := schema.ReadCSV[schema.StormLive](strings.NewReader(b.String()), "live.csv")
+	if rerr != nil || len(got) != len(ring) || got[0].Algo != "ring" {
+		t.Errorf("written %d rows (%v), want ring's %d:\n%s", len(got), rerr, len(ring), b.String())
+	}
+	b.Reset()
+	_ = writeLive(&b, "table", ring, algos, false, time.Second, cut)
+	if !strings.HasSuffix(b.String(), "not measured: written: ring; left out: jump, rendezvous\n") {
+		t.Errorf("table does not end with what was not measured:\n%s", b.String())
+	}
+	b.Reset()
+	if err := writeLive(&b, "csv", ring, algos, false, time.Second, errors.New("memcached exited")); err == nil || b.Len() != 0 {
+		t.Errorf("another error: err %v, %d bytes written; want the error and nothing written", err, b.Len())
 	}
 }

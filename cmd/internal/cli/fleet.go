@@ -11,6 +11,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/fleet"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -29,7 +30,7 @@ func (f *Fleet) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.members, "members", "", "initial membership from a file: one node a line, id or id,weight (# comments)")
 	fs.Float64Var(&f.weight, "weight", 1, "weight of every node of -from (with the change flags below)")
 	fs.Func("join", "a node joins: id or id,weight (repeat the flag for several)", func(s string) error {
-		n, err := analysis.ParseNodeWeight(s)
+		n, err := fleet.ParseNodeWeight(s)
 		f.change.Join = append(f.change.Join, n)
 		return err
 	})
@@ -46,7 +47,7 @@ func (f *Fleet) Register(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.Func("reweight", "a member changes weight: id=weight (repeat the flag for several)", func(s string) error {
-		n, err := analysis.ParseReweight(s)
+		n, err := fleet.ParseReweight(s)
 		f.change.Reweight = append(f.change.Reweight, n)
 		return err
 	})
@@ -54,12 +55,13 @@ func (f *Fleet) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.change.ReweightTo, "reweight-to", 0, "the new weight of -reweight-frac nodes, > 0")
 	fs.StringVar(&f.leaveFrac, "leave-frac", "", "a seeded random fraction of the nodes leave at once (0 < F < 1; a list sweeps)")
 	fs.IntVar(&f.change.JoinN, "join-n", 0, "this many new nodes (node-N...) join at once")
+	fs.IntVar(&f.change.Step, "step", 0, "stage the change: the -join nodes (or the -leave ones), or with -to M the resize, this many nodes at a time, each step reported apart (rows op <op>-step) beside the whole")
 	fs.Float64Var(&f.change.JoinWeight, "join-weight", 1, "weight of the -join-n nodes")
 }
 
 // fleetFlagNames are the flags of Fleet, in the order Register adds
 // them.
-var fleetFlagNames = []string{"node-ids", "weights", "members", "weight", "join", "leave", "reweight", "reweight-frac", "reweight-to", "leave-frac", "join-n", "join-weight"}
+var fleetFlagNames = []string{"node-ids", "weights", "members", "weight", "join", "leave", "reweight", "reweight-frac", "reweight-to", "leave-frac", "join-n", "join-weight", "step"}
 
 // Given returns the fleet flags given explicitly (set), as "-name", in
 // fleetFlagNames' order.
@@ -96,7 +98,7 @@ func (f *Fleet) initial(from string, set map[string]bool) ([][]algorithms.Node, 
 		if from != "" {
 			return nil, fmt.Errorf("-from %q and -members: give one membership", from)
 		}
-		nodes, err := analysis.ReadMembership(f.members)
+		nodes, err := fleet.ReadMembership(f.members)
 		if err != nil {
 			return nil, fmt.Errorf("-members: %w", err)
 		}
@@ -159,6 +161,9 @@ func (f *Fleet) Scenarios(from string, set map[string]bool, seed uint64) ([]anal
 	if set["join-n"] && c.JoinN < 1 {
 		return nil, fmt.Errorf("-join-n %d: need at least 1 node", c.JoinN)
 	}
+	if set["step"] && (c.Step < 1 || len(c.Join)+len(c.Leave) == 0) {
+		return nil, fmt.Errorf("-step %d: stages -join or -leave nodes (or a -to resize), at least 1 a step", c.Step)
+	}
 	if f.reweightFrac != "" {
 		if c.ReweightFracs, err = Fractions("reweight-frac", f.reweightFrac); err != nil {
 			return nil, err
@@ -195,6 +200,9 @@ func (c *Change) Register(fs *flag.FlagSet, fromHelp, toHelp, opsHelp string) {
 // -from N -to M, or the grid of -from counts x -op scenarios (default
 // add). fromRequired is the error for a missing -from.
 func (c *Change) Sweep(sw *analysis.Sweep, set map[string]bool, seed uint64, fromRequired string) error {
+	if set["step"] && set["to"] && !c.Fleet.Explicit() && len(c.Fleet.change.Join)+len(c.Fleet.change.Leave) == 0 {
+		return c.staged(sw)
+	}
 	if c.Fleet.Used(set) {
 		for _, n := range []string{"to", "op"} {
 			if set[n] {
@@ -250,3 +258,25 @@ func KeepWeighted(a *Analysis, o *analysis.Options, sw *analysis.Sweep, stderr i
 // Explicit reports whether the fleet flags give the initial membership
 // themselves (-members, -node-ids or -weights) rather than a -from count.
 func (f *Fleet) Explicit() bool { return f.members != "" || f.NodeIDs != "" || f.Weights != "" }
+
+// Named reports whether the initial membership's node IDs came from the
+// user (-members or -node-ids), not generated (node-0 ...).
+func (f *Fleet) Named() bool { return f.members != "" || f.NodeIDs != "" }
+
+// staged sets sw to the resize -from N -to M staged -step nodes at a
+// time (analysis.Staged).
+func (c *Change) staged(sw *analysis.Sweep) error {
+	if c.ops != "" {
+		return fmt.Errorf("-to %d and -op %q: give one or the other", c.to, c.ops)
+	}
+	n, err := strconv.Atoi(c.From)
+	if err != nil {
+		return fmt.Errorf("-from %q: a staged resize (-to, -step) needs one node count", c.From)
+	}
+	sc, err := analysis.Staged(n, c.to, c.Fleet.change.Step)
+	sw.Scenarios = []analysis.Scenario{sc}
+	return err
+}
+
+// StepSize returns -step: the nodes per step of a staged change (0: at once).
+func (f *Fleet) StepSize() int { return f.change.Step }

@@ -3,12 +3,16 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/external"
+	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/fleet"
+	"github.com/chbench/chbench/schema"
 )
 
 // Placement is the flag group shared by every command that builds
@@ -27,6 +31,7 @@ type Placement struct {
 	Capacity   int
 	Weights    string
 	NodeIDs    string
+	Members    string // -members: a membership file (fleet.ReadMembership)
 	Mem        ByteSize
 	// Exec holds the settings of the programs -algo names as exec:COMMAND
 	// (-exec-timeout, -exec-batch); each Command comes from -algo.
@@ -57,7 +62,18 @@ func (p *Placement) RegisterMembership(fs *flag.FlagSet) {
 	fs.IntVar(&p.Nodes, "nodes", 0, "number of nodes, named node-0 ... node-{n-1} (or the count of -node-ids)")
 	fs.StringVar(&p.Weights, "weights", "", "comma-separated node weights > 0, one per node (default all 1)")
 	fs.StringVar(&p.NodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
+	RegisterMembers(fs, &p.Members)
 }
+
+// RegisterMembers adds -members FILE, the membership file every command
+// that takes a membership reads the same way.
+func RegisterMembers(fs *flag.FlagSet, path *string) {
+	fs.StringVar(path, "members", "", "membership from a file: one node a line, id or id,weight (# comments), instead of -nodes, -node-ids and -weights")
+}
+
+// Named reports whether the node IDs came from the user (-members or
+// -node-ids) rather than being generated (node-0 ...).
+func (p *Placement) Named() bool { return p.Members != "" || p.NodeIDs != "" }
 
 func (p *Placement) Config() catalog.Config {
 	applyMem(p.Mem)
@@ -65,8 +81,21 @@ func (p *Placement) Config() catalog.Config {
 		TableSize: p.TableSize, Probes: p.Probes, Capacity: p.Capacity, MemoryBudget: int64(p.Mem)}
 }
 
-// Membership builds the node list from -nodes, -node-ids and -weights.
+// Membership builds the node list from -members, or from -nodes,
+// -node-ids and -weights.
 func (p *Placement) Membership(set map[string]bool) ([]algorithms.Node, error) {
+	if p.Members != "" {
+		for _, f := range []string{"nodes", "node-ids", "weights"} {
+			if set[f] {
+				return nil, fmt.Errorf("-members %q and -%s: give the membership in the file or with the flags, not both", p.Members, f)
+			}
+		}
+		nodes, err := fleet.ReadMembership(p.Members)
+		if err != nil {
+			return nil, fmt.Errorf("-members: %w", err)
+		}
+		return nodes, nil
+	}
 	var nodes []algorithms.Node
 	if p.NodeIDs != "" {
 		ids := strings.Split(p.NodeIDs, ",")
@@ -117,5 +146,24 @@ var LimitHeap bool
 func applyMem(b ByteSize) {
 	if LimitHeap {
 		debug.SetMemoryLimit(int64(b) + 64<<20)
+	}
+}
+
+// NamedPlacement sets the placement mode of o for a membership whose node
+// IDs the user gave (named): fixed, the layout of exactly those IDs, which
+// is what the user's own client builds, unless -placement was given. Asked
+// for per-set on such a membership, it says on stderr what per-set means
+// there: key sets 2..S are placed on salted IDs ("r<s>/ID"), so their
+// numbers describe random layouts like the user's, not the user's.
+func NamedPlacement(o *analysis.Options, set map[string]bool, named bool, stderr io.Writer) {
+	if !named {
+		return
+	}
+	if !set["placement"] {
+		o.Placement = schema.PlacementFixed
+		return
+	}
+	if o.Placement == schema.PlacementPerSet {
+		fmt.Fprintln(stderr, "chbench: -placement per-set on named nodes: key sets 2 and later place ring, bounded, ketama, maglev and multiprobe on salted IDs (r<s>/ID), so their numbers describe random layouts like yours, not yours; -placement fixed (the default for named nodes) measures your layout")
 	}
 }

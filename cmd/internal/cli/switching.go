@@ -10,6 +10,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/fleet"
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
 )
@@ -162,7 +163,7 @@ func (s *Switch) fleet(set map[string]bool, names []string, stderr io.Writer) ([
 				return nil, fmt.Errorf("-members %q and -%s: give the fleet in the file or with flags, not both", s.members, f)
 			}
 		}
-		nodes, err := analysis.ReadMembership(s.members)
+		nodes, err := fleet.ReadMembership(s.members)
 		if err != nil {
 			return nil, fmt.Errorf("-members: %w", err)
 		}

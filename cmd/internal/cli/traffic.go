@@ -24,6 +24,7 @@ type Traffic struct {
 	seed      uint64
 	zipf      string
 	keysKind  string
+	KeyFile   string // -keyfile: the streams are its sets (opened by the command)
 	inFlight  int
 	Format    string
 	Formats   []string // parsed -format
@@ -44,6 +45,7 @@ func (t *Traffic) Register(fs *flag.FlagSet, zipfDefault string) {
 	fs.Uint64Var(&t.seed, "seed", 1, "seed of the keys, the request draws and the leaving node")
 	fs.StringVar(&t.zipf, "zipf", zipfDefault, "Zipf exponent(s) s >= 0 of key popularity, comma-separated (0 = uniform)")
 	fs.StringVar(&t.keysKind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames())
+	fs.StringVar(&t.KeyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets): stream s's Zipf law spans set s's keys in file order (replaces -keys and -keys-kind); - is standard input")
 	fs.IntVar(&t.inFlight, "inflight", 0, fmt.Sprintf("bounded-request: requests in flight K (FIFO service); 0 = %d per node", bounded.DefaultInFlightPerNode))
 	registerOutput(fs, &t.Format, &t.Out)
 	fs.StringVar(&t.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
@@ -88,7 +90,7 @@ func (t *Traffic) Options(set map[string]bool) (analysis.LoadOptions, []algorith
 	if err != nil {
 		return o, nil, err
 	}
-	if !set["nodes"] && !set["node-ids"] {
+	if !set["nodes"] && !set["node-ids"] && !set["members"] {
 		t.Placement.Nodes = 100
 		set["nodes"] = true
 	}
@@ -107,6 +109,18 @@ func (t *Traffic) Options(set map[string]bool) (analysis.LoadOptions, []algorith
 	if commit == "" {
 		commit = Revision()
 	}
+	o = analysis.LoadOptions{
+		Options:  analysis.Options{Config: cfg, Seed: t.seed, Commit: commit},
+		Requests: t.requests, Zipfs: zipfs, InFlight: t.inFlight,
+	}
+	if t.KeyFile != "" { // opened by the command, once the flags are all checked
+		for _, f := range []string{"keys", "keys-kind"} {
+			if set[f] {
+				return o, nil, fmt.Errorf("-keyfile %q and -%s: the file's keys are the keys", t.KeyFile, f)
+			}
+		}
+		return o, nodes, nil
+	}
 	if t.keys > analysis.MaxZipfKeys {
 		return o, nil, fmt.Errorf("keys %d: the Zipf law needs 1 to %d keys", t.keys, analysis.MaxZipfKeys)
 	}
@@ -114,12 +128,8 @@ func (t *Traffic) Options(set map[string]bool) (analysis.LoadOptions, []algorith
 	if err != nil {
 		return o, nil, err
 	}
-	if g, err = g.WithKind(kind); err != nil {
+	if o.Keys, err = g.WithKind(kind); err != nil {
 		return o, nil, err
-	}
-	o = analysis.LoadOptions{
-		Options:  analysis.Options{Config: cfg, Keys: g, Seed: t.seed, Commit: commit},
-		Requests: t.requests, Zipfs: zipfs, InFlight: t.inFlight,
 	}
 	return o, nodes, nil
 }

@@ -1,0 +1,208 @@
+package command
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/cmd/internal/cli"
+	"github.com/chbench/chbench/fleet"
+	"github.com/chbench/chbench/schema"
+)
+
+// runFleet runs the miss storm (moved fraction and its cost to the
+// database) of every planned change of a fleet profile: each change from
+// the membership it starts from (today's, or after the change it names),
+// on the profile's named members and weights, its key file and its
+// traffic, every step of a staged change apart. It writes one storm.csv
+// row set (schema.Storm) whose op column is the change's name (NAME-step
+// for the steps of a staged one), for the report's "Your fleet" section.
+func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := cli.NewFlagSet("fleet", "-profile FILE [-algo A[,B...]] [-sets S] [-seed N] [-commit C] [-keys N]", stderr)
+	profile := fs.String("profile", "", "the fleet profile (TOML, docs/fleet-profile.md); required")
+	algo := fs.String("algo", "all", "comma-separated algorithms, or all (with the profile's client when it is a dialect); those that take no weights are left out of a weighted fleet's changes (said on stderr)")
+	sets := fs.Int("sets", 5, "independent key sets; means and 95% intervals are over sets")
+	seed := fs.Uint64("seed", 1, "seed of the generated keys")
+	commit := fs.String("commit", "", "the commit recorded in the rows")
+	keys := fs.Int("keys", 0, "keys per generated key set without a key file in the profile (0 = the profile's traffic keys)")
+	load := fs.Bool("load", false, "instead of the storms: the request load on today's members under the profile's Zipf exponent over its keys, each node's requests against its weight (chbench load rows)")
+	switching := fs.Bool("switching", false, "instead of the storms: what leaving the profile's client costs, on today's members: the keys each other placement routes differently and the miss storm of the switch (chbench switch rows)")
+	shares := fs.Bool("shares", false, "instead of the storms: each node's share of the keys on today's members against its weight share (chbench spread -shares rows)")
+	set, err := cli.Parse(fs, args)
+	if err != nil {
+		return cli.Usage(err)
+	}
+	if fs.NArg() != 0 {
+		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	if *profile == "" {
+		return cli.Usage(errors.New("-profile FILE is required"))
+	}
+	if set["keys"] && *keys < 1 {
+		return cli.Usage(fmt.Errorf("-keys %d: want at least 1 key per set", *keys))
+	}
+	p, err := fleet.Read(*profile)
+	if err != nil {
+		return cli.Usage(fmt.Errorf("-profile: %w", err))
+	}
+	if p.Traffic.Trace != "" {
+		return cli.Usage(fmt.Errorf("-profile %s: trace %q: the commands read key files only so far; give the trace's keys as key_file", p.Path, p.Traffic.Trace))
+	}
+	if boolCount(*load, *shares, *switching) > 1 {
+		return cli.Usage(errors.New("-load, -shares and -switching: give one"))
+	}
+	if *switching && p.Client == "" {
+		return cli.Usage(fmt.Errorf("-switching: the profile %s names no client", p.Path))
+	}
+	if len(p.Changes) == 0 && !*shares && !*load && !*switching {
+		return cli.Usage(fmt.Errorf("-profile %s: no [[change]]: nothing to measure", p.Path))
+	}
+	if *algo == "all" && p.Client != "" && catalog.IsDialect(p.Client) {
+		// The client itself, bit for bit, beside every algorithm that can
+		// place the fleet.
+		var keep, out []string
+		for _, name := range catalog.Names() {
+			if in, err := catalog.Describe(name); err == nil && (in.Weighted || !p.Weighted()) {
+				keep = append(keep, name)
+			} else {
+				out = append(out, name)
+			}
+		}
+		if len(out) > 0 {
+			fmt.Fprintf(stderr, "chbench: skipping %s: no weights other than 1\n", strings.Join(out, ", "))
+		}
+		*algo = strings.Join(append(keep, p.Client), ",")
+	}
+	tmp, err := os.MkdirTemp("", "chbench-fleet-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	keyArgs := []string{"-sets", strconv.Itoa(*sets), "-seed", strconv.FormatUint(*seed, 10)}
+	if *commit != "" {
+		keyArgs = append(keyArgs, "-commit", *commit)
+	}
+	if p.Traffic.KeyFile != "" {
+		keyArgs = append(keyArgs, "-keyfile", p.Traffic.KeyFile)
+	} else {
+		n := p.Traffic.Keys
+		if *keys > 0 {
+			n = *keys
+		}
+		keyArgs = append(keyArgs, "-keys", strconv.Itoa(n))
+	}
+	if *switching {
+		members := filepath.Join(tmp, "members.txt")
+		if err := writeMembership(members, p.Nodes); err != nil {
+			return err
+		}
+		var to []string
+		for _, a := range strings.Split(*algo, ",") {
+			if a != p.Client {
+				to = append(to, a)
+			}
+		}
+		a := append([]string{"-from", p.Client, "-to", strings.Join(to, ","), "-members", members, "-format", "csv",
+			"-reads", num(p.Traffic.Reads), "-hit", num(p.Traffic.HitRatio), "-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}, keyArgs...)
+		var errs bytes.Buffer
+		err = runSwitch(a, stdout, &errs)
+		io.Copy(stderr, &errs)
+		return err
+	}
+	if *shares || *load {
+		members := filepath.Join(tmp, "members.txt")
+		if err := writeMembership(members, p.Nodes); err != nil {
+			return err
+		}
+		a := append([]string{"-algo", *algo, "-members", members, "-format", "csv"}, keyArgs...)
+		var errs bytes.Buffer
+		if *shares {
+			err = runSpread(ctx, append(a, "-shares", "-draws", "0", "-placement", p.Placement), stdout, &errs)
+		} else {
+			err = runLoad(ctx, append(a, "-zipf", num(p.Traffic.Zipf), "-requests", strconv.Itoa(p.Traffic.Requests)), stdout, &errs)
+		}
+		io.Copy(stderr, &errs)
+		return err
+	}
+	var all []schema.Storm
+	for i, c := range p.Changes {
+		members := filepath.Join(tmp, fmt.Sprintf("members-%d.txt", i))
+		if err := writeMembership(members, p.Before(c)); err != nil {
+			return err
+		}
+		a := []string{"-algo", *algo, "-members", members, "-format", "csv", "-placement", p.Placement,
+			"-reads", num(p.Traffic.Reads), "-hit", num(p.Traffic.HitRatio),
+			"-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}
+		a = append(append(a, keyArgs...), changeFlags(c)...)
+		var out, errs bytes.Buffer
+		if err := runStorm(ctx, a, &out, &errs); err != nil {
+			return fmt.Errorf("change %q: %w\n%s", c.Name, err, strings.TrimSpace(errs.String()))
+		}
+		for l := range strings.Lines(errs.String()) {
+			fmt.Fprintf(stderr, "change %s: %s", c.Name, l)
+		}
+		rows, err := schema.ReadCSV[schema.Storm](&out, "storm of change "+c.Name)
+		if err != nil {
+			return err
+		}
+		for j := range rows {
+			if strings.HasSuffix(rows[j].Op, "-step") {
+				rows[j].Op = c.Name + "-step"
+			} else {
+				rows[j].Op = c.Name
+			}
+		}
+		all = append(all, rows...)
+	}
+	return schema.WriteCSV(stdout, all)
+}
+
+// changeFlags returns the storm flags of change c: its joins, leaves or
+// failures (the same movement), reweights and step.
+func changeFlags(c fleet.Change) []string {
+	var a []string
+	for _, n := range c.Join {
+		a = append(a, "-join", n.ID+","+num(n.Weight))
+	}
+	for _, id := range c.Leave {
+		a = append(a, "-leave", id)
+	}
+	for _, n := range c.Reweight {
+		a = append(a, "-reweight", n.ID+"="+num(n.Weight))
+	}
+	if c.Step > 0 {
+		a = append(a, "-step", strconv.Itoa(c.Step))
+	}
+	return a
+}
+
+// writeMembership writes nodes as a membership file (fleet.ReadMembership):
+// id,weight a line.
+func writeMembership(path string, nodes []algorithms.Node) error {
+	var b strings.Builder
+	for _, n := range nodes {
+		fmt.Fprintf(&b, "%s,%s\n", n.ID, num(n.Weight))
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o600)
+}
+
+func boolCount(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+// num formats x in the shortest form that parses back to x.
+func num(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }

@@ -1,0 +1,160 @@
+package command
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chbench/chbench/schema"
+)
+
+// chbench fleet runs the storm of every planned change of a profile, on
+// its named members and weights: a staged growth 4 -> 6 gives one row per
+// step (op NAME-step), each with its own ideal fraction (the joining
+// node's weight over the total after it), a named leave from the fleet
+// after that growth starts at 6 nodes, a dialect client is measured
+// beside the algorithms, and algorithms that take no weights are left out
+// of the weighted fleet and named on stderr.
+func TestFleetCommandRunsEveryChange(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "f.toml")
+	if err := os.WriteFile(prof, []byte(`
+client = "twemproxy-ketama-md5"
+node = [ { id = "10.0.0.1:11211", weight = 2 }, { id = "10.0.0.2:11211" }, { id = "10.0.0.3:11211" }, { id = "10.0.0.4:11211" } ]
+[traffic]
+keys = 2000
+reads_per_second = 1000
+hit_ratio = 0.9
+working_set = 1000
+requests = 20000
+[[change]]
+name = "grow"
+join = [ { id = "10.0.0.5:11211" }, { id = "10.0.0.6:11211" } ]
+step = 1
+[[change]]
+name = "drop-2"
+after = "grow"
+leave = ["10.0.0.2:11211"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// grow is a scenario op: refused as a change name.
+	if _, _, err := runCLI(t, "fleet", "-profile", prof); err == nil || !strings.Contains(err.Error(), `change 0 ("grow"): name`) {
+		t.Fatalf("change named grow: %v, want the name refused", err)
+	}
+	text, _ := os.ReadFile(prof)
+	if err := os.WriteFile(prof, []byte(strings.ReplaceAll(string(text), `"grow"`, `"grow-to-6"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := runCLI(t, "fleet", "-profile", prof, "-sets", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	rows, err := schema.ReadCSV[schema.Storm](strings.NewReader(out), "fleet output")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		algo, op string
+		from, to int
+	}
+	got := map[key]schema.Storm{}
+	for _, r := range rows {
+		got[key{r.Algo, r.Op, r.From, r.To}] = r
+	}
+	// Weights 2,1,1,1 (+1 +1): the node joining 5 nodes of weight 5 holds
+	// 1/6 of the weight after, the next 1/7; 10.0.0.2 (weight 1) leaving
+	// 7 weight units moves 1/7.
+	for _, want := range []struct {
+		k     key
+		ideal float64
+	}{
+		{key{"rendezvous", "grow-to-6-step", 4, 5}, 1.0 / 6},
+		{key{"rendezvous", "grow-to-6-step", 5, 6}, 1.0 / 7},
+		{key{"twemproxy-ketama-md5", "grow-to-6-step", 4, 5}, 1.0 / 6},
+		{key{"rendezvous", "drop-2", 6, 5}, 1.0 / 7},
+		{key{"twemproxy-ketama-md5", "drop-2", 6, 5}, 1.0 / 7},
+	} {
+		r, ok := got[want.k]
+		if !ok {
+			t.Errorf("no row %+v in:\n%s", want.k, out)
+			continue
+		}
+		if math.Abs(r.IdealFrac-want.ideal) > 1e-12 || r.Reads != 1000 || r.HitRatio != 0.9 || r.WorkingSet != 1000 {
+			t.Errorf("%+v: ideal %v reads %v hit %v K %d; want ideal %v on the profile's traffic", want.k, r.IdealFrac, r.Reads, r.HitRatio, r.WorkingSet, want.ideal)
+		}
+	}
+	for k := range got {
+		if k.algo == "jump" {
+			t.Errorf("jump (no weights) measured on a weighted fleet: %+v", k)
+		}
+	}
+	if !strings.Contains(stderr, "chbench: skipping modulo, jump") {
+		t.Errorf("stderr does not name the algorithm left out:\n%s", stderr)
+	}
+	// -shares: one row per member today and algorithm, each node's weight
+	// share its weight over the total 5; -load: one row per algorithm at
+	// the profile's Zipf exponent and requests, the dialect client among
+	// them.
+	out, _, err = runCLI(t, "fleet", "-profile", prof, "-shares", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := schema.ReadCSV[schema.ShareRow](strings.NewReader(out), "shares")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sh {
+		if want := r.Weight / 5; r.Nodes != 4 || math.Abs(r.WeightShare-want) > 1e-12 {
+			t.Errorf("share row %s %s: nodes %d weight share %v, want 4 nodes and %v", r.Algo, r.ID, r.Nodes, r.WeightShare, want)
+		}
+	}
+	if len(sh)%4 != 0 || len(sh) < 8 {
+		t.Errorf("%d share rows, want 4 per algorithm", len(sh))
+	}
+	out, _, err = runCLI(t, "fleet", "-profile", prof, "-load", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld, err := schema.ReadCSV[schema.Load](strings.NewReader(out), "load")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := false
+	for _, r := range ld {
+		if r.Nodes != 4 || r.Requests != 20000 || r.Zipf == nil || *r.Zipf != 0.99 {
+			t.Errorf("load row %s: nodes %d requests %d; want 4 nodes, 20,000 requests at the default s = 0.99", r.Algo, r.Nodes, r.Requests)
+		}
+		client = client || r.Algo == "twemproxy-ketama-md5"
+	}
+	if !client {
+		t.Errorf("no load row of the client in:\n%s", out)
+	}
+	// -switching: leaving the client for every other placement, on
+	// today's four members.
+	out, _, err = runCLI(t, "fleet", "-profile", prof, "-switching", "-sets", "2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sws, err := schema.ReadCSV[schema.Switch](strings.NewReader(out), "switching")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sws {
+		if r.Algo != "twemproxy-ketama-md5" || r.ToAlgo == r.Algo || r.Nodes != 4 || r.FirstNode != "10.0.0.1:11211" {
+			t.Errorf("switching row %s -> %s on %d nodes from %s; want from the client on today's 4 members", r.Algo, r.ToAlgo, r.Nodes, r.FirstNode)
+		}
+	}
+	if len(sws) == 0 {
+		t.Error("no switching rows")
+	}
+	// A profile without changes has nothing to measure.
+	if err := os.WriteFile(prof, []byte("nodes = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "fleet", "-profile", prof); err == nil || !strings.Contains(err.Error(), "no [[change]]") {
+		t.Errorf("profile without changes: %v", err)
+	}
+}
