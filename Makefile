@@ -69,6 +69,17 @@ BOUNDED_KEYS     ?= 100000
 BOUNDED_REQUESTS ?= 200000
 BOUNDED_ZIPF     ?= 0,0.99
 BOUNDED_EPS      ?= 0.05,0.1,0.25,0.5,1
+# Membership in motion (chbench propagate): the headline (one join at 100
+# nodes rolled out linearly over 30 s to 100 clients sending
+# PROPAGATE_RATE requests/s on 100,000 uniform keys, PROPAGATE_REPLAYS
+# replays) and the same join spread by gossip (memberlist's LAN fan-out 3
+# every 200 ms) to a cache-aside fleet with 10% writes on 10,000 Zipf
+# keys, PROPAGATE_CACHE_REPLAYS replays (gossip spreads vary a lot from
+# one to the next); the live Redis resharding runs when redis-server and
+# redis-cli are installed.
+PROPAGATE_RATE          ?= 10000
+PROPAGATE_REPLAYS       ?= 5
+PROPAGATE_CACHE_REPLAYS ?= 20
 
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHBENCH := bin/chbench
@@ -90,6 +101,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
 .PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots report compare publish summary clean
+.PHONY: propagate
 
 ## all: the default target: build.
 all: build
@@ -113,7 +125,7 @@ build:
 # NOPUBLISH=1 (quick's) leaves publishing to its caller for the same reason.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots report OUT=$(STAGE) PROFILE=
+	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference propagate plots report OUT=$(STAGE) PROFILE=
 	$(if $(PROFILE),$(MAKE) --no-print-directory report OUT=$(STAGE))
 	touch $(STAGE)/.complete
 	$(if $(NOPUBLISH),@true,$(MAKE) --no-print-directory publish summary)
@@ -123,7 +135,8 @@ quick:
 	$(MAKE) --no-print-directory bench NOPUBLISH=1 COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
 		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS= \
 		FLEET_KEYS=2000 REPL_SETS=5 \
-		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000
+		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000 \
+		PROPAGATE_RATE=1000 PROPAGATE_REPLAYS=3 PROPAGATE_CACHE_REPLAYS=5
 	$(MAKE) --no-print-directory publish summary
 
 ## summary: print the lookup table and the speed targets of RESULTS.
@@ -212,6 +225,22 @@ traffic: build
 	$(CHBENCH) bounded -nodes $(BOUNDED_NODES) -keys $(BOUNDED_KEYS) -requests $(BOUNDED_REQUESTS) -zipf $(BOUNDED_ZIPF) -eps $(BOUNDED_EPS) $(TRAFFICARGS) -format csv -o $(OUT)/boundedloads
 	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys-kind sequential -keys $(SPREAD_KEYS) $(TRAFFICARGS) -format csv -o $(OUT)/hashes-sequential
 
+## propagate: requests routed by stale views while one join rolls out, the same join gossiped to a cache-aside fleet, and a live Redis Cluster resharding's redirects.
+# The headline's flags are spelled out (they are propagate's defaults,
+# and -headline's scenario) so that quick can lower the rate. The tables
+# of the headline and the live run are printed, then removed.
+PROPAGATEARGS = -algo all -from 100 -op add -clients 100 -seed $(SEED) -commit $(COMMIT)
+propagate: build
+	mkdir -p $(OUT)
+	$(CHBENCH) propagate $(PROPAGATEARGS) -model linear:T=30s -rate $(PROPAGATE_RATE) -keys 100000 -replays $(PROPAGATE_REPLAYS) -format csv,table -o $(OUT)/.propagate
+	mv -f $(OUT)/.propagate.csv $(OUT)/propagate.csv
+	cat $(OUT)/.propagate.table && rm -f $(OUT)/.propagate.table
+	$(CHBENCH) propagate $(PROPAGATEARGS) -model gossip:k=3,p=200ms -rate $(PROPAGATE_RATE) -keys 10000 -zipf 0.99 -writes 0.1 -cache -handoff 0.5 -replays $(PROPAGATE_CACHE_REPLAYS) -windows 20 -format csv -o $(OUT)/propagate-cache
+	if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then \
+		$(CHBENCH) propagate -live -seed $(SEED) -commit $(COMMIT) -format csv,table -o $(OUT)/.propagate-redis && \
+		mv -f $(OUT)/.propagate-redis.csv $(OUT)/propagate-redis.csv && cat $(OUT)/.propagate-redis.table && rm -f $(OUT)/.propagate-redis.table; \
+	else echo "note: redis-server or redis-cli is not installed, so the live resharding (propagate-redis.csv) was not run (.ci/run installs them)"; fi
+
 ## reference: the field's published values reproduced with tolerances and PASS/FAIL; fails on any FAIL.
 reference: build
 	mkdir -p $(OUT)
@@ -266,11 +295,12 @@ publish:
 	rm -rf $(STAGE)
 	@echo "results in $(RESULTS)/ and $(RESULTS)/plots/"
 
-## test: vet and race-enabled tests of both modules.
+## test: vet and race-enabled tests of the three modules (main, peers, gossip).
 test:
 	$(GO) vet ./...
 	$(GO) test $(TESTFLAGS) ./...
 	cd peers && $(GO) vet ./... && $(GO) test $(TESTFLAGS) ./...
+	cd gossip && $(GO) vet ./... && $(GO) test $(TESTFLAGS) ./...
 	@for s in redis-server redis-cli memcached nutcracker; do command -v $$s >/dev/null || echo "note: $$s is not installed, so the live/ agreement tests that need it were skipped (.ci/run installs it)"; done
 
 ## clean: remove bin/ and an unfinished staging run.

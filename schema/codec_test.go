@@ -65,6 +65,26 @@ func TestRoundTrip(t *testing.T) {
 	roundTrip(t, filled[StormPoint]())
 	roundTrip(t, filled[Replication]())
 	roundTrip(t, filled[StormLive]())
+	roundTrip(t, filledPropagate())
+	roundTrip(t, filledRedirect())
+}
+
+// filledPropagate is filled[Propagate] with the columns its relations tie
+// together set to values that satisfy them: reads <= requests, misrouted
+// <= stale, fractions in 0..1.
+func filledPropagate() Propagate {
+	r := filled[Propagate]()
+	r.Requests, r.Reads = r.Reads, r.Requests
+	r.Stale, r.StaleLo, r.StaleHi, r.Misrouted, r.MisroutedLo, r.MisroutedHi = r.Misrouted, r.MisroutedLo, r.MisroutedHi, r.Stale, r.StaleLo, r.StaleHi
+	r.MovedFrac, r.Writes = 0.25, 0.125
+	return r
+}
+
+// filledRedirect is filled[Redirect] with a write fraction in 0..1.
+func filledRedirect() Redirect {
+	r := filled[Redirect]()
+	r.Writes = 0.2
+	return r
 }
 
 func roundTrip[R Row](t *testing.T, row R) {

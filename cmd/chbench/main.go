@@ -10,6 +10,8 @@
 //	chbench storm -live -from N -to M                    the same against real memcached on 127.0.0.1
 //	chbench load [-nodes N] [-zipf s,...] [flags]       per-node request load under Zipf popularity
 //	chbench bounded [-nodes N] [-eps e,...] [flags]     bounded loads: partition, key and request forms
+//	chbench propagate [-from N] [-model SPEC] [flags]   requests astray while a change reaches the clients
+//	chbench propagate -live                             MOVED/ASK redirects of a live Redis Cluster resharding
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
 //	chbench report -dir results [-profile FILE]         write results/REPORT.md for a design review
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
@@ -62,6 +64,8 @@ var commands = map[string]command{
 	"algorithms": {"list the algorithms and the catalog's facts about each", runAlgorithms},
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},
+
+	"propagate": {"count requests routed by stale views while a membership change propagates to clients; -live: Redis redirects during a resharding", runPropagate},
 }
 
 // run executes the chbench command line args (without the program name),
