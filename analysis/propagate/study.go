@@ -130,22 +130,39 @@ const (
 	generatedBytesPerKey = 64
 )
 
-// Rows runs the study and returns its rows: for each scenario and
-// algorithm, one per window and then the whole span (window -1). It
-// returns an error naming the first bad value (of the study, of a
-// scenario, of the requests), one when the study's memory estimate (the
-// key universe, and with Cache the cached copies of every key per
-// algorithm) exceeds Catalog.MemoryBudget, and Run's errors.
-func (s *Study) Rows() ([]schema.Propagate, error) {
+// Check validates the study before any work: the budget, and for every
+// scenario its memberships, change times, span, request count and the
+// Run configuration. Its errors are those of [Study.Rows] that need no
+// run.
+func (s *Study) Check() error {
 	if len(s.Scenarios) == 0 {
-		return nil, fmt.Errorf("propagate: no scenarios")
+		return fmt.Errorf("propagate: no scenarios")
 	}
 	if err := s.checkBudget(); err != nil {
+		return err
+	}
+	for _, sc := range s.Scenarios {
+		if _, _, err := s.plan(sc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Rows runs the study and returns its rows: for each scenario and
+// algorithm, one per window and then the whole span (window -1). It
+// returns the errors of [Study.Check] (a bad value of the study, of a
+// scenario or of the requests; a memory estimate, the key universe and
+// with Cache the cached copies of every key per algorithm, above
+// Catalog.MemoryBudget) and Run's errors.
+func (s *Study) Rows() ([]schema.Propagate, error) {
+	if err := s.Check(); err != nil {
 		return nil, err
 	}
 	var rows []schema.Propagate
 	for _, sc := range s.Scenarios {
-		cfg, src, err := s.config(sc)
+		cfg, gc, _ := s.plan(sc) // checked
+		src, err := NewGenerated(gc)
 		if err != nil {
 			return nil, fmt.Errorf("propagate: scenario %s from %d nodes: %w", sc.Op, len(sc.Initial), err)
 		}
@@ -153,7 +170,7 @@ func (s *Study) Rows() ([]schema.Propagate, error) {
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, RowsOf(cfg, src.Config(), sc.Op, res, s.Commit)...)
+		rows = append(rows, RowsOf(cfg, gc, sc.Op, res, s.Commit)...)
 	}
 	return rows, nil
 }
@@ -165,34 +182,45 @@ func (s *Study) checkBudget() error {
 		budget = catalog.DefaultMemoryBudget
 	}
 	est := int64(s.Requests.Keys) * generatedBytesPerKey
+	cached := ""
 	if s.Cache {
 		est += int64(s.Requests.Keys) * int64(len(s.Algorithms)) * cacheBytesPerKey
+		cached = fmt.Sprintf(" cached by %d algorithms", len(s.Algorithms))
 	}
 	if est > budget {
 		return fmt.Errorf("propagate: %d keys%s need about %s, more than the memory budget %s: fewer keys or algorithms, or a larger budget",
-			s.Requests.Keys, map[bool]string{true: fmt.Sprintf(" cached by %d algorithms", len(s.Algorithms))}[s.Cache],
-			catalog.HumanBytes(est), catalog.HumanBytes(budget))
+			s.Requests.Keys, cached, catalog.HumanBytes(est), catalog.HumanBytes(budget))
 	}
 	return nil
 }
 
-// config builds the Run configuration and request source of scenario sc.
-func (s *Study) config(sc analysis.Scenario) (Config, *Generated, error) {
+// plan returns the Run configuration and the request generator's
+// configuration of scenario sc, checked; the error names the scenario.
+func (s *Study) plan(sc analysis.Scenario) (Config, GeneratedConfig, error) {
+	cfg, gc, err := s.planOf(sc)
+	if err != nil {
+		return cfg, gc, fmt.Errorf("propagate: scenario %s from %d nodes: %w", sc.Op, len(sc.Initial), err)
+	}
+	return cfg, gc, nil
+}
+
+func (s *Study) planOf(sc analysis.Scenario) (Config, GeneratedConfig, error) {
+	var gc GeneratedConfig
 	if len(sc.Steps) < 1 || len(sc.Steps) > MaxChanges {
-		return Config{}, nil, fmt.Errorf("%d membership changes: need 1 to %d", len(sc.Steps), MaxChanges)
+		return Config{}, gc, fmt.Errorf("%d membership changes: need 1 to %d", len(sc.Steps), MaxChanges)
 	}
 	members, err := sc.Memberships()
 	if err != nil {
-		return Config{}, nil, err
+		return Config{}, gc, err
 	}
 	at, err := s.ChangeTimes(len(sc.Steps))
 	if err != nil {
-		return Config{}, nil, err
+		return Config{}, gc, err
 	}
 	start, end := s.Start, s.End
 	if start == 0 && end == 0 {
 		if start, end, err = DefaultSpan(s.Model, s.Clients, at); err != nil {
-			return Config{}, nil, err
+			return Config{}, gc, err
 		}
 	}
 	cfg := Config{Algorithms: s.Algorithms, Catalog: s.Catalog, Nodes: members[0], Model: s.Model, Clients: s.Clients,
@@ -201,27 +229,26 @@ func (s *Study) config(sc analysis.Scenario) (Config, *Generated, error) {
 		cfg.Changes = append(cfg.Changes, Change{At: t, Nodes: members[i+1]})
 	}
 	if err := cfg.validate(); err != nil {
-		return Config{}, nil, err
+		return Config{}, gc, err
 	}
-	gc := s.Requests
+	gc = s.Requests
 	gc.Start, gc.End, gc.Clients = start, end, s.Clients
-	src, err := NewGenerated(gc)
-	if err != nil {
-		return Config{}, nil, err
+	n := math.Ceil((end - start) * gc.Rate)
+	switch {
+	case !(gc.Rate > 0) || math.IsInf(gc.Rate, 0):
+		return Config{}, gc, fmt.Errorf("rate %v: need a finite number of requests per second > 0", gc.Rate)
+	case n > MaxRequests:
+		return Config{}, gc, fmt.Errorf("%v s at %v requests/s is %.4g requests: at most %d per replay", end-start, gc.Rate, n, MaxRequests)
+	case n*float64(s.Replays)*float64(len(s.Scenarios)) > MaxStudyRequests:
+		return Config{}, gc, fmt.Errorf("%.4g requests per replay x %d replays x %d scenarios: at most %d requests in all", n, s.Replays, len(s.Scenarios), int64(MaxStudyRequests))
 	}
-	if total := float64(src.Requests()) * float64(s.Replays) * float64(len(s.Scenarios)); total > MaxStudyRequests {
-		return Config{}, nil, fmt.Errorf("%d requests per replay x %d replays x %d scenarios: at most %d requests in all",
-			src.Requests(), s.Replays, len(s.Scenarios), int64(MaxStudyRequests))
-	}
-	if src.Requests() == 0 {
-		return Config{}, nil, fmt.Errorf("span %v..%v s at %v requests/s holds no request", start, end, gc.Rate)
-	}
-	return cfg, src, nil
+	return cfg, gc, nil
 }
 
 // Study returns the headline scenario as a [Study] whose rows carry
 // commit: the same scenario, placements, requests and draws as
-// [Headline], as scenario "add" from Nodes to Nodes + 1.
+// [Headline], as scenario "add" from Nodes to Nodes + 1, over the
+// default span (the rollout, [0, T)).
 func (h HeadlineConfig) Study(commit string) (Study, error) {
 	sc, err := analysis.Resize(h.Nodes, h.Nodes+1)
 	if err != nil {
@@ -230,7 +257,7 @@ func (h HeadlineConfig) Study(commit string) (Study, error) {
 	return Study{Algorithms: h.Algorithms, Catalog: h.Catalog, Scenarios: []analysis.Scenario{sc}, At: []float64{0},
 		Model: Linear{Duration: h.Rollout}, Clients: h.Clients,
 		Requests: GeneratedConfig{Keys: h.Keys, Zipf: h.Zipf, Rate: h.Rate, Seed: h.Seed},
-		Start:    0, End: h.Rollout, Windows: h.Windows, Replays: h.Replays, Seed: h.Seed, Workers: h.Workers, Commit: commit}, nil
+		Windows:  h.Windows, Replays: h.Replays, Seed: h.Seed, Workers: h.Workers, Commit: commit}, nil
 }
 
 // RowsOf returns the rows of res, the result of Run(cfg, src) on requests

@@ -100,6 +100,14 @@ func goldenCases() []goldenCase {
 		{"bounded-table", []string{"bounded", "-nodes", "5", "-keys", "500", "-requests", "2000", "-sets", "2", "-eps", "0.25,1", "-zipf", "0,0.99", "-commit", "golden"}},
 		{"bounded-json", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-commit", "golden", "-format", "json"}},
 		{"bounded-bench", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-zipf", "1.2", "-commit", "golden", "-format", "bench"}},
+
+		{"propagate-table", []string{"propagate", "-algo", six, "-from", "20", "-model", "linear:T=4s", "-rate", "500", "-keys", "2000", "-replays", "2", "-windows", "4", "-commit", "golden"}},
+		{"propagate-csv", []string{"propagate", "-algo", "ring,jump", "-from", "10", "-op", "add,remove-random", "-model", "push:dist=exp,mean=0.5s", "-clients", "20", "-rate", "300", "-keys", "1000", "-replays", "2", "-windows", "3", "-commit", "golden", "-format", "csv"}},
+		{"propagate-json", []string{"propagate", "-algo", "rendezvous,slots", "-from", "8", "-to", "10", "-model", "gossip:k=2,p=100ms", "-clients", "30", "-rate", "400", "-keys", "500", "-zipf", "0.9", "-writes", "0.1", "-cache", "-handoff", "0.2", "-replays", "2", "-windows", "2", "-commit", "golden", "-format", "json"}},
+		{"propagate-fleet-table", []string{"propagate", "-algo", "ring,rendezvous,slots", "-node-ids", "a,b,c,d", "-join", "e", "-leave", "b", "-at", "1", "-model", "linear:T=2s", "-span", "0,4", "-clients", "10", "-rate", "500", "-keys", "1000", "-replays", "3", "-cache", "-commit", "golden"}},
+		{"propagate-steps-table", []string{"propagate", "-algo", "jump,modulo", "-from", "6", "-op", "shrink-lifo", "-at", "1", "-every", "2", "-model", "instant", "-rate", "200", "-keys", "300", "-replays", "2", "-commit", "golden"}},
+		{"propagate-headline-bad", []string{"propagate", "-headline", "-rate", "5", "-commit", "golden"}},
+		{"propagate-help", []string{"propagate", "-h"}},
 	}
 	for _, a := range strings.Split(six, ",") {
 		cases = append(cases, goldenCase{"locate-" + a, keys("locate", "-algo", a, "-nodes", "5")})

@@ -11,6 +11,7 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/analysis/propagate"
+	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -75,7 +76,8 @@ func (p *Propagation) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.cache, "cache", false, "add the cache-aside workload: misses, split misses, keys cached on two servers, stale reads (keeps state per key and algorithm)")
 	fs.Float64Var(&p.handoff, "handoff", 0, "store workload: seconds after a change at which its data is on the new owners (>= 0)")
 	fs.IntVar(&p.workers, "workers", 0, "goroutines (0 = one per core); results do not depend on it")
-	fs.BoolVar(&p.Headline, "headline", false, "the report's headline scenario: one join at 100 nodes rolled out linearly over 30 s to 100 clients at 10,000 requests/s on 100,000 uniform keys, 5 replays (the defaults of the scenario flags, which it cannot be combined with)")
+	fs.BoolVar(&p.Headline, "headline", false, fmt.Sprintf("the report's headline scenario: one join at %d nodes rolled out linearly over %g s to %d clients at %s requests/s on %s uniform keys (the defaults of the scenario flags, which it cannot be combined with)",
+		h.Nodes, h.Rollout, h.Clients, numfmt.Thousands(h.Rate), numfmt.Int(h.Keys)))
 	fs.StringVar(&p.Format, "format", "table", "output format(s), comma-separated: table, csv or json; several need -o")
 	fs.StringVar(&p.Out, "o", "", "write each format to `PREFIX`.csv, .json or .table instead of to standard output, through temporary files renamed once all are written")
 	fs.StringVar(&p.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
@@ -140,7 +142,11 @@ func (p *Propagation) Study(set map[string]bool) (propagate.Study, error) {
 		if h.Replays < 1 {
 			return propagate.Study{}, fmt.Errorf("replays %d: need at least 1", h.Replays)
 		}
-		return h.Study(commit)
+		st, err := h.Study(commit)
+		if err != nil {
+			return st, err
+		}
+		return st, st.Check()
 	}
 	st := propagate.Study{Algorithms: algos, Catalog: cfg, Every: p.every, Clients: p.clients,
 		Requests: propagate.GeneratedConfig{Keys: p.keys, Zipf: p.zipf, Rate: p.rate, Writes: p.writes, Seed: p.seed},
@@ -162,8 +168,10 @@ func (p *Propagation) Study(set map[string]bool) (propagate.Study, error) {
 			return st, err
 		}
 	}
-	st.Scenarios, err = p.scenarios(set)
-	return st, err
+	if st.Scenarios, err = p.scenarios(set); err != nil {
+		return st, err
+	}
+	return st, st.Check()
 }
 
 // placements checks -algo and the catalog flags.
@@ -249,9 +257,6 @@ func (p *Propagation) scenarios(set map[string]bool) ([]analysis.Scenario, error
 			sc, err := analysis.NewScenario(op, n, p.seed)
 			if err != nil {
 				return nil, err
-			}
-			if len(sc.Steps) > propagate.MaxChanges {
-				return nil, fmt.Errorf("scenario %s from %d nodes: %d membership changes, at most %d", op, n, len(sc.Steps), propagate.MaxChanges)
 			}
 			out = append(out, sc)
 		}
