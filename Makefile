@@ -235,7 +235,7 @@ propagate: build
 	$(CHBENCH) propagate $(PROPAGATEARGS) -model linear:T=30s -rate $(PROPAGATE_RATE) -keys 100000 -replays $(PROPAGATE_REPLAYS) -format csv,table -o $(OUT)/.propagate
 	mv -f $(OUT)/.propagate.csv $(OUT)/propagate.csv
 	cat $(OUT)/.propagate.table && rm -f $(OUT)/.propagate.table
-	$(CHBENCH) propagate $(PROPAGATEARGS) -model gossip:k=3,p=200ms -rate $(PROPAGATE_RATE) -keys 10000 -zipf 0.99 -writes 0.1 -cache -handoff 0.5 -replays $(PROPAGATE_CACHE_REPLAYS) -windows 20 -format csv -o $(OUT)/propagate-cache
+	$(CHBENCH) propagate $(PROPAGATEARGS) -model gossip:k=3,p=200ms -rate $(PROPAGATE_RATE) -keys 10000 -zipf 0.99 -writes 0.1 -cache -handoff 0.5 -replays $(PROPAGATE_CACHE_REPLAYS) -span 0,1 -windows 10 -format csv -o $(OUT)/propagate-cache
 	if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then \
 		$(CHBENCH) propagate -live -seed $(SEED) -commit $(COMMIT) -format csv,table -o $(OUT)/.propagate-redis && \
 		mv -f $(OUT)/.propagate-redis.csv $(OUT)/propagate-redis.csv && cat $(OUT)/.propagate-redis.table && rm -f $(OUT)/.propagate-redis.table; \

@@ -21,7 +21,9 @@ import (
 
 // RenderAll reads the result files in dir (lookup.txt, movement.csv,
 // scenarios.csv, spread.csv, vnodes.csv, hashes.csv, weights.csv,
-// storm-timeline.csv, storm-zipf-timeline.csv, reweight.csv, replication.csv), writes every plot they support to dir/plots/ as
+// storm-timeline.csv, storm-zipf-timeline.csv, reweight.csv, replication.csv,
+// load.csv, boundedloads.csv, hashes-sequential.csv, propagate.csv,
+// propagate-cache.csv, propagate-redis.csv), writes every plot they support to dir/plots/ as
 // a PNG (1200x800 pixels; line plots of more than 8 algorithms are small
 // multiples, one panel per catalog family, 1600 pixels wide and 1200 high
 // for up to two rows of panels; bar charts of more than 8 algorithms are
@@ -68,7 +70,15 @@ import (
 //     fraction on join and leave, moves per capacity against eps for the
 //     forms of bounded loads, from boundedloads.csv;
 //   - spread-hashes-sequential: spread-hashes on sequential keys, from
-//     hashes-sequential.csv.
+//     hashes-sequential.csv;
+//   - propagate, propagate-cache: requests per window while a membership
+//     change propagates to the clients, stale-routed and sent astray per
+//     algorithm, simulated (markers, 95% CI) beside the model (lines), on
+//     a log axis, from propagate.csv and propagate-cache.csv (one figure
+//     per scenario, suffixed -<op>-n<from> when a file holds several);
+//   - propagate-redis: a live Redis Cluster resharding's ASK and MOVED
+//     redirects per window against the redirect model and its band, from
+//     propagate-redis.csv.
 //
 // Every plot has a caption under its title saying where its numbers came
 // from (keys, sets, hash, seed and build from the CSV columns; goos,
@@ -135,6 +145,9 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.LoadFile, loadFigures))
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
+	add(figuresOf(dir, schema.PropagateFile, func(rows []schema.Propagate) ([]*figure, error) { return propagateFigures(rows, "propagate") }))
+	add(figuresOf(dir, schema.PropagateCacheFile, func(rows []schema.Propagate) ([]*figure, error) { return propagateFigures(rows, "propagate-cache") }))
+	add(figuresOf(dir, schema.PropagateRedisFile, func(rows []schema.Redirect) ([]*figure, error) { return one(redirectFigure(rows)) }))
 
 	out := filepath.Join(dir, schema.PlotsDir)
 	var written []string
