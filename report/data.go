@@ -114,6 +114,8 @@ type Data struct {
 	plotLinks             string // see LinkTo
 	storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
 	stormShort            string // " (4 -> 5)" for the table header
+
+	prop propagation // propagate.csv, propagate-cache.csv, propagate-redis.csv
 }
 
 // LinkTo makes the report's plot links relative to dir, the directory the
@@ -233,6 +235,27 @@ func (ld *loader) readAll() error {
 	// load.csv measured: it is read only when load.csv has them.
 	if present(schema.BoundedFile.Name) && len(ld.variants) > 0 {
 		if err := readInto(ld, dir, schema.BoundedFile, ld.bounded); err != nil {
+			return err
+		}
+	}
+	return ld.readPropagation(present)
+}
+
+// readPropagation reads the propagation files that are present.
+func (ld *loader) readPropagation(present func(string) bool) error {
+	dir := ld.d.dir
+	if present(schema.PropagateFile.Name) {
+		if err := readInto(ld, dir, schema.PropagateFile, ld.propagate); err != nil {
+			return err
+		}
+	}
+	if present(schema.PropagateCacheFile.Name) {
+		if err := readInto(ld, dir, schema.PropagateCacheFile, ld.propagateCache); err != nil {
+			return err
+		}
+	}
+	if present(schema.PropagateRedisFile.Name) {
+		if err := readInto(ld, dir, schema.PropagateRedisFile, ld.redirects); err != nil {
 			return err
 		}
 	}
@@ -643,7 +666,8 @@ func shapes(ops []string, byOp map[string][]float64) []string {
 // resultFiles returns the result files Load reads, in its order.
 func resultFiles() []string {
 	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,
-		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name}
+		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name,
+		schema.PropagateFile.Name, schema.PropagateCacheFile.Name, schema.PropagateRedisFile.Name}
 }
 
 // weights reads weights.csv (one row per node of one weighted fleet,

@@ -448,7 +448,8 @@ func containsIdeal(v value) bool { return v.CI && v.Lo <= 1 && 1 <= v.Hi }
 // sections returns the report's sections, one per question a review asks,
 // in order.
 func sections(d *Data) []section {
-	return []section{movementSection(d), evennessSection(d), hotKeySection(d), lookupSection(d), replicationSection(d), stormSection(d)}
+	return []section{movementSection(d), evennessSection(d), hotKeySection(d), lookupSection(d), replicationSection(d), stormSection(d),
+		propagationSection(d)}
 }
 
 // notIn is the text of a section whose file is not in the run.
