@@ -4,12 +4,20 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // A join spreading through 32 real memberlist members with the LAN
 // settings, 8 times, next to the gossip model with memberlist's fan-out,
-// period, retransmit limit and fresh joiner. Every member must learn the
-// join within 5 s; the measured mean delay must lie within 4 standard
+// period, retransmit limit and fresh joiner. With push/pull off, a member
+// that none of the informed members picks before each has sent its
+// retransmit limit of messages is never told: the model leaves about
+// 3e-4 of the members unreached (about e^-8 for 8 transmits), 0.08 of the
+// ~280 measured, so the measurement may miss a few: as many as a Poisson
+// count of the model's mean exceeds with probability below 1e-4 (2 here),
+// each counted as unreached, not as a delay. Every other member must
+// learn the join within 5 s; the measured mean delay must lie within 4 standard
 // errors of the model's (the spread-to-spread variation over 8 joins:
 // one slow start delays a whole spread) widened by 10% of it for what the
 // model leaves out: probes, which carry gossip too (a probe per second
@@ -30,8 +38,17 @@ func TestMeasureJoin(t *testing.T) {
 		t.Logf("%-10s delays %5d  mean %5.1f ms  p50 %5.1f  p90 %5.1f  p99 %5.1f  last member %5.1f", r.name, r.s.N,
 			1e3*r.s.Mean, 1e3*r.s.P50, 1e3*r.s.P90, 1e3*r.s.P99, 1e3*r.s.Last)
 	}
-	if c.Measured.Unreached > 0 {
-		t.Errorf("%d members were not told of a join within %v", c.Measured.Unreached, m.Config.Wait)
+	atRisk := 0
+	for _, j := range m.Joins {
+		atRisk += j.Members - 1
+	}
+	mean := c.UnreachedRate * float64(atRisk)
+	limit := 0
+	for p := (distuv.Poisson{Lambda: mean}); 1-p.CDF(float64(limit)) >= 1e-4; limit++ {
+	}
+	t.Logf("unreached: %d of %d members, model rate %.2e (mean %.3f, at most %d)", c.Measured.Unreached, atRisk, c.UnreachedRate, mean, limit)
+	if c.Measured.Unreached > limit {
+		t.Errorf("%d members were not told of a join within %v: more than the %d the model allows (mean %.3f)", c.Measured.Unreached, m.Config.Wait, limit, mean)
 	}
 	se := c.SpreadSD / math.Sqrt(float64(len(m.Joins)))
 	t.Logf("spread sd %.1f ms, se %.1f ms", 1e3*c.SpreadSD, 1e3*se)
@@ -43,7 +60,7 @@ func TestMeasureJoin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := len(e.Delays), c.Measured.N+len(m.Joins); got != want {
-		t.Errorf("empirical model of %d delays, want %d (every member of every join)", got, want)
+	if got, want := len(e.Delays), c.Measured.N+c.Measured.Unreached+len(m.Joins); got != want {
+		t.Errorf("empirical model of %d delays, want %d (every member of every join, unreached ones included)", got, want)
 	}
 }
