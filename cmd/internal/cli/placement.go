@@ -8,6 +8,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/external"
 )
 
 // Placement is the flag group shared by every command that builds
@@ -27,6 +28,9 @@ type Placement struct {
 	Weights    string
 	NodeIDs    string
 	Mem        ByteSize
+	// Exec holds the settings of the programs -algo names as exec:COMMAND
+	// (-exec-timeout, -exec-batch); each Command comes from -algo.
+	Exec external.Config
 }
 
 func (p *Placement) Register(fs *flag.FlagSet, algoHelp string) {

@@ -1,4 +1,4 @@
-package main
+package command
 
 import (
 	"context"
@@ -8,11 +8,8 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/chbench/chbench/analysis/propagate"
@@ -24,8 +21,9 @@ import (
 // changes at different times and counts, per algorithm, the requests
 // routed by a stale view and sent astray (propagate.Study), or with -live
 // counts the redirects of a live Redis Cluster resharding beside their
-// model.
-func runPropagate(args []string, stdout, stderr io.Writer) error {
+// model; the end of ctx (Main's: SIGINT, SIGTERM) stops the live run and
+// its servers.
+func runPropagate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var p cli.Propagation
 	var l reshardFlags
 	fs := cli.NewFlagSet("propagate", "[-algo A[,B...]] [-from N] [-op OP | -to M | fleet flags] [-at T[,T...]] [-model SPEC] [-clients C] [-rate R] [flags] | -headline | -live", stderr)
@@ -39,7 +37,7 @@ func runPropagate(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(err)
 	}
 	if l.on {
-		return runReshard(&p, &l, set, stdout)
+		return runReshard(ctx, &p, &l, set, stdout)
 	}
 	st, err := p.Study(set)
 	if err != nil {
@@ -111,7 +109,7 @@ func (l *reshardFlags) config(set map[string]bool, seed uint64) (live.ReshardCon
 
 // runReshard is propagate -live: live.RunReshard, then the redirect model
 // of the same migration (propagate.ExpectRedirects), written as rows.
-func runReshard(p *cli.Propagation, l *reshardFlags, set map[string]bool, stdout io.Writer) error {
+func runReshard(ctx context.Context, p *cli.Propagation, l *reshardFlags, set map[string]bool, stdout io.Writer) error {
 	commit, err := p.Output()
 	if err != nil {
 		return cli.Usage(err)
@@ -126,8 +124,6 @@ func runReshard(p *cli.Propagation, l *reshardFlags, set map[string]bool, stdout
 			return fmt.Errorf("-live: %w", err)
 		}
 	}
-	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stopSignals()
 	run, err := live.RunReshard(ctx, cfg)
 	switch {
 	case err == nil:

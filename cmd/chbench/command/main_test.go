@@ -1,4 +1,4 @@
-package main
+package command
 
 import (
 	"bytes"
@@ -17,8 +17,7 @@ import (
 // tests can run it as a separate process.
 func TestMain(m *testing.M) {
 	if os.Getenv("CHBENCH_MAIN") == "1" {
-		main()
-		os.Exit(0)
+		os.Exit(Main(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }
