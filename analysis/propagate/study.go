@@ -199,7 +199,8 @@ func (s *Study) checkBudget() error {
 func (s *Study) plan(sc analysis.Scenario) (Config, GeneratedConfig, error) {
 	cfg, gc, err := s.planOf(sc)
 	if err != nil {
-		return cfg, gc, fmt.Errorf("propagate: scenario %s from %d nodes: %w", sc.Op, len(sc.Initial), err)
+		// Run's checks name the package already.
+		return cfg, gc, fmt.Errorf("propagate: scenario %s from %d nodes: %s", sc.Op, len(sc.Initial), strings.TrimPrefix(err.Error(), "propagate: "))
 	}
 	return cfg, gc, nil
 }
