@@ -2,8 +2,12 @@ package gossip
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"os"
+	"slices"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -23,11 +27,40 @@ import (
 // model leaves out: probes, which carry gossip too (a probe per second
 // beside 3 gossip messages per 200 ms: up to 1/15 more sends, so delays up
 // to 7% shorter), and each hop's scheduling delay on a shared machine. The
-// check is loose; the numbers it logs are the comparison.
+// check is loose; the numbers it logs are the comparison. Memberlist runs
+// on wall-clock timers, so on a machine too loaded to wake this process
+// on time (a 10 ms sleep late by more than a tenth of the gossip period
+// at the 90th percentile, where a machine with a core to spare shows a
+// few ms) the delays measure the scheduler: the measurement is taken once
+// more, and if the machine is still starved the test skips saying so
+// (fails under CI).
 func TestMeasureJoin(t *testing.T) {
-	m, err := Measure(context.Background(), DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
+	cfg := DefaultConfig()
+	var m *Measurement
+	for attempt := 1; ; attempt++ {
+		lag := startLagProbe()
+		var err error
+		m, err = Measure(context.Background(), cfg)
+		p50, p90 := lag.stop()
+		t.Logf("measurement %d: a 10 ms sleep woke late by p50 %.1f ms, p90 %.1f ms", attempt, 1e3*p50, 1e3*p90)
+		if limit := cfg.GossipInterval / 10; p90 > limit.Seconds() {
+			why := fmt.Sprintf("the machine starved this process (timers late by %.1f ms at p90, more than a tenth of the %v gossip period): the delays measured the scheduler, not gossip", 1e3*p90, cfg.GossipInterval)
+			if err != nil {
+				why += fmt.Sprintf(" (and the measurement failed: %v)", err)
+			}
+			if attempt < 2 {
+				t.Logf("%s; measuring again", why)
+				continue
+			}
+			if os.Getenv("CI") != "" {
+				t.Fatalf("CI: %s", why)
+			}
+			t.Skip(why)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		break
 	}
 	c := Compare(m, 200)
 	t.Logf("%d joins into %d..%d members; model %s", len(m.Joins), m.Joins[0].Members, m.Joins[len(m.Joins)-1].Members, c.Model.Spec())
@@ -63,4 +96,41 @@ func TestMeasureJoin(t *testing.T) {
 	if got, want := len(e.Delays), c.Measured.N+c.Measured.Unreached+len(m.Joins); got != want {
 		t.Errorf("empirical model of %d delays, want %d (every member of every join, unreached ones included)", got, want)
 	}
+}
+
+// lagProbe measures how late a 10 ms sleep in this process wakes.
+type lagProbe struct {
+	done chan struct{}
+	lags chan []float64
+}
+
+func startLagProbe() *lagProbe {
+	p := &lagProbe{done: make(chan struct{}), lags: make(chan []float64, 1)}
+	go func() {
+		var lags []float64
+		for {
+			select {
+			case <-p.done:
+				p.lags <- lags
+				return
+			default:
+			}
+			t0 := time.Now()
+			time.Sleep(10 * time.Millisecond)
+			lags = append(lags, (time.Since(t0) - 10*time.Millisecond).Seconds())
+		}
+	}()
+	return p
+}
+
+// stop ends the probe and returns the median and 90th percentile of
+// the lateness (seconds).
+func (p *lagProbe) stop() (p50, p90 float64) {
+	close(p.done)
+	lags := <-p.lags
+	if len(lags) == 0 {
+		return 0, 0
+	}
+	slices.Sort(lags)
+	return lags[len(lags)/2], lags[len(lags)*9/10]
 }
