@@ -242,9 +242,10 @@ func cacheText(c []schema.Propagate) string {
 	return t + " sees, per replay: " + strings.Join(ms, "; ") + "."
 }
 
-// mostAndRest describes vals (sorted, most first): the most, then the
-// range of the others, "most `modulo` 436; the other 15 from 0 (6 of
-// them) to 22 (`maglev`)".
+// mostAndRest describes vals (sorted, most first, as rounded to whole
+// requests): the most, then the range of the others, "most `modulo` 436;
+// the other 15 from 0 (6 of them) to 22 (`maglev`)", or "the other 15
+// all 0" when they round alike.
 func mostAndRest(vals []named) string {
 	round := func(n named) string { return count(math.Round(n.V)) }
 	out := fmt.Sprintf("most `%s` %s", vals[0].Name, round(vals[0]))
@@ -256,6 +257,9 @@ func mostAndRest(vals []named) string {
 		return out + fmt.Sprintf(", `%s` %s", rest[0].Name, round(rest[0]))
 	}
 	lo, hi := rest[len(rest)-1], rest[0]
+	if round(lo) == round(hi) {
+		return out + fmt.Sprintf("; the other %d all %s", len(rest), round(lo))
+	}
 	atLo := countIf(rest, func(n named) bool { return round(n) == round(lo) })
 	low := fmt.Sprintf("%s (`%s`)", round(lo), lo.Name)
 	if atLo > 1 {

@@ -140,3 +140,26 @@ func TestPropagationSection(t *testing.T) {
 		}
 	}
 }
+
+// mostAndRest names the most and the range of the others as whole
+// requests: a range whose ends round alike is one number, and the low end
+// names its algorithm unless several share it.
+func TestMostAndRest(t *testing.T) {
+	for _, c := range []struct {
+		vals []named
+		want string
+	}{
+		{[]named{{Name: "modulo", V: 436}}, "most `modulo` 436"},
+		{[]named{{Name: "modulo", V: 436}, {Name: "ring", V: 2.4}}, "most `modulo` 436, `ring` 2"},
+		{[]named{{Name: "modulo", V: 436}, {Name: "maglev", V: 22}, {Name: "ring", V: 0.2}, {Name: "jump", V: 0}},
+			"most `modulo` 436; the other 3 from 0 (2 of them) to 22 (`maglev`)"},
+		{[]named{{Name: "modulo", V: 436}, {Name: "maglev", V: 22}, {Name: "ring", V: 3}, {Name: "jump", V: 1}},
+			"most `modulo` 436; the other 3 from 1 (`jump`) to 22 (`maglev`)"},
+		{[]named{{Name: "modulo", V: 18}, {Name: "powerch", V: 0.4}, {Name: "ring", V: 0.2}, {Name: "jump", V: 0}},
+			"most `modulo` 18; the other 3 all 0"},
+	} {
+		if got := mostAndRest(c.vals); got != c.want {
+			t.Errorf("mostAndRest(%v) = %q, want %q", c.vals, got, c.want)
+		}
+	}
+}
