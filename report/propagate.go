@@ -110,7 +110,7 @@ func (ld *loader) redirects(rows []schema.Redirect) error {
 // model; what the cache-aside and store workloads see under gossip; the
 // live Redis resharding against its model.
 func propagationSection(d *Data) section {
-	s := section{title: "While the change propagates", plots: []string{"propagate", "propagate-redis"}}
+	s := section{title: "While the change propagates", plots: []string{"propagate", "propagate-cache", "propagate-redis"}}
 	h := d.prop.headline
 	if len(h) == 0 {
 		s.text = append(s.text, notIn("Requests routed by stale views", schema.PropagateFile.Name+"; `chbench propagate` writes it"))
