@@ -71,6 +71,10 @@ import (
 //     forms of bounded loads, from boundedloads.csv;
 //   - spread-hashes-sequential: spread-hashes on sequential keys, from
 //     hashes-sequential.csv;
+//   - switching, switching-weighted: the keys routed differently when a
+//     fleet switches between two dialects of real clients and proxies, a
+//     matrix with the value (and the database multiple) in every cell,
+//     one per fleet of switching.csv.
 //   - propagate, propagate-cache: requests per window while a membership
 //     change propagates to the clients, stale-routed and sent astray per
 //     algorithm, simulated (markers, 95% CI) beside the model (lines), on
@@ -145,6 +149,7 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.LoadFile, loadFigures))
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
+	add(figuresOf(dir, schema.SwitchingFile, switchingFigures))
 	add(figuresOf(dir, schema.PropagateFile, func(rows []schema.Propagate) ([]*figure, error) { return propagateFigures(rows, "propagate") }))
 	add(figuresOf(dir, schema.PropagateCacheFile, func(rows []schema.Propagate) ([]*figure, error) { return propagateFigures(rows, "propagate-cache") }))
 	add(figuresOf(dir, schema.PropagateRedisFile, func(rows []schema.Redirect) ([]*figure, error) { return one(redirectFigure(rows)) }))

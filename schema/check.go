@@ -41,7 +41,8 @@ var domains = map[string]domain{
 	"ideal_frac": positive, "ideal_join_frac": positive, "ideal_leave_frac": positive, "weight": positive,
 	"weight_share": share, "share": fraction,
 	"pairs_moved_frac": fraction, "all_lost_frac": fraction, "steady_hit_ratio": fraction,
-	"op": label,
+	"differ_frac": fraction,
+	"op":          label,
 }
 
 // LabelRule describes the names IsLabel accepts, for messages.

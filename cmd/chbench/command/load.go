@@ -41,6 +41,10 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 			return o, nil, nil, err
 		}
 		names, err := placementList(t.Placement.Algo)
+		if err != nil || set["node-ids"] {
+			return o, nodes, names, err
+		}
+		nodes, err = cli.AddressMembers(names, nodes, stderr)
 		return o, nodes, names, err
 	}()
 	if err != nil {
@@ -67,10 +71,11 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	return cli.WriteRows(stdout, t.Out, t.Formats, rs, analysis.WriteLoadTable)
 }
 
-// placementList parses load's -algo: "all" (every placement), or a
-// comma-separated list of placements (bounded-partition names the
-// catalog's bounded), then programs as exec:COMMAND (cli.SplitExec); the
-// error names the unknown or repeated entry.
+// placementList parses load's -algo: "all" (every placement but the
+// dialects), or a comma-separated list of placements (bounded-partition
+// names the catalog's bounded) and dialects or their groups, then
+// programs as exec:COMMAND (cli.SplitExec); the error names the unknown
+// or repeated entry.
 func placementList(algo string) ([]string, error) {
 	head, execs, err := cli.SplitExec(algo)
 	if err != nil {
@@ -88,8 +93,17 @@ func placementList(algo string) ([]string, error) {
 		if a == schema.VariantPartition {
 			a = "bounded" // the catalog name of the partition form
 		}
+		if a == catalog.DialectGroup || a == catalog.CommonDialectGroup || catalog.IsDialect(a) {
+			ds, err := catalog.ParseNames(a)
+			if err != nil {
+				return nil, err
+			}
+			names = append(names, ds...)
+			continue
+		}
 		if !slices.Contains(schema.LoadPlacements(), a) {
-			return nil, fmt.Errorf("unknown placement %q (known: %s)", a, strings.Join(schema.LoadPlacements(), ", "))
+			return nil, fmt.Errorf("unknown placement %q (known: %s; the dialects: %s; groups: all, %s, %s)", a, strings.Join(schema.LoadPlacements(), ", "),
+				strings.Join(catalog.Dialects(), ", "), catalog.DialectGroup, catalog.CommonDialectGroup)
 		}
 		names = append(names, a)
 	}
