@@ -43,6 +43,8 @@ var domains = map[string]domain{
 	"pairs_moved_frac": fraction, "all_lost_frac": fraction, "steady_hit_ratio": fraction,
 	"differ_frac": fraction,
 	"op":          label,
+	// bytes of a trace's objects (spread, load)
+	"bytes_sample_rate": share, "bytes_max_share": fraction,
 }
 
 // LabelRule describes the names IsLabel accepts, for messages.
