@@ -83,7 +83,19 @@ import (
 //   - switching, switching-weighted: the keys routed differently when a
 //     fleet switches between two dialects of real clients and proxies, a
 //     matrix with the value (and the database multiple) in every cell,
-//     one per fleet of switching.csv.
+//     one per fleet of switching.csv;
+//   - domains-shared: a dot chart of the keys whose replicas share a rack
+//     or zone, each algorithm's own replicas, one panel per topology and
+//     replication factor, against R nodes drawn at random, from
+//     domains.csv;
+//   - domains-ranks: a dot chart of the lightest node's share of each
+//     replica rank over its weight share, each algorithm's own replicas
+//     on the flat weighted fleet, beside successive sampling, from
+//     domains-ranks.csv;
+//   - domains-changes: a dot chart of the replicas a node, rack or zone
+//     failing or a rack added copies over the ideal, one replica per
+//     domain, one panel per change (modulo in the caption), from
+//     domains-changes.csv;
 //   - propagate, propagate-cache: requests per window while a membership
 //     change propagates to the clients, stale-routed and sent astray per
 //     algorithm, simulated (markers, 95% CI) beside the model (lines), on
@@ -160,6 +172,9 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
 	add(simFiguresFrom(dir))
 	add(figuresOf(dir, schema.SwitchingFile, switchingFigures))
+	add(figuresOf(dir, schema.DomainsFile, domainsFigures))
+	add(figuresOf(dir, schema.DomainRanksFile, domainRanksFigures))
+	add(figuresOf(dir, schema.DomainChangesFile, domainChangesFigures))
 	add(figuresOf(dir, schema.PropagateFile, func(rows []schema.Propagate) ([]*figure, error) { return propagateFigures(rows, "propagate") }))
 	add(figuresOf(dir, schema.PropagateCacheFile, func(rows []schema.Propagate) ([]*figure, error) { return propagateFigures(rows, "propagate-cache") }))
 	add(figuresOf(dir, schema.PropagateRedisFile, func(rows []schema.Redirect) ([]*figure, error) { return one(redirectFigure(rows)) }))

@@ -27,12 +27,13 @@ func columnErr(name, format string, args ...any) error {
 type domain int
 
 const (
-	anyValue domain = iota
-	count           // a whole number >= 1 (node counts, keys, sets, replicas)
-	fraction        // a fraction in [0, 1]
-	positive        // > 0
-	share           // a fraction in (0, 1]
-	label           // a scenario op or a fleet change's name: see IsLabel
+	anyValue       domain = iota
+	count                 // a whole number >= 1 (node counts, keys, sets, replicas)
+	fraction              // a fraction in [0, 1]
+	positive              // > 0
+	share                 // a fraction in (0, 1]
+	label                 // a scenario op or a fleet change's name: see IsLabel
+	positiveOrZero        // >= 0 (a count that may be 0, a ratio of shares)
 )
 
 // domains are the columns whose domain is more than "finite".
@@ -42,7 +43,10 @@ var domains = map[string]domain{
 	"weight_share": share, "share": fraction,
 	"pairs_moved_frac": fraction, "all_lost_frac": fraction, "steady_hit_ratio": fraction,
 	"differ_frac": fraction,
-	"op":          label,
+	"domains":     count, "keys_shared_frac": fraction, "pairs_shared_frac": fraction, "keys_one_domain_frac": fraction, "random_shared_frac": fraction,
+	"relative": positiveOrZero, "copies_frac": fraction, "keys_moved_frac": fraction, "keys_lost_frac": fraction,
+	"cross_frac": fraction, "cross_outer_frac": fraction, "nodes_left": positiveOrZero, "nodes_joined": positiveOrZero,
+	"op": label,
 	// bytes of a trace's objects (spread, load)
 	"bytes_sample_rate": share, "bytes_max_share": fraction,
 }
@@ -134,6 +138,10 @@ func Check[R Row](r R) error {
 		case share:
 			if x <= 0 || x > 1 {
 				return columnErr(c.name, "%q is not a share in (0, 1]", shown)
+			}
+		case positiveOrZero:
+			if x < 0 {
+				return columnErr(c.name, "%q must be >= 0", shown)
 			}
 		}
 		lo, okLo := l.byName[c.name+"_lo"]

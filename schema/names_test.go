@@ -27,6 +27,8 @@ func TestNoOneElseNamesFilesOrColumns(t *testing.T) {
 		Columns[Bounded](), Columns[Storm](), Columns[StormPoint](), Columns[Replication](), Columns[StormLive](), Columns[Conformance](),
 		Columns[DumpDiff](), Columns[DumpCell](), Columns[DumpMismatch](), Columns[DumpGuess](),
 		Columns[SimWindow](), Columns[SimNode](), Columns[SimEvent](), Columns[SimSummary](), Columns[TraceStats](),
+
+		Columns[DomainViolation](), Columns[DomainRank](), Columns[DomainChange](),
 		Columns[Propagate](), Columns[Redirect]()) {
 		if strings.Contains(c, "_") && !slices.Contains(cols, c) {
 			cols = append(cols, c)
