@@ -185,6 +185,21 @@ SIM_BIG      ?= 2MiB
 #> the simulation's counting window
 SIM_WINDOW   ?= 5s
 
+# Membership in motion (chbench propagate): the headline (one join at 100
+# nodes rolled out linearly over 30 s to 100 clients sending
+# PROPAGATE_RATE requests/s on 100,000 uniform keys, PROPAGATE_REPLAYS
+# replays) and the same join spread by gossip (memberlist's LAN fan-out 3
+# every 200 ms) to a cache-aside fleet with 10% writes on 10,000 Zipf
+# keys, PROPAGATE_CACHE_REPLAYS replays (gossip spreads vary a lot from
+# one to the next); the live Redis resharding runs when redis-server and
+# redis-cli are installed.
+#> requests per second of chbench propagate's clients (propagate.csv, propagate-cache.csv)
+PROPAGATE_RATE          ?= 10000
+#> replays of propagate.csv's rollout (its 95% intervals are over them)
+PROPAGATE_REPLAYS       ?= 5
+#> replays of propagate-cache.csv's gossip spread
+PROPAGATE_CACHE_REPLAYS ?= 20
+
 # Placements in other processes (make external, make examples): keys per
 # conformance check and churn steps, the example programs (Python's
 # standard library only; the C one built with gcc into bin/jump), and the
@@ -225,6 +240,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
 .PHONY: all help build bench quick test lookup analyses storm fleets traffic domains external examples reference peers plots fleet report compare publish summary clean
+.PHONY: propagate
 .PHONY: traces traces-full
 .PHONY: switching
 
@@ -253,6 +269,7 @@ bench: build
 	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic domains external \
 		switching \
 		traces \
+		propagate \
 		reference plots report OUT=$(STAGE) PROFILE=
 	$(if $(PROFILE),$(MAKE) --no-print-directory fleet report OUT=$(STAGE))
 	touch $(STAGE)/.complete
@@ -266,7 +283,8 @@ quick:
 		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000 \
 		CRUSH_NODES=3,10 CRUSH_MANY=3,10 DOMAIN_NODES=12 DOMAIN_KEYS=2000 \
 		SIM_REQUESTS=200000 SIM_KEYS=20000 SIM_RATE=2000 SIM_MEMORY=128KiB SIM_BIG=256KiB \
-		EXT_KEYS=5000 EXT_CHURN=100
+		EXT_KEYS=5000 EXT_CHURN=100 \
+		PROPAGATE_RATE=1000 PROPAGATE_REPLAYS=3 PROPAGATE_CACHE_REPLAYS=5
 	$(MAKE) --no-print-directory publish summary
 
 ## summary: print the lookup table and the speed targets of RESULTS.
@@ -455,6 +473,22 @@ switching: build
 	mv -f $(OUT)/switching.csv.tmp $(OUT)/switching.csv
 	$(CHBENCH) switch -from libmemcached-ketama-weighted -to twemproxy-ketama-md5,twemproxy-ketama-fnv1a-64 $(SWITCHARGS) -first 5
 
+## propagate: requests routed by stale views while one join rolls out, the same join gossiped to a cache-aside fleet, and a live Redis Cluster resharding's redirects.
+# The headline's flags are spelled out (they are propagate's defaults,
+# and -headline's scenario) so that quick can lower the rate. The tables
+# of the headline and the live run are printed, then removed.
+PROPAGATEARGS = -algo all -from 100 -op add -clients 100 -seed $(SEED) -commit $(COMMIT)
+propagate: build
+	mkdir -p $(OUT)
+	$(CHBENCH) propagate $(PROPAGATEARGS) -model linear:T=30s -rate $(PROPAGATE_RATE) -keys 100000 -replays $(PROPAGATE_REPLAYS) -format csv,table -o $(OUT)/.propagate
+	mv -f $(OUT)/.propagate.csv $(OUT)/propagate.csv
+	cat $(OUT)/.propagate.table && rm -f $(OUT)/.propagate.table
+	$(CHBENCH) propagate $(PROPAGATEARGS) -model gossip:k=3,p=200ms -rate $(PROPAGATE_RATE) -keys 10000 -zipf 0.99 -writes 0.1 -cache -handoff 0.5 -replays $(PROPAGATE_CACHE_REPLAYS) -span 0,1 -windows 10 -format csv -o $(OUT)/propagate-cache
+	if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then \
+		$(CHBENCH) propagate -live -seed $(SEED) -commit $(COMMIT) -format csv,table -o $(OUT)/.propagate-redis && \
+		mv -f $(OUT)/.propagate-redis.csv $(OUT)/propagate-redis.csv && cat $(OUT)/.propagate-redis.table && rm -f $(OUT)/.propagate-redis.table; \
+	else echo "note: redis-server or redis-cli is not installed, so the live resharding (propagate-redis.csv) was not run (.ci/run installs them)"; fi
+
 ## reference: the field's published values reproduced with tolerances and PASS/FAIL; fails on any FAIL.
 reference: build
 	mkdir -p $(OUT)
@@ -523,11 +557,12 @@ publish:
 	rm -rf $(STAGE)
 	@echo "results in $(RESULTS)/ and $(RESULTS)/plots/"
 
-## test: vet and race-enabled tests of both modules.
+## test: vet and race-enabled tests of the three modules (main, peers, gossip).
 test:
 	$(GO) vet ./...
 	$(GO) test $(TESTFLAGS) ./...
 	cd peers && $(GO) vet ./... && $(GO) test $(TESTFLAGS) ./...
+	cd gossip && $(GO) vet ./... && $(GO) test $(TESTFLAGS) ./...
 	@for s in redis-server redis-cli memcached nutcracker nginx haproxy java javac node npm; do command -v $$s >/dev/null || echo "note: $$s is not installed, so the live/ agreement tests that need it were skipped (.ci/run installs it)"; done
 	@/usr/bin/python3 -c 'import pylibmc, memcache, uhashring' 2>/dev/null || echo "note: /usr/bin/python3 lacks pylibmc, memcache or uhashring, so the live/ dialect tests that need them were skipped (.ci/run installs them)"
 	@[ -s /usr/share/java/spymemcached.jar ] || echo "note: /usr/share/java/spymemcached.jar is missing, so live.TestDialectSpymemcached was skipped (.ci/run installs libspymemcached-java)"

@@ -40,6 +40,11 @@ type Comparison struct {
 	// MeanField is the logistic approximation propagate.Gossip.MeanField,
 	// as the distribution of the non-seed members' delays.
 	MeanField Summary
+	// UnreachedRate is the model's share (0..1) of the members that learn
+	// by gossip and are never told: with a retransmit limit and push/pull
+	// off, every informed member stops after Transmits messages, and a
+	// member none of them picked stays unaware (about e^-Transmits each).
+	UnreachedRate float64
 }
 
 // Compare simulates, for each measured join, draws spreads of the gossip
@@ -51,7 +56,7 @@ func Compare(m *Measurement, draws int) Comparison {
 	cmp := Comparison{Model: propagate.Gossip{Fanout: c.GossipNodes, Period: c.GossipInterval.Seconds(), Seeds: 2, Fresh: 1, Transmits: m.Joins[0].Transmits}}
 	var measured, simulated, meanField []float64
 	var lastM, lastS, lastF, spreadSD float64
-	unreached := 0
+	unreached, simUnreached, atRisk := 0, 0, 0
 	r := rand.New(rand.NewPCG(algorithms.Mix64(c.Seed), 0x636f6d70617265)) // "compare"
 	for _, j := range m.Joins {
 		last := 0.0
@@ -71,10 +76,14 @@ func Compare(m *Measurement, draws int) Comparison {
 		g.Transmits = j.Transmits
 		learn := make([]float64, j.Members+1)
 		means := make([]float64, draws)
+		atRisk += draws * (j.Members - 1)
 		for k := range draws {
 			g.Draw(learn, r)
 			last, sum, cnt := 0.0, 0.0, 0
 			for _, d := range learn {
+				if math.IsInf(d, 1) {
+					simUnreached++
+				}
 				if d > 0 && !math.IsInf(d, 1) {
 					simulated = append(simulated, d)
 					last = max(last, d)
@@ -101,6 +110,9 @@ func Compare(m *Measurement, draws int) Comparison {
 	cmp.Simulated = summarize(simulated, lastS/joins)
 	cmp.MeanField = summarize(meanField, lastF/joins)
 	cmp.SpreadSD = spreadSD
+	if atRisk > 0 {
+		cmp.UnreachedRate = float64(simUnreached) / float64(atRisk)
+	}
 	return cmp
 }
 

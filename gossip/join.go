@@ -216,6 +216,15 @@ func (cl *cluster) startAll(ctx context.Context, rng *rand.Rand) error {
 			return fmt.Errorf("gossip: member %d joins: %w", i+1, err)
 		}
 	}
+	// A member that joined early hears of later ones only by gossip, which
+	// the retransmit limit can leave incomplete with push/pull off; a
+	// second exchange of state with member 0, which every member joined
+	// through and so knows all, completes each member's view.
+	for i, m := range cl.members[1:] {
+		if _, err := m.Join([]string{seed}); err != nil {
+			return fmt.Errorf("gossip: member %d syncs with member 0: %w", i+1, err)
+		}
+	}
 	return converge(ctx, cl.members, 10*time.Second)
 }
 

@@ -11,6 +11,16 @@
 //     names for the same slot table; after a fourth master joins and
 //     `redis-cli --cluster rebalance --cluster-use-empty-masters`, the
 //     slots Redis moved are compared with chbench's minimum migration.
+//   - Redis resharding: while `redis-cli --cluster reshard` moves slots
+//     between two masters of a 3-master cluster, a [ClusterClient] that
+//     caches the slot map and changes it only on a MOVED reply (following
+//     ASK with ASKING) reads and writes the migrating slots and two that
+//     stay; [RunReshard] times each slot's migration from redis-cli's
+//     output, and the MOVED and ASK redirects the client met must match
+//     propagate.ExpectRedirects' model of the same migration (ASK within
+//     the timing bracket +- 4 binomial sd, exactly one MOVED per slot,
+//     none for the slots that stay), and every GET the last SET (chbench
+//     propagate -live writes the same comparison).
 //   - twemproxy: nutcracker with `distribution: ketama` and `hash: md5` in
 //     front of several memcached instances stores each key on the instance
 //     chbench's ketama continuum names, and after one instance leaves its

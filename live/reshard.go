@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/chbench/chbench/internal/procgroup"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/slots"
+	"github.com/chbench/chbench/analysis/propagate"
+	"github.com/chbench/chbench/internal/procgroup"
 )
 
 // MaxClusterRequests bounds the requests one [RunReshard] client sends.
@@ -99,6 +100,7 @@ type ClusterRequest struct {
 // ReshardRun is the outcome of [RunReshard].
 type ReshardRun struct {
 	Source, Target string // addresses of the two masters
+	Version        string // redis-server's version (INFO server redis_version)
 	Moves          []SlotMove
 	Requests       []ClusterRequest
 	Output         string // the end of redis-cli's output
@@ -163,7 +165,11 @@ func RunReshard(ctx context.Context, c ReshardConfig) (run *ReshardRun, err erro
 	if err != nil {
 		return nil, err
 	}
-	run = &ReshardRun{Source: source, Target: target}
+	version, err := serverVersion(source)
+	if err != nil {
+		return nil, err
+	}
+	run = &ReshardRun{Source: source, Target: target, Version: version}
 	cl := &reshardClient{c: c, client: client, keys: keys, began: time.Now(), stop: make(chan struct{}), done: make(chan error, 1)}
 	go cl.loop(ctx)
 	clientErr := func() error { close(cl.stop); return <-cl.done }
@@ -238,6 +244,46 @@ func nodeID(addr string) (string, error) {
 		return "", fmt.Errorf("live: CLUSTER MYID on %s: %+v", addr, rep)
 	}
 	return rep.Str, nil
+}
+
+// serverVersion returns the redis_version field of INFO server on the
+// node at addr.
+func serverVersion(addr string) (string, error) {
+	r, err := DialRedis(addr, 10*time.Second)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	rep, err := r.Do("INFO", "server")
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(rep.Str, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "redis_version:"); ok && v != "" {
+			return v, nil
+		}
+	}
+	return "", fmt.Errorf("live: INFO server on %s names no redis_version", addr)
+}
+
+// Migrations returns the run's slot moves as the redirect model's input
+// (propagate.ExpectRedirects).
+func (r *ReshardRun) Migrations() []propagate.SlotMigration {
+	migs := make([]propagate.SlotMigration, len(r.Moves))
+	for i, m := range r.Moves {
+		migs[i] = propagate.SlotMigration{Slot: m.Slot, Keys: m.Keys, Start: m.Start, Moved: m.Moved, End: m.End}
+	}
+	return migs
+}
+
+// SlotRequests returns the client's requests as the redirect model's
+// input (propagate.ExpectRedirects).
+func (r *ReshardRun) SlotRequests() []propagate.SlotRequest {
+	reqs := make([]propagate.SlotRequest, len(r.Requests))
+	for i, q := range r.Requests {
+		reqs[i] = propagate.SlotRequest{Slot: q.Slot, Sent: q.Sent, Done: q.Done, Moved: q.Moved, Asked: q.Asked}
+	}
+	return reqs
 }
 
 // loadKeys finds a hash tag for each of the slots 0..n-1, sets perSlot

@@ -3,25 +3,11 @@ package live
 import (
 	"context"
 	"net"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/chbench/chbench/analysis/propagate"
 )
-
-// slotRequests converts a run's records into the redirect model's input.
-func slotRequests(run *ReshardRun) ([]propagate.SlotMigration, []propagate.SlotRequest) {
-	migs := make([]propagate.SlotMigration, len(run.Moves))
-	for i, m := range run.Moves {
-		migs[i] = propagate.SlotMigration{Slot: m.Slot, Keys: m.Keys, Start: m.Start, Moved: m.Moved, End: m.End}
-	}
-	reqs := make([]propagate.SlotRequest, len(run.Requests))
-	for i, r := range run.Requests {
-		reqs[i] = propagate.SlotRequest{Slot: r.Slot, Sent: r.Sent, Done: r.Done, Moved: r.Moved, Asked: r.Asked}
-	}
-	return migs, reqs
-}
 
 // A live resharding of 8 slots (1,000 keys each, one key per MIGRATE, so a
 // slot takes tens of milliseconds) from the first to the second master,
@@ -61,21 +47,19 @@ func TestRedisReshardRedirects(t *testing.T) {
 			t.Errorf("server %s still listens after RunReshard returned", a)
 		}
 	}
-	migs, reqs := slotRequests(run)
-	rtt := make([]float64, len(reqs))
-	for i, r := range reqs {
-		rtt[i] = r.Done - r.Sent
+	migs, reqs := run.Migrations(), run.SlotRequests()
+	p50, p999, slack, err := propagate.Slack(reqs)
+	if err != nil {
+		t.Fatal(err)
 	}
-	slices.Sort(rtt)
-	slack := 2 * rtt[len(rtt)*999/1000]
 	end := reqs[len(reqs)-1].Done
 	model, err := propagate.ExpectRedirects(migs, reqs, slack, 0, end, 12)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s -> %s: %d slots x %d keys, one key per MIGRATE, %.2f..%.2f s; %d requests (%.0f/s), round trip p50 %.3f ms, p99.9 %.3f ms, slack %.3f ms",
-		run.Source, run.Target, len(migs), cfg.KeysPerSlot, migs[0].Start, migs[len(migs)-1].End, len(reqs), float64(len(reqs))/end,
-		1e3*rtt[len(rtt)/2], 1e3*rtt[len(rtt)*999/1000], 1e3*slack)
+	t.Logf("redis %s, %s -> %s: %d slots x %d keys, one key per MIGRATE, %.2f..%.2f s; %d requests (%.0f/s), round trip p50 %.3f ms, p99.9 %.3f ms, slack %.3f ms",
+		run.Version, run.Source, run.Target, len(migs), cfg.KeysPerSlot, migs[0].Start, migs[len(migs)-1].End, len(reqs), float64(len(reqs))/end,
+		1e3*p50, 1e3*p999, 1e3*slack)
 	t.Logf("%-13s %8s %6s %9s %17s %6s %10s", "seconds", "requests", "ASK", "ASK model", "bracket ± 4 sd", "MOVED", "MOVED model")
 	for _, w := range append(model.Windows, model.Total) {
 		t.Logf("%5.2f..%5.2f %8d %6d %9.1f %7.1f..%7.1f %6d %5d..%d", w.Start, w.End, w.Requests, w.Asked, w.AskExpected,

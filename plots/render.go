@@ -21,7 +21,9 @@ import (
 
 // RenderAll reads the result files in dir (lookup.txt, movement.csv,
 // scenarios.csv, spread.csv, vnodes.csv, hashes.csv, weights.csv,
-// storm-timeline.csv, storm-zipf-timeline.csv, reweight.csv, replication.csv), writes every plot they support to dir/plots/ as
+// storm-timeline.csv, storm-zipf-timeline.csv, reweight.csv, replication.csv,
+// load.csv, boundedloads.csv, hashes-sequential.csv, propagate.csv,
+// propagate-cache.csv, propagate-redis.csv), writes every plot they support to dir/plots/ as
 // a PNG (1200x800 pixels; line plots of more than 8 algorithms are small
 // multiples, one panel per catalog family, 1600 pixels wide and 1200 high
 // for up to two rows of panels; bar charts of more than 8 algorithms are
@@ -93,7 +95,15 @@ import (
 //   - domains-changes: a dot chart of the replicas a node, rack or zone
 //     failing or a rack added copies over the ideal, one replica per
 //     domain, one panel per change (modulo in the caption), from
-//     domains-changes.csv.
+//     domains-changes.csv;
+//   - propagate, propagate-cache: requests per window while a membership
+//     change propagates to the clients, stale-routed and sent astray per
+//     algorithm, simulated (markers, 95% CI) beside the model (lines), on
+//     a log axis, from propagate.csv and propagate-cache.csv (one figure
+//     per scenario, suffixed -<op>-n<from> when a file holds several);
+//   - propagate-redis: a live Redis Cluster resharding's ASK and MOVED
+//     redirects per window against the redirect model and its band, from
+//     propagate-redis.csv.
 //
 // Every plot has a caption under its title saying where its numbers came
 // from (keys, sets, hash, seed and build from the CSV columns; goos,
@@ -173,6 +183,9 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.DomainsFile, domainsFigures))
 	add(figuresOf(dir, schema.DomainRanksFile, domainRanksFigures))
 	add(figuresOf(dir, schema.DomainChangesFile, domainChangesFigures))
+	add(figuresOf(dir, schema.PropagateFile, func(rows []schema.Propagate) ([]*figure, error) { return propagateFigures(rows, "propagate") }))
+	add(figuresOf(dir, schema.PropagateCacheFile, func(rows []schema.Propagate) ([]*figure, error) { return propagateFigures(rows, "propagate-cache") }))
+	add(figuresOf(dir, schema.PropagateRedisFile, func(rows []schema.Redirect) ([]*figure, error) { return one(redirectFigure(rows)) }))
 
 	out := filepath.Join(dir, schema.PlotsDir)
 	var written []string

@@ -139,6 +139,9 @@ type Data struct {
 	stormShort            string            // " (4 -> 5)" for the table header
 	switches              []schema.Switch   // switching.csv, as read (section "Switching clients")
 	sim                   *simReport        // the fleet simulation (sim-*.csv), nil when absent
+
+	prop propagation // propagate.csv, propagate-cache.csv, propagate-redis.csv
+
 	// conformance: per placement of conformance.csv, in order of first
 	// appearance, its verdicts.
 	conformance []verdicts
@@ -324,6 +327,27 @@ func (ld *loader) readAll() error {
 	// load.csv measured: it is read only when load.csv has them.
 	if present(schema.BoundedFile.Name) && len(ld.variants) > 0 {
 		if err := readInto(ld, dir, schema.BoundedFile, ld.bounded); err != nil {
+			return err
+		}
+	}
+	return ld.readPropagation(present)
+}
+
+// readPropagation reads the propagation files that are present.
+func (ld *loader) readPropagation(present func(string) bool) error {
+	dir := ld.d.dir
+	if present(schema.PropagateFile.Name) {
+		if err := readInto(ld, dir, schema.PropagateFile, ld.propagate); err != nil {
+			return err
+		}
+	}
+	if present(schema.PropagateCacheFile.Name) {
+		if err := readInto(ld, dir, schema.PropagateCacheFile, ld.propagateCache); err != nil {
+			return err
+		}
+	}
+	if present(schema.PropagateRedisFile.Name) {
+		if err := readInto(ld, dir, schema.PropagateRedisFile, ld.redirects); err != nil {
 			return err
 		}
 	}
@@ -804,7 +828,8 @@ func shapes(ops []string, byOp map[string][]float64) []string {
 func resultFiles() []string {
 	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,
 		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name, schema.ConformanceFile.Name,
-		schema.SwitchingFile.Name, schema.SimSummaryFile.Name}
+		schema.SwitchingFile.Name, schema.SimSummaryFile.Name,
+		schema.PropagateFile.Name, schema.PropagateCacheFile.Name, schema.PropagateRedisFile.Name}
 }
 
 // conformance reads conformance.csv: per placement, in order of first

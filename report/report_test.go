@@ -125,6 +125,7 @@ func allowed(t *testing.T, dir string, p Profile) []float64 {
 			}
 		}
 	}
+	vals = append(vals, propagationValues(t, dir)...)
 	vals = append(vals, float64(p.Nodes), float64(p.MaxNodes), float64(p.Replicas), p.Zipf, nearIdeal, lossLimit,
 		switchNear)
 	num := regexp.MustCompile(`\d+(?:,\d{3})*(?:\.\d+)?`)

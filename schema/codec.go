@@ -20,7 +20,7 @@ import (
 // [Load], [Bounded], [Storm], [StormPoint], [Replication], [StormLive],
 // [SimWindow], [SimNode], [SimEvent], [SimSummary], [TraceStats],
 // [Conformance], [DumpDiff], [DumpCell], [DumpMismatch], [DumpGuess],
-// [DomainViolation], [DomainRank], [DomainChange]):
+// [DomainViolation], [DomainRank], [DomainChange], [Propagate], [Redirect]):
 // the generic writers and readers ([WriteCSV], [ReadCSV], [WriteJSON],
 // [ReadJSON], [WriteBench]) take and return slices of one of them.
 type Row interface {

@@ -67,6 +67,8 @@ func TestRoundTrip(t *testing.T) {
 	roundTrip(t, filled[StormPoint]())
 	roundTrip(t, filled[Replication]())
 	roundTrip(t, filled[StormLive]())
+	roundTrip(t, filledPropagate())
+	roundTrip(t, filledRedirect())
 	v := filled[DomainViolation]()
 	v.Scheme, v.Domains = SchemeAware, v.Nodes
 	roundTrip(t, v)
@@ -78,6 +80,24 @@ func TestRoundTrip(t *testing.T) {
 	c.Scheme, c.Event, c.NodesLeft, c.NodesJoined = SchemeAware, EventLoss, 3, 0
 	c.CollateralFrac, c.CollateralFracLo, c.CollateralFracHi = 0.2, 0.1, 0.3 // a fraction in a DomainChange, not in a Move
 	roundTrip(t, c)
+}
+
+// filledPropagate is filled[Propagate] with the columns its relations tie
+// together set to values that satisfy them: reads <= requests, misrouted
+// <= stale, fractions in 0..1.
+func filledPropagate() Propagate {
+	r := filled[Propagate]()
+	r.Requests, r.Reads = r.Reads, r.Requests
+	r.Stale, r.StaleLo, r.StaleHi, r.Misrouted, r.MisroutedLo, r.MisroutedHi = r.Misrouted, r.MisroutedLo, r.MisroutedHi, r.Stale, r.StaleLo, r.StaleHi
+	r.MovedFrac, r.Writes = 0.25, 0.125
+	return r
+}
+
+// filledRedirect is filled[Redirect] with a write fraction in 0..1.
+func filledRedirect() Redirect {
+	r := filled[Redirect]()
+	r.Writes = 0.2
+	return r
 }
 
 func roundTrip[R Row](t *testing.T, row R) {

@@ -12,7 +12,9 @@
 //     [SimSummary] and [TraceStats] (the fleet simulation and its trace),
 //     [Conformance] (a placement's verdict per property), [DumpDiff],
 //     [DumpCell], [DumpMismatch] and [DumpGuess] (a key dump against a
-//     placement), [Switch] (switching clients);
+//     placement), [Switch] (switching clients), [Propagate] (requests
+//     while a change propagates to the clients) and [Redirect] (a live
+//     Redis Cluster resharding);
 //   - one generic writer and reader for all of them: [WriteCSV] and
 //     [ReadCSV] (header by name, errors naming file, line, column and
 //     value), [WriteJSON] and [ReadJSON], [WriteBench] (the Go benchmark
@@ -470,4 +472,83 @@
 //     dump's server names, the order of its membership ("as first seen"
 //     or "sorted"; "" for unordered algorithms), the distinct servers, and
 //     its agreement over the first keys records of the dump.
+//
+// # Propagation (propagate): [Propagate]
+//
+// One row per algorithm and time window of a replay in which membership
+// changes reach the clients at different times (analysis/propagate; the
+// models and formulas are in docs/propagate.md), and one per algorithm
+// for the whole span (window -1). Counts are requests per replay: the
+// mean over the replays with a 95% Student-t interval (_lo, _hi), and the
+// analytic expectation (_expected) beside the routing and store counts.
+// The placements are the exact fleet of the given node IDs (no layouts
+// drawn), built for the first membership and moved by Rebalance.
+//
+//   - algo, hash, vnodes, eps, partitions, table_size, probes, capacity,
+//     label: the placement, as above.
+//   - op, from, to: the scenario (a scenario op or a fleet change label)
+//     and its node counts before the first and after the last change.
+//   - changes, at_s: the number of membership changes and their times,
+//     seconds on the requests' clock, separated by ";".
+//   - model: the propagation model in its text form (propagate.ParseModel:
+//     instant, linear:T=30s, push:dist=exp,mean=2s, gossip:k=3,p=200ms).
+//   - clients: C, the clients the model spreads each change to.
+//   - rate, keys, zipf, writes, seed: the generated requests: rate per
+//     second from all clients together, evenly spaced, each by a uniform
+//     client on one of keys keys (keyset.Keys(keys, seed)) drawn uniformly
+//     or with Zipf popularity zipf (0 = uniform), a write with probability
+//     writes; seed also draws the propagation.
+//   - replays: independent replays (propagation draws and request
+//     streams); every interval is over them.
+//   - handoff_s: the store workload's hand-off: a change's data is on its
+//     new owners this many seconds after the change.
+//   - window, start_s, end_s: the window (0-based; -1 the whole span) and
+//     its bounds in seconds.
+//   - requests, reads: requests and reads in the window (mean per replay).
+//   - moved_frac: the share of all requests of a replay whose key the
+//     first and the last membership place on different servers (0..1).
+//   - stale (+ _lo, _hi, _expected): requests routed by a stale view (the
+//     client had not learned the newest change issued).
+//   - misrouted (+ _lo, _hi, _expected): the stale requests whose server
+//     differs from the one the newest view names: requests sent astray.
+//   - not_yet, any_more (+ _lo, _hi, _expected): store reads sent to a
+//     server that does not own the key yet (the client's view is newer
+//     than the data's) or any more (older).
+//   - misses, split_misses, double_cached, stale_reads (+ _lo, _hi):
+//     cache-aside: reads that miss; misses while the key's current value
+//     is cached on another server, filled there through the other view;
+//     fills that leave a key cached on two servers that views in use
+//     both name; hits that return a value an invalidation should have
+//     removed. Empty (null) without the cache-aside workload (-cache).
+//   - JSON: the same fields plus "config".
+//
+// # Redis resharding (propagate -live): [Redirect]
+//
+// One row per window of a live resharding of a Redis Cluster on 127.0.0.1
+// (live.RunReshard), and one for the whole run (window -1): the redirects
+// a client that caches the slot map met, beside the redirect model of the
+// same migration (propagate.ExpectRedirects, fed with the migration's
+// timing as redis-cli printed it).
+//
+//   - slots, control_slots, keys_per_slot, pipeline: the slots redis-cli
+//     moved from the first master to the second, the slots after them
+//     that stay and hold keys too, the keys loaded into each, and the
+//     keys per MIGRATE (--cluster-pipeline).
+//   - rate, writes, seed: the most requests per second the client sent,
+//     the fraction that are SETs, the seed of its request sequence.
+//   - redis_version: redis-server's version.
+//   - migration_start_s, migration_end_s: when redis-cli announced the
+//     first slot and exited, seconds from the client's start.
+//   - round_trip_p50_s, round_trip_p999_s, slack_s: the client's round
+//     trips and the slack by which an observation of the migration may
+//     lag its event (twice the 99.9th percentile).
+//   - window, start_s, end_s, requests: the window (by each request's send
+//     time; -1 the whole run), its bounds and the requests sent in it.
+//   - ask, moved: the ASK and MOVED redirects observed.
+//   - ask_model (+ _lo, _hi), ask_sd: the model's expected ASK count, its
+//     bracket over the timing uncertainty and the binomial standard
+//     deviation of the count; a count within the bracket +- 4 sd agrees.
+//   - moved_model_lo, moved_model_hi: the MOVED count the model allows
+//     (exactly one per migrated slot over the whole run).
+//   - JSON: the same fields plus "config".
 package schema

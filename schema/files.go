@@ -64,6 +64,9 @@ var (
 	SimTraceFile          = File[TraceStats]{"sim-trace.csv"}
 	ConformanceFile       = File[Conformance]{"conformance.csv"}
 	SwitchingFile         = File[Switch]{"switching.csv"}
+	PropagateFile         = File[Propagate]{"propagate.csv"}
+	PropagateCacheFile    = File[Propagate]{"propagate-cache.csv"}
+	PropagateRedisFile    = File[Redirect]{"propagate-redis.csv"}
 )
 
 // The result files of a fleet profile's own runs (chbench fleet, make
@@ -152,6 +155,9 @@ func Files() []Entry {
 		{"external-benchstat.txt", "", "benchstat tables of `external.txt`: cpu-ns/key (chbench's side) and ns/key (wall, the program's lookup included) per responder and batch size"},
 		rowsOf(ConformanceFile, "`chbench conformance`: the verdict per property of the example programs (Python ring; C jump against chbench's jump)"),
 		rowsOf(SwitchingFile, "`chbench switch`: the keys that route differently when a fleet of 10 servers switches between the common dialects of real clients and proxies, and the miss storm of each switch"),
+		rowsOf(PropagateFile, "`chbench propagate` (its defaults, the headline scenario): requests routed by a stale view and sent astray while one join at 100 nodes rolls out over 30 s, per algorithm and second, beside the model"),
+		rowsOf(PropagateCacheFile, "`chbench propagate -model gossip:... -cache`: the same join spread by gossip to a cache-aside fleet with writes: split misses, keys cached twice, stale reads, store reads not yet or no longer at their owner"),
+		rowsOf(PropagateRedisFile, "`chbench propagate -live`: MOVED and ASK redirects met by a slot-map-caching client during a live Redis Cluster resharding, beside the model (written only when redis-server and redis-cli are installed)"),
 		{"reference.txt", "", "`chbench reference`: every published value next to chbench's, PASS/FAIL"},
 		{ReportFile, "", "`chbench report`: the design-review report built from the files above"},
 		{PlotsDir + "/*.png", "", "`chbench plot`: every plot as PNG, and as SVG beside it"},

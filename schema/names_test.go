@@ -28,7 +28,8 @@ func TestNoOneElseNamesFilesOrColumns(t *testing.T) {
 		Columns[DumpDiff](), Columns[DumpCell](), Columns[DumpMismatch](), Columns[DumpGuess](),
 		Columns[SimWindow](), Columns[SimNode](), Columns[SimEvent](), Columns[SimSummary](), Columns[TraceStats](),
 
-		Columns[DomainViolation](), Columns[DomainRank](), Columns[DomainChange]()) {
+		Columns[DomainViolation](), Columns[DomainRank](), Columns[DomainChange](),
+		Columns[Propagate](), Columns[Redirect]()) {
 		if strings.Contains(c, "_") && !slices.Contains(cols, c) {
 			cols = append(cols, c)
 		}

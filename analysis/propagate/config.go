@@ -145,7 +145,7 @@ func buildFleets(c *Config) ([]fleet, error) {
 				number[n.ID] = int32(len(number))
 			}
 		}
-		if v > 0 && leftSome(members[v-1], nodes) {
+		if v > 0 && leftInside(members[v-1], nodes) {
 			leaves = true
 		}
 	}
@@ -177,13 +177,22 @@ func buildFleets(c *Config) ([]fleet, error) {
 	return fleets, nil
 }
 
-// leftSome reports whether a node of before is missing from after.
-func leftSome(before, after []algorithms.Node) bool {
+// leftInside reports whether a node of before that is missing from after
+// is not among before's last nodes: a leave that algorithms keeping their
+// nodes in order (jump and its kin) serve by their leave policy
+// (catalog.Info.LeavePolicy), as the movement analysis labels it.
+func leftInside(before, after []algorithms.Node) bool {
 	stay := make(map[string]bool, len(after))
 	for _, n := range after {
 		stay[n.ID] = true
 	}
+	gone := 0
 	for _, n := range before {
+		if !stay[n.ID] {
+			gone++
+		}
+	}
+	for _, n := range before[:len(before)-gone] {
 		if !stay[n.ID] {
 			return true
 		}

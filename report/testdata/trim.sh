@@ -4,8 +4,9 @@
 # lookup.txt's header, Lookup from=key rows at 100 and 10,000 nodes and
 # Build rows at 100; movement.csv's add, remove-random and remove-last
 # rows; replication.csv's remove-random rows; spread.csv, load.csv,
-# storm.csv, boundedloads.csv, conformance.csv and switching.csv whole.
-# Run from the report directory.
+# storm.csv, boundedloads.csv, conformance.csv and switching.csv whole;
+# the whole-span rows of the propagation files. Run from the report
+# directory.
 set -eu
 src=${1:?usage: trim.sh RESULTS}
 out=testdata/run
@@ -15,3 +16,10 @@ grep -E '^BenchmarkLookup/algo=[^/]+/nodes=(100|10000)/from=key-|^BenchmarkBuild
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "op") c = i; print; next } $c == "add" || $c == "remove-random" || $c == "remove-last"' "$src/movement.csv" > "$out/movement.csv"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "op") c = i; print; next } $c == "remove-random"' "$src/replication.csv" > "$out/replication.csv"
 for f in spread.csv load.csv storm.csv boundedloads.csv conformance.csv switching.csv; do cp "$src/$f" "$out/$f"; done
+# propagate.csv and propagate-cache.csv: the whole-span rows (window -1,
+# the only cell of a make bench run that is -1; a model's text form holds
+# commas, so the rows are matched whole rather than split by awk);
+# propagate-redis.csv: the whole run's row.
+for f in propagate.csv propagate-cache.csv propagate-redis.csv; do
+  { head -n 1 "$src/$f" && grep -e ',-1,' "$src/$f"; } > "$out/$f"
+done

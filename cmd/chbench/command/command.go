@@ -27,6 +27,8 @@
 //	chbench fleet -profile FILE                          the storm of every planned change of a fleet profile
 //	chbench load [-nodes N] [-zipf s,...] [flags]       per-node request load under Zipf popularity
 //	chbench bounded [-nodes N] [-eps e,...] [flags]     bounded loads: partition, key and request forms
+//	chbench propagate [-from N] [-model SPEC] [flags]   requests astray while a change reaches the clients
+//	chbench propagate -live                             MOVED/ASK redirects of a live Redis Cluster resharding
 //	chbench plot -dir results                           draw results/*.csv and lookup.txt
 //	chbench report -dir results [-profile FILE]         write results/REPORT.md for a design review
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
@@ -137,6 +139,7 @@ var commands = map[string]command{
 	"dump-diff":   {"compare a KEY<TAB>SERVER dump with a placement or another dump, or guess the placement closest to it", runDumpDiff},
 	"switch":      {"measure what switching a fleet between two clients, proxies or algorithms costs its cache", plain(runSwitch)},
 	"dialects":    {"list the dialects of real clients and proxies and the catalog's facts about each", plain(runDialects)},
+	"propagate":   {"count requests routed by stale views while a membership change propagates to clients; -live: Redis redirects during a resharding", runPropagate},
 }
 
 // run is Run without a context, for tests: nothing interrupts it.

@@ -104,6 +104,13 @@ func goldenCases() []goldenCase {
 		{"bounded-json", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-commit", "golden", "-format", "json"}},
 		{"bounded-bench", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-zipf", "1.2", "-commit", "golden", "-format", "bench"}},
 
+		{"propagate-table", []string{"propagate", "-algo", six, "-from", "20", "-model", "linear:T=4s", "-rate", "500", "-keys", "2000", "-replays", "2", "-windows", "4", "-commit", "golden"}},
+		{"propagate-csv", []string{"propagate", "-algo", "ring,jump", "-from", "10", "-op", "add,remove-random", "-model", "push:dist=exp,mean=0.5s", "-clients", "20", "-rate", "300", "-keys", "1000", "-replays", "2", "-windows", "3", "-commit", "golden", "-format", "csv"}},
+		{"propagate-json", []string{"propagate", "-algo", "rendezvous,slots", "-from", "8", "-to", "10", "-model", "gossip:k=2,p=100ms", "-clients", "30", "-rate", "400", "-keys", "500", "-zipf", "0.9", "-writes", "0.1", "-cache", "-handoff", "0.2", "-replays", "2", "-windows", "2", "-commit", "golden", "-format", "json"}},
+		{"propagate-fleet-table", []string{"propagate", "-algo", "ring,rendezvous,slots", "-node-ids", "a,b,c,d", "-join", "e", "-leave", "b", "-at", "1", "-model", "linear:T=2s", "-span", "0,4", "-clients", "10", "-rate", "500", "-keys", "1000", "-replays", "3", "-cache", "-commit", "golden"}},
+		{"propagate-steps-table", []string{"propagate", "-algo", "jump,modulo", "-from", "6", "-op", "shrink-lifo", "-at", "1", "-every", "2", "-model", "instant", "-rate", "200", "-keys", "300", "-replays", "2", "-commit", "golden"}},
+		{"propagate-headline-bad", []string{"propagate", "-headline", "-rate", "5", "-commit", "golden"}},
+		{"propagate-help", []string{"propagate", "-h"}},
 		{"domains-table", []string{"domains", "-algo", "ring,rendezvous,slots,crush", "-nodes", "12", "-racks", "6", "-zones", "3", "-replicas", "2,3", "-keys", "2000", "-sets", "2", "-commit", "golden"}},
 		{"domains-uneven-csv", []string{"domains", "-algo", "jump,crush", "-nodes", "9", "-zones", "2,2,2,3", "-replicas", "2", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "csv"}},
 		{"domains-ranks-csv", []string{"domains", "-ranks", "-algo", "rendezvous,crush", "-weights", "3,3,3,1", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "csv"}},
