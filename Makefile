@@ -70,6 +70,13 @@ BOUNDED_REQUESTS ?= 200000
 BOUNDED_ZIPF     ?= 0,0.99
 BOUNDED_EPS      ?= 0.05,0.1,0.25,0.5,1
 
+# Every recipe line runs in bash with -e (a failing command ends the
+# recipe), -u (an unset variable is an error, not an empty word) and
+# pipefail (a pipeline fails when any of its commands fails, not only the
+# last: `chbench ... | tail` must not hide a failed chbench).
+SHELL      := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHBENCH := bin/chbench
 BENCHSTAT := $(GO) tool benchstat
@@ -191,14 +198,18 @@ storm: build
 # per unit: 100 -> 300 points); slots only for 25 -> 75 (a weight-1 node of
 # 32,000 would round to 0 of its 16,384 slots).
 FLEETARGS = -keys $(FLEET_KEYS) $(KEYARGS) -format csv
+# The parts of reweight.csv are written each by its own chbench with -o
+# and joined under one header only once every part has succeeded.
+FLEETPARTS = $(foreach i,1 2 3 4 5,$(OUT)/.reweight-$(i).csv)
 fleets: build
 	mkdir -p $(OUT)
-	$(CHBENCH) move -algo all -node-ids A,B -weights 1,2 -join C,1 $(FLEETARGS) > $(OUT)/reweight.csv.tmp
-	$(CHBENCH) move -algo all -from 10 -join-n 2 -join-weight 2 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
-	$(CHBENCH) move -algo all -node-ids 10.0.1.1:11211,10.0.1.2:11211,10.0.1.3:11211,10.0.1.4:11211,10.0.1.5:11211 -leave 10.0.1.3:11211 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
-	$(CHBENCH) move -algo ring,rendezvous,bounded -from 500 -reweight-frac 0.05,0.5,0.95 -reweight-to 127 -vnodes 10 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
-	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
-	mv -f $(OUT)/reweight.csv.tmp $(OUT)/reweight.csv
+	$(CHBENCH) move -algo all -node-ids A,B -weights 1,2 -join C,1 $(FLEETARGS) -o $(OUT)/.reweight-1
+	$(CHBENCH) move -algo all -from 10 -join-n 2 -join-weight 2 $(FLEETARGS) -o $(OUT)/.reweight-2
+	$(CHBENCH) move -algo all -node-ids 10.0.1.1:11211,10.0.1.2:11211,10.0.1.3:11211,10.0.1.4:11211,10.0.1.5:11211 -leave 10.0.1.3:11211 $(FLEETARGS) -o $(OUT)/.reweight-3
+	$(CHBENCH) move -algo ring,rendezvous,bounded -from 500 -reweight-frac 0.05,0.5,0.95 -reweight-to 127 -vnodes 10 $(FLEETARGS) -o $(OUT)/.reweight-4
+	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) -o $(OUT)/.reweight-5
+	{ cat $(firstword $(FLEETPARTS)) && for f in $(wordlist 2,5,$(FLEETPARTS)); do tail -n +2 "$$f"; done; } $(call save,reweight.csv)
+	rm -f $(FLEETPARTS)
 	$(CHBENCH) replication -algo all -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
 	$(CHBENCH) replication -algo all -from 10 -op remove-random -replicas 3 -keys $(FLEET_KEYS) $(KEYARGS)
 
@@ -240,7 +251,8 @@ report: build
 COMPARE_FILES  = lookup.txt movement.txt spread.txt load.txt peers.txt
 COMPARE_IGNORE = commit,go,goos,goarch,cpu
 # machine DIR: the sorted goos, goarch and cpu lines of DIR's Go benchmark files.
-machine = cat $(1)/lookup.txt $(1)/peers.txt 2>/dev/null | grep -E '^(goos|goarch|cpu):' | sort -u
+# (A run without one of the files, or without such lines, gives no lines.)
+machine = { cat $(1)/lookup.txt $(1)/peers.txt 2>/dev/null || true; } | { grep -E '^(goos|goarch|cpu):' || true; } | sort -u
 compare: build
 	@if [ -z "$(OLD)" ] || [ -z "$(NEW)" ]; then echo "usage: make compare OLD=dir NEW=dir [PROFILE=file]" >&2; exit 2; fi
 	@old=$$($(call machine,$(OLD))); new=$$($(call machine,$(NEW))); \
@@ -261,8 +273,8 @@ publish:
 	@[ -e $(STAGE)/.complete ] || { echo "publish: $(STAGE) holds no complete run (interrupted or failed); $(RESULTS)/ left as it was" >&2; exit 1; }
 	rm -f $(STAGE)/.complete
 	mkdir -p $(RESULTS)/plots
-	for f in $(STAGE)/plots/*; do [ -e "$$f" ] && mv -f "$$f" $(RESULTS)/plots/; done; true
-	for f in $(STAGE)/*; do [ -f "$$f" ] && mv -f "$$f" $(RESULTS)/; done; true
+	for f in $(STAGE)/plots/*; do if [ -e "$$f" ]; then mv -f "$$f" $(RESULTS)/plots/; fi; done
+	for f in $(STAGE)/*; do if [ -f "$$f" ]; then mv -f "$$f" $(RESULTS)/; fi; done
 	rm -rf $(STAGE)
 	@echo "results in $(RESULTS)/ and $(RESULTS)/plots/"
 
