@@ -28,13 +28,23 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 
 	"github.com/chbench/chbench/cmd/internal/cli"
+	"github.com/chbench/chbench/internal/supervise"
 	"github.com/chbench/chbench/internal/tempfile"
 )
 
 func main() {
+	// The work runs in a worker process, so that a crash (a panic in any
+	// goroutine, running out of memory) ends with its own exit status,
+	// never with the usage error's 2 (internal/supervise).
+	if !supervise.Worker() {
+		if status, ok := supervise.Main(os.Args[1:], os.Stderr); ok {
+			os.Exit(status)
+		}
+	}
 	cli.LimitHeap = true
 	tempfile.RemoveOnSignal() // temporary files of -o and chbench plot go on SIGINT and SIGTERM
 	os.Exit(cli.ExitCode(run(os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
@@ -66,8 +76,15 @@ var commands = map[string]command{
 
 // run executes the chbench command line args (without the program name),
 // writing results to stdout and diagnostics to stderr. It returns
-// flag.ErrHelp after printing help, or the error that ended the command.
-func run(args []string, stdout, stderr io.Writer) error {
+// flag.ErrHelp after printing help, or the error that ended the command; a
+// panic of the command's own goroutine is returned as an internal error
+// ([cli.Internal]: exit status 3), never passed on.
+func run(args []string, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = cli.Internal(fmt.Errorf("panic: %v\n%s", r, debug.Stack()))
+		}
+	}()
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
