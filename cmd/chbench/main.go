@@ -32,6 +32,7 @@ import (
 	"sort"
 
 	"github.com/chbench/chbench/cmd/internal/cli"
+	"github.com/chbench/chbench/internal/inputs"
 	"github.com/chbench/chbench/internal/supervise"
 	"github.com/chbench/chbench/internal/tempfile"
 )
@@ -85,6 +86,7 @@ func run(args []string, stdout, stderr io.Writer) (err error) {
 			err = cli.Internal(fmt.Errorf("panic: %v\n%s", r, debug.Stack()))
 		}
 	}()
+	inputs.Reset() // the files this command reads: none yet
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {

@@ -96,7 +96,7 @@ func (f *Fleet) initial(from string, set map[string]bool) ([][]algorithms.Node, 
 		if from != "" {
 			return nil, fmt.Errorf("-from %q and -members: give one membership", from)
 		}
-		nodes, err := analysis.ReadMembership(f.members)
+		nodes, err := analysis.ReadMembership(f.members, nil)
 		if err != nil {
 			return nil, fmt.Errorf("-members: %w", err)
 		}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// chbenchProc runs the chbench command (this test binary as main) in a
+// child process with args, the extra environment env and stdin, and
+// returns its exit status and output.
+func chbenchProc(t *testing.T, env []string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), "CHBENCH_MAIN=1"), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errOut.String()
+}
+
+// writeTemp writes content to name in a new temporary directory and
+// returns its path.
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// No command writes onto a file it reads: an -o that is (by os.SameFile,
+// so also through a hard link or another spelling) a key file, members
+// file, request log, profile or one of the result files the report reads
+// is a usage error before any work, naming both, and the input is left as
+// it was.
+func TestNoOutputOverwritesAnInput(t *testing.T) {
+	keys := writeTemp(t, "keys.csv", "a\nb\nc\nd\n")
+	members := writeTemp(t, "m.csv", "a\nb\nc\n")
+	log := writeTemp(t, "log.txt", "a\nb\nc\nd\n")
+	link := filepath.Join(filepath.Dir(keys), "link.csv")
+	if err := os.Link(keys, link); err != nil {
+		t.Fatal(err)
+	}
+	res := t.TempDir()
+	movement := filepath.Join(res, "movement.csv")
+	copyFile(t, filepath.Join(reportRunDir, "movement.csv"), movement)
+	profile := writeTemp(t, "p.txt", "name = p\n")
+	strip := func(p string) string { return strings.TrimSuffix(p, filepath.Ext(p)) }
+	for _, c := range []struct {
+		input string
+		args  []string
+	}{
+		{keys, []string{"spread", "-algo", "ring", "-nodes", "3", "-keyfile", keys, "-sets", "2", "-format", "csv", "-o", strip(keys)}},
+		{keys, []string{"spread", "-algo", "ring", "-nodes", "3", "-keyfile", keys, "-sets", "2", "-format", "csv", "-o", filepath.Dir(link) + "/./" + filepath.Base(strip(link))}},
+		{members, []string{"move", "-algo", "ring", "-members", members, "-leave", "a", "-format", "csv", "-o", strip(members)}},
+		{log, []string{"load", "-algo", "ring", "-nodes", "3", "-requestlog", log, "-sets", "2", "-format", "bench", "-o", strip(log)}},
+		{movement, []string{"report", "-dir", res, "-o", movement}},
+		{movement, []string{"report", "-dir", reportRunDir, "-compare", res, "-o", movement}},
+		{profile, []string{"report", "-dir", res, "-profile", profile, "-o", profile}},
+	} {
+		before, _ := os.ReadFile(c.input)
+		code, _, stderr := chbenchProc(t, nil, "", c.args...)
+		after, _ := os.ReadFile(c.input)
+		if code != 2 || !strings.Contains(stderr, "writing it would replace what") {
+			t.Errorf("chbench %s: exit %d, want 2 and the input named:\n%s", strings.Join(c.args, " "), code, stderr)
+		}
+		if !bytes.Equal(before, after) {
+			t.Errorf("chbench %s: the input %s was changed", strings.Join(c.args, " "), c.input)
+		}
+	}
+	// Standard input is an input too: a key file given as "-" from a
+	// redirected file.
+	cmd := exec.Command(os.Args[0], "spread", "-algo", "ring", "-nodes", "3", "-keyfile", "-", "-sets", "2", "-format", "csv", "-o", strip(keys))
+	cmd.Env = append(os.Environ(), "CHBENCH_MAIN=1")
+	f, err := os.Open(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd.Stdin = f
+	out, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "is the input standard input") {
+		t.Errorf("-keyfile - < keys.csv -o keys: exit %d:\n%s", cmd.ProcessState.ExitCode(), out)
+	}
+}
+
+// reportRunDir holds real results (the report's test data).
+const reportRunDir = "../../report/testdata/run"
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The copy of a streamed key file has no name: a chbench killed by
+// SIGKILL while it copies standard input leaves nothing in $TMPDIR.
+func TestKilledStreamCopyLeavesNothing(t *testing.T) {
+	tmp := t.TempDir()
+	cmd := exec.Command(os.Args[0], "spread", "-algo", "ring", "-nodes", "3", "-keyfile", "-", "-sets", "2")
+	cmd.Env = append(os.Environ(), "CHBENCH_MAIN=1", "TMPDIR="+tmp)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	line := []byte(strings.Repeat("k", 100) + "\n")
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) { // about 1 s of keys, then the kill mid-copy
+		if _, err := in.Write(line); err != nil {
+			break
+		}
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		t.Errorf("SIGKILL during the copy of standard input left %v in $TMPDIR", names)
+	}
+}
