@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -107,18 +108,18 @@ func parseMembership(r io.Reader, name string, mem *memory.Budget) ([]algorithms
 	var nodes []algorithms.Node
 	var held int64
 	err := lines.Scan(r, name, "a members file", MaxMemberLineBytes, func(b []byte, line int) error {
-		t := strings.TrimSpace(stripComment(string(b)))
-		if t == "" {
+		tb := bytes.TrimSpace(stripComment(b))
+		if len(tb) == 0 {
 			return nil
 		}
 		if len(nodes) == algorithms.MaxNodes {
 			return fmt.Errorf("%s:%d: more than %d nodes", name, line, algorithms.MaxNodes)
 		}
-		if err := mem.Reserve(fmt.Sprintf("members file %s: %d nodes so far", name, len(nodes)+1), int64(len(t))+memberBytes); err != nil {
+		if err := mem.Reserve(fmt.Sprintf("members file %s: %d nodes so far", name, len(nodes)+1), int64(len(tb))+memberBytes); err != nil {
 			return err
 		}
-		held += int64(len(t)) + memberBytes
-		n, err := ParseNodeWeight(t)
+		held += int64(len(tb)) + memberBytes
+		n, err := ParseNodeWeight(string(tb)) // the one copy of the line: the node's ID is part of it
 		if err == nil {
 			err = algorithms.ValidateID(n.ID)
 		}
@@ -143,7 +144,7 @@ func parseMembership(r io.Reader, name string, mem *memory.Budget) ([]algorithms
 
 // stripComment returns line without its comment: from a "#" at the start
 // or after a space or tab to the end.
-func stripComment(line string) string {
+func stripComment(line []byte) []byte {
 	for i := 0; i < len(line); i++ {
 		if line[i] == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
 			return line[:i]

@@ -36,6 +36,7 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -73,11 +74,25 @@ type Options struct {
 	// MaxKeys bounds the keys per set MinMoves may ask for (> 0 when
 	// MinMoves > 0).
 	MaxKeys int
+	// Memory is the run's memory budget (package memory), through which
+	// every allocation whose size the inputs control is reserved before
+	// it is made; nil means a budget of Config.Budget() for this call.
+	// Its limit should be Config.Budget(), which the placements' cost
+	// estimates are checked against.
+	Memory *memory.Budget
 	// Progress, if not nil, is called with the number of keys just
 	// processed (a delta, once per chunk of at most keyset.ChunkKeys keys), from
 	// the worker goroutines at once: it must be safe for concurrent use
 	// and cheap (an atomic add). It never changes results.
 	Progress func(keys int64)
+}
+
+// memory returns the run's budget: o.Memory, or one of Config.Budget().
+func (o Options) memory() *memory.Budget {
+	if o.Memory != nil {
+		return o.Memory
+	}
+	return memory.New(o.Config.Budget())
 }
 
 // generated returns the options' key generator, or nil for a key file.

@@ -42,12 +42,16 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(err)
 	}
 	if *logPath != "" { // read by the run: its errors are not the command line's
-		f, err := keyset.NewFile(*logPath, t.Sets)
+		f, err := keyset.OpenFile(*logPath, t.Sets, o.Memory)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
 		o.RequestLog = f
+	}
+	// Every placement and the memory of the run, before the first request.
+	if err := analysis.CheckLoad(o, names, nodes); err != nil {
+		return cli.Usage(err)
 	}
 	rs, err := analysis.Load(o, names, nodes)
 	if err != nil {

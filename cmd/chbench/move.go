@@ -31,6 +31,7 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 		return runReplication(args, stdout, stderr)
 	}
 	fleet := c.Fleet.Used(set)
+	c.Fleet.Memory = o.Memory
 	if err := c.Sweep(&sw, set, o.Seed, "-from is required"); err != nil {
 		return cli.Usage(err)
 	}

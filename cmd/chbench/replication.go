@@ -73,6 +73,7 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 	if o, sw, err = a.Options(); err != nil {
 		return o, sw, nil, err
 	}
+	c.Fleet.Memory = o.Memory
 	if err := c.Sweep(&sw, set, o.Seed, "-from is required (or -node-ids, -weights, -members)"); err != nil {
 		return o, sw, nil, err
 	}

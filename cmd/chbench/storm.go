@@ -75,6 +75,15 @@ func runStorm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeKeys()
+	points := 0
+	if s.timeline {
+		points = len(ts) - 1
+	}
+	// Every configuration and change, and the memory of the run, before
+	// the first key is streamed.
+	if err := analysis.CheckStorm(o, sw, s.m, points); err != nil {
+		return cli.Usage(err)
+	}
 	bar := cli.StartProgress(stderr, analysis.SweepKeys(o, sw)) // stderr terminals only
 	o.Progress = bar.Hook()
 	defer bar.Stop()
@@ -84,7 +93,11 @@ func runStorm(args []string, stdout, stderr io.Writer) error {
 	}
 	bar.Stop()
 	if s.timeline {
-		return schema.WriteCSV(stdout, analysis.StormTimeline(rows, ts))
+		pts, err := analysis.StormTimeline(rows, ts, o.Memory)
+		if err != nil {
+			return err
+		}
+		return schema.WriteCSV(stdout, pts)
 	}
 	return schema.Write(stdout, s.a.Format, rows, analysis.WriteStormTable)
 }
@@ -139,6 +152,7 @@ func (s *stormFlags) sweep(set map[string]bool, stderr io.Writer) ([]float64, an
 	if set["to"] {
 		return nil, o, sw, s.fleet.Conflict("to", set)
 	}
+	s.fleet.Memory = o.Memory
 	from := ""
 	if set["from"] || !s.fleet.Explicit() {
 		from = strconv.Itoa(s.from)

@@ -135,9 +135,9 @@ func (a *Analysis) Options() (analysis.Options, analysis.Sweep, error) {
 	if slices.Contains(a.Formats, "bench") && strings.ContainsFunc(a.keyFile, unicode.IsControl) {
 		return analysis.Options{}, sw, fmt.Errorf("keyfile %q: a path with a control character cannot be written in -format bench", a.keyFile)
 	}
-	applyMem(a.Mem)
+	mem := a.Budget()
 	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.Eps, Partitions: a.Partitions,
-		TableSize: a.TableSize, Probes: a.Probes, Capacity: a.Capacity, MemoryBudget: int64(a.Mem)}
+		TableSize: a.TableSize, Probes: a.Probes, Capacity: a.Capacity, MemoryBudget: mem.Limit()}
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}
@@ -148,7 +148,7 @@ func (a *Analysis) Options() (analysis.Options, analysis.Sweep, error) {
 	if err != nil {
 		return analysis.Options{}, sw, err
 	}
-	o := analysis.Options{Algo: algos[0], Config: cfg, Seed: a.seed, Workers: a.workers, Commit: commit, Placement: a.place}
+	o := analysis.Options{Algo: algos[0], Config: cfg, Seed: a.seed, Workers: a.workers, Commit: commit, Placement: a.place, Memory: mem}
 	if a.keyFile == "" { // a key file is opened by openKeys, once the flags are all checked
 		g, err := keyset.NewGenerator(a.keys, a.Sets, a.seed)
 		if err != nil {
@@ -170,7 +170,7 @@ func (a *Analysis) OpenKeys(o *analysis.Options) (closeKeys func(), err error) {
 	if a.keyFile == "" {
 		return func() {}, nil
 	}
-	f, err := keyset.NewFile(a.keyFile, a.Sets)
+	f, err := keyset.OpenFile(a.keyFile, a.Sets, o.Memory)
 	if err != nil {
 		return nil, err
 	}
