@@ -11,7 +11,10 @@ import "fmt"
 //
 // Like a Placer, a Locator describes one membership and is not changed by
 // Rebalance; its methods are safe for concurrent use unless the
-// implementation documents otherwise.
+// implementation documents otherwise. A Locator that holds something
+// outside chbench's process (an external program's membership) also
+// implements io.Closer; whoever built it closes it when done, and closing
+// twice does nothing. A Placer's Locator holds nothing to close.
 type Locator interface {
 	// Algorithm returns the placement's name, as Placer.Algorithm does.
 	Algorithm() string

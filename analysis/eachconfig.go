@@ -9,12 +9,17 @@ import (
 // EachConfig calls fn with the options of every algorithm, hash and vnodes
 // configuration of s (ignoring s.Nodes and s.Ops), in the order SweepSpread
 // and SweepMove use: algos outermost, then hashes, then vnodes (varied only
-// for algorithms that use them; others run once with o.Config.VNodes).
-// Callers use it to run one explicit membership or resize for every
+// for algorithms that use them; others run once with o.Config.VNodes). A
+// placement opened by the caller (Options.Opened) runs once, with the
+// first hash and vnodes: it reads neither. Callers use it to run one explicit membership or resize for every
 // configuration. It stops at the first error, naming the configuration.
 func (s Sweep) EachConfig(o Options, fn func(o Options) error) error {
 	for _, a := range orOne(s.Algos, o.Algo) {
-		for _, h := range orOne(s.Hashes, o.Config.Hash) {
+		hs := orOne(s.Hashes, o.Config.Hash)
+		if _, ok := o.Opened[a]; ok {
+			hs = hs[:1]
+		}
+		for _, h := range hs {
 			vs := orOne(s.VNodes, o.Config.VNodes)
 			if !catalog.UsesVNodes(a) {
 				vs = []int{o.Config.VNodes}

@@ -417,6 +417,7 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]schema.Load
 	if err != nil {
 		return nil, err
 	}
+	defer releaseAll(locs, names)
 	st, err := newStreams(o)
 	if err != nil {
 		return nil, err
@@ -526,27 +527,47 @@ func loadNeed(o LoadOptions, names []string, nodes []algorithms.Node) (int64, st
 }
 
 // loadLocators checks names and builds the catalog placements among them
-// on nodes, by name (the bounded-loads forms without a catalog entry are
-// built per stream).
+// on nodes, by name, and those the caller opened (Options.Opened) with
+// their Builders (the bounded-loads forms without a catalog entry are
+// built per stream). On an error it closes what it built.
 func loadLocators(o LoadOptions, names []string, nodes []algorithms.Node) (map[string]algorithms.Locator, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("no placements given")
 	}
 	locs := map[string]algorithms.Locator{}
 	for _, name := range names {
-		if !slices.Contains(schema.LoadPlacements(), name) {
+		b, opened := o.Opened[name]
+		if !opened && !slices.Contains(schema.LoadPlacements(), name) {
+			releaseAll(locs, names)
 			return nil, fmt.Errorf("unknown placement %q (known: %v)", name, schema.LoadPlacements())
 		}
 		if name == schema.VariantKey || name == schema.VariantRequest {
 			continue
 		}
-		l, err := catalog.NewLocator(name, nodes, o.Config)
+		var l algorithms.Locator
+		var err error
+		if opened {
+			l, err = b.New(nodes)
+		} else {
+			l, err = catalog.NewLocator(name, nodes, o.Config)
+		}
 		if err != nil {
+			releaseAll(locs, names)
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		locs[name] = l
 	}
 	return locs, nil
+}
+
+// releaseAll closes the Locators of locs (see release) in the order of
+// names, so that an external program sees the same requests in every run.
+func releaseAll(locs map[string]algorithms.Locator, names []string) {
+	for _, name := range names {
+		if l, ok := locs[name]; ok {
+			release(l)
+		}
+	}
 }
 
 // loadStreams holds what every placement of a load run serves: the

@@ -405,11 +405,11 @@ func planChain(o Options, sc Scenario, budget int64, layouts int) (chainPlan, er
 		// initial membership and those after joins or reweights are
 		// checked in full.
 		if t == 0 || len(sc.Steps[t-1].Join) > 0 || len(sc.Steps[t-1].Reweight) > 0 {
-			err = catalog.Check(o.Algo, m, pl.cfg)
+			err = o.checkNodes(m, pl.cfg)
 		}
 		var c catalog.Cost
 		if err == nil {
-			c, err = catalog.Estimate(o.Algo, m, pl.cfg)
+			c, err = o.estimate(m, pl.cfg)
 		}
 		if err != nil {
 			if t == 0 {
@@ -464,12 +464,15 @@ func leavesInside(cur []algorithms.Node, leaving []string) bool {
 }
 
 // Placements builds the chain of placements of sc for the algorithm in o:
-// catalog.NewLocator on the initial membership, then each step as the
-// previous placement's Rebalance to the next membership. Automatic bounded
-// partitions are sized for the largest membership of sc. It returns the
-// constructor's or Rebalance's error, naming the step, or an error when the
-// chain would exceed MaxChainCost or, since it holds every placement at
-// once, o.Config.Budget().
+// catalog.NewLocator (or an opened placement's New, see Options.Opened) on
+// the initial membership, then each step as the previous placement's
+// Rebalance to the next membership. Automatic bounded partitions are sized
+// for the largest membership of sc. It returns the constructor's or
+// Rebalance's error, naming the step, or an error when the chain would
+// exceed MaxChainCost or, since it holds every placement at once,
+// o.Config.Budget(). The caller closes the Locators that are io.Closers
+// (see algorithms.Locator) when done; on an error Placements closes those
+// it built.
 func Placements(o Options, sc Scenario) ([]algorithms.Locator, error) {
 	budget := o.Config.Budget()
 	pl, err := planChain(o, sc, budget, 1)
@@ -487,9 +490,12 @@ func Placements(o Options, sc Scenario) ([]algorithms.Locator, error) {
 	var chain []algorithms.Locator
 	err = sc.walk(func(t int, m []algorithms.Node, _ ratio) error {
 		if t == 0 {
-			p, err := catalog.NewLocator(o.Algo, m, pl.cfg)
+			p, err := o.newLocator(m, pl.cfg)
+			if err != nil {
+				return err
+			}
 			chain = append(chain, p)
-			return err
+			return nil
 		}
 		p, err := chain[t-1].Rebalance(m)
 		if err != nil {
@@ -499,6 +505,7 @@ func Placements(o Options, sc Scenario) ([]algorithms.Locator, error) {
 		return nil
 	})
 	if err != nil {
+		release(chain...)
 		return nil, err
 	}
 	return chain, nil
@@ -550,6 +557,15 @@ func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int
 	k := l1 - l0
 	first := make([]algorithms.Locator, k)
 	windows := make([][]algorithms.Locator, k)
+	// The placements a window drops when it moves on are closed at once,
+	// so that an external program holds the memberships of one window
+	// only; the rest on the way out (closing twice does nothing).
+	defer func() {
+		release(first...)
+		for _, w := range windows {
+			release(w...)
+		}
+	}()
 	var held int64 // bytes of one layout's window placements
 	passes := 0
 	flush := func(last bool) error {
@@ -568,7 +584,7 @@ func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int
 	err := sc.walk(func(t int, m []algorithms.Node, _ ratio) error {
 		if t == 0 {
 			for i := range k {
-				p, err := catalog.NewLocator(o.Algo, LayoutNodes(m, l0+i), pl.cfg)
+				p, err := o.newLocator(LayoutNodes(m, l0+i), pl.cfg)
 				if err != nil {
 					return err
 				}
@@ -582,11 +598,19 @@ func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int
 			extra = pl.costs[0]
 		}
 		if len(windows[0]) >= 2 && extra+held+pl.costs[t] > perLayout {
+			firstWindow := passes == 0 // its windows begin with the first placements, which stay
 			if err := flush(false); err != nil {
 				return err
 			}
-			for i := range windows {
-				windows[i] = []algorithms.Locator{windows[i][len(windows[i])-1]}
+			for i, w := range windows {
+				dropped := w[:len(w)-1]
+				if firstWindow {
+					dropped = dropped[1:]
+				}
+				if err := release(dropped...); err != nil {
+					return err
+				}
+				windows[i] = []algorithms.Locator{w[len(w)-1]}
 			}
 			held = pl.costs[t-1]
 		}
@@ -800,7 +824,7 @@ func Movement(o Options, sc Scenario) (schema.Move, error) {
 			return schema.Move{}, fmt.Errorf("key set %d is empty", s)
 		}
 	}
-	info, _ := catalog.Describe(o.Algo) // checked by prepare
+	info, _ := o.info() // checked by prepare
 	r := schema.Move{Config: rc, Label: info.Label(pl.leavesInside), Op: sc.Op, From: pl.from, To: pl.to, Steps: len(sc.Steps), IdealFrac: pl.ideal}
 	moved := make([]float64, len(counts))
 	coll := make([]float64, len(counts))

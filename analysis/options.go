@@ -80,6 +80,16 @@ type Options struct {
 	// Its limit should be Config.Budget(), which the placements' cost
 	// estimates are checked against.
 	Memory *memory.Budget
+	// Opened holds placements the caller opened itself (catalog.Open),
+	// by the name Algo and Sweep.Algos give them: programs speaking the
+	// external protocol, named by their handshake. Such a name is built
+	// with its Builder (from nothing for a scenario's first membership,
+	// by Rebalance after), takes its facts from catalog.InfoOf, and runs
+	// once per sweep whatever the hashes and vnodes (the program reads
+	// neither); every other name is the catalog's. The measures close the
+	// Locators they build (an external membership is dropped in the
+	// program); the caller closes the Builders. A nil map opens nothing.
+	Opened map[string]catalog.Builder
 	// Progress, if not nil, is called with the number of keys just
 	// processed (a delta, once per chunk of at most keyset.ChunkKeys keys), from
 	// the worker goroutines at once: it must be safe for concurrent use
@@ -115,7 +125,7 @@ const MaxWorkers = 256
 
 // checkConfig checks the algorithm, key source, workers and config of o.
 func (o Options) checkConfig() error {
-	if _, err := catalog.Describe(o.Algo); err != nil {
+	if _, err := o.info(); err != nil {
 		return err
 	}
 	switch o.Keys.(type) {

@@ -71,7 +71,7 @@ func (o Options) layouts(sets int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	in, err := catalog.Describe(o.Algo)
+	in, err := o.info()
 	if err != nil {
 		return 0, err
 	}

@@ -230,6 +230,9 @@ func planReplication(o Options, scs []Scenario, r int) (*replicationPlan, error)
 	if err := o.checkConfig(); err != nil {
 		return nil, err
 	}
+	if b, ok := o.opened(); ok && b.Facts().Replicas < r {
+		return nil, fmt.Errorf("replicas %d: %s serves at most %d replicas per key (its handshake declared replicas=%d)", r, o.Algo, b.Facts().Replicas, b.Facts().Replicas)
+	}
 	sets := o.sets()
 	if len(scs) != 1 && len(scs) != sets {
 		return nil, fmt.Errorf("%d scenarios for %d key sets: want 1 or one per set", len(scs), sets)
@@ -327,6 +330,11 @@ func Replication(o Options, scs []Scenario, r int) (schema.Replication, error) {
 		return schema.Replication{}, err
 	}
 	chains := make([][]algorithms.Locator, pl.chains)
+	defer func() {
+		for _, c := range chains {
+			release(c...)
+		}
+	}()
 	for s := range chains {
 		c := forSet(scs, s)
 		if pl.layouts > 1 {

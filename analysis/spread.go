@@ -318,7 +318,7 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 	if err := checkSpreadMemory(o, src.Sets(), nodes); err != nil {
 		return schema.Spread{}, err
 	}
-	info, _ := catalog.Describe(o.Algo) // checked by prepare
+	info, _ := o.info() // checked by prepare
 	layouts, err := o.layouts(src.Sets())
 	if err != nil {
 		return schema.Spread{}, err
@@ -326,10 +326,11 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 	cfg := o.Config
 	cfg.Partitions = cfg.PartitionsFor(len(nodes))
 	rc.Partitions = usedPartitions(o.Algo, cfg.Partitions)
-	sp, err := newSpreadPlacements(o.Algo, cfg, nodes, layouts)
+	sp, err := newSpreadPlacements(o, cfg, nodes, layouts)
 	if err != nil {
 		return schema.Spread{}, err
 	}
+	defer release(sp.ls...)
 	counts, err := CountOwnersPerSet(src, sp.ls, o.Workers)
 	if err != nil {
 		return schema.Spread{}, err
@@ -388,23 +389,27 @@ type spreadPlacements struct {
 	order [][]int
 }
 
-// newSpreadPlacements builds algo with cfg on each of layouts layouts of
-// nodes (LayoutNodes).
-func newSpreadPlacements(algo string, cfg catalog.Config, nodes []algorithms.Node, layouts int) (*spreadPlacements, error) {
-	sp := &spreadPlacements{ls: make([]algorithms.Locator, layouts), ps: make([]algorithms.Placer, layouts), order: make([][]int, layouts)}
-	for l := range sp.ls {
+// newSpreadPlacements builds the algorithm of o with cfg on each of
+// layouts layouts of nodes (LayoutNodes). A placement outside the process
+// has no Placer behind its Locator (ps[l] is nil). On an error it closes
+// the placements it built.
+func newSpreadPlacements(o Options, cfg catalog.Config, nodes []algorithms.Node, layouts int) (*spreadPlacements, error) {
+	sp := &spreadPlacements{ls: make([]algorithms.Locator, 0, layouts), ps: make([]algorithms.Placer, layouts), order: make([][]int, layouts)}
+	for l := range layouts {
 		ln := LayoutNodes(nodes, l)
-		var err error
-		if sp.ls[l], err = catalog.NewLocator(algo, ln, cfg); err != nil {
+		loc, err := o.newLocator(ln, cfg)
+		if err != nil {
+			release(sp.ls...)
 			return nil, err
 		}
-		sp.ps[l], _ = algorithms.PlacerOf(sp.ls[l])
+		sp.ls = append(sp.ls, loc)
+		sp.ps[l], _ = algorithms.PlacerOf(loc)
 		index := make(map[string]int, len(ln)) // IndexOf per node would be O(n^2)
 		for i, nd := range ln {
 			index[nd.ID] = i
 		}
 		sp.order[l] = make([]int, len(ln))
-		for i, nd := range sp.ps[l].Nodes() {
+		for i, nd := range loc.Nodes() {
 			sp.order[l][i] = index[nd.ID]
 		}
 	}
@@ -535,7 +540,7 @@ func CheckSpread(o Options, nodes []algorithms.Node) error {
 	if err := o.checkConfig(); err != nil {
 		return err
 	}
-	if err := catalog.Check(o.Algo, nodes, o.Config); err != nil {
+	if err := o.checkNodes(nodes, o.Config); err != nil {
 		return err
 	}
 	return checkSpreadMemory(o, o.sets(), nodes)
@@ -551,10 +556,10 @@ const spreadNodeBytes = 160
 // one 8-byte counter per set and node for each worker, the merged counts
 // and the per-node shares of every set, and spreadNodeBytes per node.
 func checkSpreadMemory(o Options, sets int, nodes []algorithms.Node) error {
-	if err := catalog.CheckBudget(o.Algo, nodes, o.Config); err != nil {
+	if err := o.checkBudget(nodes, o.Config); err != nil {
 		return err
 	}
-	c, err := catalog.Estimate(o.Algo, nodes, o.Config)
+	c, err := o.estimate(nodes, o.Config)
 	if err != nil {
 		return err
 	}
@@ -567,7 +572,7 @@ func checkSpreadMemory(o Options, sets int, nodes []algorithms.Node) error {
 	// while the keys stream; the layout draws ([Options.Draws]) then build
 	// up to one placement per worker at a time beside them.
 	held := int64(layouts)
-	if info, _ := catalog.Describe(o.Algo); info.RandomLayout && o.Draws > 0 {
+	if info, _ := o.info(); info.RandomLayout && o.Draws > 0 {
 		held += int64(min(w, o.Draws))
 	}
 	counters := int64(sets) * n * int64(w+2)

@@ -75,6 +75,7 @@ func SweepStormLive(o Options, s Sweep, sc Scenario, m StormModel, run func(o Op
 		if err != nil {
 			return err
 		}
+		defer release(chain...)
 		lr, err := run(c, chain[0], chain[len(chain)-1])
 		if err != nil {
 			return err

@@ -92,3 +92,51 @@ func Process(b Builder) (*external.Process, bool) {
 	pb, ok := b.(processBuilder)
 	return pb.p, ok
 }
+
+// ExternalFamily is the [Info.Family] of a program speaking the external
+// protocol (see [InfoOf]).
+const ExternalFamily = "external"
+
+// InfoOf returns the catalog entry of the placement b builds: the
+// algorithm's own [Info] for a catalog algorithm, and for an external
+// program an entry named by its handshake, of [ExternalFamily], whose
+// Source is the command and whose promises are those of its handshake
+// (Weighted, Ordered, Stateful; Removal says which nodes may leave). An
+// external entry has no Build and no memory estimate: it is built only
+// through b, and its memory is the program's.
+func InfoOf(b Builder) Info {
+	switch b := b.(type) {
+	case placerBuilder:
+		return b.in
+	case processBuilder:
+		f := b.p.Facts()
+		in := Info{Name: b.p.Name(), Family: ExternalFamily, Lookup: "(its own)", Memory: "(in its process)",
+			Removal: "any (declared)", Weights: "no", Source: external.Prefix + b.p.Command(),
+			Weighted: f.Weighted, Ordered: f.Ordered, Stateful: f.Stateful}
+		if f.OnlyLastLeaves {
+			in.Removal = "last only (declared)"
+		}
+		if f.Weighted {
+			in.Weights = "yes (declared)"
+		}
+		return in
+	}
+	f := b.Facts()
+	return Info{Name: b.Name(), Family: ExternalFamily, Weighted: f.Weighted, Ordered: f.Ordered, Stateful: f.Stateful}
+}
+
+// CheckNodes returns the error b.New(nodes) returns before anything is
+// built or sent: [Check] of the algorithm with b's configuration for a
+// catalog algorithm, external.Process.Check for a program (a membership
+// algorithms.ValidateNodes refuses, or unequal weights for one that
+// declared weighted=no). A program may still refuse a membership when it
+// is sent.
+func CheckNodes(b Builder, nodes []algorithms.Node) error {
+	switch b := b.(type) {
+	case placerBuilder:
+		return Check(b.in.Name, nodes, b.cfg)
+	case processBuilder:
+		return b.p.Check(nodes)
+	}
+	return algorithms.ValidateNodes(nodes)
+}

@@ -37,19 +37,32 @@ var _ algorithms.Locator = (*Locator)(nil)
 // the failure that stopped it.
 func (p *Process) New(nodes []algorithms.Node) (*Locator, error) { return p.members(nodes, nil) }
 
-// members sends a membership derived from parent (nil: none), which must
-// not be closed.
-func (p *Process) members(nodes []algorithms.Node, parent *Locator) (*Locator, error) {
+// Check returns the error [Process.New] returns for nodes before anything
+// is sent to the program: a membership [algorithms.ValidateNodes] refuses,
+// or unequal weights when the program declared weighted=no. Callers check
+// every membership of a run with it before the first key; the program may
+// still refuse a membership it cannot place (an [*Error] wrapping
+// ErrReply).
+func (p *Process) Check(nodes []algorithms.Node) error {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return nil, fmt.Errorf("external %s: %w", p.name, err)
+		return fmt.Errorf("external %s: %w", p.name, err)
 	}
 	if !p.facts.Weighted && !algorithms.Uniform(nodes) {
 		for _, n := range nodes {
 			if n.Weight != nodes[0].Weight {
-				return nil, fmt.Errorf("external %s: node %q has weight %v, node %q %v: the program declared weighted=no, so weights must be equal",
+				return fmt.Errorf("external %s: node %q has weight %v, node %q %v: the program declared weighted=no, so weights must be equal",
 					p.name, nodes[0].ID, nodes[0].Weight, n.ID, n.Weight)
 			}
 		}
+	}
+	return nil
+}
+
+// members sends a membership derived from parent (nil: none), which must
+// not be closed.
+func (p *Process) members(nodes []algorithms.Node, parent *Locator) (*Locator, error) {
+	if err := p.Check(nodes); err != nil {
+		return nil, err
 	}
 	l := &Locator{p: p, nodes: append([]algorithms.Node(nil), nodes...), index: make(map[string]int, len(nodes))}
 	p.mu.Lock()

@@ -1,116 +1,13 @@
 // Command chbench places keys with the algorithms of the chbench suite and
-// measures how they move and spread keys.
-//
-//	chbench locate -algo NAME -nodes N [flags] KEY...   owner of each key
-//	chbench slot KEY...                                 Redis Cluster hash slot of each key
-//	chbench move -algo A[,B...] -from N -to M [flags]   moved fraction on a resize
-//	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
-//	chbench replication -replicas R -from N -op OP [flags] replica sets on a change
-//	chbench storm -from N -to M [-reads Q] [-hit H]      cache miss storm of a resize
-//	chbench storm -live -from N -to M                    the same against real memcached on 127.0.0.1
-//	chbench load [-nodes N] [-zipf s,...] [flags]       per-node request load under Zipf popularity
-//	chbench bounded [-nodes N] [-eps e,...] [flags]     bounded loads: partition, key and request forms
-//	chbench plot -dir results                           draw results/*.csv and lookup.txt
-//	chbench report -dir results [-profile FILE]         write results/REPORT.md for a design review
-//	chbench reference [-full]                           the field's published values, PASS/FAIL
-//	chbench algorithms [-format markdown]               the catalog's facts per algorithm
-//
-// Run "chbench CMD -h" for the flags of each command; docs/commands.md is
-// the full reference (flags, formats and -o, exit status, key files), and
-// docs/promises.md what chbench promises about bad input, memory and
-// interrupts. Each command is one file here: its flags (the groups of
-// cmd/internal/cli), one call into the library, and the writing of its rows.
+// measures how they move and spread keys; package command (go doc
+// ./cmd/chbench/command) lists the commands, and docs/commands.md is the
+// full reference.
 package main
 
 import (
-	"errors"
-	"flag"
-	"fmt"
-	"io"
 	"os"
-	"runtime/debug"
-	"sort"
 
-	"github.com/chbench/chbench/cmd/internal/cli"
-	"github.com/chbench/chbench/internal/inputs"
-	"github.com/chbench/chbench/internal/supervise"
-	"github.com/chbench/chbench/internal/tempfile"
+	"github.com/chbench/chbench/cmd/chbench/command"
 )
 
-func main() {
-	// The work runs in a worker process, so that a crash (a panic in any
-	// goroutine, running out of memory) ends with its own exit status,
-	// never with the usage error's 2 (internal/supervise).
-	if !supervise.Worker() {
-		if status, ok := supervise.Main(os.Args[1:], os.Stderr); ok {
-			os.Exit(status)
-		}
-	}
-	cli.LimitHeap = true
-	tempfile.RemoveOnSignal() // temporary files of -o and chbench plot go on SIGINT and SIGTERM
-	os.Exit(cli.ExitCode(run(os.Args[1:], os.Stdout, os.Stderr), os.Stderr))
-}
-
-// command is one subcommand: its one-line summary and its entry point.
-type command struct {
-	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
-}
-
-var commands = map[string]command{
-	"locate": {"print the owner node ID of each key", runLocate},
-	"slot":   {"print the Redis Cluster hash slot of each key", runSlot},
-	"move":   {"measure the fraction of keys that move on a resize", runMove},
-	"spread": {"measure how evenly keys spread over nodes", runSpread},
-	"plot":   {"draw the plots from a results directory", runPlot},
-	"report": {"write the design-review report (REPORT.md) of a results directory", runReport},
-	"storm":  {"derive a cache fleet's miss storm on a resize from the moved fraction", runStorm},
-
-	"replication": {"measure replica-set movement and replica load at replication factor R", runReplication},
-
-	"load":       {"measure per-node request load under Zipf popularity or a request log", runLoad},
-	"bounded":    {"measure the three forms of bounded loads (partition, key, request) against eps", runBounded},
-	"algorithms": {"list the algorithms and the catalog's facts about each", runAlgorithms},
-
-	"reference": {"reproduce the published reference values (PASS/FAIL per value)", runReference},
-}
-
-// run executes the chbench command line args (without the program name),
-// writing results to stdout and diagnostics to stderr. It returns
-// flag.ErrHelp after printing help, or the error that ended the command; a
-// panic of the command's own goroutine is returned as an internal error
-// ([cli.Internal]: exit status 3), never passed on.
-func run(args []string, stdout, stderr io.Writer) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = cli.Internal(fmt.Errorf("panic: %v\n%s", r, debug.Stack()))
-		}
-	}()
-	inputs.Reset() // the files this command reads: none yet
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return cli.Usage(errors.New("no command given"))
-		}
-		return flag.ErrHelp
-	}
-	c, ok := commands[args[0]]
-	if !ok {
-		usage(stderr)
-		return cli.Usage(fmt.Errorf("unknown command %q", args[0]))
-	}
-	return c.run(args[1:], stdout, stderr)
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: chbench COMMAND [flags] [args]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w, "\nRun 'chbench COMMAND -h' for the flags of a command.")
-}
+func main() { os.Exit(command.Main(os.Args[1:])) }

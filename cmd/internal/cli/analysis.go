@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"runtime/debug"
@@ -39,7 +40,8 @@ type Analysis struct {
 
 func (a *Analysis) Register(fs *flag.FlagSet) {
 	def := catalog.DefaultConfig()
-	fs.StringVar(&a.Algo, "algo", "all", "comma-separated algorithms, or all ("+strings.Join(catalog.Names(), ", ")+")")
+	fs.StringVar(&a.Algo, "algo", "all", "comma-separated algorithms, or all ("+strings.Join(catalog.Names(), ", ")+")"+AlgoHelp)
+	registerExec(fs, &a.Exec)
 	fs.StringVar(&a.vnodesL, "vnodes", strconv.Itoa(def.VNodes), "virtual nodes per node of weight 1 (ring, bounded); a comma-separated list sweeps")
 	fs.StringVar(&a.hashes, "hash", def.Hash, "key hash: "+strings.Join(algorithms.HashNames(), ", ")+"; a comma-separated list sweeps (slots always use CRC-16)")
 	fs.Float64Var(&a.Eps, "eps", def.Eps, "bounded: load factor c = 1 + eps, eps > 0")
@@ -80,8 +82,11 @@ func (a *Analysis) Parse(fs *flag.FlagSet, args []string) (map[string]bool, anal
 // -hash and -vnodes.
 func (a *Analysis) Options() (analysis.Options, analysis.Sweep, error) {
 	var sw analysis.Sweep
-	algos, err := catalog.ParseNames(a.Algo)
+	algos, err := ParseAlgos(a.Algo)
 	if err != nil {
+		return analysis.Options{}, sw, err
+	}
+	if err := checkExec(a.Exec); err != nil {
 		return analysis.Options{}, sw, err
 	}
 	if err := NoDuplicates("algo", algos); err != nil {
@@ -176,6 +181,23 @@ func (a *Analysis) OpenKeys(o *analysis.Options) (closeKeys func(), err error) {
 	}
 	o.Keys = f
 	return func() { f.Close() }, nil
+}
+
+// OpenPrograms starts the programs of -algo's exec: entries under ctx
+// (see [OpenPrograms]) and points o and sw at them by the names they gave
+// in their handshakes. A program that does not start or fails its
+// handshake is an error of the run, not of the command line. The caller
+// closes the Programs, on every path.
+func (a *Analysis) OpenPrograms(ctx context.Context, o *analysis.Options, sw *analysis.Sweep) (*Programs, error) {
+	algos, ps, err := OpenPrograms(ctx, sw.Algos, a.Exec)
+	if err != nil {
+		return nil, err
+	}
+	if i := slices.Index(sw.Algos, o.Algo); i >= 0 {
+		o.Algo = algos[i]
+	}
+	sw.Algos, o.Opened = algos, ps.Opened
+	return ps, nil
 }
 
 // stdoutOnly names the commands registering Analysis that write one

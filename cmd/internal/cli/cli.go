@@ -9,7 +9,7 @@
 // comma-separated lists ([Ints], [Floats], [Fractions]), the exit status
 // of an error ([Usage], [ExitCode]), the checks of an -o output before any
 // work ([CheckPrefix], [CheckFile]) and the progress line drawn on a
-// terminal ([StartProgress]). A new command is one file in cmd/chbench
+// terminal ([StartProgress]). A new command is one file in cmd/chbench/command
 // that registers these groups, calls one library function and writes.
 package cli
 

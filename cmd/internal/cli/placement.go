@@ -9,6 +9,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/memory"
+	"github.com/chbench/chbench/algorithms/external"
 )
 
 // Placement is the flag group shared by every command that builds
@@ -29,6 +30,9 @@ type Placement struct {
 	NodeIDs    string
 	Mem        ByteSize
 	budget     *memory.Budget // of Mem, made once by Budget
+	// Exec holds the settings of the programs -algo names as exec:COMMAND
+	// (-exec-timeout, -exec-batch); each Command comes from -algo.
+	Exec external.Config
 }
 
 func (p *Placement) Register(fs *flag.FlagSet, algoHelp string) {

@@ -1,4 +1,4 @@
-package main
+package command
 
 import (
 	"fmt"
@@ -15,7 +15,7 @@ import (
 // -format markdown, so it says what the catalog says; regenerate it with
 // that command when this fails. Every algorithm's package exists.
 func TestREADMEAlgorithmTable(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestREADMEAlgorithmTable(t *testing.T) {
 			"bin/chbench algorithms -format markdown:\n%s\nREADME has:\n%s", want, got)
 	}
 	for _, name := range catalog.Names() {
-		if _, err := os.Stat(filepath.Join("..", "..", "algorithms", name)); err != nil {
+		if _, err := os.Stat(filepath.Join("..", "..", "..", "algorithms", name)); err != nil {
 			t.Errorf("algorithm %s: no package algorithms/%s (%v)", name, name, err)
 		}
 	}
@@ -45,7 +45,7 @@ func TestREADMEAlgorithmTable(t *testing.T) {
 // so a file added to the results layer is listed and a file dropped from
 // it is not; when this fails, replace the list with the one printed.
 func TestREADMEResultFiles(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package command
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 // directory (chbench report writes REPORT.md next to them).
 func copyRun(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "report", "testdata", "run")
+	src := filepath.Join("..", "..", "..", "report", "testdata", "run")
 	dst := t.TempDir()
 	ents, err := os.ReadDir(src)
 	if err != nil {

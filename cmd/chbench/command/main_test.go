@@ -1,4 +1,4 @@
-package main
+package command
 
 import (
 	"bytes"
@@ -21,14 +21,13 @@ import (
 // the crash status.
 func TestMain(m *testing.M) {
 	if os.Getenv("CHBENCH_MAIN") == "1" {
-		commands["test-crash"] = command{"panics in a goroutine", func([]string, io.Writer, io.Writer) error {
+		commands["test-crash"] = command{"panics in a goroutine", plain(func([]string, io.Writer, io.Writer) error {
 			done := make(chan bool)
 			go func() { panic("test-crash") }()
 			<-done
 			return nil
-		}}
-		main()
-		os.Exit(0)
+		})}
+		os.Exit(Main(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

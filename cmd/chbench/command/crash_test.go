@@ -1,4 +1,4 @@
-package main
+package command
 
 import (
 	"errors"
@@ -15,7 +15,7 @@ import (
 // error, which exits with status 3 (never the usage error's 2) and says
 // it is a bug of chbench.
 func TestRunRecoversAPanic(t *testing.T) {
-	commands["test-panic"] = command{"panics", func([]string, io.Writer, io.Writer) error { panic("boom") }}
+	commands["test-panic"] = command{"panics", plain(func([]string, io.Writer, io.Writer) error { panic("boom") })}
 	defer delete(commands, "test-panic")
 	_, _, err := runCLI(t, "test-panic")
 	if !cli.IsInternal(err) || !strings.Contains(err.Error(), "panic: boom") {
