@@ -8,8 +8,8 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/algorithms/external"
+	"github.com/chbench/chbench/memory"
 )
 
 // Placement is the flag group shared by every command that builds
