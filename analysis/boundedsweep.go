@@ -346,10 +346,10 @@ func (bp *boundedPlan) row(variant string, eps, zs float64, ss []schema.BoundedS
 		r.MaxLoadOverCap = ratio
 	}
 	var ci cis
-	setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.of("away fraction", away))
+	setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.fraction("away fraction", away))
 	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
-	setEstimate(&r.MovedJoinFrac, &r.MovedJoinFracLo, &r.MovedJoinFracHi, ci.of("moved on join", mj))
-	setEstimate(&r.MovedLeaveFrac, &r.MovedLeaveFracLo, &r.MovedLeaveFracHi, ci.of("moved on leave", ml))
+	setEstimate(&r.MovedJoinFrac, &r.MovedJoinFracLo, &r.MovedJoinFracHi, ci.fraction("moved on join", mj))
+	setEstimate(&r.MovedLeaveFrac, &r.MovedLeaveFracLo, &r.MovedLeaveFracHi, ci.fraction("moved on leave", ml))
 	r.IdealLeaveFrac = ci.of("ideal on leave", il).Mean
 	if len(cj) > 0 {
 		a, b := ci.of("moves per capacity on join", cj), ci.of("moves per capacity on leave", cl)

@@ -27,12 +27,13 @@ func columnErr(name, format string, args ...any) error {
 type domain int
 
 const (
-	anyValue domain = iota
-	count           // a whole number >= 1 (node counts, keys, sets, replicas)
-	fraction        // a fraction in [0, 1]
-	positive        // > 0
-	share           // a fraction in (0, 1]
-	label           // a scenario op or a fleet change's name: see IsLabel
+	anyValue    domain = iota
+	count              // a whole number >= 1 (node counts, keys, sets, replicas)
+	fraction           // a fraction in [0, 1]
+	positive           // > 0
+	share              // a fraction in (0, 1]
+	label              // a scenario op or a fleet change's name: see IsLabel
+	nonNegative        // >= 0 (reads, seconds, cv, fractions summed over steps)
 )
 
 // domains are the columns whose domain is more than "finite".
@@ -41,7 +42,30 @@ var domains = map[string]domain{
 	"ideal_frac": positive, "ideal_join_frac": positive, "ideal_leave_frac": positive, "weight": positive,
 	"weight_share": share, "share": fraction,
 	"pairs_moved_frac": fraction, "all_lost_frac": fraction, "steady_hit_ratio": fraction,
+	"net_moved_frac": fraction, "min_share": fraction, "max_share": fraction, "hot_share": fraction,
+	"away_frac": fraction, "moved_join_frac": fraction, "moved_leave_frac": fraction,
+	"exact_min_share": fraction, "exact_max_share": fraction, "exact_share": fraction,
+	"hit_ratio": fraction, "hit_after": fraction, "hit_live": fraction, "hit_sim": fraction,
+	"moved_frac": nonNegative, "collateral_frac": nonNegative, "cv": nonNegative, "exact_cv": nonNegative,
+	"load_cv": nonNegative, "noise_cv": nonNegative, "zipf": nonNegative,
+	"db_reads": nonNegative, "db_steady": nonNegative, "extra_db_reads": nonNegative,
+	"recovery_s": nonNegative, "tau_s": nonNegative, "time_s": nonNegative,
 	"op": label,
+}
+
+// domainOf returns the domain of column name: its own, or for X_lo and
+// X_hi the domain of X (a bound of an interval lies where its value
+// does).
+func domainOf(name string) domain {
+	if d, ok := domains[name]; ok {
+		return d
+	}
+	for _, suffix := range []string{"_lo", "_hi"} {
+		if base, ok := strings.CutSuffix(name, suffix); ok {
+			return domains[base]
+		}
+	}
+	return anyValue
 }
 
 // LabelRule describes the names IsLabel accepts, for messages.
@@ -76,9 +100,10 @@ type checker interface{ check() error }
 // and [WriteBench] before writing it, [ReadCSV] and [ReadJSON] after
 // reading it. It returns a *ColumnError (or an error wrapping one) for the
 // first column that is not finite, lies outside its domain (whole counts
-// >= 1, fractions in [0, 1], weight shares in (0, 1], positive ideal
-// fractions and weights, ops
-// that are labels: [IsLabel]), or,
+// >= 1, fractions, shares and hit ratios in [0, 1], weight shares in
+// (0, 1], positive ideal fractions and weights, non-negative reads,
+// seconds, cvs and moved fractions summed over steps, ops that are
+// labels: [IsLabel]; an X_lo or X_hi column in the domain of X), or,
 // for a column X with X_lo and X_hi columns, lies outside [X_lo, X_hi];
 // then the row type's own relations between columns.
 func Check[R Row](r R) error {
@@ -101,7 +126,7 @@ func Check[R Row](r R) error {
 		return 0, false
 	}
 	for _, c := range l.cols {
-		if domains[c.name] == label {
+		if domainOf(c.name) == label {
 			if s := cell(v, c); !IsLabel(s) {
 				return columnErr(c.name, "%q is neither a scenario op (%s) nor a fleet change label (%s)", s, strings.Join(Ops(), ", "), LabelRule)
 			}
@@ -115,7 +140,7 @@ func Check[R Row](r R) error {
 			return columnErr(c.name, "%v is not a finite number", x)
 		}
 		shown := strconv.FormatFloat(x, 'g', -1, 64)
-		switch domains[c.name] {
+		switch domainOf(c.name) {
 		case count:
 			if x < 1 {
 				return columnErr(c.name, "%q is not a whole number >= 1", shown)
@@ -127,6 +152,10 @@ func Check[R Row](r R) error {
 		case positive:
 			if x <= 0 {
 				return columnErr(c.name, "%q must be > 0", shown)
+			}
+		case nonNegative:
+			if x < 0 {
+				return columnErr(c.name, "%q must be >= 0", shown)
 			}
 		case share:
 			if x <= 0 || x > 1 {

@@ -2,10 +2,12 @@ package command
 
 import (
 	"bytes"
+	"encoding/csv"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -141,5 +143,57 @@ func TestKilledStreamCopyLeavesNothing(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("SIGKILL during the copy of standard input left %v in $TMPDIR", names)
+	}
+}
+
+// Two key sets of 20 keys give Student-t intervals (t(0.975, 1) = 12.7)
+// far wider than the domain of a fraction: every interval written is
+// clipped to it (a moved fraction of one step, shares and hit ratios in
+// [0, 1], database reads at most the read rate), and the run still
+// succeeds. Checked on the CSV cells by column name.
+func TestIntervalsInsideTheirDomain(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		max  map[string]float64 // column -> its domain's top
+	}{
+		{[]string{"move", "-algo", "ring", "-from", "1,2", "-op", "add", "-keys", "20", "-sets", "2", "-min-moves", "0", "-vnodes", "1", "-format", "csv"},
+			map[string]float64{"moved_frac_hi": 1, "net_moved_frac_hi": 1}},
+		{[]string{"storm", "-algo", "ring", "-from", "2", "-to", "3", "-keys", "20", "-sets", "2", "-vnodes", "1", "-format", "csv"},
+			map[string]float64{"moved_frac_hi": 1, "hit_after_hi": 0.95, "db_reads_hi": 50000}},
+		{[]string{"spread", "-algo", "ring", "-nodes", "2", "-keys", "20", "-sets", "2", "-vnodes", "1", "-format", "csv"},
+			map[string]float64{"max_share_hi": 1, "min_share_hi": 1}},
+		{[]string{"load", "-algo", "all", "-nodes", "2", "-keys", "20", "-requests", "30", "-sets", "2", "-zipf", "0", "-format", "csv"},
+			map[string]float64{"max_share_hi": 1, "hot_share_hi": 1}},
+		{[]string{"bounded", "-nodes", "2", "-keys", "20", "-requests", "30", "-sets", "2", "-eps", "0.1", "-format", "csv"},
+			map[string]float64{"moved_leave_frac_hi": 1, "away_frac_hi": 1, "moved_join_frac_hi": 1}},
+	} {
+		out, stderr, err := runCLI(t, c.args...)
+		if err != nil {
+			t.Errorf("chbench %s: %v\n%s", strings.Join(c.args, " "), err, stderr)
+			continue
+		}
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(recs) < 2 {
+			t.Fatalf("chbench %s: %v\n%s", strings.Join(c.args, " "), err, out)
+		}
+		for j, name := range recs[0] {
+			top, ok := c.max[name]
+			lo := strings.HasSuffix(name, "_lo")
+			if !ok && !lo {
+				continue
+			}
+			for _, rec := range recs[1:] {
+				if rec[j] == "" {
+					continue
+				}
+				x, err := strconv.ParseFloat(rec[j], 64)
+				if err != nil {
+					t.Fatalf("%s %s: %v", c.args[0], name, err)
+				}
+				if (ok && x > top) || (lo && x < 0) {
+					t.Errorf("chbench %s: %s = %v, outside [0, %v]", c.args[0], name, x, top)
+				}
+			}
+		}
 	}
 }
