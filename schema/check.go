@@ -49,7 +49,7 @@ var domains = map[string]domain{
 	"moved_frac": nonNegative, "collateral_frac": nonNegative, "cv": nonNegative, "exact_cv": nonNegative,
 	"load_cv": nonNegative, "noise_cv": nonNegative, "zipf": nonNegative,
 	"db_reads": nonNegative, "db_steady": nonNegative, "extra_db_reads": nonNegative,
-	"recovery_s": nonNegative, "tau_s": nonNegative, "time_s": nonNegative,
+	"recovery_s": nonNegative, "tau_s": nonNegative,
 	"op": label,
 }
 
@@ -102,7 +102,7 @@ type checker interface{ check() error }
 // first column that is not finite, lies outside its domain (whole counts
 // >= 1, fractions, shares and hit ratios in [0, 1], weight shares in
 // (0, 1], positive ideal fractions and weights, non-negative reads,
-// seconds, cvs and moved fractions summed over steps, ops that are
+// durations, cvs and moved fractions summed over steps, ops that are
 // labels: [IsLabel]; an X_lo or X_hi column in the domain of X), or,
 // for a column X with X_lo and X_hi columns, lies outside [X_lo, X_hi];
 // then the row type's own relations between columns.

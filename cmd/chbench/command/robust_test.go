@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"github.com/chbench/chbench/cmd/internal/cli"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,7 +101,7 @@ func TestNoOutputOverwritesAnInput(t *testing.T) {
 }
 
 // reportRunDir holds real results (the report's test data).
-const reportRunDir = "../../report/testdata/run"
+const reportRunDir = "../../../report/testdata/run"
 
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
@@ -194,6 +195,33 @@ func TestIntervalsInsideTheirDomain(t *testing.T) {
 					t.Errorf("chbench %s: %s = %v, outside [0, %v]", c.args[0], name, x, top)
 				}
 			}
+		}
+	}
+}
+
+// A flag the chosen mode does not consume is a usage error naming it,
+// before any work, never silently ignored; and a -live rate at which the
+// reads cannot end within -live-timeout is refused before any server
+// starts (memcached is not needed to see it).
+func TestUnusedFlagsAreRefused(t *testing.T) {
+	keys := writeTemp(t, "keys.txt", "a\nb\nc\nd\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"storm", "-algo", "ring", "-keys", "100", "-sets", "2", "-points", "5"}, "-points is not used without -timeline"},
+		{[]string{"storm", "-algo", "ring", "-keys", "100", "-sets", "2", "-span", "3"}, "-span is not used without -timeline or -live"},
+		{[]string{"storm", "-algo", "ring", "-keys", "100", "-sets", "2", "-live-rate", "1"}, "-live-rate is not used without -live"},
+		{[]string{"storm", "-live", "-algo", "ring", "-working-set", "2000", "-live-reads", "4000", "-live-rate", "1e-10"}, "over -live-timeout"},
+		{[]string{"move", "-algo", "ring", "-from", "3", "-to", "4", "-keyfile", keys, "-sets", "2", "-keys", "7"}, "-keys is not used with -keyfile"},
+		{[]string{"spread", "-algo", "ring", "-nodes", "3", "-keyfile", keys, "-sets", "2", "-keys-kind", "uuid"}, "-keys-kind is not used with -keyfile"},
+		{[]string{"load", "-algo", "ring", "-nodes", "3", "-requestlog", keys, "-sets", "2", "-zipf", "3"}, "-zipf is not used with -requestlog"},
+		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-inflight", "5"}, "-inflight is not used without the bounded-request placement"},
+		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-eps", "3"}, "-eps is not used without a bounded placement"},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if !cli.IsUsage(err) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("chbench %s: %v, want a usage error containing %q", strings.Join(c.args, " "), err, c.want)
 		}
 	}
 }
