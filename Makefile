@@ -86,6 +86,9 @@ BENCHSTAT := $(GO) tool benchstat
 # or interrupted run never destroys earlier results.
 STAGE   := $(RESULTS)/.tmp-run
 OUT     ?= $(RESULTS)
+# -keys N, left out with KEYFILE (the file gives the keys; chbench refuses
+# a -keys it would not use).
+keys     = $(if $(KEYFILE),,-keys $(1))
 KEYARGS  = -sets $(SETS) -seed $(SEED) -commit $(COMMIT) -placement $(PLACEMENT) $(if $(KEYFILE),-keyfile $(KEYFILE))
 MOVEARGS = -min-moves $(MIN_MOVES) -max-keys $(MAX_KEYS)
 # save FILE: write stdout to $(OUT)/FILE atomically (temporary file + rename).
@@ -164,21 +167,21 @@ peers:
 # then joined under one header.
 analyses: build
 	mkdir -p $(OUT)
-	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-grid
-	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-many
+	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-grid
+	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-many
 	{ cat $(OUT)/.movement-grid.csv && tail -n +2 $(OUT)/.movement-many.csv; } $(call save,movement.csv)
 	cat $(OUT)/.movement-grid.txt $(OUT)/.movement-many.txt $(call save,movement.txt)
 	rm -f $(OUT)/.movement-grid.* $(OUT)/.movement-many.*
-	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv $(call save,scenarios.csv)
-	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/spread
-	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,vnodes.csv)
-	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,hashes.csv)
-	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded,ketama,maglev -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
-	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS) $(MOVEARGS)
-	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS)
+	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv $(call save,scenarios.csv)
+	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/spread
+	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,vnodes.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,hashes.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded,ketama,maglev -nodes 4 -weights 1,1,2,4 $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
+	$(CHBENCH) move -algo all -from 4 -to 5 $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS)
+	$(CHBENCH) spread -algo all -nodes 10 $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS)
 
 ## storm: the cache miss storm of a resize for every algorithm, from the moved fraction measured on the same keys (uniform and Zipf reads).
-STORMARGS = -from $(STORM_FROM) -to $(STORM_TO) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) -keys $(KEYS) $(KEYARGS)
+STORMARGS = -from $(STORM_FROM) -to $(STORM_TO) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) $(call keys,$(KEYS)) $(KEYARGS)
 storm: build
 	mkdir -p $(OUT)
 	$(CHBENCH) storm -algo all $(STORMARGS) -format csv $(call save,storm.csv)
@@ -197,7 +200,7 @@ storm: build
 # weight: 127 x 160 would be 20,000 points a node) and 25 -> 75 (4 vnodes
 # per unit: 100 -> 300 points); slots only for 25 -> 75 (a weight-1 node of
 # 32,000 would round to 0 of its 16,384 slots).
-FLEETARGS = -keys $(FLEET_KEYS) $(KEYARGS) -format csv
+FLEETARGS = $(call keys,$(FLEET_KEYS)) $(KEYARGS) -format csv
 # The parts of reweight.csv are written each by its own chbench with -o
 # and joined under one header only once every part has succeeded.
 FLEETPARTS = $(foreach i,1 2 3 4 5,$(OUT)/.reweight-$(i).csv)
@@ -211,7 +214,7 @@ fleets: build
 	{ cat $(firstword $(FLEETPARTS)) && for f in $(wordlist 2,5,$(FLEETPARTS)); do tail -n +2 "$$f"; done; } $(call save,reweight.csv)
 	rm -f $(FLEETPARTS)
 	$(CHBENCH) replication -algo all -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
-	$(CHBENCH) replication -algo all -from 10 -op remove-random -replicas 3 -keys $(FLEET_KEYS) $(KEYARGS)
+	$(CHBENCH) replication -algo all -from 10 -op remove-random -replicas 3 $(call keys,$(FLEET_KEYS)) $(KEYARGS)
 
 ## traffic: request load under Zipf popularity, the three forms of bounded loads against eps, the hash sweep on sequential keys.
 # Each sweep runs once: load writes load.csv and load.txt (benchfmt)

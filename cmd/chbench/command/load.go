@@ -36,7 +36,17 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 			return o, nil, nil, err
 		}
 		names, err := placementList(t.Placement.Algo)
-		return o, nodes, names, err
+		if err != nil {
+			return o, nodes, names, err
+		}
+		// What the run consumes: a request log replaces the Zipf draws,
+		// -inflight serves the request form and -eps the bounded forms.
+		bounded := slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "bounded") })
+		return o, nodes, names, cli.RefuseUnused(set,
+			cli.Consumes{Flags: []string{"zipf", "requests", "keys", "keys-kind"}, On: *logPath == "", Unless: "with -requestlog (the log gives the requests and their keys)"},
+			cli.Consumes{Flags: []string{"inflight"}, On: slices.Contains(names, schema.VariantRequest), Unless: "without the " + schema.VariantRequest + " placement in -algo"},
+			cli.Consumes{Flags: []string{"eps"}, On: bounded, Unless: "without a bounded placement in -algo"},
+		)
 	}()
 	if err != nil {
 		return cli.Usage(err)

@@ -58,6 +58,9 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 	if fs.NArg() != 0 {
 		return o, sw, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if err := a.RefuseUnused(set); err != nil {
+		return o, sw, nil, err
+	}
 	if err := a.OneFormat("replication"); err != nil {
 		return o, sw, nil, err
 	}

@@ -115,6 +115,17 @@ func (s *stormFlags) parse(fs *flag.FlagSet, args []string) (map[string]bool, er
 	if err := s.a.OneFormat("storm"); err != nil {
 		return nil, err
 	}
+	// What each mode consumes: the timeline's flags, -live's flags.
+	if err := cli.RefuseUnused(set,
+		cli.Consumes{Flags: []string{"points"}, On: s.timeline, Unless: "without -timeline"},
+		cli.Consumes{Flags: []string{"span"}, On: s.timeline || s.live.on, Unless: "without -timeline or -live"},
+		cli.Consumes{Flags: []string{"live-mem", "live-reads", "live-windows", "live-rate", "live-steady", "live-timeout"}, On: s.live.on, Unless: "without -live"},
+	); err != nil {
+		return nil, err
+	}
+	if err := s.a.RefuseUnused(set); err != nil {
+		return nil, err
+	}
 	if s.timeline && s.a.Format != schema.FormatCSV {
 		return nil, fmt.Errorf("-timeline needs -format csv, got -format %s", s.a.Format)
 	}
@@ -235,6 +246,12 @@ func (l *liveFlags) check(s *stormFlags, set map[string]bool) (reads int, err er
 	}
 	if reads < l.windows {
 		return 0, fmt.Errorf("live-reads %d: need at least one read per window (-live-windows %d)", reads, l.windows)
+	}
+	// The reads after the change alone, paced at the rate, must end
+	// within the timeout: a run that cannot finish is refused before any
+	// server starts.
+	if need := float64(reads) / l.rate; need > l.timeout.Seconds() {
+		return 0, fmt.Errorf("live-rate %v: %d reads at %v reads per second take %.3g s, over -live-timeout %v: raise the rate or the timeout, or lower -live-reads", l.rate, reads, l.rate, need, l.timeout)
 	}
 	return reads, nil
 }

@@ -74,8 +74,18 @@ func (a *Analysis) Parse(fs *flag.FlagSet, args []string) (map[string]bool, anal
 	if fs.NArg() != 0 {
 		return nil, analysis.Options{}, analysis.Sweep{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if err := a.RefuseUnused(set); err != nil {
+		return nil, analysis.Options{}, analysis.Sweep{}, err
+	}
 	o, sw, err := a.Options()
 	return set, o, sw, err
+}
+
+// RefuseUnused returns the error for a flag of the group given but not
+// consumed ([RefuseUnused]): -keys and -keys-kind with -keyfile, which
+// gives the keys itself.
+func (a *Analysis) RefuseUnused(set map[string]bool) error {
+	return RefuseUnused(set, Consumes{Flags: []string{"keys", "keys-kind"}, On: a.keyFile == "", Unless: "with -keyfile (the file gives the keys)"})
 }
 
 // Options returns the analysis options and the sweep lists of -algo,

@@ -233,3 +233,32 @@ func (b *ByteSize) Set(s string) error {
 	*b = ByteSize(v)
 	return nil
 }
+
+// Consumes is one rule of a command's declaration of the flags each of
+// its modes consumes: Flags take effect only when On holds, and Unless
+// completes the sentence "-FLAG is not used ..." for the mode where they
+// do not ("without -timeline").
+type Consumes struct {
+	Flags  []string
+	On     bool
+	Unless string
+}
+
+// RefuseUnused returns an error naming the first flag given (in set) that
+// a rule whose On is false lists, by the rules' order: a flag the chosen
+// mode would silently ignore is a usage error, so what a user asks for is
+// what runs. Every command checks its rules once the flags are parsed,
+// before any work.
+func RefuseUnused(set map[string]bool, rules ...Consumes) error {
+	for _, r := range rules {
+		if r.On {
+			continue
+		}
+		for _, f := range r.Flags {
+			if set[f] {
+				return fmt.Errorf("-%s is not used %s: leave it out", f, r.Unless)
+			}
+		}
+	}
+	return nil
+}
