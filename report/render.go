@@ -327,10 +327,15 @@ func writeTable(b *strings.Builder, d *Data, mi [numMetrics]metricInfo) {
 // writeSections writes one section per review question, with its plots
 // (or a note that the run has none) and its text.
 func writeSections(b *strings.Builder, d *Data) {
+	drawn, err := schema.ReadPlotIndex(d.dir)
+	if err != nil {
+		fmt.Fprintf(b, "(the plot index: %s; no plot is shown)\n\n", md(err.Error()))
+	}
 	for _, sec := range sections(d) {
 		fmt.Fprintf(b, "## %s\n\n", sec.title)
 		for _, pl := range sec.plots {
-			if _, err := os.Stat(filepath.Join(d.dir, "plots", pl+".png")); err == nil {
+			// Only a figure the last plot run drew is current.
+			if _, err := os.Stat(filepath.Join(d.dir, schema.PlotsDir, pl+".png")); err == nil && drawn[pl] {
 				fmt.Fprintf(b, "![%s](%s/%s.png)\n\n", pl, d.plotsLink(), pl)
 			} else {
 				fmt.Fprintf(b, "(plot `plots/%s.png`: not in this run)\n\n", pl)
