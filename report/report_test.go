@@ -489,6 +489,18 @@ func TestCompare(t *testing.T) {
 	if d.rows[3].Info.Name != "jump" || !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "\n1 cells differ,") {
 		t.Errorf("compare after doubling jump's join ratio:\n%s\nwant a line %q", b.String(), want)
 	}
+	// A value near the float64 limit (1e308 against ~1) gives a change
+	// whose percentage is not a float64: said so, never "+Inf%".
+	d4, _ := Load(runDir, p)
+	huge := &d4.rows[3].Vals[joinRatio]
+	huge.V, huge.Lo, huge.Hi = 1e308, 1e308, 1e308
+	b.Reset()
+	if err := Compare(&b, d, d4); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); strings.Contains(out, "Inf") || !strings.Contains(out, "| beyond a float64 |") {
+		t.Errorf("compare with a value of 1e308:\n%s", out)
+	}
 	// A change inside both intervals is not beyond noise.
 	d3, _ := Load(runDir, p)
 	v := &d3.rows[3].Vals[joinRatio]
