@@ -74,8 +74,23 @@ BOUNDED_EPS      ?= 0.05,0.1,0.25,0.5,1
 # recipe), -u (an unset variable is an error, not an empty word) and
 # pipefail (a pipeline fails when any of its commands fails, not only the
 # last: `chbench ... | tail` must not hide a failed chbench).
+# The plot index chbench plot writes (schema.PlotIndex).
+PLOT_INDEX := index.txt
 SHELL      := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
+
+# Placements in other processes (make external, make examples): keys per
+# conformance check and churn steps, the example programs (Python's
+# standard library only; the C one built with gcc into bin/jump), and the
+# examples run's node counts and keys per set.
+EXT_KEYS       ?= 20000
+EXT_CHURN      ?= 300
+PYTHON         ?= python3
+EXAMPLE_PY      = exec:$(PYTHON) examples/python/ring.py
+EXAMPLE_C       = exec:bin/jump
+EXAMPLES_DIR   ?= $(RESULTS)/examples
+EXAMPLES_NODES ?= 10,30,100
+EXAMPLES_KEYS  ?= 20000
 
 COMMIT  := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 CHBENCH := bin/chbench
@@ -99,7 +114,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all help build bench quick test lookup analyses storm fleets traffic reference peers plots report compare publish summary clean
+.PHONY: all help build bench quick test lookup analyses storm fleets traffic external examples reference peers plots report compare publish summary clean
 
 ## all: the default target: build.
 all: build
@@ -123,7 +138,7 @@ build:
 # NOPUBLISH=1 (quick's) leaves publishing to its caller for the same reason.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic reference plots report OUT=$(STAGE) PROFILE=
+	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic external reference plots report OUT=$(STAGE) PROFILE=
 	$(if $(PROFILE),$(MAKE) --no-print-directory report OUT=$(STAGE))
 	touch $(STAGE)/.complete
 	$(if $(NOPUBLISH),@true,$(MAKE) --no-print-directory publish summary)
@@ -133,7 +148,8 @@ quick:
 	$(MAKE) --no-print-directory bench NOPUBLISH=1 COUNT=6 BENCHTIME=20ms BENCHARGS=-short KEYS=10000 SPREAD_KEYS=10000 SETS=3 \
 		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS= \
 		FLEET_KEYS=2000 REPL_SETS=5 \
-		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000
+		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000 \
+		EXT_KEYS=5000 EXT_CHURN=100
 	$(MAKE) --no-print-directory publish summary
 
 ## summary: print the lookup table and the speed targets of RESULTS.
@@ -226,6 +242,43 @@ traffic: build
 	$(CHBENCH) bounded -nodes $(BOUNDED_NODES) -keys $(BOUNDED_KEYS) -requests $(BOUNDED_REQUESTS) -zipf $(BOUNDED_ZIPF) -eps $(BOUNDED_EPS) $(TRAFFICARGS) -format csv -o $(OUT)/boundedloads
 	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys-kind sequential -keys $(SPREAD_KEYS) $(TRAFFICARGS) -format csv -o $(OUT)/hashes-sequential
 
+## external: chbench's own cost per key of a placement in another process, and the example programs' conformance verdicts; fails on any FAIL.
+# external.txt: BenchmarkLocateKeys against a trivial responder at batch
+# sizes 16..16,384 (cpu-ns/key is chbench's side alone) and against the
+# two example programs (their ns/key is a lookup in C and in Python);
+# conformance.csv: the Python ring's verdicts, then the C jump's against
+# chbench's jump under FNV-1a 64 (it reproduces it key for key).
+EXTARGS = -keys $(EXT_KEYS) -churn $(EXT_CHURN) -seed $(SEED) -commit $(COMMIT) -format csv
+external: build
+	mkdir -p $(OUT) bin
+	$(CC) -O2 -Wall -o bin/jump examples/c/jump.c
+	$(GO) test -run '^$$' -bench LocateKeys -count $(COUNT) -benchtime $(BENCHTIME) ./algorithms/external/ $(call save,external.txt)
+	$(BENCHSTAT) -filter '.unit:(cpu-ns/key OR ns/key)' -row /responder,/batch -col .name $(OUT)/external.txt $(call save,external-benchstat.txt)
+	$(CHBENCH) conformance -algo '$(EXAMPLE_PY)' $(EXTARGS) > $(OUT)/conformance.csv.tmp
+	$(CHBENCH) conformance -algo '$(EXAMPLE_C)' -reference jump -reference-hash fnv1a64 $(EXTARGS) > $(OUT)/.conformance-c.csv
+	tail -n +2 $(OUT)/.conformance-c.csv >> $(OUT)/conformance.csv.tmp
+	mv -f $(OUT)/conformance.csv.tmp $(OUT)/conformance.csv
+	cat $(OUT)/external-benchstat.txt
+
+## examples: the example programs beside ring and jump in move, spread, plots and a report of their own, in EXAMPLES_DIR (results/examples).
+# A run of its own (not part of bench): staged in EXAMPLES_DIR/.tmp-run and
+# moved into EXAMPLES_DIR once every step succeeded.
+EXSTAGE = $(EXAMPLES_DIR)/.tmp-run
+EXAMPLEARGS = -keys $(EXAMPLES_KEYS) -sets $(SETS) -seed $(SEED) -commit $(COMMIT)
+examples: build
+	rm -rf $(EXSTAGE) && mkdir -p $(EXSTAGE)/plots bin
+	$(CC) -O2 -Wall -o bin/jump examples/c/jump.c
+	$(CHBENCH) move -algo 'ring,jump,$(EXAMPLE_PY),$(EXAMPLE_C)' -from $(EXAMPLES_NODES) -op add,remove-last,remove-random $(EXAMPLEARGS) -format csv -o $(EXSTAGE)/movement
+	$(CHBENCH) spread -algo 'ring,jump,$(EXAMPLE_PY),$(EXAMPLE_C)' -nodes $(EXAMPLES_NODES) $(EXAMPLEARGS) -format csv -o $(EXSTAGE)/spread
+	$(CHBENCH) plot -dir $(EXSTAGE)
+	$(CHBENCH) report -dir $(EXSTAGE)
+	mkdir -p $(EXAMPLES_DIR)/plots
+	rm -f $(EXAMPLES_DIR)/plots/*.png $(EXAMPLES_DIR)/plots/*.svg  # the new run's plots/index.txt lists its figures: no old one stays
+	for f in $(EXSTAGE)/plots/*; do if [ -e "$$f" ]; then mv -f "$$f" $(EXAMPLES_DIR)/plots/; fi; done
+	for f in $(EXSTAGE)/*; do if [ -f "$$f" ]; then mv -f "$$f" $(EXAMPLES_DIR)/; fi; done
+	rm -rf $(EXSTAGE)
+	@echo "examples run in $(EXAMPLES_DIR)/ (REPORT.md, plots/)"
+
 ## reference: the field's published values reproduced with tolerances and PASS/FAIL; fails on any FAIL.
 reference: build
 	mkdir -p $(OUT)
@@ -276,6 +329,7 @@ publish:
 	@[ -e $(STAGE)/.complete ] || { echo "publish: $(STAGE) holds no complete run (interrupted or failed); $(RESULTS)/ left as it was" >&2; exit 1; }
 	rm -f $(STAGE)/.complete
 	mkdir -p $(RESULTS)/plots
+	if [ -e $(STAGE)/plots/$(PLOT_INDEX) ]; then rm -f $(RESULTS)/plots/*.png $(RESULTS)/plots/*.svg; fi  # figures of an earlier run the new one did not draw go
 	for f in $(STAGE)/plots/*; do if [ -e "$$f" ]; then mv -f "$$f" $(RESULTS)/plots/; fi; done
 	for f in $(STAGE)/*; do if [ -f "$$f" ]; then mv -f "$$f" $(RESULTS)/; fi; done
 	rm -rf $(STAGE)

@@ -495,6 +495,9 @@ func loadNeed(o LoadOptions, names []string, nodes []algorithms.Node) (int64, st
 	var need int64
 	k := 0
 	for _, name := range names {
+		if _, ok := o.Opened[name]; ok {
+			continue // a placement in another process: its memory is not this run's
+		}
 		if !slices.Contains(schema.LoadPlacements(), name) {
 			return 0, "", fmt.Errorf("unknown placement %q (known: %v)", name, schema.LoadPlacements())
 		}

@@ -71,6 +71,7 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/external"
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/schema"
 )
 
 // The properties, in the order a Report lists them.
@@ -283,6 +284,14 @@ func DefaultConfig() Config {
 	return Config{Nodes: 10, Keys: 100000, Seed: 1, Alpha: 0.001, CV: 0.1, Replicas: 3, ChurnSteps: 2000, ChurnKeys: 100}
 }
 
+// Check returns the error Run returns for c before it opens anything: an
+// error naming the first bad value (nodes, keys, alpha, cv tolerance,
+// replicas, churn, reference, an unknown property in Only).
+func (c Config) Check() error {
+	_, err := c.filled()
+	return err
+}
+
 // filled returns c with defaults for its zero fields, or an error naming
 // the first bad value.
 func (c Config) filled() (Config, error) {
@@ -412,4 +421,29 @@ func Test(t testing.TB, open Opener, cfg Config) *Report {
 		t.Errorf("%s: %s %s (threshold %s): %s", rep.Placement, res.Property, res.Check, number(res.Threshold), res.Detail)
 	}
 	return rep
+}
+
+// Rows returns the report as result rows (schema.Conformance), one per
+// check in report order: run is the run's configuration as results record
+// it (hash, vnodes, go version, commit), into which the placement's name,
+// the keys and the seed are copied. A Detail's line breaks become " | ",
+// as in WriteText.
+func (r *Report) Rows(run schema.Config) []schema.Conformance {
+	run.Algo, run.Keys, run.Seed = r.Placement, r.Config.Keys, r.Config.Seed
+	if run.Sets == 0 {
+		run.Sets = 1
+	}
+	facts := FactsText(r.Facts)
+	out := make([]schema.Conformance, 0, len(r.Results))
+	for _, res := range r.Results {
+		row := schema.Conformance{Property: res.Property, Check: res.Check, Verdict: res.Verdict.String(),
+			Nodes: len(r.Config.IDs), Alpha: r.Config.Alpha, CVTol: r.Config.CV, Facts: facts,
+			Detail: strings.Join(strings.Fields(strings.ReplaceAll(res.Detail, "\n", " | ")), " "), Config: run}
+		if res.Measured {
+			v, t := res.Value, res.Threshold
+			row.Value, row.Threshold = &v, &t
+		}
+		out = append(out, row)
+	}
+	return out
 }

@@ -16,8 +16,10 @@ import (
 // chbench in its own module, builds against this checkout (its replace
 // directive), its own go test runs chbench's conformance suite and
 // placertest's checks on it, and its main, which registers it in the
-// catalog, prints a report with no FAIL. The module's go.mod and go.sum
-// are complete: testing it changes neither.
+// catalog and hands the command line to chbench's (command.Main), runs
+// chbench conformance on it with no FAIL and chbench move with its rows
+// beside ring's. The module's go.mod and go.sum are complete: testing it
+// changes neither.
 func TestGoModuleExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and tests another module (-short)")
@@ -36,23 +38,28 @@ func TestGoModuleExample(t *testing.T) {
 		return b
 	}
 	mod, sum := read("go.mod"), read("go.sum")
-	run := func(args ...string) string {
-		cmd := exec.Command(goTool, args...)
+	run := func(name string, args ...string) string {
+		cmd := exec.Command(name, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
-			t.Fatalf("go %s in examples/goplacer: %v\n%s", strings.Join(args, " "), err, out)
+			t.Fatalf("%s %s in examples/goplacer: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
 		}
 		return string(out)
 	}
-	if out := run(append([]string{"test"}, append(flags, "./...")...)...); !strings.Contains(out, "ok  \texample.com/goplacer") {
+	if out := run(goTool, append([]string{"test"}, append(flags, "./...")...)...); !strings.Contains(out, "ok  \texample.com/goplacer") {
 		t.Errorf("go test: %s", out)
 	}
-	runFlags := flags[1:]
-	out := run(append(append([]string{"run"}, runFlags...), "./cmd/chbench-straw", "-keys", "5000", "-churn", "50")...)
+	bin := filepath.Join(t.TempDir(), "chbench-straw")
+	run(goTool, append(append([]string{"build"}, flags[1:]...), "-o", bin, "./cmd/chbench-straw")...)
+	out := run(bin, "conformance", "-algo", "straw", "-keys", "5000", "-churn", "50")
 	if !strings.HasPrefix(out, "conformance of straw (weighted, any node leaves, unordered, replicas 8)") || strings.Contains(out, "FAIL") {
-		t.Errorf("chbench-straw printed:\n%s", out)
+		t.Errorf("chbench-straw conformance printed:\n%s", out)
+	}
+	out = run(bin, "move", "-algo", "ring,straw", "-from", "10", "-to", "11", "-keys", "5000", "-sets", "2", "-format", "csv")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[1], "ring,") || !strings.HasPrefix(lines[2], "straw,") {
+		t.Errorf("chbench-straw move printed:\n%s", out)
 	}
 	if !bytes.Equal(read("go.mod"), mod) || !bytes.Equal(read("go.sum"), sum) {
 		t.Error("testing the example module changed its go.mod or go.sum: run go mod tidy there and commit them")

@@ -26,6 +26,13 @@ type Options struct {
 	// Mismatches is how many of the first mismatches to keep, >= 0 (0
 	// means DefaultMismatches; set -1 to keep none).
 	Mismatches int
+	// Labels is the form (one of LabelForms) in which [Compare] turns the
+	// dump's server names into the node IDs it compares with the
+	// placement's owners: "" or "as given" compares them as they are,
+	// "host:11211" compares "10.0.0.1" with a node "10.0.0.1:11211".
+	// The matrix and the mismatches show the servers as the dump names
+	// them. CompareDumps ignores it.
+	Labels string
 }
 
 func (o Options) mismatches() int {
@@ -101,10 +108,14 @@ func newTally(a, b string, opt Options) *tally {
 	return &tally{c: Comparison{A: a, B: b}, matrix: map[[2]string]int{}, keep: opt.mismatches()}
 }
 
-func (t *tally) add(rec Record, b string) {
+func (t *tally) add(rec Record, b string) { t.addLabelled(rec, b, rec.Server) }
+
+// addLabelled counts rec, whose server is named a (its label) when
+// compared with b.
+func (t *tally) addLabelled(rec Record, b, a string) {
 	t.c.Keys++
 	t.matrix[[2]string{rec.Server, b}]++
-	if rec.Server == b {
+	if a == b {
 		t.c.Agree++
 		return
 	}
@@ -146,10 +157,14 @@ func ClopperPearson(x, n int, conf float64) (lo, hi float64) {
 // Compare reads the dump d to its end and compares each key's server with
 // the owner loc gives it (by node ID), chunk by chunk: memory grows with
 // the number of distinct (dump server, owner) pairs, not with the dump.
-// A dump server that is not one of loc's node IDs counts as a mismatch on
-// every key. It returns the dump's syntax or read error, loc's error, or
-// an error for an empty dump.
+// A dump server that is not one of loc's node IDs (in the form
+// opt.Labels) counts as a mismatch on every key. It returns the dump's
+// syntax or read error, loc's error, or an error for an empty dump or an
+// unknown label form.
 func Compare(d *Reader, loc algorithms.Locator, opt Options) (*Comparison, error) {
+	if opt.Labels != "" && !slices.Contains(LabelForms, opt.Labels) {
+		return nil, fmt.Errorf("compare %s: label form %q: want one of %q", d.name, opt.Labels, LabelForms)
+	}
 	t := newTally(d.name, loc.Algorithm(), opt)
 	recs := make([]Record, 0, chunk)
 	keys := make([]string, 0, chunk)
@@ -163,7 +178,7 @@ func Compare(d *Reader, loc algorithms.Locator, opt Options) (*Comparison, error
 			return fmt.Errorf("compare %s with %s: %w", d.name, loc.Algorithm(), err)
 		}
 		for i, r := range recs {
-			t.add(r, loc.Nodes()[owners[i]].ID)
+			t.addLabelled(r, loc.Nodes()[owners[i]].ID, Label(r.Server, opt.Labels))
 		}
 		recs = recs[:0]
 		return nil

@@ -221,3 +221,39 @@ func TestCompareMemoryFlat(t *testing.T) {
 		t.Errorf("the heap grew by %d bytes over the comparison", grew)
 	}
 }
+
+// With a label form, the dump's servers are compared in that form with
+// the placement's node IDs ("10.0.0.1" in the dump is node
+// "10.0.0.1:11211"), while the matrix names them as the dump does; an
+// unknown form is an error naming it.
+func TestCompareLabels(t *testing.T) {
+	nodes := []algorithms.Node{{ID: "10.0.0.1:11211", Weight: 1}, {ID: "10.0.0.2:11211", Weight: 1}}
+	loc, err := catalog.NewLocator("ketama", nodes, catalog.DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"a", "b", "c", "d", "e", "f"}
+	owners := make([]int, len(keys))
+	if err := loc.LocateKeys(keys, owners); err != nil {
+		t.Fatal(err)
+	}
+	var dumpText strings.Builder
+	for i, k := range keys {
+		dumpText.WriteString(Format(k, strings.TrimSuffix(nodes[owners[i]].ID, ":11211")) + "\n")
+	}
+	c, err := Compare(NewReader(strings.NewReader(dumpText.String()), "d"), loc, Options{Labels: "host:11211"})
+	if err != nil || c.Agree != len(keys) {
+		t.Fatalf("with labels host:11211: %+v, %v; want all %d keys to agree", c, err, len(keys))
+	}
+	for _, cell := range c.Matrix {
+		if strings.HasSuffix(cell.From, ":11211") {
+			t.Errorf("matrix cell %+v: the dump's servers are shown as the dump names them", cell)
+		}
+	}
+	if c, err := Compare(NewReader(strings.NewReader(dumpText.String()), "d"), loc, Options{}); err != nil || c.Agree != 0 {
+		t.Errorf("without labels: %+v, %v; want no key to agree", c, err)
+	}
+	if _, err := Compare(NewReader(strings.NewReader(dumpText.String()), "d"), loc, Options{Labels: "port"}); err == nil || !strings.Contains(err.Error(), `label form "port"`) {
+		t.Errorf("unknown label form: %v", err)
+	}
+}

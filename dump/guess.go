@@ -60,8 +60,9 @@ var LabelForms = []string{"as given", "host", "host:11211", "host:6379"}
 
 var portSuffix = regexp.MustCompile(`:[0-9]{1,5}$`)
 
-// label returns the label of server in form.
-func label(server, form string) string {
+// Label returns the label of server in form, one of LabelForms (an
+// unknown form leaves server as it is).
+func Label(server, form string) string {
 	switch form {
 	case "host":
 		return portSuffix.ReplaceAllString(server, "")
@@ -196,7 +197,7 @@ func labelled(servers []string, recs []Record, form string) ([]algorithms.Node, 
 	index := make(map[string]int, len(servers))
 	changed := form == "as given"
 	for i, s := range servers {
-		l := label(s, form)
+		l := Label(s, form)
 		if _, dup := index[l]; dup {
 			return nil, nil, false
 		}
@@ -209,7 +210,7 @@ func labelled(servers []string, recs []Record, form string) ([]algorithms.Node, 
 	}
 	want := make([]int, len(recs))
 	for i, r := range recs {
-		want[i] = index[label(r.Server, form)]
+		want[i] = index[Label(r.Server, form)]
 	}
 	return nodes, want, true
 }

@@ -114,6 +114,20 @@ type Data struct {
 	plotLinks             string // see LinkTo
 	storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
 	stormShort            string // " (4 -> 5)" for the table header
+	// conformance: per placement of conformance.csv, in order of first
+	// appearance, its verdicts.
+	conformance []verdicts
+}
+
+// verdicts are one placement's conformance checks (conformance.csv).
+type verdicts struct {
+	name, facts  string
+	nodes, keys  int
+	pass, na     []string // the properties passed (every check) and not applicable
+	fail         []string // each failed check: "join (fraction of keys moved 0.1422, threshold 0.1316)"
+	measured     int      // checks that ran
+	checks       int
+	referenceRun bool // the reference check ran
 }
 
 // LinkTo makes the report's plot links relative to dir, the directory the
@@ -167,6 +181,11 @@ func Load(dir string, p Profile) (*Data, error) {
 			d.rows = append(d.rows, ld.variants...)
 		}
 	}
+	for _, r := range ld.external {
+		if slices.ContainsFunc(r.Vals[:], func(v value) bool { return v.OK }) {
+			d.rows = append(d.rows, r)
+		}
+	}
 	return d, nil
 }
 
@@ -179,6 +198,10 @@ type loader struct {
 	// (load.csv names that one bounded-partition), in order of
 	// appearance.
 	variants []algoRow
+	// external are the placements the catalog does not know (programs
+	// speaking the external protocol, named by their handshakes; see
+	// isExternal), in order of appearance.
+	external []algoRow
 	file     string // the result file being read, for errors
 }
 
@@ -229,6 +252,11 @@ func (ld *loader) readAll() error {
 			return err
 		}
 	}
+	if present(schema.ConformanceFile.Name) {
+		if err := readInto(ld, dir, schema.ConformanceFile, ld.conformance); err != nil {
+			return err
+		}
+	}
 	// boundedloads.csv gives the movement of the forms of bounded loads
 	// load.csv measured: it is read only when load.csv has them.
 	if present(schema.BoundedFile.Name) && len(ld.variants) > 0 {
@@ -252,18 +280,35 @@ func readInto[R schema.Row](ld *loader, dir string, file schema.File[R], take fu
 	return nil
 }
 
-// row returns the trade-off table row of algo (a catalog algorithm or a
-// form of bounded loads met before), or nil.
+// row returns the trade-off table row of algo (a catalog algorithm, a
+// form of bounded loads met before, or an external placement, whose row
+// it adds when it first meets it), or nil.
 func (ld *loader) row(algo string) *algoRow {
 	if i := slices.Index(catalog.Names(), algo); i >= 0 {
 		return &ld.rows[i]
 	}
-	for i := range ld.variants {
-		if ld.variants[i].Info.Name == algo {
-			return &ld.variants[i]
+	for _, rs := range [][]algoRow{ld.variants, ld.external} {
+		for i := range rs {
+			if rs[i].Info.Name == algo {
+				return &rs[i]
+			}
 		}
 	}
+	if isExternal(algo) {
+		ld.external = append(ld.external, algoRow{Info: catalog.Info{Name: algo, Family: catalog.ExternalFamily,
+			Removal: "as its handshake declares", Weights: "as its handshake declares"}})
+		return &ld.external[len(ld.external)-1]
+	}
 	return nil
+}
+
+// isExternal reports whether algo names a placement outside the catalog:
+// a program speaking the external protocol, whose rows carry the name
+// its handshake gave (a label, and not a name the catalog or load.csv's
+// forms of bounded loads use).
+func isExternal(algo string) bool {
+	_, err := catalog.Describe(algo)
+	return err != nil && schema.IsLabel(algo) && !slices.Contains(schema.LoadPlacements(), algo)
 }
 
 // set stores v as algo's metric m. A second value for the same row and
@@ -472,12 +517,12 @@ func (ld *loader) load(rows []schema.Load) error {
 		}
 		algo := r.Algo
 		switch {
-		case slices.Contains(catalog.Names(), algo):
+		case slices.Contains(catalog.Names(), algo), isExternal(algo):
 		case algo == schema.VariantPartition:
 			algo = bounded.Name // load.csv names the catalog's bounded by its form
 		default:
 			if !slices.Contains(schema.LoadPlacements(), algo) {
-				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm nor a form of bounded loads (%s)", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
+				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm, a form of bounded loads (%s) nor an external placement's name", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
 			}
 			if ld.row(algo) == nil {
 				in, _ := catalog.Describe(bounded.Name)
@@ -485,7 +530,7 @@ func (ld *loader) load(rows []schema.Load) error {
 				ld.variants = append(ld.variants, algoRow{Info: in, Variant: true})
 			}
 		}
-		if algo != r.Algo || !slices.Contains(catalog.Names(), algo) {
+		if algo != r.Algo || !slices.Contains(catalog.Names(), algo) && !isExternal(algo) {
 			if d.loadEps == 0 {
 				d.loadEps = r.Eps
 			}
@@ -658,7 +703,49 @@ func Inputs(dir string) []string {
 // resultFiles returns the result files Load reads, in its order.
 func resultFiles() []string {
 	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,
-		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name}
+		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name, schema.ConformanceFile.Name}
+}
+
+// conformance reads conformance.csv: per placement, in order of first
+// appearance, the properties it passed, failed (each failed check with
+// its value and threshold) and that did not apply.
+func (ld *loader) conformance(rows []schema.Conformance) error {
+	byName := map[string]int{}
+	for _, r := range rows {
+		i, ok := byName[r.Algo]
+		if !ok {
+			i = len(ld.d.conformance)
+			byName[r.Algo] = i
+			ld.d.conformance = append(ld.d.conformance, verdicts{name: r.Algo, facts: r.Facts, nodes: r.Nodes, keys: r.Keys})
+		}
+		v := &ld.d.conformance[i]
+		v.checks++
+		if r.Value != nil {
+			v.measured++
+		}
+		switch r.Verdict {
+		case schema.VerdictFail:
+			what := r.Property + " (" + r.Check
+			if r.Value != nil {
+				what += fmt.Sprintf(" %s, threshold %s", sig3(*r.Value), sig3(*r.Threshold))
+			}
+			v.fail = append(v.fail, what+")")
+			v.pass = slices.DeleteFunc(v.pass, func(p string) bool { return p == r.Property })
+		case schema.VerdictNA:
+			if !slices.Contains(v.na, r.Property) {
+				v.na = append(v.na, r.Property)
+			}
+		case schema.VerdictPass:
+			failed := slices.ContainsFunc(v.fail, func(f string) bool { return strings.HasPrefix(f, r.Property+" (") })
+			if !failed && !slices.Contains(v.pass, r.Property) {
+				v.pass = append(v.pass, r.Property)
+			}
+			if r.Property == "reference" {
+				v.referenceRun = true
+			}
+		}
+	}
+	return nil
 }
 
 // weights reads weights.csv (one row per node of one weighted fleet,

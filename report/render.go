@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
 )
@@ -269,7 +270,7 @@ func writeVerdicts(b *strings.Builder, rs []rule) {
 // of bounded loads.
 func writeTable(b *strings.Builder, d *Data, mi [numMetrics]metricInfo) {
 	b.WriteString("\n## Trade-offs\n\n")
-	b.WriteString("One row per algorithm; a blank cell is not in this run. Lookup: median ns from a key string (lookup.txt); build: median ns and retained bytes per node (BenchmarkBuild); moved/ideal: moved fraction over the minimum (movement.csv; 1.00 = ideal); pairs moved: key-replica pairs re-homed when a random node leaves (replication.csv), and keys re-homed entirely: keys none of whose R replicas stays (the data still exists on the surviving copies, but all R must be copied anew; for a cache, a certain miss); peak/mean: busiest node over the mean, by keys (spread.csv) and by Zipf requests (load.csv); storm: database reads right after the cache resize over the steady rate (storm.csv). Leave and weights are catalog facts. **Bold**: the lowest of a column where lower is better, and every cell whose 95% interval overlaps the lowest's (this run cannot tell them apart).\n\n")
+	b.WriteString("One row per algorithm; a blank cell is not in this run. Lookup: median ns from a key string (lookup.txt); build: median ns and retained bytes per node (BenchmarkBuild); moved/ideal: moved fraction over the minimum (movement.csv; 1.00 = ideal); pairs moved: key-replica pairs re-homed when a random node leaves (replication.csv), and keys re-homed entirely: keys none of whose R replicas stays (the data still exists on the surviving copies, but all R must be copied anew; for a cache, a certain miss); peak/mean: busiest node over the mean, by keys (spread.csv) and by Zipf requests (load.csv); storm: database reads right after the cache resize over the steady rate (storm.csv). Leave and weights are catalog facts (for a program of family external, what its handshake declares; `chbench conformance` checks it). **Bold**: the lowest of a column where lower is better, and every cell whose 95% interval overlaps the lowest's (this run cannot tell them apart).\n\n")
 	// One lookup column when both fleet sizes read the same node count.
 	shown := func(m metric) bool { return mi[m].head != "" && (m != lookupHi || d.lookupHiN != d.lookupLoN) }
 	hdr := []string{"algorithm", "family"}
@@ -304,6 +305,9 @@ func writeTable(b *strings.Builder, d *Data, mi [numMetrics]metricInfo) {
 		weights := "no"
 		if r.Info.Weighted {
 			weights = "yes"
+		}
+		if r.Info.Family == catalog.ExternalFamily {
+			weights = r.Info.Weights
 		}
 		leave := r.Info.Removal
 		if r.Variant {
@@ -462,7 +466,8 @@ func containsIdeal(v value) bool { return v.CI && v.Lo <= 1 && 1 <= v.Hi }
 // sections returns the report's sections, one per question a review asks,
 // in order.
 func sections(d *Data) []section {
-	return []section{movementSection(d), evennessSection(d), hotKeySection(d), lookupSection(d), replicationSection(d), stormSection(d)}
+	return []section{movementSection(d), evennessSection(d), hotKeySection(d), lookupSection(d), replicationSection(d), stormSection(d),
+		conformanceSection(d)}
 }
 
 // notIn is the text of a section whose file is not in the run.
@@ -648,6 +653,35 @@ func stormSection(d *Data) section {
 		}
 		s.text = append(s.text, t)
 	}
+	return s
+}
+
+// conformanceSection is "Does an implementation keep its promises?": each
+// placement of conformance.csv with the properties it passed and failed.
+func conformanceSection(d *Data) section {
+	s := section{title: "Does an implementation keep its promises?"}
+	if len(d.conformance) == 0 {
+		s.text = append(s.text, notIn("Conformance verdicts", schema.ConformanceFile.Name)+" `chbench conformance -algo exec:COMMAND` gives a program of yours the same verdicts.")
+		return s
+	}
+	s.text = append(s.text, "`chbench conformance` checks what a placement promises (its handshake, or the catalog) against a threshold per check; docs/external.md says what each property measures.")
+	var items []string
+	for _, v := range d.conformance {
+		t := fmt.Sprintf("- `%s` (%s; %s keys on %s nodes): ", v.name, v.facts, count(float64(v.keys)), count(float64(v.nodes)))
+		if len(v.fail) == 0 {
+			t += fmt.Sprintf("**passes** every check that applies (%d of its %d checks apply", v.measured, v.checks)
+		} else {
+			t += fmt.Sprintf("**fails** %s (%d of its %d checks failed", strings.Join(v.fail, "; "), len(v.fail), v.checks)
+		}
+		if len(v.pass) > 0 {
+			t += "; passed: " + strings.Join(v.pass, ", ")
+		}
+		if len(v.na) > 0 {
+			t += "; not applicable: " + strings.Join(v.na, ", ")
+		}
+		items = append(items, t+").")
+	}
+	s.text = append(s.text, strings.Join(items, "\n"))
 	return s
 }
 

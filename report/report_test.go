@@ -684,7 +684,7 @@ func TestBadResultFiles(t *testing.T) {
 		{"from", cell(schema.MovementFile.Name, "ring", "from", "95.5"), `column from (5): "95.5" is not a whole number`},
 		{"ideal", cell(schema.ReplicationFile.Name, "ring", "ideal_frac", "0"), `column ideal_frac (17): "0" must be > 0`},
 		{"control", cell(schema.MovementFile.Name, "ring", "commit", "a\x1b[31m"), "control characters"},
-		{"algo", cell(schema.LoadFile.Name, "ring", "algo", "evil"), `"evil" is neither a catalog algorithm`},
+		{"algo", cell(schema.LoadFile.Name, "ring", "algo", "evil/x"), `"evil/x" is neither a catalog algorithm`}, // a label would be an external placement's name
 	} {
 		dir := copyRun(t, c.edit)
 		_, err := Load(dir, DefaultProfile())
@@ -796,5 +796,100 @@ func TestLinksAndMissingLookup(t *testing.T) {
 	rep := render(t, dir, DefaultProfile())
 	if strings.Contains(rep, "Inf") || !strings.Contains(rep, "`anchor` (lookup ns @10,000 over @100 not in this run)") {
 		t.Errorf("anchor without lookup at 100 nodes: Inf, or not named as not in this run")
+	}
+}
+
+// Rows of a placement the catalog does not know (a program speaking the
+// external protocol, named by its handshake) get their own line in the
+// trade-off table after chbench's algorithms, of family external, with
+// the numbers of their rows: ring's movement, spread and load rows copied
+// under the name my-ring show ring's numbers in my-ring's line.
+func TestExternalRowsBesideCatalog(t *testing.T) {
+	dir := copyRun(t, nil)
+	for _, f := range []string{schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name} {
+		path := filepath.Join(dir, f)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(strings.NewReader(string(b))).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		algo, label := slices.Index(recs[0], "algo"), slices.Index(recs[0], "label")
+		for _, r := range recs[1:] {
+			if r[algo] == "ring" {
+				c := slices.Clone(r)
+				c[algo] = "my-ring"
+				if label >= 0 {
+					c[label] = "my-ring"
+				}
+				recs = append(recs, c)
+			}
+		}
+		var sb strings.Builder
+		w := csv.NewWriter(&sb)
+		w.WriteAll(recs)
+		if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := render(t, dir, DefaultProfile())
+	ring, mine := tableRow(t, rep, "ring"), tableRow(t, rep, "my-ring")
+	cells := func(row string) []string { return strings.Split(row, " | ") }
+	rc, mc := cells(ring), cells(mine)
+	if mc[1] != "external" || !strings.HasSuffix(mine, "| as its handshake declares | as its handshake declares |") {
+		t.Errorf("my-ring's row %q: want family external, and leave and weights as declared", mine)
+	}
+	// Columns 6 and 7 are join and random leave moved/ideal, 10 keys
+	// peak/mean and 11 requests peak/mean; lookup and build cells (2 to
+	// 5) are blank: lookup.txt has no my-ring.
+	for _, i := range []int{6, 7, 10, 11} {
+		if strings.Trim(mc[i], "*") != strings.Trim(rc[i], "*") || mc[i] == "" {
+			t.Errorf("column %d: my-ring %q, ring %q: want ring's number", i, mc[i], rc[i])
+		}
+	}
+	if mc[2] != "" {
+		t.Errorf("my-ring has a lookup cell %q without a lookup benchmark", mc[2])
+	}
+	if strings.Index(rep, "| `my-ring` |") < strings.Index(rep, "| `dx` |") {
+		t.Error("my-ring's row comes before the catalog's last algorithm")
+	}
+}
+
+// The conformance section states each placement's verdicts from
+// conformance.csv: the shipped run's two example programs pass, and
+// turning one of c-jump's checks into a FAIL (its value above its
+// threshold) makes the section say so, with both numbers.
+func TestConformanceSectionFollowsVerdicts(t *testing.T) {
+	line := func(rep, name string) string {
+		for l := range strings.SplitSeq(rep, "\n") {
+			if strings.HasPrefix(l, "- `"+name+"` (") {
+				return l
+			}
+		}
+		t.Fatalf("no conformance line for %s in:\n%s", name, rep)
+		return ""
+	}
+	rep := render(t, runDir, DefaultProfile())
+	for _, name := range []string{"textbook-ring", "c-jump"} {
+		if l := line(rep, name); !strings.Contains(l, "**passes** every check that applies") {
+			t.Errorf("%s: %q", name, l)
+		}
+	}
+	dir := copyRun(t, func(f string, recs [][]string) {
+		if f != schema.ConformanceFile.Name {
+			return
+		}
+		col := func(name string) int { return slices.Index(recs[0], name) }
+		for _, r := range recs[1:] {
+			if r[col("algo")] == "c-jump" && r[col("property")] == "reference" {
+				r[col("value")], r[col("verdict")] = "0.25", schema.VerdictFail
+			}
+		}
+	})
+	l := line(render(t, dir, DefaultProfile()), "c-jump")
+	if !strings.Contains(l, "**fails** reference (fraction of keys placed otherwise 0.250, threshold 0)") || strings.Contains(l, "passed: determinism, balance, join, leave, replicas, churn, reference") {
+		t.Errorf("after failing c-jump's reference check: %q", l)
 	}
 }

@@ -17,7 +17,8 @@ import (
 )
 
 // Row is a result row type of this package ([Move], [Spread], [ShareRow],
-// [Load], [Bounded], [Storm], [StormPoint], [Replication], [StormLive]):
+// [Load], [Bounded], [Storm], [StormPoint], [Replication], [StormLive],
+// [Conformance], [DumpDiff], [DumpCell], [DumpMismatch], [DumpGuess]):
 // the generic writers and readers ([WriteCSV], [ReadCSV], [WriteJSON],
 // [ReadJSON], [WriteBench]) take and return slices of one of them.
 type Row interface {

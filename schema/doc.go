@@ -8,7 +8,9 @@
 //     (movement), [Spread] and its per-node [ShareRow] (spread), [Load]
 //     (request load), [Bounded] (bounded loads), [Storm] and [StormPoint]
 //     (miss storm and its warm-up curve), [Replication], [StormLive] (the
-//     storm against real memcached);
+//     storm against real memcached), [Conformance] (a placement's verdict
+//     per property), [DumpDiff], [DumpCell], [DumpMismatch] and
+//     [DumpGuess] (a key dump against a placement);
 //   - one generic writer and reader for all of them: [WriteCSV] and
 //     [ReadCSV] (header by name, errors naming file, line, column and
 //     value), [WriteJSON] and [ReadJSON], [WriteBench] (the Go benchmark
@@ -59,9 +61,12 @@
 //
 // # Run configuration (every file)
 //
-//   - algo: the algorithm's catalog name.
+//   - algo: the algorithm's catalog name, or the name a program speaking
+//     the external protocol (-algo exec:COMMAND) gave in its handshake.
 //   - hash: the configured key hash, resolved ("" becomes the default);
-//     slots always hashes with CRC-16 and ketama with MD5, whatever it says.
+//     slots always hashes with CRC-16 and ketama with MD5, whatever it says,
+//     and an external program hashes keys its own way: it reads none of
+//     the settings below either.
 //   - vnodes: virtual nodes per node of weight 1; read only by algorithms
 //     that use virtual nodes (catalog.UsesVNodes).
 //   - eps, partitions: bounded loads' load factor c = 1 + eps and number of
@@ -294,4 +299,58 @@
 //     change, h and Q (1-h)); db_steady: Q (1-h).
 //   - JSON: the same fields plus "config"; go_version and commit live only
 //     there.
+//
+// # Conformance (conformance): [Conformance]
+//
+// One row per check of the conformance suite (package conformance) on one
+// placement, in the order of conformance.Properties:
+//
+//   - algo: the placement's name (a program's handshake name).
+//   - property: determinism, order, balance, join, leave, weights,
+//     replicas, churn or reference; check: what value measures (a
+//     property has one or more checks).
+//   - value, threshold: the number measured and the largest value that
+//     passes (fractions of keys, a coefficient of variation, a count of
+//     churn steps); both empty when the check did not run (n/a, or a FAIL
+//     because of an error, which detail names).
+//   - verdict: PASS (value <= threshold), FAIL, or n/a (the placement
+//     declares it does not make the promise).
+//   - nodes, keys, seed: the membership's nodes (each of weight 1), the
+//     keys every check places (keyset.Keys(keys, seed)) and the seed of
+//     every random choice; alpha: the probability that a placement exactly
+//     at a statistical tolerance fails; cv_tolerance: the balance
+//     tolerance.
+//   - facts: the promises the placement made (its handshake, or the
+//     catalog); detail: how the check was measured, the first
+//     counterexample, or why it did not run (line breaks as " | ").
+//   - hash, vnodes (and in JSON "config"): the catalog settings the run
+//     gave; an external program reads none of them.
+//
+// # Key dumps (dump-diff): [DumpDiff], [DumpCell], [DumpMismatch], [DumpGuess]
+//
+// A dump is the owners a real system gave its keys, KEY<TAB>SERVER lines
+// (package dump). Keys and servers are written in the dump's escaping
+// (docs/protocol.md: every byte outside ! to ~, and %, as %XX).
+//
+//   - dump: the dump (A) as named on the command line; against: what it was
+//     compared with (B), a placement's name or a second dump; algo: that
+//     placement ("" for two dumps); hash: its key hash.
+//   - keys: the keys compared (in both dumps, for two sorted dumps); agree:
+//     those on the same server; agreement: agree/keys, with agreement_lo
+//     and agreement_hi its 95% Clopper-Pearson interval; only_a, only_b:
+//     keys in one sorted dump only; labels: the form in which the dump's
+//     servers were compared with the placement's node IDs
+//     (dump.LabelForms; "as given" compares them as they are).
+//   - from_server, to_server, cell_keys: one cell of the from -> to
+//     matrix: the keys A places on from_server and B on to_server.
+//   - line, key, server_a, server_b, hashes: one of the first mismatches:
+//     the line of A, the key, its server in A and B, and "name=0x..." for
+//     every key hash and the Redis Cluster slot (to see which hash a
+//     system applies).
+//   - rank, labels, order, servers (DumpGuess): the closest chbench
+//     placements to a dump, best first: the algorithm (algo) with its key
+//     hash ("" for one that reads none), the form its node IDs took of the
+//     dump's server names, the order of its membership ("as first seen"
+//     or "sorted"; "" for unordered algorithms), the distinct servers, and
+//     its agreement over the first keys records of the dump.
 package schema

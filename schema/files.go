@@ -54,6 +54,7 @@ var (
 	ReplicationFile       = File[Replication]{"replication.csv"}
 	LoadFile              = File[Load]{"load.csv"}
 	BoundedFile           = File[Bounded]{"boundedloads.csv"}
+	ConformanceFile       = File[Conformance]{"conformance.csv"}
 )
 
 // The result files that hold no rows of this package.
@@ -113,6 +114,9 @@ func Files() []Entry {
 		{"load.txt", "Load", "`load.csv` in the Go benchmark format, one line per request stream"},
 		rowsOf(BoundedFile, "`chbench bounded`: the three forms of bounded loads and the plain ring against eps"),
 		rowsOf(HashesSequentialFile, "`chbench spread -keys-kind sequential`: `hashes.csv` on sequential keys"),
+		{"external.txt", "", "Go benchmark output of `BenchmarkLocateKeys` (algorithms/external): chbench's own CPU time per key of a placement in another process, against a trivial responder and the two example programs"},
+		{"external-benchstat.txt", "", "benchstat tables of `external.txt`: cpu-ns/key (chbench's side) and ns/key (wall, the program's lookup included) per responder and batch size"},
+		rowsOf(ConformanceFile, "`chbench conformance`: the verdict per property of the example programs (Python ring; C jump against chbench's jump)"),
 		{"reference.txt", "", "`chbench reference`: every published value next to chbench's, PASS/FAIL"},
 		{ReportFile, "", "`chbench report`: the design-review report built from the files above"},
 		{PlotsDir + "/*.png", "", "`chbench plot`: every plot as PNG, and as SVG beside it"},

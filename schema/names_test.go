@@ -24,7 +24,8 @@ func TestNoOneElseNamesFilesOrColumns(t *testing.T) {
 		files = append(files, e.Name)
 	}
 	for _, c := range slices.Concat(Columns[Move](), Columns[Spread](), Columns[ShareRow](), Columns[Load](),
-		Columns[Bounded](), Columns[Storm](), Columns[StormPoint](), Columns[Replication](), Columns[StormLive]()) {
+		Columns[Bounded](), Columns[Storm](), Columns[StormPoint](), Columns[Replication](), Columns[StormLive](), Columns[Conformance](),
+		Columns[DumpDiff](), Columns[DumpCell](), Columns[DumpMismatch](), Columns[DumpGuess]()) {
 		if strings.Contains(c, "_") && !slices.Contains(cols, c) {
 			cols = append(cols, c)
 		}

@@ -101,7 +101,9 @@ const ExternalFamily = "external"
 // algorithm's own [Info] for a catalog algorithm, and for an external
 // program an entry named by its handshake, of [ExternalFamily], whose
 // Source is the command and whose promises are those of its handshake
-// (Weighted, Ordered, Stateful; Removal says which nodes may leave). An
+// (Weighted, Ordered, Stateful; Removal says which nodes may leave, and a
+// program that declared leave=last has the LeavePolicy "leave=last", so
+// that rows where another node leaves say so in their label). An
 // external entry has no Build and no memory estimate: it is built only
 // through b, and its memory is the program's.
 func InfoOf(b Builder) Info {
@@ -114,7 +116,7 @@ func InfoOf(b Builder) Info {
 			Removal: "any (declared)", Weights: "no", Source: external.Prefix + b.p.Command(),
 			Weighted: f.Weighted, Ordered: f.Ordered, Stateful: f.Stateful}
 		if f.OnlyLastLeaves {
-			in.Removal = "last only (declared)"
+			in.Removal, in.LeavePolicy = "last only (declared)", "leave=last"
 		}
 		if f.Weighted {
 			in.Weights = "yes (declared)"

@@ -12,7 +12,7 @@
  *
  * Build and run:
  *     gcc -O2 -o jump examples/c/jump.c
- *     go run ./examples/conformance -algo exec:./jump -reference jump -reference-hash fnv1a64
+ *     bin/chbench conformance -algo exec:./jump -reference jump -reference-hash fnv1a64
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@ its position, wrapping around; its replicas are the next distinct nodes met
 walking on.
 
 Run it under chbench:
-    go run ./examples/conformance -algo 'exec:python3 examples/python/ring.py'
+    bin/chbench conformance -algo 'exec:python3 examples/python/ring.py'
 To test your own placement, copy this file and replace build() and owners().
 """
 import bisect

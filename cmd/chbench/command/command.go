@@ -127,19 +127,22 @@ func plain(run func(args []string, stdout, stderr io.Writer) error) func(context
 var commands = map[string]command{
 	"locate": {"print the owner node ID of each key", plain(runLocate)},
 	"slot":   {"print the Redis Cluster hash slot of each key", plain(runSlot)},
-	"move":   {"measure the fraction of keys that move on a resize", plain(runMove)},
-	"spread": {"measure how evenly keys spread over nodes", plain(runSpread)},
+	"move":   {"measure the fraction of keys that move on a resize", runMove},
+	"spread": {"measure how evenly keys spread over nodes", runSpread},
 	"plot":   {"draw the plots from a results directory", plain(runPlot)},
 	"report": {"write the design-review report (REPORT.md) of a results directory", plain(runReport)},
-	"storm":  {"derive a cache fleet's miss storm on a resize from the moved fraction", plain(runStorm)},
+	"storm":  {"derive a cache fleet's miss storm on a resize from the moved fraction", runStorm},
 
-	"replication": {"measure replica-set movement and replica load at replication factor R", plain(runReplication)},
+	"replication": {"measure replica-set movement and replica load at replication factor R", runReplication},
 
-	"load":       {"measure per-node request load under Zipf popularity or a request log", plain(runLoad)},
+	"load":       {"measure per-node request load under Zipf popularity or a request log", runLoad},
 	"bounded":    {"measure the three forms of bounded loads (partition, key, request) against eps", plain(runBounded)},
 	"algorithms": {"list the algorithms and the catalog's facts about each", plain(runAlgorithms)},
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", plain(runReference)},
+
+	"conformance": {"give a placement (built-in, registered or exec:COMMAND) a verdict per property, PASS/FAIL", runConformance},
+	"dump-diff":   {"compare a KEY<TAB>SERVER dump with a placement or another dump, or guess the placement closest to it", runDumpDiff},
 }
 
 // run is Run without a context, for tests: nothing interrupts it.

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -16,11 +17,12 @@ import (
 
 // runLoad measures per-node request load under Zipf popularity (or a
 // request log) for every placement.
-func runLoad(args []string, stdout, stderr io.Writer) error {
+func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var t cli.Traffic
 	fs := cli.NewFlagSet("load", "[-algo A[,B...]] [-nodes N (default 100)] [-zipf s[,s...]] [-requestlog FILE] [flags]", stderr)
 	t.Register(fs, "0,0.8,0.99,1.2")
-	fs.StringVar(&t.Placement.Algo, "algo", "all", "comma-separated placements, or all ("+strings.Replace(strings.Join(schema.LoadPlacements(), ", "), "bounded,", "bounded-partition (the catalog's bounded),", 1)+")")
+	fs.StringVar(&t.Placement.Algo, "algo", "all", "comma-separated placements, or all ("+strings.Replace(strings.Join(schema.LoadPlacements(), ", "), "bounded,", "bounded-partition (the catalog's bounded),", 1)+")"+cli.AlgoHelp)
+	t.Placement.RegisterExec(fs)
 	fs.Float64Var(&t.Placement.Eps, "eps", catalog.DefaultConfig().Eps, "every bounded form: load factor c = 1 + eps, eps > 0")
 	logPath := fs.String("requestlog", "", "request log: one request per line (the line is the key), line i to stream i mod sets; replaces -keys, -requests, -zipf")
 	o, nodes, names, err := func() (analysis.LoadOptions, []algorithms.Node, []string, error) {
@@ -33,6 +35,9 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 		}
 		o, nodes, err := t.Options(set)
 		if err != nil {
+			return o, nil, nil, err
+		}
+		if err := t.Placement.CheckExec(); err != nil {
 			return o, nil, nil, err
 		}
 		names, err := placementList(t.Placement.Algo)
@@ -51,6 +56,12 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return cli.Usage(err)
 	}
+	names, progs, err := cli.OpenPrograms(ctx, names, t.Placement.Exec) // a program that fails to start: an error of the run
+	if err != nil {
+		return err
+	}
+	defer progs.CloseInto(&err)
+	o.Opened = progs.Opened
 	if *logPath != "" { // read by the run: its errors are not the command line's
 		f, err := keyset.OpenFile(*logPath, t.Sets, o.Memory)
 		if err != nil {
@@ -72,13 +83,21 @@ func runLoad(args []string, stdout, stderr io.Writer) error {
 
 // placementList parses load's -algo: "all" (every placement), or a
 // comma-separated list of placements (bounded-partition names the
-// catalog's bounded); the error names the unknown or repeated entry.
+// catalog's bounded), then programs as exec:COMMAND (cli.SplitExec); the
+// error names the unknown or repeated entry.
 func placementList(algo string) ([]string, error) {
-	if algo == "all" {
-		return schema.LoadPlacements(), nil
+	head, execs, err := cli.SplitExec(algo)
+	if err != nil {
+		return nil, err
+	}
+	if head == "" {
+		return execs, cli.NoDuplicates("algo", execs)
+	}
+	if head == "all" {
+		return append(schema.LoadPlacements(), execs...), cli.NoDuplicates("algo", execs)
 	}
 	var names []string
-	for _, a := range strings.Split(algo, ",") {
+	for _, a := range strings.Split(head, ",") {
 		a = strings.TrimSpace(a)
 		if a == schema.VariantPartition {
 			a = "bounded" // the catalog name of the partition form
@@ -88,5 +107,6 @@ func placementList(algo string) ([]string, error) {
 		}
 		names = append(names, a)
 	}
+	names = append(names, execs...)
 	return names, cli.NoDuplicates("algo", names)
 }

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -12,7 +13,7 @@ import (
 
 // runMove measures the moved fraction of each algorithm on a resize, a
 // grid of scenarios or a fleet's planned change (analysis.SweepMove).
-func runMove(args []string, stdout, stderr io.Writer) error {
+func runMove(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var a cli.Analysis
 	var c cli.Change
 	fs := cli.NewFlagSet("move", "-algo A[,B...] -from N[,N...] [-to M | -op OP[,OP...]] [flags]", stderr)
@@ -28,7 +29,7 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(err)
 	}
 	if set["replicas"] {
-		return runReplication(args, stdout, stderr)
+		return runReplication(ctx, args, stdout, stderr)
 	}
 	fleet := c.Fleet.Used(set)
 	c.Fleet.Memory = o.Memory
@@ -51,6 +52,11 @@ func runMove(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeKeys()
+	progs, err := a.OpenPrograms(ctx, &o, &sw) // a program that fails to start: an error of the run
+	if err != nil {
+		return err
+	}
+	defer progs.CloseInto(&err)
 	// Every configuration and change before the first key is streamed (a
 	// bad one would otherwise fail after the others had run): a usage
 	// error, except for a fleet's change, whose membership is an input.

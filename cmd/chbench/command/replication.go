@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +15,7 @@ import (
 // runReplication measures replica-set movement, replica load and distinct
 // replica sets at replication factor R for each algorithm
 // (analysis.SweepReplication).
-func runReplication(args []string, stdout, stderr io.Writer) error {
+func runReplication(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var a cli.Analysis
 	var c cli.Change
 	fs := cli.NewFlagSet("replication", "-algo A[,B...] -replicas R[,R...] -from N[,N...] [-to M | -op OP[,OP...] | fleet flags] [flags]", stderr)
@@ -32,6 +33,11 @@ func runReplication(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeKeys()
+	progs, err := a.OpenPrograms(ctx, &o, &sw) // a program that fails to start: an error of the run
+	if err != nil {
+		return err
+	}
+	defer progs.CloseInto(&err)
 	if err := sw.CheckReplication(o, rs); err != nil { // every configuration, change and R, before the first key
 		return cli.Usage(err)
 	}

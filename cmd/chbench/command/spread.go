@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -13,7 +14,7 @@ import (
 
 // runSpread measures how evenly each algorithm spreads keys over nodes
 // (analysis.SweepSpread).
-func runSpread(args []string, stdout, stderr io.Writer) error {
+func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var a cli.Analysis
 	fs := cli.NewFlagSet("spread", "-algo A[,B...] -nodes N[,N...] [flags]", stderr)
 	a.Register(fs)
@@ -41,6 +42,11 @@ func runSpread(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeKeys()
+	progs, err := a.OpenPrograms(ctx, &o, &sw) // a program that fails to start: an error of the run
+	if err != nil {
+		return err
+	}
+	defer progs.CloseInto(&err)
 	if err := sw.CheckSpread(o); err != nil { // every configuration, before the first key
 		return cli.Usage(err)
 	}

@@ -55,7 +55,7 @@ func (s *stormFlags) register(fs *flag.FlagSet) {
 // from the measured moved fraction of every algorithm
 // (analysis.SweepStorm), or with -live measures it against real memcached
 // servers.
-func runStorm(args []string, stdout, stderr io.Writer) error {
+func runStorm(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var s stormFlags
 	fs := cli.NewFlagSet("storm", "-algo A[,B...] -from N (-to M | -leave ID | -join ID[,W] | ...) [-reads Q] [-hit H] [-working-set K] [-zipf S] [flags]", stderr)
 	s.register(fs)
@@ -75,6 +75,11 @@ func runStorm(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeKeys()
+	progs, err := s.a.OpenPrograms(ctx, &o, &sw) // a program that fails to start: an error of the run
+	if err != nil {
+		return err
+	}
+	defer progs.CloseInto(&err)
 	points := 0
 	if s.timeline {
 		points = len(ts) - 1

@@ -20,6 +20,14 @@ func registerExec(fs *flag.FlagSet, c *external.Config) {
 	fs.IntVar(&c.Batch, "exec-batch", external.DefaultBatch, fmt.Sprintf("exec: placements: keys per locate request, 1 to %d", external.MaxBatch))
 }
 
+// RegisterExec adds -exec-timeout and -exec-batch to fs, for a command
+// whose placement list takes exec:COMMAND entries.
+func (p *Placement) RegisterExec(fs *flag.FlagSet) { registerExec(fs, &p.Exec) }
+
+// CheckExec returns an error naming -exec-timeout or -exec-batch when out
+// of range.
+func (p *Placement) CheckExec() error { return checkExec(p.Exec) }
+
 // checkExec returns an error naming -exec-timeout or -exec-batch when
 // out of range.
 func checkExec(c external.Config) error {
@@ -38,37 +46,48 @@ const AlgoHelp = "; exec:COMMAND runs COMMAND (sh -c) as a placement speaking ch
 
 // ParseAlgos splits an -algo list into its entries, in order: catalog
 // names and groups ("all", "dialects"; catalog.ParseNames), then programs
-// speaking the external protocol, each external.Prefix + a shell command.
-// A command takes the rest of the list up to the next ",exec:" (it may
-// hold commas), so catalog names come first. The error names an unknown
-// name, an empty command, or an entry listed twice.
+// speaking the external protocol, each external.Prefix + a shell command
+// (see [SplitExec]). The error names an unknown name, an empty command,
+// or an entry listed twice.
 func ParseAlgos(s string) ([]string, error) {
+	head, execs, err := SplitExec(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	if head != "" {
+		if out, err = catalog.ParseNames(head); err != nil {
+			return nil, err
+		}
+	}
+	out = append(out, execs...)
+	return out, NoDuplicates("algo", out)
+}
+
+// SplitExec splits an -algo list into its head, the comma-separated names
+// before the first exec: entry ("" when there are none), and its programs,
+// each external.Prefix + a shell command that takes the rest of the list
+// up to the next ",exec:" (a command may hold commas), so names come
+// first. The error names an empty command.
+func SplitExec(s string) (head string, execs []string, err error) {
 	parts := strings.Split(s, ",")
 	first := slices.IndexFunc(parts, isExec)
 	if first < 0 {
-		first = len(parts)
-	}
-	var out []string
-	if first > 0 {
-		names, err := catalog.ParseNames(strings.Join(parts[:first], ","))
-		if err != nil {
-			return nil, err
-		}
-		out = names
+		return s, nil, nil
 	}
 	for _, p := range parts[first:] {
 		if isExec(p) {
-			out = append(out, strings.TrimSpace(p))
+			execs = append(execs, strings.TrimSpace(p))
 		} else {
-			out[len(out)-1] += "," + p
+			execs[len(execs)-1] += "," + p
 		}
 	}
-	for _, a := range out {
-		if cmd, ok := external.Parse(a); ok && strings.TrimSpace(cmd.Command) == "" {
-			return nil, fmt.Errorf("algo %q: %s needs a command, e.g. 'exec:python3 examples/python/ring.py'", s, external.Prefix)
+	for _, a := range execs {
+		if cmd, _ := external.Parse(a); strings.TrimSpace(cmd.Command) == "" {
+			return "", nil, fmt.Errorf("algo %q: %s needs a command, e.g. 'exec:python3 examples/python/ring.py'", s, external.Prefix)
 		}
 	}
-	return out, NoDuplicates("algo", out)
+	return strings.Join(parts[:first], ","), execs, nil
 }
 
 // isExec reports whether an entry of an -algo list begins a program.
@@ -136,4 +155,13 @@ func OpenPrograms(ctx context.Context, algos []string, cfg external.Config) ([]s
 		out[i] = name
 	}
 	return out, ps, nil
+}
+
+// CloseInto closes the programs (Close) and stores the error in *err
+// unless it holds one already: deferred by a command with a named error
+// result, so that a program that would not stop is reported too.
+func (p *Programs) CloseInto(err *error) {
+	if cerr := p.Close(); *err == nil && cerr != nil {
+		*err = fmt.Errorf("stopping the exec: placements: %w", cerr)
+	}
 }

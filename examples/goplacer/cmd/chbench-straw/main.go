@@ -1,21 +1,21 @@
-// Command chbench-straw runs chbench's conformance suite on the straw
-// placement of this module, registered in chbench's catalog from outside
-// it, and prints the verdict of every property; it exits with status 1
-// when one fails.
+// Command chbench-straw is chbench's whole command line with the straw
+// placement of this module registered in chbench's catalog from outside
+// it: every command takes -algo straw beside chbench's own algorithms,
+// without forking chbench.
 //
-//	go run ./cmd/chbench-straw -keys 100000
+//	go run ./cmd/chbench-straw conformance -algo straw -keys 100000
+//	go run ./cmd/chbench-straw move -algo ring,rendezvous,straw -from 10 -op add,remove-random
+//	go run ./cmd/chbench-straw spread -algo straw -nodes 4 -weights 1,1,2,4
 package main
 
 import (
-	"context"
-	"flag"
 	"fmt"
 	"os"
 
 	"example.com/goplacer"
 
 	"github.com/chbench/chbench/algorithms/catalog"
-	"github.com/chbench/chbench/conformance"
+	"github.com/chbench/chbench/cmd/chbench/command"
 )
 
 func main() {
@@ -23,18 +23,5 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	cfg := conformance.DefaultConfig()
-	flag.IntVar(&cfg.Keys, "keys", cfg.Keys, "keys per check")
-	flag.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the keys and random choices")
-	flag.IntVar(&cfg.ChurnSteps, "churn", cfg.ChurnSteps, "random joins and leaves of the churn check")
-	flag.Parse()
-	rep, err := conformance.Run(context.Background(), conformance.Open(context.Background(), goplacer.Name, catalog.DefaultConfig()), cfg)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	rep.WriteText(os.Stdout)
-	if len(rep.Failed()) > 0 {
-		os.Exit(1)
-	}
+	os.Exit(command.Main(os.Args[1:]))
 }
