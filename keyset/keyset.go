@@ -284,12 +284,12 @@ func open(path string) (regular *os.File, stream io.ReadCloser, err error) {
 // key file rule, so that a stream that is no key file (/dev/zero: NUL
 // bytes, an endless line) fails at once. It returns the copy and its
 // size, and holds what a copy in memory reserves from mem until release.
-func spool(in io.Reader, path string, mem *memory.Budget) (copy *os.File, size int64, release func(), err error) {
+func spool(in io.Reader, path string, mem *memory.Budget, maxCopy int64) (copy *os.File, size int64, release func(), err error) {
 	out, err := tempfile.Anonymous("")
 	if err != nil {
 		return nil, 0, nil, fmt.Errorf("key file %q: copying the stream: %w", path, err)
 	}
-	limit := int64(MaxStreamBytes)
+	limit := maxCopy
 	free, inMemory, _ := tempfile.Space("")
 	if free >= 0 {
 		limit = min(limit, free)
@@ -300,8 +300,8 @@ func spool(in io.Reader, path string, mem *memory.Budget) (copy *os.File, size i
 	var n int64
 	err = scanLines(in, path, func(line []byte, _ int) error {
 		if n += int64(len(line)) + 1; n > limit {
-			return fmt.Errorf("key file %q: the copy of the stream would exceed %s, the most the temporary directory %s can hold (%s free, at most %s); save the keys to a regular file, which is read in place",
-				path, memory.Human(limit), os.TempDir(), memory.Human(max(free, 0)), memory.Human(MaxStreamBytes))
+			return fmt.Errorf("key file %q: the copy of the stream would exceed %s (at most %s for this file, %s free in the temporary directory %s); save the keys to a regular file, which is read in place",
+				path, memory.Human(limit), memory.Human(maxCopy), memory.Human(max(free, 0)), os.TempDir())
 		}
 		if inMemory && n > reserved {
 			if err := mem.Reserve(fmt.Sprintf("the copy of the streamed key file %q in %s (a file system in memory)", path, os.TempDir()), spoolReserve); err != nil {
@@ -365,6 +365,19 @@ func NewFile(path string, sets int) (*File, error) { return OpenFile(path, sets,
 // longer than MaxKeyBytes, and an error naming sets when sets < 1 or >
 // MaxSets; a failed OpenFile leaves no copy.
 func OpenFile(path string, sets int, mem *memory.Budget) (*File, error) {
+	return openFile(path, sets, mem, MaxStreamBytes)
+}
+
+// OpenHeld is [OpenFile] for a file whose whole content the run then
+// holds in memory (a request log): the copy of a stream is also bounded
+// by mem's limit, since a stream longer than the budget could never be
+// held, so an endless stream (yes > fifo) ends at the budget with an
+// error naming it, not at the temporary directory's free space.
+func OpenHeld(path string, sets int, mem *memory.Budget) (*File, error) {
+	return openFile(path, sets, mem, min(MaxStreamBytes, memory.OrDefault(mem).Limit()))
+}
+
+func openFile(path string, sets int, mem *memory.Budget, maxCopy int64) (*File, error) {
 	if sets < 1 {
 		return nil, fmt.Errorf("sets %d: need at least 1 key set", sets)
 	}
@@ -379,7 +392,7 @@ func OpenFile(path string, sets int, mem *memory.Budget) (*File, error) {
 	if regular != nil {
 		regular.Close() // read again by every scan
 	} else {
-		f.copy, f.size, f.release, err = spool(stream, path, memory.OrDefault(mem))
+		f.copy, f.size, f.release, err = spool(stream, path, memory.OrDefault(mem), maxCopy)
 		stream.Close()
 		if err != nil {
 			return nil, err

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/chbench/chbench/memory"
 )
 
 // keyLines returns "1\n2\n...n\n", what `seq 1 n` prints.
@@ -149,6 +151,40 @@ func TestEndlessStreamFailsAtOnce(t *testing.T) {
 	_, err := NewFile("/dev/zero", 1)
 	if err == nil || !strings.Contains(err.Error(), "longer than") {
 		t.Errorf("NewFile(/dev/zero): %v, want a line-length error", err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("a failed copy was kept: %v", left)
+	}
+}
+
+// A stream whose whole content the run holds (a request log) is copied
+// at most up to the memory budget: 3 MiB of lines from a FIFO under a
+// 1 MiB budget end with an error naming the limit, and leave no copy,
+// where OpenFile would keep copying up to the temporary directory's free
+// space.
+func TestHeldStreamBoundedByTheBudget(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	fifo := filepath.Join(t.TempDir(), "log")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer w.Close()
+		line := []byte(strings.Repeat("k", 1023) + "\n")
+		for i := 0; i < 3<<10; i++ {
+			if _, err := w.Write(line); err != nil {
+				return // the reader gave up: the test's point
+			}
+		}
+	}()
+	_, err := OpenHeld(fifo, 1, memory.New(1<<20))
+	if err == nil || !strings.Contains(err.Error(), "would exceed 1 MiB") {
+		t.Errorf("OpenHeld of a 3 MiB stream under a 1 MiB budget: %v, want an error naming 1 MiB", err)
 	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("a failed copy was kept: %v", left)

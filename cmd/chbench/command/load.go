@@ -63,7 +63,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	defer progs.CloseInto(&err)
 	o.Opened = progs.Opened
 	if *logPath != "" { // read by the run: its errors are not the command line's
-		f, err := keyset.OpenFile(*logPath, t.Sets, o.Memory)
+		f, err := keyset.OpenHeld(*logPath, t.Sets, o.Memory) // held in memory: a stream is bounded by the budget
 		if err != nil {
 			return err
 		}
