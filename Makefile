@@ -115,6 +115,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
 .PHONY: all help build bench quick test lookup analyses storm fleets traffic external examples reference peers plots report compare publish summary clean
+.PHONY: switching
 
 ## all: the default target: build.
 all: build
@@ -138,7 +139,9 @@ build:
 # NOPUBLISH=1 (quick's) leaves publishing to its caller for the same reason.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic external reference plots report OUT=$(STAGE) PROFILE=
+	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic external \
+		switching \
+		reference plots report OUT=$(STAGE) PROFILE=
 	$(if $(PROFILE),$(MAKE) --no-print-directory report OUT=$(STAGE))
 	touch $(STAGE)/.complete
 	$(if $(NOPUBLISH),@true,$(MAKE) --no-print-directory publish summary)
@@ -278,6 +281,23 @@ examples: build
 	for f in $(EXSTAGE)/*; do if [ -f "$$f" ]; then mv -f "$$f" $(EXAMPLES_DIR)/; fi; done
 	rm -rf $(EXSTAGE)
 	@echo "examples run in $(EXAMPLES_DIR)/ (REPORT.md, plots/)"
+## switching: what switching clients costs a cache: keys routed differently and the miss storm of every pair of the common dialects.
+# switching.csv: every ordered pair of catalog.CommonDialects (each
+# system's default setting and its consistent one) on the default fleet of
+# SWITCH_NODES servers 127.0.0.1:11211.., then the weighted dialects among
+# them on the same servers weighted SWITCH_WEIGHTS; the miss storm is the
+# storm target's cache fleet. The table after it answers the report's
+# question: libmemcached's libketama layout to twemproxy, with md5 and with
+# twemproxy's default hash.
+SWITCH_NODES   ?= 10
+SWITCH_WEIGHTS ?= 1,1,1,1,1,2,2,2,4,4
+SWITCHARGS = -nodes $(SWITCH_NODES) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) -keys $(KEYS) -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(if $(KEYFILE),-keyfile $(KEYFILE))
+switching: build
+	mkdir -p $(OUT)
+	$(CHBENCH) switch -from common-dialects -to common-dialects $(SWITCHARGS) -first 0 -format csv > $(OUT)/switching.csv.tmp
+	$(CHBENCH) switch -from common-dialects -to common-dialects $(SWITCHARGS) -weights $(SWITCH_WEIGHTS) -first 0 -format csv | tail -n +2 >> $(OUT)/switching.csv.tmp
+	mv -f $(OUT)/switching.csv.tmp $(OUT)/switching.csv
+	$(CHBENCH) switch -from libmemcached-ketama-weighted -to twemproxy-ketama-md5,twemproxy-ketama-fnv1a-64 $(SWITCHARGS) -first 5
 
 ## reference: the field's published values reproduced with tolerances and PASS/FAIL; fails on any FAIL.
 reference: build
@@ -340,7 +360,9 @@ test:
 	$(GO) vet ./...
 	$(GO) test $(TESTFLAGS) ./...
 	cd peers && $(GO) vet ./... && $(GO) test $(TESTFLAGS) ./...
-	@for s in redis-server redis-cli memcached nutcracker; do command -v $$s >/dev/null || echo "note: $$s is not installed, so the live/ agreement tests that need it were skipped (.ci/run installs it)"; done
+	@for s in redis-server redis-cli memcached nutcracker nginx haproxy java javac node npm; do command -v $$s >/dev/null || echo "note: $$s is not installed, so the live/ agreement tests that need it were skipped (.ci/run installs it)"; done
+	@/usr/bin/python3 -c 'import pylibmc, memcache, uhashring' 2>/dev/null || echo "note: /usr/bin/python3 lacks pylibmc, memcache or uhashring, so the live/ dialect tests that need them were skipped (.ci/run installs them)"
+	@[ -s /usr/share/java/spymemcached.jar ] || echo "note: /usr/share/java/spymemcached.jar is missing, so live.TestDialectSpymemcached was skipped (.ci/run installs libspymemcached-java)"
 
 ## clean: remove bin/ and an unfinished staging run.
 clean:

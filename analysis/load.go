@@ -377,7 +377,7 @@ func (o LoadOptions) validate() (schema.Config, error) {
 }
 
 // Load measures the request load of every placement in names (catalog
-// algorithms, [schema.VariantKey], [schema.VariantRequest]) on nodes, for
+// algorithms and dialects, [schema.VariantKey], [schema.VariantRequest]) on nodes, for
 // every Zipf exponent of o (or the request log), over o's independent
 // streams, and returns one row of request-load results ([schema.Load]) per
 // exponent and placement, exponents outermost.
@@ -540,9 +540,9 @@ func loadLocators(o LoadOptions, names []string, nodes []algorithms.Node) (map[s
 	locs := map[string]algorithms.Locator{}
 	for _, name := range names {
 		b, opened := o.Opened[name]
-		if !opened && !slices.Contains(schema.LoadPlacements(), name) {
+		if !opened && !slices.Contains(schema.LoadPlacements(), name) && !catalog.IsDialect(name) {
 			releaseAll(locs, names)
-			return nil, fmt.Errorf("unknown placement %q (known: %v)", name, schema.LoadPlacements())
+			return nil, fmt.Errorf("unknown placement %q (known: %v, and the dialects)", name, schema.LoadPlacements())
 		}
 		if name == schema.VariantKey || name == schema.VariantRequest {
 			continue

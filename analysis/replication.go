@@ -404,7 +404,7 @@ func replicationGroups(o Options, s Sweep) ([][]Scenario, error) {
 			}
 			var one []Scenario
 			for set := range per {
-				sc, err := NewScenarioForSet(op, n, o.Seed, set)
+				sc, err := s.scenario(op, n, o.Seed, set)
 				if err != nil {
 					return nil, err
 				}

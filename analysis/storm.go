@@ -207,22 +207,45 @@ func StormFromMove(r schema.Move, m StormModel) (schema.Storm, error) {
 	if r.Steps != 1 {
 		return schema.Storm{}, fmt.Errorf("scenario %s has %d steps: a miss storm follows one membership change", r.Op, r.Steps)
 	}
-	img := func(g func(f float64) float64) Estimate {
-		return Estimate{Mean: g(r.MovedFrac), Lo: g(r.MovedFracLo), Hi: g(r.MovedFracHi)}
-	}
 	s := schema.Storm{
 		Config: r.Config, Op: r.Op, From: r.From, To: r.To,
 		Reads: m.Reads, HitRatio: m.HitRatio, WorkingSet: m.WorkingSet, Zipf: m.Zipf,
 		MovedFrac: r.MovedFrac, MovedFracLo: r.MovedFracLo, MovedFracHi: r.MovedFracHi, IdealFrac: r.IdealFrac,
 		DBSteady: m.SteadyDBReads(), TauS: m.TimeConstant(),
 	}
-	setEstimate(&s.DBReads, &s.DBReadsLo, &s.DBReadsHi, img(func(f float64) float64 { return m.DBReadsAt(f, 0) }))
-	setEstimate(&s.DBMultiple, &s.DBMultipleLo, &s.DBMultipleHi, img(func(f float64) float64 { return m.DBReadsAt(f, 0) / s.DBSteady }))
-	setEstimate(&s.ExtraDBReads, &s.ExtraDBReadsLo, &s.ExtraDBReadsHi, img(m.ExtraDBReads))
-	setEstimate(&s.RecoveryS, &s.RecoverySLo, &s.RecoverySHi, img(func(f float64) float64 { return m.RecoveryTime(f, StormRecoveryFactor) }))
-	// The hit ratio falls as f grows: the interval's ends swap.
-	s.HitAfter, s.HitAfterLo, s.HitAfterHi = m.HitAt(r.MovedFrac, 0), m.HitAt(r.MovedFracHi, 0), m.HitAt(r.MovedFracLo, 0)
+	im := m.image(Estimate{Mean: r.MovedFrac, Lo: r.MovedFracLo, Hi: r.MovedFracHi})
+	setEstimate(&s.HitAfter, &s.HitAfterLo, &s.HitAfterHi, im.hitAfter)
+	setEstimate(&s.DBReads, &s.DBReadsLo, &s.DBReadsHi, im.dbReads)
+	setEstimate(&s.DBMultiple, &s.DBMultipleLo, &s.DBMultipleHi, im.dbMultiple)
+	setEstimate(&s.ExtraDBReads, &s.ExtraDBReadsLo, &s.ExtraDBReadsHi, im.extraDBReads)
+	setEstimate(&s.RecoveryS, &s.RecoverySLo, &s.RecoverySHi, im.recovery)
 	return s, nil
+}
+
+// stormImage is what a change that moves the fraction f of the keys does
+// to a cache fleet under a [StormModel], each value with the images of
+// f's interval.
+type stormImage struct {
+	hitAfter, dbReads, dbMultiple, extraDBReads, recovery Estimate
+}
+
+// image returns the storm of a moved fraction f (0..1, with its 95%
+// interval): the hit ratio and database reads/s right after the change,
+// their multiple of the steady Q (1-h), the extra database reads until
+// the cache refills h f K and the seconds until the load is back within
+// StormRecoveryFactor of its steady state. The model is monotone in f, so
+// the images of the interval's ends are the values' interval (the hit
+// ratio falls as f grows: its ends swap).
+func (m StormModel) image(f Estimate) stormImage {
+	img := func(g func(f float64) float64) Estimate { return Estimate{Mean: g(f.Mean), Lo: g(f.Lo), Hi: g(f.Hi)} }
+	steady := m.SteadyDBReads()
+	return stormImage{
+		hitAfter:     Estimate{Mean: m.HitAt(f.Mean, 0), Lo: m.HitAt(f.Hi, 0), Hi: m.HitAt(f.Lo, 0)},
+		dbReads:      img(func(f float64) float64 { return m.DBReadsAt(f, 0) }),
+		dbMultiple:   img(func(f float64) float64 { return m.DBReadsAt(f, 0) / steady }),
+		extraDBReads: img(m.ExtraDBReads),
+		recovery:     img(func(f float64) float64 { return m.RecoveryTime(f, StormRecoveryFactor) }),
+	}
 }
 
 // ModelOf returns the warm-up model a storm row was derived with.

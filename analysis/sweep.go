@@ -85,6 +85,12 @@ type Sweep struct {
 	// weights) that every configuration spreads keys over instead of
 	// Nodes equal-weight nodes.
 	Members []algorithms.Node
+	// Addresses names the nodes the sweep generates (Nodes counts and
+	// the scenarios of Ops) by server addresses, node i being
+	// 127.0.0.1:<11211+i> ([AddressID]), instead of node-i: set it when
+	// Algos include a dialect ([HasDialect]), which places host:port IDs
+	// only. Scenarios and Members are used as given.
+	Addresses bool
 }
 
 // eachScenario calls fn with the options of every configuration of s and
@@ -211,7 +217,7 @@ func (s Sweep) eachMembership(o Options, fn func(c Options, nodes []algorithms.N
 		return s.EachConfig(o, func(c Options) error { return fn(c, s.Members) })
 	}
 	return s.each(o, func(c Options, n int) error {
-		nodes, err := algorithms.DefaultNodes(n)
+		nodes, err := s.nodes(n)
 		if err != nil {
 			return err
 		}
@@ -273,7 +279,7 @@ func (s Sweep) CheckMove(o Options) error {
 	// membership, so a chain too long to build is refused at once.
 	err := s.each(o, func(c Options, n int) error {
 		for _, op := range orOne(s.Ops, schema.OpAdd) {
-			sc, err := NewScenario(op, n, c.Seed)
+			sc, err := s.scenario(op, n, c.Seed, 0)
 			if err != nil {
 				return err
 			}
@@ -298,7 +304,7 @@ func (s Sweep) CheckMove(o Options) error {
 	var kept int64
 	return s.each(o, func(c Options, n int) error {
 		for _, op := range orOne(s.Ops, schema.OpAdd) {
-			sc, err := NewScenario(op, n, c.Seed)
+			sc, err := s.scenario(op, n, c.Seed, 0)
 			if err != nil {
 				return err
 			}
@@ -345,7 +351,7 @@ func SweepMove(o Options, s Sweep) (out []schema.Move, skipped []string, err err
 	}
 	err = s.each(o, func(c Options, n int) error {
 		for _, op := range orOne(s.Ops, schema.OpAdd) {
-			sc, err := NewScenario(op, n, c.Seed)
+			sc, err := s.scenario(op, n, c.Seed, 0)
 			if err != nil {
 				return err
 			}

@@ -8,11 +8,21 @@ import (
 )
 
 // TestLookupNoAlloc asserts the Placer contract the benchmarks rely on:
-// Locate and LocateHash never allocate, for every algorithm.
+// Locate and LocateHash never allocate, for every algorithm and every
+// benchmarked dialect, at the smallest and largest fleet the lookup
+// benchmarks place it on (catalog's TestDialectsBuild holds all 56
+// dialects to it at 25 servers).
 func TestLookupNoAlloc(t *testing.T) {
 	keys := Pool(t)
-	for _, algo := range catalog.Names() {
-		for _, n := range []int{10, 1000} {
+	sizes := func(algo string) []int {
+		if catalog.IsDialect(algo) {
+			c := dialectNodeCounts(algo)
+			return []int{c[0], c[len(c)-1]}
+		}
+		return []int{10, 1000}
+	}
+	for _, algo := range lookupNames() {
+		for _, n := range sizes(algo) {
 			t.Run(fmt.Sprintf("algo=%s/nodes=%d", algo, n), func(t *testing.T) {
 				p := NewPlacer(t, algo, n)
 				hs := hashes(p, keys)
@@ -32,7 +42,7 @@ func TestLookupNoAlloc(t *testing.T) {
 // the same placement: Locate(k) is the ID of Nodes()[LocateHash(HashKey(k))].
 func TestLocateMatchesLocateHash(t *testing.T) {
 	keys := Pool(t)[:4096]
-	for _, algo := range catalog.Names() {
+	for _, algo := range lookupNames() {
 		t.Run("algo="+algo, func(t *testing.T) {
 			p := NewPlacer(t, algo, 100)
 			nodes := p.Nodes()
@@ -91,5 +101,34 @@ func TestNewPlacerWithout(t *testing.T) {
 	}
 	if got := NewPlacerWithout(t, "jump", 10, 0); len(got.Nodes()) != 10 {
 		t.Errorf("removed 0: %d nodes", len(got.Nodes()))
+	}
+}
+
+// LookupDialects stand for every dialect's lookup: each of the dialects'
+// placer types is among theirs, so a dialect of a new shape is
+// benchmarked or this fails. Each one is a dialect, and its fleet sizes
+// are ones its system accepts.
+func TestLookupDialectsCoverShapes(t *testing.T) {
+	shape := func(name string) string {
+		p := NewPlacer(t, name, 10)
+		return fmt.Sprintf("%T", p)
+	}
+	benched := map[string]string{}
+	for _, name := range LookupDialects {
+		if !catalog.IsDialect(name) {
+			t.Fatalf("LookupDialects: %q is not a dialect", name)
+		}
+		benched[shape(name)] = name
+		for _, n := range dialectNodeCounts(name) {
+			NewPlacer(t, name, n)
+		}
+	}
+	for _, name := range catalog.Dialects() {
+		if s := shape(name); benched[s] == "" {
+			t.Errorf("dialect %s is a %s, a lookup shape none of LookupDialects has: add it", name, s)
+		}
+	}
+	if len(benched) != len(LookupDialects) {
+		t.Errorf("LookupDialects repeat a shape: %v", benched)
 	}
 }

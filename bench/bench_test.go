@@ -47,14 +47,28 @@ func hashes(p algorithms.Placer, keys []string) []uint64 {
 	return hs
 }
 
+// lookupCounts returns the node counts BenchmarkLookup measures algo at:
+// every one of NodeCounts for an algorithm, the dialectNodeCounts of a
+// dialect.
+func lookupCounts(algo string) []int {
+	if catalog.IsDialect(algo) {
+		return dialectNodeCounts(algo)
+	}
+	return nodeCounts(true)
+}
+
+// lookupNames returns the placements of BenchmarkLookup: every algorithm,
+// then LookupDialects.
+func lookupNames() []string { return append(catalog.Names(), LookupDialects...) }
+
 // BenchmarkLookup measures one lookup per op: from=key is Locate on a key
 // string (end to end), from=hash is LocateHash on a precomputed key hash
-// (placement alone).
+// (placement alone); for every algorithm and LookupDialects.
 func BenchmarkLookup(b *testing.B) {
 	keys := Pool(b)
-	for _, algo := range catalog.Names() {
+	for _, algo := range lookupNames() {
 		b.Run("algo="+algo, func(b *testing.B) {
-			for _, n := range nodeCounts(true) {
+			for _, n := range lookupCounts(algo) {
 				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
 					p := NewPlacer(b, algo, n)
 					hs := hashes(p, keys)

@@ -40,7 +40,12 @@
 // join to N+1. The names carry no configuration because there is one.
 //
 // Node counts are [NodeCounts] (10, 100, 1000, 10000); with -short the
-// largest is left out of Build, LookupParallel and LookupSwap. All
+// largest is left out of Build, LookupParallel and LookupSwap.
+//
+// Lookup also measures [LookupDialects], one dialect of each lookup shape
+// of the real clients and proxies, beside the algorithms under the same
+// names (algo=DIALECT), on the default fleet of [Nodes] at
+// [DialectNodeCounts] servers. All
 // lookups draw keys from the same pool of [PoolSize] keys made by
 // keyset.Keys(PoolSize, PoolSeed), indexed with a mask, and keep their results
 // in package-level sinks so the compiler cannot drop the work.
@@ -48,10 +53,19 @@ package bench
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/dialect"
+	"github.com/chbench/chbench/algorithms/dialect/goredis"
+	"github.com/chbench/chbench/algorithms/dialect/haproxy"
+	"github.com/chbench/chbench/algorithms/dialect/libmemcached"
+	"github.com/chbench/chbench/algorithms/dialect/nginx"
+	"github.com/chbench/chbench/algorithms/dialect/pymemcache"
+	"github.com/chbench/chbench/algorithms/dialect/twemproxy"
+	"github.com/chbench/chbench/algorithms/dialect/uhashring"
 	"github.com/chbench/chbench/keyset"
 )
 
@@ -83,7 +97,8 @@ func Config(maxNodes int) catalog.Config {
 	return c
 }
 
-// NewPlacer builds algo on n default nodes (node-0 ... node-{n-1}, weight 1)
+// NewPlacer builds algo on n default nodes ([Nodes]: node-0 ...
+// node-{n-1} of weight 1, or for a dialect the servers 127.0.0.1:11211 ...)
 // with Config(n), for benchmarks and tests here and in the peers module. A
 // construction error, or a constructor that panics, fails the calling test
 // or benchmark alone, naming the algorithm, instead of ending the whole
@@ -96,7 +111,7 @@ func NewPlacer(tb testing.TB, algo string, n int) algorithms.Placer {
 // newPlacer is [NewPlacer] with the configuration cfg.
 func newPlacer(tb testing.TB, algo string, n int, cfg catalog.Config) (p algorithms.Placer) {
 	tb.Helper()
-	nodes, err := algorithms.DefaultNodes(n)
+	nodes, err := Nodes(algo, n)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -110,6 +125,66 @@ func newPlacer(tb testing.TB, algo string, n int, cfg catalog.Config) (p algorit
 		tb.Fatalf("%s on %d nodes: %v", algo, n, err)
 	}
 	return p
+}
+
+// Nodes returns the n nodes of weight 1 a benchmark places algo on: the
+// default IDs node-0 ... node-{n-1} for an algorithm, and for a dialect
+// (which hashes server addresses as its system's configuration spells
+// them) the default fleet 127.0.0.1:11211 ... (dialect.DefaultNodes).
+func Nodes(algo string, n int) ([]algorithms.Node, error) {
+	if catalog.IsDialect(algo) {
+		return dialect.DefaultNodes(n)
+	}
+	return algorithms.DefaultNodes(n)
+}
+
+// LookupDialects are the dialects BenchmarkLookup measures beside the
+// algorithms: one of each lookup shape among the 56 dialects (each is
+// its own placer type; the other dialects share one of these shapes with
+// another key hash of similar cost), so that the lookup benchmarks stay
+// within their share of `make bench`:
+//   - libmemcached-ketama-weighted: libketama's continuum of 32-bit
+//     points with MD5 keys (as twemproxy md5, spymemcached, npm hashring);
+//   - libmemcached-modula: a server table indexed by a key hash modulo
+//     its length (every modula, ARRAY_MOD, gomemcache, nginx hash,
+//     HAProxy map-based);
+//   - twemproxy-ketama-fnv1a-64: twemproxy's continuum, its default hash;
+//   - python-memcached: crc32 buckets with the retry rehash;
+//   - uhashring: 128-bit MD5 points, a binary search;
+//   - nginx-hash-consistent: a continuum that walks to the next server;
+//   - haproxy-consistent: HAProxy's tree, the nearer of two points;
+//   - go-redis-ring: rendezvous over every shard, O(n).
+//
+// A test checks that every dialect's placer type is among them.
+var LookupDialects = []string{
+	libmemcached.KetamaWeightedName, libmemcached.ModulaName("default"), twemproxy.Name("ketama", "fnv1a_64"),
+	pymemcache.Name, uhashring.MetaName, nginx.ConsistentName, haproxy.Name("consistent", "sdbm", false), goredis.Name,
+}
+
+// DialectNodeCounts are the fleet sizes of the dialects' lookup
+// benchmarks; a dialect whose system takes fewer servers
+// (catalog.DialectFacts.MaxNodes: libmemcached's continuum holds 100) is
+// measured at its largest fleet instead.
+var DialectNodeCounts = []int{10, 1000}
+
+// dialectNodeCounts returns the fleet sizes BenchmarkLookup measures
+// dialect name at: DialectNodeCounts, each capped at the system's
+// MaxNodes.
+func dialectNodeCounts(name string) []int {
+	in, err := catalog.Describe(name)
+	if err != nil || in.Dialect == nil {
+		return nil
+	}
+	var out []int
+	for _, n := range DialectNodeCounts {
+		if m := in.Dialect.MaxNodes; m > 0 {
+			n = min(n, m)
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // NewPlacerWithout builds algo on n default nodes like [NewPlacer], then

@@ -1,5 +1,6 @@
-// Package live runs real servers nobody on this project wrote (Redis
-// Cluster, memcached, twemproxy) on the loopback interface and speaks
+// Package live runs real servers and clients nobody on this project wrote
+// (Redis Cluster, memcached, twemproxy, and the clients and proxies of
+// algorithms/dialect) on the loopback interface and speaks
 // their wire protocols, so chbench's placements can be checked against
 // what those servers actually do. Its tests are the checks:
 //
@@ -15,6 +16,15 @@
 //     chbench's ketama continuum names, and after one instance leaves its
 //     configuration, the keys that route elsewhere are exactly those
 //     chbench's ketama moves.
+//   - dialects (algorithms/dialect): pylibmc on libmemcached, nutcracker,
+//     python-memcached, uhashring, npm's hashring under Node.js,
+//     spymemcached from a Java program compiled by the test, nginx and
+//     HAProxy in front of HTTP backends that answer with their port: each
+//     routes the keys of a word list and generated ones, at 10 (weighted),
+//     25 and 300 servers and after one leaves, to exactly the server the
+//     dialect names (a [Recorder]'s listeners tell which server a key
+//     reached); each dialect's vectors are recorded from the real system
+//     (TestDialectVectors).
 //
 // Beyond the checks, [RunStorm] measures a cache miss storm live (chbench
 // storm -live): a cache-aside client replays reads against one memcached
@@ -27,7 +37,9 @@
 // than 127.0.0.1 are refused, so nothing is ever sent elsewhere.
 //
 // The servers come from Debian packages (redis-server, redis-tools,
-// memcached, nutcracker); .ci/run installs them. Without them the tests
+// memcached, nutcracker, nginx, haproxy, python3-pylibmc, python3-memcache,
+// python3-uhashring, libspymemcached-java with a JDK, nodejs and npm) and
+// npm's hashring; .ci/run installs them. Without them the tests
 // skip with a message naming what is missing, or fail when the CI
 // environment variable is set.
 package live

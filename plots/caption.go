@@ -24,7 +24,9 @@ func runsOf[R schema.Row](rows []R) []schema.Run {
 // "100,000 keys x 5 sets, xxhash, seed 1, ring vnodes 160, bounded eps 0.25; go1.26.8, commit 65ea173".
 // A field with several values lists them joined by "/", or is left out
 // when it has more than three (it is then what the plot varies); empty
-// fields are left out. vnodes is shown only with rows of algorithms that
+// fields are left out. The hash is shown only with rows of algorithms that
+// read it (catalog.UsesHash: not slots, ketama or a dialect, which hash as
+// their specification does), vnodes only with rows of algorithms that
 // use virtual nodes, eps only with rows of algorithms that use it
 // (catalog.Info.UsesVNodes, UsesEps); likewise the table size, probes and
 // capacity (UsesTableSize, UsesProbes, UsesCapacity), capacity only when set
@@ -58,7 +60,7 @@ func runCaption(infos []schema.Run) string {
 	case keys != "":
 		parts = append(parts, thousands(keys)+" keys")
 	}
-	if h := distinct(func(r schema.Run) string { return r.Hash }, all); h != "" {
+	if h := distinct(func(r schema.Run) string { return r.Hash }, catalog.UsesHash); h != "" {
 		parts = append(parts, h)
 	}
 	if s := distinct(func(r schema.Run) string { return r.Seed }, all); s != "" {

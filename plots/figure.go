@@ -50,6 +50,7 @@ type figure struct {
 	cols          int       // columns of the panel grid; 0 = panelCols
 	width, height vg.Length // image size; 0 = figWidth, figHeight
 	legendW       vg.Length // legend strip; 0 = as wide as the legend needs, at most legendWidth
+	keepXTicks    bool      // draw every x tick label (rotated names), none thinned out
 }
 
 // legendStrip returns the width of the strip the legend is drawn in:
@@ -185,7 +186,7 @@ func (f *figure) draw(c draw.Canvas) {
 	}
 	// X tick labels that would overlap at this width are dropped (their
 	// ticks stay, unlabelled), the roundest values kept first.
-	if marker := f.p.X.Tick.Marker; marker != nil {
+	if marker := f.p.X.Tick.Marker; marker != nil && !f.keepXTicks {
 		da := f.p.DataCanvas(pc)
 		ticks := thinLabels(marker.Ticks(f.p.X.Min, f.p.X.Max),
 			func(v float64) vg.Length { return vg.Length(f.p.X.Norm(v)) * (da.Max.X - da.Min.X) },

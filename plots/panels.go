@@ -34,6 +34,7 @@ var familyTitles = map[string]string{
 	"table":    "lookup tables",
 	"stateful": "stateful, fixed capacity",
 	"bounded":  "bounded loads: three forms and the unbounded ring",
+	"dialect":  "dialects: real clients and proxies",
 }
 
 // familyOf returns the catalog family of algo, or "other" for a name the

@@ -357,6 +357,20 @@ func TestAlgoStyle(t *testing.T) {
 	if algoStyle("nope").Color != unknownColor {
 		t.Errorf("unknown algorithm not grey")
 	}
+	// The common dialects, which share plots (the switching matrix, the
+	// dialects' lookup panel), differ from each other in colour too.
+	seen = map[[4]uint8]string{}
+	for _, n := range catalog.CommonDialects() {
+		c := algoStyle(n).Color
+		k := [4]uint8{c.R, c.G, c.B, c.A}
+		if c == unknownColor {
+			t.Errorf("dialect %s drawn in the unknown grey", n)
+		}
+		if o, dup := seen[k]; dup {
+			t.Errorf("dialects %s and %s share colour %v", n, o, c)
+		}
+		seen[k] = n
+	}
 }
 
 // Sixteen algorithms get sixteen distinct colours, markers and dashes; the

@@ -70,7 +70,11 @@ import (
 //     fraction on join and leave, moves per capacity against eps for the
 //     forms of bounded loads, from boundedloads.csv;
 //   - spread-hashes-sequential: spread-hashes on sequential keys, from
-//     hashes-sequential.csv.
+//     hashes-sequential.csv;
+//   - switching, switching-weighted: the keys routed differently when a
+//     fleet switches between two dialects of real clients and proxies, a
+//     matrix with the value (and the database multiple) in every cell,
+//     one per fleet of switching.csv.
 //
 // Every plot has a caption under its title saying where its numbers came
 // from (keys, sets, hash, seed and build from the CSV columns; goos,
@@ -140,6 +144,7 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.LoadFile, loadFigures))
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
+	add(figuresOf(dir, schema.SwitchingFile, switchingFigures))
 
 	out := filepath.Join(dir, schema.PlotsDir)
 	var written []string

@@ -126,10 +126,16 @@ var dashes = [][]vg.Length{
 // algoStyle returns the fixed style of the algorithm called name. The i-th
 // name of [catalog.Names] gets the i-th colour, marker and dash, so an
 // algorithm looks the same in every plot whatever else is plotted beside it.
-// A name the catalog does not list is drawn grey with a marker and dash
-// chosen by an FNV-1a hash of the name (so still fixed per name).
+// Dialects, drawn in panels of their own, count from the start of the
+// palette again in [dialectOrder], so the common ones (at most 16) never
+// share a colour. A name the catalog does not list is drawn grey with a
+// marker and dash chosen by an FNV-1a hash of the name (so still fixed per
+// name).
 func algoStyle(name string) style {
 	i := slices.Index(catalog.Names(), name)
+	if i < 0 {
+		i = slices.Index(dialectOrder(), name)
+	}
 	if i >= 0 {
 		return style{Color: palette[i%len(palette)], Glyph: glyphs[i%len(glyphs)], Dashes: dashes[i%len(dashes)]}
 	}
@@ -137,4 +143,16 @@ func algoStyle(name string) style {
 	h.Write([]byte(name))
 	k := int(h.Sum32() % uint32(len(glyphs)*len(dashes)))
 	return style{Color: unknownColor, Glyph: glyphs[k%len(glyphs)], Dashes: dashes[k/len(glyphs)]}
+}
+
+// dialectOrder returns the dialects in the order their styles are
+// assigned: catalog.CommonDialects, then the others in catalog order.
+func dialectOrder() []string {
+	order := catalog.CommonDialects()
+	for _, d := range catalog.Dialects() {
+		if !slices.Contains(order, d) {
+			order = append(order, d)
+		}
+	}
+	return order
 }

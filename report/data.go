@@ -108,12 +108,13 @@ type Data struct {
 	boundedN, boundedZipf float64
 	replN                 float64
 	replR                 float64
-	replIdeal             value  // ideal fraction of the replication rows used
-	replNoLeave           bool   // replication.csv is present but has no remove-random rows
-	weights               string // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
-	plotLinks             string // see LinkTo
-	storm                 string // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
-	stormShort            string // " (4 -> 5)" for the table header
+	replIdeal             value           // ideal fraction of the replication rows used
+	replNoLeave           bool            // replication.csv is present but has no remove-random rows
+	weights               string          // weights.csv's fleet, e.g. "4 nodes weighted 1, 1, 2, 4 (weights.csv)"
+	plotLinks             string          // see LinkTo
+	storm                 string          // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
+	stormShort            string          // " (4 -> 5)" for the table header
+	switches              []schema.Switch // switching.csv, as read (section "Switching clients")
 	// conformance: per placement of conformance.csv, in order of first
 	// appearance, its verdicts.
 	conformance []verdicts
@@ -239,6 +240,7 @@ func (ld *loader) readAll() error {
 		{schema.LoadFile.Name, func() error { return readInto(ld, dir, schema.LoadFile, ld.load) }},
 		{schema.StormFile.Name, func() error { return readInto(ld, dir, schema.StormFile, ld.storm) }},
 		{schema.ReplicationFile.Name, func() error { return readInto(ld, dir, schema.ReplicationFile, ld.replication) }},
+		{schema.SwitchingFile.Name, func() error { return readInto(ld, dir, schema.SwitchingFile, ld.switching) }},
 	}
 	for _, st := range steps {
 		if present(st.name) {
@@ -517,12 +519,14 @@ func (ld *loader) load(rows []schema.Load) error {
 		}
 		algo := r.Algo
 		switch {
+		case catalog.IsDialect(algo):
+			continue // the trade-off table compares algorithms; dialects have their own section
 		case slices.Contains(catalog.Names(), algo), isExternal(algo):
 		case algo == schema.VariantPartition:
 			algo = bounded.Name // load.csv names the catalog's bounded by its form
 		default:
 			if !slices.Contains(schema.LoadPlacements(), algo) {
-				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm, a form of bounded loads (%s) nor an external placement's name", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
+				return fmt.Errorf("row %d: algo %q is neither a catalog algorithm or dialect, a form of bounded loads (%s) nor an external placement's name", i+1, algo, strings.Join(schema.LoadPlacements(), ", "))
 			}
 			if ld.row(algo) == nil {
 				in, _ := catalog.Describe(bounded.Name)
@@ -703,7 +707,8 @@ func Inputs(dir string) []string {
 // resultFiles returns the result files Load reads, in its order.
 func resultFiles() []string {
 	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,
-		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name, schema.ConformanceFile.Name}
+		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name, schema.ConformanceFile.Name,
+		schema.SwitchingFile.Name}
 }
 
 // conformance reads conformance.csv: per placement, in order of first

@@ -467,7 +467,7 @@ func containsIdeal(v value) bool { return v.CI && v.Lo <= 1 && 1 <= v.Hi }
 // in order.
 func sections(d *Data) []section {
 	return []section{movementSection(d), evennessSection(d), hotKeySection(d), lookupSection(d), replicationSection(d), stormSection(d),
-		conformanceSection(d)}
+		switchingSection(d), conformanceSection(d)}
 }
 
 // notIn is the text of a section whose file is not in the run.

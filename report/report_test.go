@@ -124,7 +124,8 @@ func allowed(t *testing.T, dir string, p Profile) []float64 {
 			}
 		}
 	}
-	vals = append(vals, float64(p.Nodes), float64(p.MaxNodes), float64(p.Replicas), p.Zipf, nearIdeal, lossLimit)
+	vals = append(vals, float64(p.Nodes), float64(p.MaxNodes), float64(p.Replicas), p.Zipf, nearIdeal, lossLimit,
+		switchNear)
 	num := regexp.MustCompile(`\d+(?:,\d{3})*(?:\.\d+)?`)
 	for _, name := range catalog.Names() {
 		in, _ := catalog.Describe(name)

@@ -50,7 +50,8 @@ var domains = map[string]domain{
 	"load_cv": nonNegative, "noise_cv": nonNegative, "zipf": nonNegative,
 	"db_reads": nonNegative, "db_steady": nonNegative, "extra_db_reads": nonNegative,
 	"recovery_s": nonNegative, "tau_s": nonNegative,
-	"op": label,
+	"differ_frac": fraction,
+	"op":          label,
 }
 
 // domainOf returns the domain of column name: its own, or for X_lo and

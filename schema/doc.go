@@ -10,7 +10,8 @@
 //     (miss storm and its warm-up curve), [Replication], [StormLive] (the
 //     storm against real memcached), [Conformance] (a placement's verdict
 //     per property), [DumpDiff], [DumpCell], [DumpMismatch] and
-//     [DumpGuess] (a key dump against a placement);
+//     [DumpGuess] (a key dump against a placement), [Switch] (switching
+//     clients);
 //   - one generic writer and reader for all of them: [WriteCSV] and
 //     [ReadCSV] (header by name, errors naming file, line, column and
 //     value), [WriteJSON] and [ReadJSON], [WriteBench] (the Go benchmark
@@ -51,7 +52,7 @@
 //
 // [Check] refuses a value that is not finite, a count (from, to, nodes,
 // replicas, keys, sets) that is not a whole number >= 1, a fraction
-// (share, pairs_moved_frac, all_lost_frac, steady_hit_ratio) outside
+// (share, pairs_moved_frac, all_lost_frac, steady_hit_ratio, differ_frac) outside
 // [0, 1], a weight share outside (0, 1], an ideal fraction (ideal_frac,
 // ideal_join_frac, ideal_leave_frac) or weight <= 0, an op that is not a
 // label ([IsLabel]: it names plot files), an
@@ -299,6 +300,35 @@
 //     change, h and Q (1-h)); db_steady: Q (1-h).
 //   - JSON: the same fields plus "config"; go_version and commit live only
 //     there.
+//
+// # Switching clients (switch): [Switch]
+//
+// One row per switch: the same fleet of servers, first placed by algo (a
+// dialect of a real client or proxy, or an algorithm), then by to_algo;
+// switching.csv holds every ordered pair of the common dialects
+// (catalog.CommonDialects) on the default fleet of 10 servers, and the
+// weighted dialects among them on a weighted fleet.
+//
+//   - algo, to_algo: the placement switched from and the one switched to.
+//   - hash, vnodes, eps, partitions, table_size, probes, capacity: the
+//     algorithms' configuration, as above (dialects read none of it).
+//   - nodes, weights, first_node, last_node: the fleet: its size, each
+//     server's weight in fleet order (one number when all are equal), and
+//     its first and last server ID (the default fleet is 127.0.0.1:11211
+//     ... 127.0.0.1:<11211+nodes-1>).
+//   - keys, sets, seed, key_file, key_kind: the keys both placements route,
+//     as above (every placement on one layout: the fleet as named).
+//   - differ_frac, differ_frac_lo, differ_frac_hi: the fraction of keys
+//     routed to different servers, mean over key sets with its 95%
+//     Student-t interval: the keys whose cache entries the switch loses.
+//   - reads, hit_ratio, working_set, zipf, hit_after, db_reads, db_steady,
+//     db_multiple, extra_db_reads, recovery_s, tau_s (with _lo and _hi):
+//     the miss storm of the switch, [Storm]'s columns with differ_frac as
+//     the moved fraction.
+//   - JSON: the same fields plus "config", and for a single switch
+//     "flows" (the from -> to matrix: keys algo routes to from_node and
+//     to_algo to to_node) and "first_mismatches" (the first keys routed
+//     differently, with both servers).
 //
 // # Conformance (conformance): [Conformance]
 //

@@ -55,6 +55,7 @@ var (
 	LoadFile              = File[Load]{"load.csv"}
 	BoundedFile           = File[Bounded]{"boundedloads.csv"}
 	ConformanceFile       = File[Conformance]{"conformance.csv"}
+	SwitchingFile         = File[Switch]{"switching.csv"}
 )
 
 // The result files that hold no rows of this package.
@@ -117,6 +118,7 @@ func Files() []Entry {
 		{"external.txt", "", "Go benchmark output of `BenchmarkLocateKeys` (algorithms/external): chbench's own CPU time per key of a placement in another process, against a trivial responder and the two example programs"},
 		{"external-benchstat.txt", "", "benchstat tables of `external.txt`: cpu-ns/key (chbench's side) and ns/key (wall, the program's lookup included) per responder and batch size"},
 		rowsOf(ConformanceFile, "`chbench conformance`: the verdict per property of the example programs (Python ring; C jump against chbench's jump)"),
+		rowsOf(SwitchingFile, "`chbench switch`: the keys that route differently when a fleet of 10 servers switches between the common dialects of real clients and proxies, and the miss storm of each switch"),
 		{"reference.txt", "", "`chbench reference`: every published value next to chbench's, PASS/FAIL"},
 		{ReportFile, "", "`chbench report`: the design-review report built from the files above"},
 		{PlotsDir + "/*.png", "", "`chbench plot`: every plot as PNG, and as SVG beside it"},

@@ -463,13 +463,14 @@ func Describe(name string) (Info, error) {
 }
 
 func unknown(name string) error {
-	return fmt.Errorf("unknown algorithm %q (known: %s; dialects: %s; groups: all, %s)",
-		name, strings.Join(append(Names(), Staged()...), ", "), strings.Join(Dialects(), ", "), DialectGroup)
+	return fmt.Errorf("unknown algorithm %q (known: %s; dialects: %s; groups: all, %s, %s)",
+		name, strings.Join(append(Names(), Staged()...), ", "), strings.Join(Dialects(), ", "), DialectGroup, CommonDialectGroup)
 }
 
 // ParseNames splits a comma-separated list of algorithm and dialect names,
-// checking each; "all" selects every algorithm (not the dialects), and the
-// entry "dialects" every dialect, in place.
+// checking each; "all" selects every algorithm (not the dialects), the
+// entry "dialects" every dialect and "common-dialects" [CommonDialects],
+// in place.
 func ParseNames(s string) ([]string, error) {
 	if s == "all" {
 		return Names(), nil
@@ -479,6 +480,10 @@ func ParseNames(s string) ([]string, error) {
 		n = strings.TrimSpace(n)
 		if n == DialectGroup {
 			out = append(out, Dialects()...)
+			continue
+		}
+		if n == CommonDialectGroup {
+			out = append(out, CommonDialects()...)
 			continue
 		}
 		if _, err := Describe(n); err != nil {

@@ -3,6 +3,7 @@ package catalog
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
@@ -32,6 +33,21 @@ type DialectFacts struct {
 	Hashed  string // what strings are hashed: keys, server labels
 	NodeIDs string // the node ID format the dialect takes
 	Checked string // what the live test compares it with
+	// Common, when not empty, says why the dialect is one of
+	// [CommonDialects]: the setting its system runs with when the
+	// configuration names none, or the consistent-hashing setting its
+	// users pick instead.
+	Common string
+	// MaxNodes is the most servers the system accepts (libmemcached's
+	// continuum holds 100), or 0 when it sets no limit of its own.
+	MaxNodes int
+	// Product is the system as its users name it ("libmemcached",
+	// "twemproxy", "npm hashring", ...): the dialects of one system share
+	// it.
+	Product string
+	// Default: this is the setting the system uses when its configuration
+	// names none (one dialect per system).
+	Default bool
 }
 
 // dialectPointBytes bounds what a dialect allocates per point or table
@@ -39,22 +55,31 @@ type DialectFacts struct {
 // lookup table (4 to 8 B per point), the label hashed for it (up to 32 B)
 // and sort scratch; dialectNodeBytes covers the membership copy,
 // validation and parsed addresses.
+// dialectEntryBytes is the same for HAProxy's map, whose entries are
+// 4-byte server indexes built in place (its weight scale of 16 makes them
+// many: 16 a server at equal weights).
 const (
 	dialectPointBytes = 64
+	dialectEntryBytes = 16
 	dialectNodeBytes  = 256
 )
 
 // dialect returns the Info of a dialect built by build, with points(nodes)
 // an upper bound of its points or table entries.
 func dialectInfo(name string, f DialectFacts, weights string, weighted bool, build dialect.Build, points func([]algorithms.Node) int64) Info {
-	return Info{Name: name, Family: "dialect", Lookup: "O(1) expected", Memory: fmt.Sprintf("%d B per point or table entry", dialectPointBytes),
+	return dialectInfoBytes(name, f, weights, weighted, build, points, dialectPointBytes)
+}
+
+// dialectInfoBytes is dialectInfo with perPoint bytes a point or entry.
+func dialectInfoBytes(name string, f DialectFacts, weights string, weighted bool, build dialect.Build, points func([]algorithms.Node) int64, perPoint int64) Info {
+	return Info{Name: name, Family: "dialect", Lookup: "O(1) expected", Memory: fmt.Sprintf("%d B per point or table entry", perPoint),
 		Removal: "any; as the real system re-places keys when a server leaves its configuration", Weights: weights,
 		Source: f.Source, Weighted: weighted, Dialect: &f,
 		build: func(n []algorithms.Node, _ Config, _ algorithms.Hash) (algorithms.Placer, error) { return build(n) },
 		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
 			p := points(n)
-			return Cost{Bytes: fixedBytes + int64(len(n))*dialectNodeBytes + p*dialectPointBytes,
-				How: fmt.Sprintf("%d points or table entries x %d B + %d nodes x %d B", p, dialectPointBytes, len(n), dialectNodeBytes)}, nil
+			return Cost{Bytes: fixedBytes + int64(len(n))*dialectNodeBytes + p*perPoint,
+				How: fmt.Sprintf("%d points or table entries x %d B + %d nodes x %d B", p, perPoint, len(n), dialectNodeBytes)}, nil
 		}}
 }
 
@@ -201,25 +226,25 @@ var dialectInfos = func() []Info {
 			f string
 			a bool
 		}{{"sdbm", false}, {"djb2", false}, {"wt6", false}, {"crc32", false}, {"sdbm", true}} {
-			mod, build, how, src := "", must(haproxy.Consistent(v.f, v.a)), "16*w points at full_hash(puid*4096+j), the nearer of the points around the key",
-				"src/lb_chash.c chash_init_server_tree, chash_get_server_hash"
+			mod, build, how, src, bytes := "", must(haproxy.Consistent(v.f, v.a)), "16*w points at full_hash(puid*4096+j), the nearer of the points around the key",
+				"src/lb_chash.c chash_init_server_tree, chash_get_server_hash", int64(dialectPointBytes)
 			if v.a {
 				mod = " avalanche"
 			}
 			if method == "map-based" {
-				build, how, src = must(haproxy.MapBased(v.f, v.a)), "mod the map of 16*w/gcd entries a server in HAProxy's smooth weighted order",
-					"src/lb_map.c init_server_map, recalc_server_map, map_get_server_hash"
+				build, how, src, bytes = must(haproxy.MapBased(v.f, v.a)), "mod the map of 16*w/gcd entries a server in HAProxy's smooth weighted order",
+					"src/lb_map.c init_server_map, recalc_server_map, map_get_server_hash", dialectEntryBytes
 			}
 			keyHash := v.f
 			if v.a {
 				keyHash = "full_hash(" + v.f + ")"
 			}
-			out = append(out, dialectInfo(haproxy.Name(method, v.f, v.a), DialectFacts{
+			out = append(out, dialectInfoBytes(haproxy.Name(method, v.f, v.a), DialectFacts{
 				System: "HAProxy hash-type " + method + " " + v.f + mod, Version: haproxy.Version,
 				Source:  src + "; src/hash.c, src/backend.c gen_hash (v2.6.0 sources)",
 				Hashed:  "keys: " + keyHash + "; servers: nothing, their position (puid) in the backend; " + how,
 				NodeIDs: "server lines in order (any IDs), whole weights 1..256", Checked: haLive},
-				"16*w points or entries", true, build, weightPoints(haproxy.BEWeightScale)))
+				"16*w points or entries", true, build, weightPoints(haproxy.BEWeightScale), bytes))
 		}
 	}
 	out = append(out,
@@ -253,9 +278,79 @@ var dialectInfos = func() []Info {
 		case n == goredis.Name:
 			out[i].Lookup, out[i].Memory = "O(n) (one score per shard)", "8 B per shard + IDs"
 		}
+		if n == libmemcached.KetamaWeightedName || n == libmemcached.KetamaName {
+			out[i].Dialect.MaxNodes = libmemcached.MaxContinuumServers
+		}
+	}
+	for _, c := range commonDialects {
+		i := slices.IndexFunc(out, func(in Info) bool { return in.Name == c.name })
+		if i < 0 {
+			panic("common dialect " + c.name + " is not registered")
+		}
+		out[i].Dialect.Common, out[i].Dialect.Default = c.why, c.isDefault
+	}
+	for i := range out {
+		for _, p := range products {
+			if strings.HasPrefix(out[i].Name, p.prefix) {
+				out[i].Dialect.Product = p.product
+				break
+			}
+		}
+		if out[i].Dialect.Product == "" {
+			panic("dialect " + out[i].Name + " belongs to no product")
+		}
 	}
 	return out
 }()
+
+// commonDialects are the dialects of CommonDialects, in its order, with
+// the reason each is there (DialectFacts.Common): for every system its
+// default setting, and where that default is not consistent hashing
+// (libmemcached, spymemcached, nginx, HAProxy) also the consistent
+// setting; twemproxy's default hash beside md5, the hash of libketama.
+var commonDialects = []struct {
+	name, why string
+	isDefault bool // the system's default setting (DialectFacts.Default)
+}{
+	{libmemcached.ModulaName("default"), "libmemcached's default: MEMCACHED_DISTRIBUTION_MODULA with the default hash (one-at-a-time)", true},
+	{libmemcached.KetamaWeightedName, "libmemcached's libketama layout (MEMCACHED_BEHAVIOR_KETAMA_WEIGHTED): MD5 points and keys, as twemproxy's ketama with hash md5", false},
+	{twemproxy.Name("ketama", "fnv1a_64"), "twemproxy's default: distribution ketama, hash fnv1a_64 (src/nc_conf.h CONF_DEFAULT_DIST, CONF_DEFAULT_HASH)", true},
+	{twemproxy.Name("ketama", "md5"), "twemproxy's libketama setting: distribution ketama, hash md5", false},
+	{pymemcache.Name, "python-memcached's only distribution", true},
+	{uhashring.MetaName, "uhashring's default ring (HashRing without hash_fn)", true},
+	{hashringjs.Name, "npm hashring's only distribution", true},
+	{spymemcached.ArrayModName, "spymemcached's default (DefaultConnectionFactory: ArrayModNodeLocator, NATIVE_HASH)", true},
+	{spymemcached.KetamaSpyName, "spymemcached's consistent setting (KetamaConnectionFactory: KetamaNodeLocator, KETAMA_HASH, key format SPYMEMCACHED)", false},
+	{nginx.HashName, "nginx's default: upstream hash without the consistent parameter", true},
+	{nginx.ConsistentName, "nginx's consistent setting: upstream hash with the consistent parameter (ketama-like)", false},
+	{haproxy.Name("map-based", "sdbm", false), "HAProxy's default: hash-type map-based, hash function sdbm", true},
+	{haproxy.Name("consistent", "sdbm", false), "HAProxy's consistent setting: hash-type consistent, sdbm", false},
+	{goredis.Name, "go-redis Ring's default (NewConsistentHash: rendezvous)", true},
+	{gomemcache.Name, "gomemcache's only distribution (ServerList.PickServer)", true},
+}
+
+// products names each system by the prefix of its dialects' names.
+var products = []struct{ prefix, product string }{
+	{"libmemcached-", "libmemcached"}, {"twemproxy-", "twemproxy"}, {pymemcache.Name, "python-memcached"},
+	{uhashring.MetaName, "uhashring"}, {hashringjs.Name, "npm hashring"}, {"spymemcached-", "spymemcached"},
+	{"nginx-", "nginx"}, {"haproxy-", "HAProxy"}, {goredis.Name, "go-redis"}, {gomemcache.Name, "gomemcache"},
+}
+
+// CommonDialectGroup is the name ParseNames expands to [CommonDialects].
+const CommonDialectGroup = "common-dialects"
+
+// CommonDialects returns the dialects fleets commonly run, in a fixed
+// order: every system's default setting, and its consistent-hashing
+// setting where the default is not one (see DialectFacts.Common for
+// each). The switching matrix and the lookup benchmarks use this set
+// rather than all dialects.
+func CommonDialects() []string {
+	names := make([]string, len(commonDialects))
+	for i, c := range commonDialects {
+		names[i] = c.name
+	}
+	return names
+}
 
 // Dialects returns the registered dialect names in a fixed order. They are
 // not among Names() (nor "-algo all"): select them by name or with the

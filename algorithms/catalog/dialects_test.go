@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -129,6 +130,82 @@ func TestDialectsRefuseBadIDs(t *testing.T) {
 		_, err := New(name, nodes, DefaultConfig())
 		if err == nil || !strings.Contains(err.Error(), `"node-1"`) || !strings.Contains(err.Error(), "host:port") {
 			t.Errorf("%s on ID node-1: error %v, want one naming the ID and host:port", name, err)
+		}
+	}
+}
+
+// The common dialects are registered dialects, each once, and exactly
+// they carry the reason they are common; the group expands to them.
+func TestCommonDialects(t *testing.T) {
+	common := CommonDialects()
+	if len(common) < 10 {
+		t.Fatalf("%d common dialects: want every system's default (10 systems)", len(common))
+	}
+	systems := map[string]bool{}
+	for _, name := range Dialects() {
+		in, _ := Describe(name)
+		isCommon := slices.Contains(common, name)
+		if isCommon != (in.Dialect.Common != "") {
+			t.Errorf("%s: in CommonDialects %v, Common %q", name, isCommon, in.Dialect.Common)
+		}
+		if isCommon {
+			systems[strings.SplitN(in.Dialect.Version, " ", 2)[0]] = true
+		}
+	}
+	// One system per package of algorithms/dialect: each has a common
+	// setting, and exactly one default among them.
+	if len(systems) != 10 {
+		t.Errorf("common dialects cover %d systems (%v), want all 10", len(systems), systems)
+	}
+	defaults := map[string][]string{}
+	for _, name := range Dialects() {
+		in, _ := Describe(name)
+		if in.Dialect.Product == "" {
+			t.Errorf("%s: no product", name)
+		}
+		if in.Dialect.Default {
+			defaults[in.Dialect.Product] = append(defaults[in.Dialect.Product], name)
+			if !slices.Contains(common, name) {
+				t.Errorf("%s: a default that is not common", name)
+			}
+		}
+	}
+	if len(defaults) != 10 {
+		t.Errorf("defaults %v: want one for each of the 10 systems", defaults)
+	}
+	for p, ds := range defaults {
+		if len(ds) != 1 {
+			t.Errorf("%s has %d defaults: %v", p, len(ds), ds)
+		}
+	}
+	if c := slices.Compact(slices.Sorted(slices.Values(common))); len(c) != len(common) {
+		t.Errorf("common dialects repeat a name: %v", common)
+	}
+	got, err := ParseNames("ring," + CommonDialectGroup)
+	if err != nil || !slices.Equal(got, append([]string{"ring"}, common...)) {
+		t.Errorf("ParseNames(ring,%s) = %v, %v", CommonDialectGroup, got, err)
+	}
+}
+
+// MaxNodes is the size at which a dialect starts refusing a fleet: every
+// dialect builds MaxNodes servers (or 101 when it states no limit) and a
+// dialect with a limit refuses one more, naming the count.
+func TestDialectMaxNodes(t *testing.T) {
+	for _, name := range Dialects() {
+		in, _ := Describe(name)
+		n := in.Dialect.MaxNodes
+		if n == 0 {
+			n = 101
+		}
+		if _, err := New(name, hostPorts(n), DefaultConfig()); err != nil {
+			t.Errorf("%s on %d servers: %v", name, n, err)
+		}
+		if in.Dialect.MaxNodes == 0 {
+			continue
+		}
+		_, err := New(name, hostPorts(n+1), DefaultConfig())
+		if err == nil || !strings.Contains(err.Error(), strconv.Itoa(n+1)) {
+			t.Errorf("%s on %d servers: error %v, want one naming the count", name, n+1, err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -111,6 +112,46 @@ func TestCheckAgreesWithNew(t *testing.T) {
 			_, errNew := New(name, c.nodes, c.cfg)
 			if (errCheck == nil) != (errNew == nil) || (errNew != nil && errCheck.Error() != errNew.Error()) {
 				t.Errorf("%s case %d: Check = %v, New = %v", name, i, errCheck, errNew)
+			}
+		}
+	}
+}
+
+// The dialects' estimates bound what their builds and rebalances
+// allocate too, on fleets of 40 and 300 host:port servers (at most as
+// many as the system takes; 300 is 48,000 points of a ketama continuum):
+// measured <= estimate <= 3 x measured + 64 KiB.
+func TestDialectCostBoundsAllocation(t *testing.T) {
+	for _, name := range Dialects() {
+		in, _ := Describe(name)
+		for _, n := range []int{40, 300} {
+			if m := in.Dialect.MaxNodes; m > 0 {
+				n = min(n, m)
+			}
+			nodes := make([]algorithms.Node, n)
+			for i := range nodes {
+				nodes[i] = algorithms.Node{ID: fmt.Sprintf("10.%d.%d.%d:%d", i>>16, i>>8&255, i&255, 11211+i%7), Weight: 1}
+			}
+			c, err := Estimate(name, nodes, DefaultConfig())
+			if err != nil {
+				t.Fatalf("%s n=%d: %v", name, n, err)
+			}
+			var p algorithms.Placer
+			built := allocated(func() { p, err = New(name, nodes, DefaultConfig()) })
+			if err != nil {
+				t.Fatalf("%s n=%d: %v", name, n, err)
+			}
+			moved := allocated(func() { _, err = p.Rebalance(nodes[1:]) })
+			if err != nil {
+				t.Fatalf("%s n=%d rebalance: %v", name, n, err)
+			}
+			for what, got := range map[string]int64{"New": built, "Rebalance": moved} {
+				if got > c.Bytes {
+					t.Errorf("%s n=%d: %s allocated %d B, above the estimate %d B (%s)", name, n, what, got, c.Bytes, c.How)
+				}
+			}
+			if lim := 3*max(built, moved) + 64<<10; c.Bytes > lim {
+				t.Errorf("%s n=%d: estimate %d B is more than 3x the %d B allocated", name, n, c.Bytes, max(built, moved))
 			}
 		}
 	}

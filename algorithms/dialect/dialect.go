@@ -100,3 +100,39 @@ func Validate(name string, nodes []algorithms.Node) error {
 	}
 	return nil
 }
+
+// The default fleet: the servers chbench names when a dialect runs on a
+// node count without named nodes. Every dialect hashes what the system's
+// configuration spells, so its nodes must be server addresses, and
+// memcached's port is where such a list conventionally starts (and the
+// port libmemcached and twemproxy shorten to the bare host in their
+// labels).
+const (
+	DefaultHost = "127.0.0.1"
+	DefaultPort = 11211
+	// MaxDefaultNodes is the largest default fleet: ports 11211..65535.
+	MaxDefaultNodes = 65535 - DefaultPort + 1
+)
+
+// DefaultID returns the address of server i (0-based) of the default
+// fleet, "127.0.0.1:<11211+i>"; i must be 0..MaxDefaultNodes-1.
+func DefaultID(i int) string {
+	return DefaultHost + ":" + strconv.Itoa(DefaultPort+i)
+}
+
+// DefaultNodes returns the default fleet of n servers of weight 1,
+// 127.0.0.1:11211 ... 127.0.0.1:<11211+n-1>. It returns an error naming n
+// when n < 1 or n > MaxDefaultNodes (the ports would run out).
+func DefaultNodes(n int) ([]algorithms.Node, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("nodes %d: need at least 1 server", n)
+	}
+	if n > MaxDefaultNodes {
+		return nil, fmt.Errorf("nodes %d: the default fleet %s:%d.. has ports for at most %d servers; name larger fleets yourself (host:port IDs)", n, DefaultHost, DefaultPort, MaxDefaultNodes)
+	}
+	nodes := make([]algorithms.Node, n)
+	for i := range nodes {
+		nodes[i] = algorithms.Node{ID: DefaultID(i), Weight: 1}
+	}
+	return nodes, nil
+}

@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,5 +89,31 @@ func TestTableShares(t *testing.T) {
 	s := tb.ExactShares()
 	if s[0] != 1431655766.0/(1<<32) || s[1] != 2*1431655765.0/(1<<32) {
 		t.Errorf("shares %v", s)
+	}
+}
+
+// The default fleet starts at memcached's port and ends where the ports
+// do; every address parses back to its host and port.
+func TestDefaultNodes(t *testing.T) {
+	nodes, err := DefaultNodes(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"127.0.0.1:11211", "127.0.0.1:11212", "127.0.0.1:11213"} {
+		if nodes[i].ID != want || nodes[i].Weight != 1 {
+			t.Errorf("node %d = %+v, want %s of weight 1", i, nodes[i], want)
+		}
+		if hp, err := ParseHostPort(nodes[i].ID); err != nil || hp.Port != DefaultPort+i {
+			t.Errorf("ParseHostPort(%q) = %v, %v", nodes[i].ID, hp, err)
+		}
+	}
+	last, err := DefaultNodes(MaxDefaultNodes)
+	if err != nil || last[len(last)-1].ID != "127.0.0.1:65535" {
+		t.Errorf("largest default fleet ends at %v (%v), want 127.0.0.1:65535", last[len(last)-1], err)
+	}
+	for _, n := range []int{0, MaxDefaultNodes + 1} {
+		if _, err := DefaultNodes(n); err == nil || !strings.Contains(err.Error(), strconv.Itoa(n)) {
+			t.Errorf("DefaultNodes(%d): error %v, want one naming %d", n, err, n)
+		}
 	}
 }

@@ -205,3 +205,105 @@ func TestOneSetHasNoInterval(t *testing.T) {
 		t.Errorf("one set: %v [%v, %v], %d first", r.Fraction, r.Lo, r.Hi, len(r.First))
 	}
 }
+
+// Pairs over a generated source gives, for every pair, what Compare gives
+// on the same key sets held in memory: the same counts, interval, matrix
+// and first mismatches, whichever placement the fleet order comes from.
+func TestPairsMatchesCompare(t *testing.T) {
+	nodes := fleet(12)
+	names := []string{"libmemcached-ketama-weighted", "nginx-hash-consistent", "python-memcached"}
+	var ls []algorithms.Locator
+	for _, n := range names {
+		ls = append(ls, locator(t, n, nodes))
+	}
+	g, err := keyset.NewGenerator(9000, 3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inMemory [][]string
+	for s := range g.Sets() {
+		inMemory = append(inMemory, g.SetKeys(nil, s))
+	}
+	pairs := []Pair{{0, 1}, {0, 2}, {1, 2}}
+	got, err := Pairs(ls, pairs, g, Options{MaxFirst: 4, Flows: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range pairs {
+		want, err := Compare(ls[p.From], ls[p.To], inMemory, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := got[i]
+		if p.From != 0 { // Pairs' flows index ls[0]'s order; this fleet lists the same order everywhere
+			want.Nodes = g.Nodes
+		}
+		if g.Differ != want.Differ || g.Keys != want.Keys || g.Fraction != want.Fraction || g.Lo != want.Lo || g.Hi != want.Hi ||
+			!slices.Equal(g.Flows, want.Flows) || !slices.Equal(g.First, want.First) || g.From != names[p.From] || g.To != names[p.To] {
+			t.Errorf("%s -> %s: Pairs %+v\nCompare %+v", names[p.From], names[p.To], g, want)
+		}
+	}
+}
+
+// The from -> to matrix is the count of each (owner, owner) pair, held
+// densely or, above DenseFlowNodes nodes, in a map: both give the counts a
+// direct tally of the owners gives, and without Flows there is none.
+func TestPairsFlows(t *testing.T) {
+	for _, n := range []int{7, DenseFlowNodes + 44} {
+		nodes := fleet(n)
+		a, b := locator(t, "gomemcache", nodes), locator(t, "twemproxy-ketama-md5", nodes)
+		ks := sets(t, 2, 20000)
+		want := map[[2]int]int64{}
+		oa, ob := make([]int, 20000), make([]int, 20000)
+		for _, s := range ks {
+			if err := a.LocateKeys(s, oa); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.LocateKeys(s, ob); err != nil {
+				t.Fatal(err)
+			}
+			for i := range s {
+				want[[2]int{oa[i], ob[i]}]++
+			}
+		}
+		rs, err := Pairs([]algorithms.Locator{a, b}, []Pair{{0, 1}}, sliceSource(ks), Options{Flows: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rs[0].Flows) != len(want) {
+			t.Errorf("n = %d: %d flows, want %d", n, len(rs[0].Flows), len(want))
+		}
+		for _, f := range rs[0].Flows {
+			if want[[2]int{f.From, f.To}] != f.Keys {
+				t.Errorf("n = %d: flow %d -> %d = %d keys, want %d", n, f.From, f.To, f.Keys, want[[2]int{f.From, f.To}])
+			}
+		}
+		rs, err = Pairs([]algorithms.Locator{a, b}, []Pair{{0, 1}}, sliceSource(ks), Options{})
+		if err != nil || rs[0].Flows != nil || rs[0].Differ == 0 {
+			t.Errorf("n = %d without flows: flows %v, differ %d, error %v", n, rs[0].Flows, rs[0].Differ, err)
+		}
+	}
+}
+
+// Bad input to Pairs is an error naming the bad value.
+func TestPairsErrors(t *testing.T) {
+	a, b := locator(t, "gomemcache", fleet(3)), locator(t, "gomemcache", fleet(4))
+	ks := sliceSource(sets(t, 1, 10))
+	for _, c := range []struct {
+		ls    []algorithms.Locator
+		pairs []Pair
+		keys  keyset.Source
+		o     Options
+		want  string
+	}{
+		{[]algorithms.Locator{a, a}, []Pair{{0, 2}}, ks, Options{}, "0 -> 2"},
+		{[]algorithms.Locator{a, b}, []Pair{{0, 1}}, ks, Options{}, "10.0.0.4:11212"},
+		{[]algorithms.Locator{a, a}, []Pair{{0, 1}}, ks, Options{MaxFirst: -1}, "-1"},
+		{[]algorithms.Locator{a, a}, []Pair{{0, 1}}, sliceSource{{"k"}, {}}, Options{}, "key set 1 is empty"},
+		{[]algorithms.Locator{a}, nil, ks, Options{}, "no placements or no pairs"},
+	} {
+		if _, err := Pairs(c.ls, c.pairs, c.keys, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Pairs(%v): error %v, want one containing %q", c.pairs, err, c.want)
+		}
+	}
+}

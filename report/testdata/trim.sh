@@ -4,8 +4,8 @@
 # lookup.txt's header, Lookup from=key rows at 100 and 10,000 nodes and
 # Build rows at 100; movement.csv's add, remove-random and remove-last
 # rows; replication.csv's remove-random rows; spread.csv, load.csv,
-# storm.csv, boundedloads.csv and conformance.csv whole. Run from the
-# report directory.
+# storm.csv, boundedloads.csv, conformance.csv and switching.csv whole.
+# Run from the report directory.
 set -eu
 src=${1:?usage: trim.sh RESULTS}
 out=testdata/run
@@ -14,4 +14,4 @@ grep -v '^Benchmark' "$src/lookup.txt" | grep -v '^PASS\|^ok ' > "$out/lookup.tx
 grep -E '^BenchmarkLookup/algo=[^/]+/nodes=(100|10000)/from=key-|^BenchmarkBuild/algo=[^/]+/nodes=100-' "$src/lookup.txt" >> "$out/lookup.txt"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "op") c = i; print; next } $c == "add" || $c == "remove-random" || $c == "remove-last"' "$src/movement.csv" > "$out/movement.csv"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "op") c = i; print; next } $c == "remove-random"' "$src/replication.csv" > "$out/replication.csv"
-for f in spread.csv load.csv storm.csv boundedloads.csv conformance.csv; do cp "$src/$f" "$out/$f"; done
+for f in spread.csv load.csv storm.csv boundedloads.csv conformance.csv switching.csv; do cp "$src/$f" "$out/$f"; done

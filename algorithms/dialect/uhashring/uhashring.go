@@ -122,7 +122,11 @@ func NewMeta(nodes []algorithms.Node) (algorithms.Placer, error) {
 		hi, lo uint64
 		owner  int32
 	}
-	var pts []pt
+	total := 0
+	for _, w := range ws {
+		total += MetaVNodes * w
+	}
+	pts := make([]pt, 0, total)
 	for s, n := range nodes {
 		for i := range MetaVNodes * ws[s] {
 			hi, lo := digest128(label(n.ID, i))
@@ -144,7 +148,7 @@ func NewMeta(nodes []algorithms.Node) (algorithms.Placer, error) {
 		}
 		return 0
 	})
-	m := &Meta{nodes: dialect.Copy(nodes)}
+	m := &Meta{nodes: dialect.Copy(nodes), hi: make([]uint64, 0, len(pts)), lo: make([]uint64, 0, len(pts)), owner: make([]int32, 0, len(pts))}
 	for i, p := range pts {
 		if i+1 < len(pts) && pts[i+1].hi == p.hi && pts[i+1].lo == p.lo {
 			continue // a later node's equal point replaces it (dict key)

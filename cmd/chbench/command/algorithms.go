@@ -41,7 +41,7 @@ func runAlgorithms(args []string, stdout, stderr io.Writer) error {
 	}
 	switch *format {
 	case "markdown":
-		return writeMarkdown(stdout, algorithmColumns, rows)
+		return writeMarkdown(stdout, algorithmColumns, rows, 2)
 	case "table":
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 		for _, r := range append([][]string{algorithmColumns}, rows...) {
@@ -52,9 +52,10 @@ func runAlgorithms(args []string, stdout, stderr io.Writer) error {
 	return cli.Usage(fmt.Errorf("unknown format %q (known: table, markdown)", *format))
 }
 
-// writeMarkdown writes a Markdown table; the first column and the package
-// column are code spans, and "|" in a cell is escaped.
-func writeMarkdown(w io.Writer, header []string, rows [][]string) error {
+// writeMarkdown writes a Markdown table; the first code columns (the
+// name, and the package of an algorithm) are code spans, and "|" in a
+// cell is escaped.
+func writeMarkdown(w io.Writer, header []string, rows [][]string, code int) error {
 	line := func(cells []string) string { return "| " + strings.Join(cells, " | ") + " |\n" }
 	var b strings.Builder
 	b.WriteString(line(header))
@@ -63,7 +64,7 @@ func writeMarkdown(w io.Writer, header []string, rows [][]string) error {
 		cells := make([]string, len(r))
 		for i, c := range r {
 			c = strings.ReplaceAll(c, "|", `\|`)
-			if i < 2 {
+			if i < code {
 				c = "`" + c + "`"
 			}
 			cells[i] = c

@@ -29,6 +29,8 @@
 //	chbench report -dir results [-profile FILE]         write results/REPORT.md for a design review
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
 //	chbench algorithms [-format markdown]               the catalog's facts per algorithm
+//	chbench switch -from A -to B [-nodes N | -members F] keys routed differently and the miss storm of a switch
+//	chbench dialects [-common] [-format markdown]       the catalog's facts per dialect
 //
 // Run "chbench CMD -h" for the flags of each command; docs/commands.md is
 // the full reference (flags, formats and -o, exit status, key files), and
@@ -143,6 +145,8 @@ var commands = map[string]command{
 
 	"conformance": {"give a placement (built-in, registered or exec:COMMAND) a verdict per property, PASS/FAIL", runConformance},
 	"dump-diff":   {"compare a KEY<TAB>SERVER dump with a placement or another dump, or guess the placement closest to it", runDumpDiff},
+	"switch":      {"measure what switching a fleet between two clients, proxies or algorithms costs its cache", plain(runSwitch)},
+	"dialects":    {"list the dialects of real clients and proxies and the catalog's facts about each", plain(runDialects)},
 }
 
 // run is Run without a context, for tests: nothing interrupts it.

@@ -100,6 +100,13 @@ func goldenCases() []goldenCase {
 		{"bounded-table", []string{"bounded", "-nodes", "5", "-keys", "500", "-requests", "2000", "-sets", "2", "-eps", "0.25,1", "-zipf", "0,0.99", "-commit", "golden"}},
 		{"bounded-json", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-commit", "golden", "-format", "json"}},
 		{"bounded-bench", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-zipf", "1.2", "-commit", "golden", "-format", "bench"}},
+
+		{"move-dialect-table", []string{"move", "-algo", "twemproxy-ketama-md5,libmemcached-ketama-weighted,ketama", "-from", "5", "-op", "add,remove-random", "-keys", "2000", "-sets", "2", "-min-moves", "0", "-commit", "golden"}},
+		{"switch-table", []string{"switch", "-from", "libmemcached-ketama-weighted", "-to", "twemproxy-ketama-md5,twemproxy-ketama-fnv1a-64", "-nodes", "5", "-keys", "2000", "-sets", "2", "-first", "3", "-commit", "golden"}},
+		{"switch-members-table", []string{"switch", "-from", "python-memcached", "-to", "nginx-hash-consistent", "-members", "testdata/switch-fleet.txt", "-keyfile", "testdata/keys.txt", "-sets", "2", "-reads", "20000", "-hit", "0.9", "-working-set", "50000", "-commit", "golden"}},
+		{"switch-csv", []string{"switch", "-from", "gomemcache,nginx-hash,ring", "-to", "gomemcache,nginx-hash,ring", "-nodes", "4", "-keys", "1000", "-sets", "2", "-format", "csv", "-commit", "golden"}},
+		{"switch-json", []string{"switch", "-from", "haproxy-consistent", "-to", "haproxy-map-based", "-node-ids", "10.0.0.1:80,10.0.0.2:80,10.0.0.3:80", "-keys", "1000", "-sets", "2", "-first", "2", "-format", "json", "-commit", "golden"}},
+		{"switch-unknown", []string{"switch", "-from", "nutcracker", "-to", "twemproxy-ketama-md5", "-commit", "golden"}},
 	}
 	for _, a := range strings.Split(six, ",") {
 		cases = append(cases, goldenCase{"locate-" + a, keys("locate", "-algo", a, "-nodes", "5")})

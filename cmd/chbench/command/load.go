@@ -45,13 +45,24 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 			return o, nodes, names, err
 		}
 		// What the run consumes: a request log replaces the Zipf draws,
-		// -inflight serves the request form and -eps the bounded forms.
-		bounded := slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "bounded") })
-		return o, nodes, names, cli.RefuseUnused(set,
+		// -inflight serves the request form and -eps the bounded forms
+		// (and any placement outside the catalog's algorithms, such as a
+		// dialect, which may read it).
+		usesEps := slices.ContainsFunc(names, func(n string) bool {
+			return strings.HasPrefix(n, "bounded") || !slices.Contains(catalog.Names(), n)
+		})
+		if err := cli.RefuseUnused(set,
 			cli.Consumes{Flags: []string{"zipf", "requests", "keys", "keys-kind"}, On: *logPath == "", Unless: "with -requestlog (the log gives the requests and their keys)"},
 			cli.Consumes{Flags: []string{"inflight"}, On: slices.Contains(names, schema.VariantRequest), Unless: "without the " + schema.VariantRequest + " placement in -algo"},
-			cli.Consumes{Flags: []string{"eps"}, On: bounded, Unless: "without a bounded placement in -algo"},
-		)
+			cli.Consumes{Flags: []string{"eps"}, On: usesEps, Unless: "without a bounded placement in -algo"},
+		); err != nil {
+			return o, nodes, names, err
+		}
+		if set["node-ids"] {
+			return o, nodes, names, nil
+		}
+		nodes, err = cli.AddressMembers(names, nodes, stderr)
+		return o, nodes, names, err
 	}()
 	if err != nil {
 		return cli.Usage(err)
@@ -81,10 +92,11 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	return cli.WriteRows(stdout, t.Out, t.Formats, rs, analysis.WriteLoadTable)
 }
 
-// placementList parses load's -algo: "all" (every placement), or a
-// comma-separated list of placements (bounded-partition names the
-// catalog's bounded), then programs as exec:COMMAND (cli.SplitExec); the
-// error names the unknown or repeated entry.
+// placementList parses load's -algo: "all" (every placement but the
+// dialects), or a comma-separated list of placements (bounded-partition
+// names the catalog's bounded) and dialects or their groups, then
+// programs as exec:COMMAND (cli.SplitExec); the error names the unknown
+// or repeated entry.
 func placementList(algo string) ([]string, error) {
 	head, execs, err := cli.SplitExec(algo)
 	if err != nil {
@@ -102,8 +114,17 @@ func placementList(algo string) ([]string, error) {
 		if a == schema.VariantPartition {
 			a = "bounded" // the catalog name of the partition form
 		}
+		if a == catalog.DialectGroup || a == catalog.CommonDialectGroup || catalog.IsDialect(a) {
+			ds, err := catalog.ParseNames(a)
+			if err != nil {
+				return nil, err
+			}
+			names = append(names, ds...)
+			continue
+		}
 		if !slices.Contains(schema.LoadPlacements(), a) {
-			return nil, fmt.Errorf("unknown placement %q (known: %s)", a, strings.Join(schema.LoadPlacements(), ", "))
+			return nil, fmt.Errorf("unknown placement %q (known: %s; the dialects: %s; groups: all, %s, %s)", a, strings.Join(schema.LoadPlacements(), ", "),
+				strings.Join(catalog.Dialects(), ", "), catalog.DialectGroup, catalog.CommonDialectGroup)
 		}
 		names = append(names, a)
 	}

@@ -36,6 +36,9 @@ func runMove(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if err := c.Sweep(&sw, set, o.Seed, "-from is required"); err != nil {
 		return cli.Usage(err)
 	}
+	if err := cli.AddressSweep(&sw, !c.Fleet.Explicit(), stderr); err != nil {
+		return cli.Usage(err)
+	}
 	if fleet {
 		cli.KeepWeighted(&a, &o, &sw, stderr)
 	} else { // a fleet's change runs at its keys: its ideal fraction is the user's

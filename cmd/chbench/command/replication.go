@@ -86,6 +86,9 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 	if err := c.Sweep(&sw, set, o.Seed, "-from is required (or -node-ids, -weights, -members)"); err != nil {
 		return o, sw, nil, err
 	}
+	if err := cli.AddressSweep(&sw, !c.Fleet.Explicit(), stderr); err != nil {
+		return o, sw, nil, err
+	}
 	// A key has at most one replica per node: R above the first
 	// membership's nodes would be measured at fewer replicas than the
 	// replicas column says.

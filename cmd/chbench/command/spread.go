@@ -31,7 +31,7 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	case *shares && !slices.Contains(a.Formats, schema.FormatCSV):
 		err = fmt.Errorf("-shares needs -format csv, got -format %s", a.Format)
 	default:
-		err = spreadMembers(&a, set, *nodesL, &sw)
+		err = spreadMembers(&a, set, *nodesL, &sw, stderr)
 	}
 	if err != nil {
 		return cli.Usage(err)
@@ -67,15 +67,19 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 }
 
 // spreadMembers sets sw's memberships: the explicit one of -node-ids and
-// -weights (with at most one -nodes count), or the -nodes counts.
-func spreadMembers(a *cli.Analysis, set map[string]bool, nodes string, sw *analysis.Sweep) error {
+// -weights (with at most one -nodes count), or the -nodes counts; nodes
+// generated from a count are server addresses when sw has a dialect
+// (noted on stderr).
+func spreadMembers(a *cli.Analysis, set map[string]bool, nodes string, sw *analysis.Sweep, stderr io.Writer) error {
 	if a.Weights == "" && a.NodeIDs == "" {
 		if nodes == "" {
 			return fmt.Errorf("-nodes is required (or -node-ids)")
 		}
 		var err error
-		sw.Nodes, err = cli.NodeCounts("nodes", nodes)
-		return err
+		if sw.Nodes, err = cli.NodeCounts("nodes", nodes); err != nil {
+			return err
+		}
+		return cli.AddressSweep(sw, false, stderr)
 	}
 	if set["nodes"] {
 		var err error
@@ -84,6 +88,9 @@ func spreadMembers(a *cli.Analysis, set map[string]bool, nodes string, sw *analy
 		}
 	}
 	var err error
-	sw.Members, err = a.Membership(set)
+	if sw.Members, err = a.Membership(set); err != nil || a.NodeIDs != "" {
+		return err
+	}
+	sw.Members, err = cli.AddressMembers(sw.Algos, sw.Members, stderr)
 	return err
 }

@@ -64,7 +64,7 @@ func runStorm(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		return cli.Usage(err)
 	}
 	if s.live.on {
-		return runStormLive(&s, set, stdout)
+		return runStormLive(&s, set, stdout, stderr)
 	}
 	ts, o, sw, err := s.sweep(set, stderr)
 	if err != nil {
@@ -162,8 +162,11 @@ func (s *stormFlags) sweep(set map[string]bool, stderr io.Writer) ([]float64, an
 	}
 	if !s.fleet.Used(set) {
 		sc, err := analysis.Resize(s.from, s.to)
+		if err != nil {
+			return nil, o, sw, err
+		}
 		sw.Scenarios = []analysis.Scenario{sc}
-		return ts, o, sw, err
+		return ts, o, sw, cli.AddressSweep(&sw, true, stderr)
 	}
 	if set["to"] {
 		return nil, o, sw, s.fleet.Conflict("to", set)
@@ -174,6 +177,9 @@ func (s *stormFlags) sweep(set map[string]bool, stderr io.Writer) ([]float64, an
 		from = strconv.Itoa(s.from)
 	}
 	if sw.Scenarios, err = s.fleet.Scenarios(from, set, o.Seed); err != nil {
+		return nil, o, sw, err
+	}
+	if err := cli.AddressSweep(&sw, !s.fleet.Explicit(), stderr); err != nil {
 		return nil, o, sw, err
 	}
 	cli.KeepWeighted(&s.a, &o, &sw, stderr)
@@ -264,8 +270,8 @@ func (l *liveFlags) check(s *stormFlags, set map[string]bool) (reads int, err er
 // runStormLive is storm -live: for each algorithm, live.RunStorm against
 // real memcached servers, beside the warm-up model over the same windows
 // (analysis.SweepStormLive).
-func runStormLive(s *stormFlags, set map[string]bool, stdout io.Writer) error {
-	cfg, o, sw, sc, err := s.liveConfig(set)
+func runStormLive(s *stormFlags, set map[string]bool, stdout, stderr io.Writer) error {
+	cfg, o, sw, sc, err := s.liveConfig(set, stderr)
 	if err != nil {
 		return cli.Usage(err)
 	}
@@ -303,7 +309,7 @@ func runStormLive(s *stormFlags, set map[string]bool, stdout io.Writer) error {
 // liveConfig checks -live's flags and returns the storm every algorithm
 // runs (its placements and seed left to fill), the options, the sweep and
 // the resize; every error is a usage error.
-func (s *stormFlags) liveConfig(set map[string]bool) (live.StormConfig, analysis.Options, analysis.Sweep, analysis.Scenario, error) {
+func (s *stormFlags) liveConfig(set map[string]bool, stderr io.Writer) (live.StormConfig, analysis.Options, analysis.Sweep, analysis.Scenario, error) {
 	var cfg live.StormConfig
 	reads, err := s.live.check(s, set)
 	if err != nil {
@@ -316,6 +322,12 @@ func (s *stormFlags) liveConfig(set map[string]bool) (live.StormConfig, analysis
 	sc, err := analysis.Resize(s.from, s.to)
 	if err != nil {
 		return cfg, o, sw, sc, err
+	}
+	if analysis.HasDialect(sw.Algos) { // the servers are started per node ID, whatever the IDs
+		if sc, err = analysis.AddressScenario(sc); err != nil {
+			return cfg, o, sw, sc, err
+		}
+		cli.NoteAddresses(stderr)
 	}
 	keys, err := keyset.Keys(s.m.WorkingSet, o.Seed)
 	if err != nil {
