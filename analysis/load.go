@@ -498,8 +498,8 @@ func loadNeed(o LoadOptions, names []string, nodes []algorithms.Node) (int64, st
 		if _, ok := o.Opened[name]; ok {
 			continue // a placement in another process: its memory is not this run's
 		}
-		if !slices.Contains(schema.LoadPlacements(), name) {
-			return 0, "", fmt.Errorf("unknown placement %q (known: %v)", name, schema.LoadPlacements())
+		if !slices.Contains(schema.LoadPlacements(), name) && !catalog.IsDialect(name) {
+			return 0, "", fmt.Errorf("unknown placement %q (known: %v, and the dialects)", name, schema.LoadPlacements())
 		}
 		algo := name
 		if name == schema.VariantKey || name == schema.VariantRequest {
