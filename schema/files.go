@@ -122,6 +122,5 @@ func Files() []Entry {
 		{"reference.txt", "", "`chbench reference`: every published value next to chbench's, PASS/FAIL"},
 		{ReportFile, "", "`chbench report`: the design-review report built from the files above"},
 		{PlotsDir + "/*.png", "", "`chbench plot`: every plot as PNG, and as SVG beside it"},
-		{PlotsDir + "/" + PlotIndex, "", "`chbench plot`: the figures its last run drew (the report embeds only these; other figures in `plots/` are removed)"},
 	}
 }
