@@ -295,7 +295,8 @@ SWITCHARGS = -nodes $(SWITCH_NODES) -reads $(STORM_READS) -hit $(STORM_HIT) -wor
 switching: build
 	mkdir -p $(OUT)
 	$(CHBENCH) switch -from common-dialects -to common-dialects $(SWITCHARGS) -first 0 -format csv > $(OUT)/switching.csv.tmp
-	$(CHBENCH) switch -from common-dialects -to common-dialects $(SWITCHARGS) -weights $(SWITCH_WEIGHTS) -first 0 -format csv | tail -n +2 >> $(OUT)/switching.csv.tmp
+	$(CHBENCH) switch -from common-dialects -to common-dialects $(SWITCHARGS) -weights $(SWITCH_WEIGHTS) -first 0 -format csv > $(OUT)/.switching-weighted.csv.tmp
+	tail -n +2 $(OUT)/.switching-weighted.csv.tmp >> $(OUT)/switching.csv.tmp && rm -f $(OUT)/.switching-weighted.csv.tmp
 	mv -f $(OUT)/switching.csv.tmp $(OUT)/switching.csv
 	$(CHBENCH) switch -from libmemcached-ketama-weighted -to twemproxy-ketama-md5,twemproxy-ketama-fnv1a-64 $(SWITCHARGS) -first 5
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chbench/chbench/internal/inputs"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -18,6 +19,7 @@ import (
 // boundedloads.csv removed, no bounded-* file stays and the index lists
 // only load figures.
 func TestRenderAllRemovesStaleFigures(t *testing.T) {
+	inputs.Reset() // other tests' inputs, whose inodes a new file may reuse, are not this run's
 	dir := t.TempDir()
 	for _, f := range []string{schema.LoadFile.Name, schema.BoundedFile.Name} {
 		b, err := os.ReadFile(filepath.Join(trafficDir, f))
