@@ -69,6 +69,21 @@ BOUNDED_KEYS     ?= 100000
 BOUNDED_REQUESTS ?= 200000
 BOUNDED_ZIPF     ?= 0,0.99
 BOUNDED_EPS      ?= 0.05,0.1,0.25,0.5,1
+# The fleet simulation (chbench simulate, sim-*.csv): a generated
+# Twitter-format trace of SIM_REQUESTS requests over SIM_KEYS keys (Zipf
+# 0.99, log-normal values, 8% sets, 2% deletes, a 30 s TTL on 30% of the
+# writes, 20 clients) at SIM_RATE requests/s, replayed through every
+# algorithm to SIM_NODES LRU caches of SIM_MEMORY, every fifth of them
+# (node-0, node-5, ...) with SIM_BIG, while SIM_JOIN nodes join halfway;
+# SIM_WINDOW windows, the baseline of a storm the 3 windows before it.
+SIM_REQUESTS ?= 2000000
+SIM_KEYS     ?= 200000
+SIM_RATE     ?= 20000
+SIM_NODES    ?= 40
+SIM_JOIN     ?= 20
+SIM_MEMORY   ?= 1MiB
+SIM_BIG      ?= 2MiB
+SIM_WINDOW   ?= 5s
 
 # Every recipe line runs in bash with -e (a failing command ends the
 # recipe), -u (an unset variable is an error, not an empty word) and
@@ -115,6 +130,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
 .PHONY: all help build bench quick test lookup analyses storm fleets traffic external examples reference peers plots report compare publish summary clean
+.PHONY: traces traces-full
 .PHONY: switching
 
 ## all: the default target: build.
@@ -122,7 +138,7 @@ all: build
 
 ## help: list the targets, one line each.
 help:
-	@awk '/^## [a-z]+: / { t = $$2; sub(/:$$/, "", t); d = $$0; sub(/^## [a-z]+: /, "", d); printf "  %-10s %s\n", t, d }' $(firstword $(MAKEFILE_LIST))
+	@awk '/^## [a-z-]+: / { t = $$2; sub(/:$$/, "", t); d = $$0; sub(/^## [a-z-]+: /, "", d); printf "  %-10s %s\n", t, d }' $(firstword $(MAKEFILE_LIST))
 
 ## build: build bin/chbench.
 build:
@@ -141,6 +157,7 @@ bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
 	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic external \
 		switching \
+		traces \
 		reference plots report OUT=$(STAGE) PROFILE=
 	$(if $(PROFILE),$(MAKE) --no-print-directory report OUT=$(STAGE))
 	touch $(STAGE)/.complete
@@ -152,6 +169,7 @@ quick:
 		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS= \
 		FLEET_KEYS=2000 REPL_SETS=5 \
 		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000 \
+		SIM_REQUESTS=200000 SIM_KEYS=20000 SIM_RATE=2000 SIM_MEMORY=128KiB SIM_BIG=256KiB \
 		EXT_KEYS=5000 EXT_CHURN=100
 	$(MAKE) --no-print-directory publish summary
 
@@ -244,6 +262,26 @@ traffic: build
 	$(CHBENCH) load -algo all -nodes $(LOAD_NODES) -keys $(LOAD_KEYS) -requests $(LOAD_REQUESTS) -zipf $(ZIPF) $(TRAFFICARGS) -format csv,bench -o $(OUT)/load
 	$(CHBENCH) bounded -nodes $(BOUNDED_NODES) -keys $(BOUNDED_KEYS) -requests $(BOUNDED_REQUESTS) -zipf $(BOUNDED_ZIPF) -eps $(BOUNDED_EPS) $(TRAFFICARGS) -format csv -o $(OUT)/boundedloads
 	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys-kind sequential -keys $(SPREAD_KEYS) $(TRAFFICARGS) -format csv -o $(OUT)/hashes-sequential
+
+## traces: the fleet simulation of a generated Twitter-format trace: 40 LRU caches, 8 with twice the memory, 20 joining halfway, every algorithm (sim-*.csv, sim.table).
+# The trace is written zstd-compressed into a temporary directory, read
+# by simulate as a user's trace would be, and removed on every exit;
+# simulate runs in that directory, so that the results and plots name the
+# trace trace.csv.zst, the same bytes on every run, not the random
+# directory.
+SIM_BIGNODES = $(shell n=0; s=; while [ $$n -lt $(SIM_NODES) ]; do s="$$s$${s:+,}node-$$n=$(SIM_BIG)"; n=$$((n+5)); done; echo $$s)
+SIM_JOIN_AT  = $(shell echo $$(( $(SIM_REQUESTS) / $(SIM_RATE) / 2 )))s
+traces: build
+	mkdir -p $(OUT)
+	t=$$(mktemp -d) && trap 'rm -rf "$$t"' EXIT && \
+	$(CHBENCH) workload -keys $(SIM_KEYS) -zipf 0.99 -requests $(SIM_REQUESTS) -rate $(SIM_RATE) -clients 20 -ops get=0.9,set=0.08,delete=0.02 -ttl 0=0.7,30s=0.3 -seed $(SEED) -zstd -o $$t/trace.csv.zst && \
+	out="$(abspath $(OUT))" && cd "$$t" && $(abspath $(CHBENCH)) simulate -format csv,table -o "$$out/sim" -algo all -nodes $(SIM_NODES) -memory $(SIM_MEMORY) -node-memory $(SIM_BIGNODES) \
+		-join-n $(SIM_JOIN) -join-at $(SIM_JOIN_AT) -trace trace.csv.zst -window $(SIM_WINDOW) -baseline 3 -seed $(SEED) -commit $(COMMIT)
+	cat $(OUT)/sim.table
+
+## traces-full: the issue's acceptance run at full size (20M requests over 2M keys, 8 MiB caches), about a minute on 2 cores; RESULTS=dir keeps results/ as committed.
+traces-full:
+	$(MAKE) --no-print-directory traces SIM_REQUESTS=20000000 SIM_KEYS=2000000 SIM_RATE=100000 SIM_MEMORY=8MiB SIM_BIG=16MiB
 
 ## external: chbench's own cost per key of a placement in another process, and the example programs' conformance verdicts; fails on any FAIL.
 # external.txt: BenchmarkLocateKeys against a trivial responder at batch

@@ -35,6 +35,13 @@ type LoadOptions struct {
 	// stream i mod its Sets(). It replaces the generated keys and the Zipf
 	// draws.
 	RequestLog *keyset.File
+	// RequestTrace, if not nil, is a trace whose requests are the
+	// streams: request i (a record standing for Count requests counts
+	// Count times) goes to stream i mod RequestTrace.Sets. It replaces the
+	// generated keys, the Zipf draws and RequestLog. When the trace carries
+	// sizes, every request also weighs its object's bytes (see
+	// [RequestTrace]) and the rows report the load by bytes.
+	RequestTrace *RequestTrace
 	// InFlight is K, the requests in flight of the request form's service
 	// model ([bounded.RequestBalancer]); 0 means
 	// bounded.DefaultInFlightPerNode per node.
@@ -59,6 +66,7 @@ type requestStream struct {
 	reqs     []int32
 	hot      int
 	hotShare float64
+	sizes    []int64 // bytes of each key's object (a trace with sizes), else nil
 }
 
 // streamKeys returns the keys of set s of g, in generation order.
@@ -125,18 +133,7 @@ func readRequestLog(f *keyset.File, mem *memory.Budget) ([]requestStream, error)
 		return nil, err
 	}
 	for s := range streams {
-		st := &streams[s]
-		counts := make([]int, len(st.keys))
-		for _, k := range st.reqs {
-			counts[k]++
-		}
-		st.hot = 0
-		for k, c := range counts {
-			if c > counts[st.hot] {
-				st.hot = k
-			}
-		}
-		st.hotShare = float64(counts[st.hot]) / float64(len(st.reqs))
+		hottest(&streams[s])
 	}
 	return streams, nil
 }
@@ -225,6 +222,10 @@ func (lp *loadPlacement) measure(st *requestStream) (schema.LoadSample, *float64
 	n := len(lp.nodes)
 	counts := make([]int64, n)
 	hotCounts := make([]int64, n)
+	var bytes []float64 // object bytes served per node, for a trace with sizes
+	if st.sizes != nil {
+		bytes = make([]float64, n)
+	}
 	away := 0
 	var maxRatio *float64
 	if lp.balancer != nil {
@@ -235,6 +236,9 @@ func (lp *loadPlacement) measure(st *requestStream) (schema.LoadSample, *float64
 		for _, k := range st.reqs {
 			o, f := b.ServeFrom(int(lp.keyPoints[k]))
 			counts[o]++
+			if bytes != nil {
+				bytes[o] += float64(st.sizes[k])
+			}
 			if o != f {
 				away++
 			}
@@ -248,6 +252,9 @@ func (lp *loadPlacement) measure(st *requestStream) (schema.LoadSample, *float64
 		for _, k := range st.reqs {
 			o := lp.owner[k]
 			counts[o]++
+			if bytes != nil {
+				bytes[o] += float64(st.sizes[k])
+			}
 			if lp.first != nil && lp.first[k] != o {
 				away++
 			}
@@ -265,10 +272,38 @@ func (lp *loadPlacement) measure(st *requestStream) (schema.LoadSample, *float64
 		return schema.LoadSample{}, nil, err
 	}
 	hot := argmax(hotCounts)
-	return schema.LoadSample{
+	smp := schema.LoadSample{
 		PeakToMean: bal.PeakToMean, CV: bal.CV, MaxShare: bal.MaxShare, HotShare: st.hotShare,
 		Away: float64(away) / total, HotNode: lp.nodes[hot].ID, HotBusiest: hot == argmax(counts),
-	}, maxRatio, nil
+	}
+	if bytes != nil {
+		if err := lp.byteLoad(bytes, &smp); err != nil {
+			return schema.LoadSample{}, nil, err
+		}
+	}
+	return smp, maxRatio, nil
+}
+
+// byteLoad sets smp's load by bytes from bytes, the object bytes of the
+// requests each node served (nothing when they sum to 0).
+func (lp *loadPlacement) byteLoad(bytes []float64, smp *schema.LoadSample) error {
+	total := 0.0
+	for _, b := range bytes {
+		total += b
+	}
+	if total <= 0 {
+		return nil
+	}
+	shares := make([]float64, len(bytes))
+	for i, b := range bytes {
+		shares[i] = b / total
+	}
+	bal, err := BalanceOf(shares, lp.nodes)
+	if err != nil {
+		return err
+	}
+	smp.BytesPeakToMean, smp.BytesMaxShare = &bal.PeakToMean, &bal.MaxShare
+	return nil
 }
 
 // argmax returns the first index of the largest value.
@@ -344,6 +379,10 @@ func (o LoadOptions) validate() (schema.Config, error) {
 	rc := schema.Config{Hash: h.Name(), VNodes: o.Config.VNodes, Eps: o.Config.Eps, Partitions: o.Config.Partitions,
 		TableSize: o.Config.TableSize, Probes: o.Config.Probes, Capacity: o.Config.Capacity,
 		Seed: o.Seed, GoVersion: runtime.Version(), Commit: o.Commit}
+	if t := o.RequestTrace; t != nil { // Keys: the requests, once read
+		rc.Sets, rc.KeyFile = t.Sets, t.Path
+		return rc, nil
+	}
 	if f := o.RequestLog; f != nil {
 		rc.Keys, rc.Sets, rc.KeyFile = f.Keys(), f.Sets(), f.Path()
 		return rc, nil
@@ -421,6 +460,9 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]schema.Load
 	st, err := newStreams(o)
 	if err != nil {
 		return nil, err
+	}
+	if o.RequestTrace != nil {
+		rc.Keys = int(min(st.requests, math.MaxInt))
 	}
 	samples := make([][][]schema.LoadSample, len(st.exps)) // [exp][name][stream]
 	ratios := make([][]*float64, len(st.exps))             // [exp][name], max over streams
@@ -582,10 +624,20 @@ type loadStreams struct {
 	laws []*Zipf
 	gen  *keyset.Generator
 	log  []requestStream
+	// requests is how many requests a request trace held.
+	requests int64
 }
 
 func newStreams(o LoadOptions) (*loadStreams, error) {
 	st := &loadStreams{o: o, exps: o.Zipfs}
+	if o.RequestTrace != nil {
+		var err error
+		if st.log, st.requests, err = readRequestTrace(o.RequestTrace, o.Config.Budget()); err != nil {
+			return nil, err
+		}
+		st.exps = []float64{math.NaN()}
+		return st, nil
+	}
 	if o.RequestLog != nil {
 		var err error
 		if st.log, err = readRequestLog(o.RequestLog, o.memory()); err != nil {
@@ -627,7 +679,7 @@ func loadRow(o LoadOptions, rc schema.Config, name string, nodes []algorithms.No
 	r := schema.Load{Config: rc, Nodes: len(nodes), Zipf: zipfOrLog(s),
 		Requests: o.Requests, MaxLoadOverCap: ratio, Samples: ss, HotKeyNode: ss[0].HotNode}
 	r.Algo = placementLabel(name)
-	if o.RequestLog != nil {
+	if o.RequestLog != nil || o.RequestTrace != nil {
 		r.Requests = rc.Keys
 	}
 	if name == schema.VariantRequest {
@@ -650,10 +702,33 @@ func loadRow(o LoadOptions, rc schema.Config, name string, nodes []algorithms.No
 	if ci.err != nil {
 		return r, ci.err
 	}
+	if err := byteEstimates(&r, ss); err != nil {
+		return r, err
+	}
 	r.HotIsBusiest = float64(busiest) / float64(len(ss))
 	var err error
 	r.Floor, err = hotKeyFloor(r.HotShare, nodes)
 	return r, err
+}
+
+// byteEstimates sets r's load by bytes from its samples, when they have
+// one.
+func byteEstimates(r *schema.Load, ss []schema.LoadSample) error {
+	var p2m, maxs []float64
+	for _, x := range ss {
+		if x.BytesPeakToMean == nil {
+			return nil
+		}
+		p2m, maxs = append(p2m, *x.BytesPeakToMean), append(maxs, *x.BytesMaxShare)
+	}
+	var ci cis
+	p, m := ci.peakToMean("peak-to-mean by bytes", p2m), ci.of("max share by bytes", maxs)
+	if ci.err != nil {
+		return ci.err
+	}
+	r.BytesPeakToMean, r.BytesPeakToMeanLo, r.BytesPeakToMeanHi = &p.Mean, &p.Lo, &p.Hi
+	r.BytesMaxShare, r.BytesMaxShareLo, r.BytesMaxShareHi = &m.Mean, &m.Lo, &m.Hi
+	return nil
 }
 
 // zipfOrLog returns the Zipf exponent s of a row, nil for a request log

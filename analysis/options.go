@@ -38,6 +38,7 @@ import (
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/schema"
+	"github.com/chbench/chbench/trace"
 )
 
 // Options configures one analysis run.
@@ -45,9 +46,9 @@ type Options struct {
 	Algo   string         // algorithm registry name (catalog.Names)
 	Config catalog.Config // hash, vnodes, eps, partitions, table size, probes, capacity
 	// Keys is the run's key source, built once where the keys enter (a
-	// flag) and passed down: a *keyset.Generator of generated keys or a
-	// *keyset.File of a key file. Its sets are the run's key sets; every
-	// mean and interval is over them.
+	// flag) and passed down: a *keyset.Generator of generated keys, or a
+	// [FileSource] (a *keyset.File of a key file, a trace's keys). Its
+	// sets are the run's key sets; every mean and interval is over them.
 	Keys keyset.Source
 	// Seed is the seed of the scenarios' random choices (which node
 	// leaves, churn's joins and leaves), recorded as the run's seed; a
@@ -80,6 +81,10 @@ type Options struct {
 	// Its limit should be Config.Budget(), which the placements' cost
 	// estimates are checked against.
 	Memory *memory.Budget
+	// ItemOverhead is the bytes every object costs beyond its key and
+	// value in the bytes a [RequestSource]'s spread reports (a cache's
+	// item header: memcached's is about 56), >= 0.
+	ItemOverhead int64
 	// Opened holds placements the caller opened itself (catalog.Open),
 	// by the name Algo and Sweep.Algos give them: programs speaking the
 	// external protocol, named by their handshake. Such a name is built
@@ -105,6 +110,27 @@ func (o Options) memory() *memory.Budget {
 	return memory.New(o.Config.Budget())
 }
 
+// A FileSource is a key source read from a file: a *keyset.File, or the
+// keys of a trace (trace.KeySource behind the command line's -trace).
+// Keys is how many keys it streams over all its sets (each set holds
+// floor or ceil of Keys/Sets), Path the file results record as key_file.
+type FileSource interface {
+	keyset.Source
+	Keys() int
+	Path() string
+}
+
+// A RequestSource is a FileSource whose keys come from requests that
+// carry sizes (a trace): [Spread] also reports the bytes each node must
+// hold for the objects it owns ([simulate.SpreadBytes] over Requests,
+// which opens the requests anew on every call).
+type RequestSource interface {
+	FileSource
+	Requests() (trace.Reader, error)
+}
+
+var _ FileSource = (*keyset.File)(nil)
+
 // generated returns the options' key generator, or nil for a key file.
 func (o Options) generated() *keyset.Generator {
 	g, _ := o.Keys.(*keyset.Generator)
@@ -129,9 +155,12 @@ func (o Options) checkConfig() error {
 		return err
 	}
 	switch o.Keys.(type) {
-	case *keyset.Generator, *keyset.File:
+	case *keyset.Generator, FileSource:
 	default:
-		return fmt.Errorf("key source %T: want a *keyset.Generator or a *keyset.File", o.Keys)
+		return fmt.Errorf("key source %T: want a *keyset.Generator or a FileSource (a key file, a trace's keys)", o.Keys)
+	}
+	if o.ItemOverhead < 0 {
+		return fmt.Errorf("item overhead %d bytes: need >= 0", o.ItemOverhead)
 	}
 	if o.Workers > MaxWorkers {
 		return fmt.Errorf("workers %d: at most %d", o.Workers, MaxWorkers)
@@ -159,7 +188,7 @@ func (o Options) runConfig() schema.Config {
 		GoVersion: runtime.Version(), Commit: o.Commit,
 	}
 	switch s := o.Keys.(type) {
-	case *keyset.File:
+	case FileSource:
 		rc.Keys, rc.KeyFile = s.Keys(), s.Path()
 	case *keyset.Generator:
 		rc.Keys = s.Keys()

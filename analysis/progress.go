@@ -28,11 +28,11 @@ func withProgress(src keyset.Source, progress func(keys int64)) keyset.Source {
 
 // RunKeys returns the number of keys one Movement or Spread run with o
 // streams: keys per set x sets for generated keys, the file's key count
-// for a key file (0 without a source). Callers sum it over runs to give a
+// for a key file or trace (0 without a source). Callers sum it over runs to give a
 // progress display its total.
 func (o Options) RunKeys() int64 {
 	switch s := o.Keys.(type) {
-	case *keyset.File:
+	case FileSource:
 		return int64(s.Keys())
 	case *keyset.Generator:
 		return int64(s.Keys()) * int64(s.Sets())

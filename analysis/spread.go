@@ -3,6 +3,7 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis/simulate"
 
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
@@ -376,7 +378,33 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 	if ci.err != nil {
 		return schema.Spread{}, fmt.Errorf("%s spread: %w", o.Algo, ci.err)
 	}
+	if rq, ok := o.Keys.(RequestSource); ok {
+		if err := spreadBytes(rq, sp.ls[0], o.ItemOverhead, &r); err != nil {
+			return schema.Spread{}, fmt.Errorf("%s spread by bytes: %w", o.Algo, err)
+		}
+	}
 	return r, nil
+}
+
+// spreadBytes sets r's bytes columns: [simulate.SpreadBytes] of the
+// requests of rq placed with l (the placement on the given node IDs,
+// layout 0), each object at its key size, last non-zero value size and
+// overhead bytes. A trace whose objects take no bytes leaves them nil.
+func spreadBytes(rq RequestSource, l algorithms.Locator, overhead int64, r *schema.Spread) error {
+	tr, err := rq.Requests()
+	if err != nil {
+		return err
+	}
+	if c, ok := tr.(io.Closer); ok {
+		defer c.Close()
+	}
+	b, err := simulate.SpreadBytes(tr, l, simulate.SpreadOptions{ItemOverhead: overhead})
+	if err != nil || b.TotalBytes <= 0 {
+		return err
+	}
+	total, peak, ptm, cv, rate := b.TotalBytes, b.PeakBytes, b.PeakToMean, b.CV, b.SampleRate
+	r.ObjectBytes, r.BusiestNode, r.BusiestBytes, r.BytesPeakToMean, r.BytesCV, r.BytesSampleRate = &total, b.Busiest, &peak, &ptm, &cv, &rate
+	return nil
 }
 
 // spreadPlacements are the placements of a spread, one per layout, as the

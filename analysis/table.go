@@ -63,6 +63,30 @@ func WriteSpreadTable(w io.Writer, rs []schema.Spread) error {
 			ci(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi, f4), ci(r.CV, r.CVLo, r.CVHi, f4),
 			f4(r.NoisePeakToMean), f4(r.NoiseCV), ep, ec, lp, tp, tc, r.NoiseMethod)
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeBytesTable(w, rs, labels)
+}
+
+// writeBytesTable writes, for the rows of a trace with sizes, the memory
+// each placement's busiest node needs: the trace's object bytes, the
+// busiest node (by bytes for its weight), its bytes, and the
+// peak-to-mean and cv of bytes; nothing when no row has them.
+func writeBytesTable(w io.Writer, rs []schema.Spread, labels []string) error {
+	if !slices.ContainsFunc(rs, func(r schema.Spread) bool { return r.ObjectBytes != nil }) {
+		return nil
+	}
+	fmt.Fprintln(w, "\nby bytes (each object once: key + value + overhead bytes, on the given node IDs):")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "algo\tnodes\tobject bytes\tbusiest node\tbusiest bytes\tbytes peak/mean\tbytes cv\tsample rate")
+	for i, r := range rs {
+		if r.ObjectBytes == nil {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Nodes, catalog.HumanBytes(int64(*r.ObjectBytes)), r.BusiestNode,
+			catalog.HumanBytes(int64(*r.BusiestBytes)), f4(*r.BytesPeakToMean), f4(*r.BytesCV), numfmt.PercentSig3(*r.BytesSampleRate))
+	}
 	return tw.Flush()
 }
 
@@ -70,10 +94,17 @@ func WriteSpreadTable(w io.Writer, rs []schema.Spread) error {
 // load with its 95% interval beside the hot-key floor, the busiest node's
 // and the hottest key's share of requests in percent, where the hottest
 // key lands, the fraction served away from the first choice and the
-// largest load / capacity of the bounded forms ("-" for the others).
+// largest load / capacity of the bounded forms ("-" for the others); for
+// a trace with sizes, the peak-to-mean of bytes and the busiest node's
+// share of bytes.
 func WriteLoadTable(w io.Writer, rs []schema.Load) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "algo\tnodes\tzipf\tpeak/mean [95% CI]\thot-key floor\tcv [95% CI]\tbusiest node\thot key\thot key node (busiest)\taway [95% CI]\tmax load/cap")
+	byBytes := slices.ContainsFunc(rs, func(r schema.Load) bool { return r.BytesPeakToMean != nil })
+	head := "algo\tnodes\tzipf\tpeak/mean [95% CI]\thot-key floor\tcv [95% CI]\tbusiest node\thot key\thot key node (busiest)\taway [95% CI]\tmax load/cap"
+	if byBytes {
+		head += "\tbytes peak/mean [95% CI]\tbusiest node's share of bytes [95% CI]"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range rs {
 		mc, z := "-", "log"
 		if r.MaxLoadOverCap != nil {
@@ -82,9 +113,16 @@ func WriteLoadTable(w io.Writer, rs []schema.Load) error {
 		if r.Zipf != nil {
 			z = ftoa(*r.Zipf)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s (%s)\t%s\t%s\n", r.Algo, r.Nodes, z,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s (%s)\t%s\t%s", r.Algo, r.Nodes, z,
 			ci(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi, f4), f4(r.Floor), ci(r.CV, r.CVLo, r.CVHi, f4), pct(r.MaxShare), pct(r.HotShare),
 			r.HotKeyNode, pct(r.HotIsBusiest), ci(r.AwayFrac, r.AwayFracLo, r.AwayFracHi, pct), mc)
+		switch {
+		case r.BytesPeakToMean != nil:
+			fmt.Fprintf(tw, "\t%s\t%s", ci(*r.BytesPeakToMean, *r.BytesPeakToMeanLo, *r.BytesPeakToMeanHi, f4), ci(*r.BytesMaxShare, *r.BytesMaxShareLo, *r.BytesMaxShareHi, pct))
+		case byBytes:
+			fmt.Fprint(tw, "\t-\t-")
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

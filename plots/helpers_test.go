@@ -69,9 +69,11 @@ func complete[R schema.Row](t *testing.T, text string) string {
 		"placements_cv", "placements_cv_p5", "placements_cv_p95", "theory_peak_to_mean", "theory_cv", "load_factor",
 		"key_load_over_bound", "key_load_over_bound_lo", "key_load_over_bound_hi", "partition_load_over_bound",
 		"max_load_over_cap", "moves_per_cap_join", "moves_per_cap_join_lo", "moves_per_cap_join_hi",
-		"moves_per_cap_leave", "moves_per_cap_leave_lo", "moves_per_cap_leave_hi"}
+		"moves_per_cap_leave", "moves_per_cap_leave_lo", "moves_per_cap_leave_hi",
+		"object_bytes", "busiest_bytes", "bytes_peak_to_mean", "bytes_cv", "bytes_sample_rate",
+		"bytes_peak_to_mean_lo", "bytes_peak_to_mean_hi", "bytes_max_share", "bytes_max_share_lo", "bytes_max_share_hi"}
 	ones := []string{"from", "to", "nodes", "replicas", "keys", "sets", "steps", "ideal_frac", "weight", "working_set", "reads", "db_steady"}
-	strs := []string{"algo", "hash", "op", "key_file", "key_kind", "placement", "label", "go_version", "commit", "noise_method", "hot_key_node", "id"}
+	strs := []string{"algo", "hash", "op", "key_file", "key_kind", "placement", "label", "go_version", "commit", "noise_method", "hot_key_node", "id", "busiest_node"}
 	head := recs[0]
 	var add []string
 	for _, c := range schema.Columns[R]() {

@@ -71,6 +71,15 @@ import (
 //     forms of bounded loads, from boundedloads.csv;
 //   - spread-hashes-sequential: spread-hashes on sequential keys, from
 //     hashes-sequential.csv;
+//   - sim-hit-ratio, sim-db-reads: the simulated fleet's hit ratio and
+//     database reads per second per window against time, per placement,
+//     the membership changes as dashed lines; sim-storm-peak,
+//     sim-storm-extra, sim-storm-refill: per placement and change time the
+//     storm's peak multiple of the baseline, its extra database reads to
+//     the refill and the refill time; sim-node-hit-ratio: per placement the
+//     nodes' hit ratios over the run, one panel per node memory; from
+//     sim-window.csv, sim-event.csv, sim-node.csv, sim-summary.csv and
+//     sim-trace.csv (chbench simulate).
 //   - switching, switching-weighted: the keys routed differently when a
 //     fleet switches between two dialects of real clients and proxies, a
 //     matrix with the value (and the database multiple) in every cell,
@@ -144,6 +153,7 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.LoadFile, loadFigures))
 	add(figuresOf(dir, schema.BoundedFile, boundedFigures))
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
+	add(simFiguresFrom(dir))
 	add(figuresOf(dir, schema.SwitchingFile, switchingFigures))
 
 	out := filepath.Join(dir, schema.PlotsDir)

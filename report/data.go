@@ -115,6 +115,7 @@ type Data struct {
 	storm                 string          // storm scenario, e.g. "from 4 to 5 nodes, 50,000 reads/s at hit ratio 0.95 over 1,000,000 keys"
 	stormShort            string          // " (4 -> 5)" for the table header
 	switches              []schema.Switch // switching.csv, as read (section "Switching clients")
+	sim                   *simReport      // the fleet simulation (sim-*.csv), nil when absent
 	// conformance: per placement of conformance.csv, in order of first
 	// appearance, its verdicts.
 	conformance []verdicts
@@ -254,6 +255,11 @@ func (ld *loader) readAll() error {
 			return err
 		}
 	}
+	if present(schema.SimSummaryFile.Name) {
+		if err := ld.simulation(dir); err != nil {
+			return err
+		}
+	}
 	if present(schema.ConformanceFile.Name) {
 		if err := readInto(ld, dir, schema.ConformanceFile, ld.conformance); err != nil {
 			return err
@@ -306,11 +312,13 @@ func (ld *loader) row(algo string) *algoRow {
 
 // isExternal reports whether algo names a placement outside the catalog:
 // a program speaking the external protocol, whose rows carry the name
-// its handshake gave (a label, and not a name the catalog or load.csv's
-// forms of bounded loads use).
+// its handshake gave (a label, and not a name the catalog or any form of
+// bounded loads uses: load.csv names the catalog's bounded by its form,
+// bounded-partition).
 func isExternal(algo string) bool {
 	_, err := catalog.Describe(algo)
-	return err != nil && schema.IsLabel(algo) && !slices.Contains(schema.LoadPlacements(), algo)
+	return err != nil && schema.IsLabel(algo) && !slices.Contains(schema.LoadPlacements(), algo) &&
+		!slices.Contains(schema.BoundedVariants(), algo)
 }
 
 // set stores v as algo's metric m. A second value for the same row and
@@ -708,7 +716,7 @@ func Inputs(dir string) []string {
 func resultFiles() []string {
 	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,
 		schema.ReplicationFile.Name, schema.BoundedFile.Name, schema.WeightsFile.Name, schema.ConformanceFile.Name,
-		schema.SwitchingFile.Name}
+		schema.SwitchingFile.Name, schema.SimSummaryFile.Name}
 }
 
 // conformance reads conformance.csv: per placement, in order of first

@@ -467,7 +467,7 @@ func containsIdeal(v value) bool { return v.CI && v.Lo <= 1 && 1 <= v.Hi }
 // in order.
 func sections(d *Data) []section {
 	return []section{movementSection(d), evennessSection(d), hotKeySection(d), lookupSection(d), replicationSection(d), stormSection(d),
-		switchingSection(d), conformanceSection(d)}
+		simulateSection(d), switchingSection(d), conformanceSection(d)}
 }
 
 // notIn is the text of a section whose file is not in the run.
@@ -488,9 +488,12 @@ func movementSection(d *Data) section {
 		s.text = append(s.text, notIn("Movement", schema.MovementFile.Name))
 	} else {
 		ci := countIf(join, func(n named) bool { return containsIdeal(n.Val) })
-		t := fmt.Sprintf("**Takeaway:** when one node joins %s nodes, %d of %d algorithms move at most %sx the ideal fraction (for %d of %d the 95%% interval contains the ideal itself); most: %s.",
-			count(d.moveN), countIf(join, func(n named) bool { return near(n.V) }), len(join), fixed2(nearIdeal), ci, len(join),
-			list(lastK(join, top, func(v float64) bool { return !near(v) }), fixed2, "x"))
+		t := fmt.Sprintf("**Takeaway:** when one node joins %s nodes, %d of %d algorithms move at most %sx the ideal fraction (for %d of %d the 95%% interval contains the ideal itself)",
+			count(d.moveN), countIf(join, func(n named) bool { return near(n.V) }), len(join), fixed2(nearIdeal), ci, len(join))
+		if far := lastK(join, top, func(v float64) bool { return !near(v) }); len(far) > 0 {
+			t += "; most: " + list(far, fixed2, "x")
+		}
+		t += "."
 		if len(leave) > 0 {
 			t += fmt.Sprintf(" When a random node leaves, %d of %d algorithms do", countIf(leave, func(n named) bool { return near(n.V) }), len(leave))
 			if far := lastK(leave, top, func(v float64) bool { return !near(v) }); len(far) > 0 {

@@ -610,6 +610,38 @@ func TestRulesFollowMeasurements(t *testing.T) {
 	}
 }
 
+// When every algorithm's join moves at most nearIdeal x the ideal, the
+// movement takeaway ends after the count: no "most:" with an empty list.
+func TestMovementTakeawayWithoutFarJoins(t *testing.T) {
+	dir := copyRun(t, func(file string, recs [][]string) {
+		if file != schema.MovementFile.Name {
+			return
+		}
+		h := recs[0]
+		for _, r := range recs[1:] {
+			if r[slices.Index(h, "op")] == "add" {
+				ideal := r[slices.Index(h, "ideal_frac")]
+				for _, c := range []string{"moved_frac", "moved_frac_lo", "moved_frac_hi"} {
+					r[slices.Index(h, c)] = ideal
+				}
+				r[slices.Index(h, "moved_over_ideal")] = "1"
+			}
+		}
+	})
+	rep := render(t, dir, DefaultProfile())
+	i := strings.Index(rep, "when one node joins")
+	if i < 0 {
+		t.Fatal("no movement takeaway")
+	}
+	line := rep[i : i+strings.Index(rep[i:], "\n")]
+	if strings.Contains(line, "most: .") || strings.Contains(line, "most: ;") {
+		t.Errorf("takeaway lists no algorithm after most: %q", line)
+	}
+	if !strings.Contains(line, "the 95% interval contains the ideal itself).") {
+		t.Errorf("takeaway %q: want the join count ended by a full stop", line)
+	}
+}
+
 // ranking joins the values whose intervals overlap the lowest's with ≈
 // and lists the others after "clearly above the lowest", in value order.
 func TestRanking(t *testing.T) {
@@ -855,6 +887,20 @@ func TestExternalRowsBesideCatalog(t *testing.T) {
 	}
 	if strings.Index(rep, "| `my-ring` |") < strings.Index(rep, "| `dx` |") {
 		t.Error("my-ring's row comes before the catalog's last algorithm")
+	}
+}
+
+// load.csv names the catalog's bounded by its form, bounded-partition:
+// its request peak-to-mean belongs in bounded's row (column 11), and no
+// row of its own (external or variant) may appear for it.
+func TestBoundedPartitionIsBoundedsRow(t *testing.T) {
+	rep := render(t, copyRun(t, nil), DefaultProfile())
+	if strings.Contains(rep, "| `bounded-partition` |") {
+		t.Error("bounded-partition has a trade-off row of its own; load.csv's rows for it are bounded's")
+	}
+	cells := strings.Split(tableRow(t, rep, "bounded"), " | ")
+	if len(cells) < 12 || strings.Trim(cells[11], "* ") == "" {
+		t.Errorf("bounded's row %q has no request peak-to-mean", tableRow(t, rep, "bounded"))
 	}
 }
 

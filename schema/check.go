@@ -48,10 +48,12 @@ var domains = map[string]domain{
 	"hit_ratio": fraction, "hit_after": fraction, "hit_live": fraction, "hit_sim": fraction,
 	"moved_frac": nonNegative, "collateral_frac": nonNegative, "cv": nonNegative, "exact_cv": nonNegative,
 	"load_cv": nonNegative, "noise_cv": nonNegative, "zipf": nonNegative,
-	"db_reads": nonNegative, "db_steady": nonNegative, "extra_db_reads": nonNegative,
+	"db_reads": nonNegative, "db_steady": nonNegative,
 	"recovery_s": nonNegative, "tau_s": nonNegative,
 	"differ_frac": fraction,
 	"op":          label,
+	// bytes of a trace's objects (spread, load)
+	"bytes_sample_rate": share, "bytes_max_share": fraction,
 }
 
 // domainOf returns the domain of column name: its own, or for X_lo and

@@ -18,13 +18,17 @@ import (
 
 // Row is a result row type of this package ([Move], [Spread], [ShareRow],
 // [Load], [Bounded], [Storm], [StormPoint], [Replication], [StormLive],
+// [SimWindow], [SimNode], [SimEvent], [SimSummary], [TraceStats],
 // [Conformance], [DumpDiff], [DumpCell], [DumpMismatch], [DumpGuess]):
 // the generic writers and readers ([WriteCSV], [ReadCSV], [WriteJSON],
 // [ReadJSON], [WriteBench]) take and return slices of one of them.
 type Row interface {
 	// columns returns the row type's CSV header, in order. A name
 	// prefixed with "~" is a CSV column that JSON keeps only inside the
-	// "config" object.
+	// "config" object; one prefixed with "?" (after any "~") is optional
+	// when read: a file written before the column existed reads it as
+	// absent (nil, an empty string or zero). Only columns that are absent
+	// where they do not apply (pointers, labels) are optional.
 	columns() []string
 }
 
@@ -34,9 +38,10 @@ type Row interface {
 // Config does too: it is written from the first and read into both), and
 // whether JSON shows it outside "config".
 type field struct {
-	name  string
-	paths [][]int
-	json  bool
+	name     string
+	paths    [][]int
+	json     bool
+	optional bool // may be missing from a file read (see Row)
 }
 
 // layout is how the codec reads and writes one row type.
@@ -89,7 +94,8 @@ func layoutOf[R Row]() *layout {
 	inCSV := map[string]bool{}
 	for _, c := range zero.columns() {
 		name, csvOnly := strings.CutPrefix(c, "~")
-		fd := field{name: name, json: !csvOnly}
+		name, optional := strings.CutPrefix(name, "?")
+		fd := field{name: name, json: !csvOnly, optional: optional}
 		if p, ok := own[name]; ok {
 			fd.paths = append(fd.paths, p)
 		}
@@ -151,6 +157,8 @@ func cell(v reflect.Value, c field) string {
 		return strconv.FormatUint(x.Uint(), 10)
 	case reflect.Float64:
 		return strconv.FormatFloat(x.Float(), 'g', -1, 64)
+	case reflect.Bool:
+		return strconv.FormatBool(x.Bool())
 	}
 	panic(fmt.Sprintf("schema: column %s: unsupported type %v", c.name, x.Type()))
 }
@@ -190,6 +198,11 @@ func setCell(v reflect.Value, c field, s string) error {
 				return fmt.Errorf("%q is not a whole number >= 0", s)
 			}
 			x.SetUint(n)
+		case reflect.Bool:
+			if s != "true" && s != "false" {
+				return fmt.Errorf("%q is neither true nor false", s)
+			}
+			x.SetBool(s == "true")
 		case reflect.Float64:
 			if s == "" {
 				return errors.New("empty, want a number")
@@ -262,7 +275,7 @@ func ReadCSV[R Row](r io.Reader, file string) ([]R, error) {
 				at[j] = i
 			}
 		}
-		if at[j] < 0 {
+		if at[j] < 0 && !c.optional {
 			return nil, fmt.Errorf("%s:1: missing column %q", file, c.name)
 		}
 	}
@@ -284,6 +297,9 @@ func ReadCSV[R Row](r io.Reader, file string) ([]R, error) {
 		var row R
 		v := reflect.ValueOf(&row).Elem()
 		for j, c := range l.cols {
+			if at[j] < 0 { // an optional column the file does not have
+				continue
+			}
 			if err := setCell(v, c, rec[at[j]]); err != nil {
 				return nil, fmt.Errorf("%s:%d: column %s (%d): %w", file, line, c.name, at[j]+1, err)
 			}

@@ -73,7 +73,7 @@ func Columns[R Row]() []string {
 	var zero R
 	out := make([]string, 0, len(zero.columns()))
 	for _, c := range zero.columns() {
-		out = append(out, strings.TrimPrefix(c, "~"))
+		out = append(out, strings.TrimPrefix(strings.TrimPrefix(c, "~"), "?"))
 	}
 	return out
 }

@@ -8,10 +8,11 @@
 //     (movement), [Spread] and its per-node [ShareRow] (spread), [Load]
 //     (request load), [Bounded] (bounded loads), [Storm] and [StormPoint]
 //     (miss storm and its warm-up curve), [Replication], [StormLive] (the
-//     storm against real memcached), [Conformance] (a placement's verdict
-//     per property), [DumpDiff], [DumpCell], [DumpMismatch] and
-//     [DumpGuess] (a key dump against a placement), [Switch] (switching
-//     clients);
+//     storm against real memcached), [SimWindow], [SimNode], [SimEvent],
+//     [SimSummary] and [TraceStats] (the fleet simulation and its trace),
+//     [Conformance] (a placement's verdict per property), [DumpDiff],
+//     [DumpCell], [DumpMismatch] and [DumpGuess] (a key dump against a
+//     placement), [Switch] (switching clients);
 //   - one generic writer and reader for all of them: [WriteCSV] and
 //     [ReadCSV] (header by name, errors naming file, line, column and
 //     value), [WriteJSON] and [ReadJSON], [WriteBench] (the Go benchmark
@@ -29,10 +30,12 @@
 // # Formats
 //
 // CSV has one header line of column names, then one row per result;
-// floats use the shortest representation that reads back exactly, and an
-// absent value is an empty cell. Readers find columns by name, in any
-// order, and ignore columns they do not know, so columns may be appended;
-// a column of the row type missing from a file is an error. Values fixed
+// floats use the shortest representation that reads back exactly, booleans
+// are true or false, and an absent value is an empty cell. Readers find
+// columns by name, in any order, and ignore columns they do not know, so
+// columns may be appended; a column of the row type missing from a file
+// is an error, except the optional columns a row type added later (they
+// read as absent: the bytes columns of spread and load). Values fixed
 // by the configuration rather than measured (ideal_frac, expected_moves,
 // ideal_join_frac, bound_1_over_eps2) are computed with a single rounding
 // where the weights are integers, so a value that is mathematically round
@@ -177,6 +180,18 @@
 //     keys / ceil(c·K·w/W), per set) and on partitions (max over nodes of
 //     partitions / capacity, <= 1 by construction); empty otherwise.
 //   - JSON samples: min_share, max_share, peak_to_mean, cv per key set.
+//   - object_bytes, busiest_node, busiest_bytes, bytes_peak_to_mean,
+//     bytes_cv, bytes_sample_rate (a -trace whose format carries sizes;
+//     empty otherwise, and optional when read: files written before them
+//     read them as empty): the spread by bytes (simulate.SpreadBytes):
+//     every distinct object of the trace once, at its key size, its last
+//     non-zero value size and -overhead bytes, on its owner in the layout
+//     of the given node IDs (set 0). object_bytes is their sum; the busiest
+//     node is the one with the most bytes for its weight, busiest_bytes
+//     what it must hold; bytes_peak_to_mean and bytes_cv are over bytes /
+//     weight share. bytes_sample_rate is 1 when every object was tracked,
+//     else the hash sample's 2^-k (past 2^20 objects; the byte columns are
+//     then estimates).
 //
 // # Per-node shares (spread -shares): [ShareRow]
 //
@@ -219,7 +234,16 @@
 //   - in_flight: K, the requests in flight of bounded-request's service
 //     model (K in flight, completing in arrival order); 0 for the others.
 //   - JSON samples: peak_to_mean, cv, max_share, hot_share, away_frac,
-//     hot_key_node, hot_is_busiest per stream.
+//     hot_key_node, hot_is_busiest per stream (and bytes_peak_to_mean,
+//     bytes_max_share for a trace with sizes).
+//   - With -trace, the streams are the trace's requests (request i to
+//     stream i mod sets, a record of op_count requests counting that
+//     often), keys and requests count the trace's requests, zipf is empty
+//     and key_file is the trace. bytes_peak_to_mean, bytes_max_share (+
+//     _lo, _hi; a trace whose format carries sizes, empty otherwise and
+//     optional when read): the same statistics of bytes served, every
+//     request weighing its object's bytes (key size, the last non-zero
+//     value size the trace gave the key, -overhead).
 //
 // # Bounded loads (bounded): [Bounded]
 //
@@ -300,6 +324,61 @@
 //     change, h and Q (1-h)); db_steady: Q (1-h).
 //   - JSON: the same fields plus "config"; go_version and commit live only
 //     there.
+//
+// # Fleet simulation (simulate): [SimWindow], [SimNode], [SimEvent], [SimSummary], [TraceStats]
+//
+// A trace or a generated workload replayed through every placement to a
+// fleet of LRU caches (package analysis/simulate); algo is the
+// placement's label (a catalog name or an external program's), hash and
+// vnodes the placements' settings, seed the workload's, key_file the trace
+// (empty for a generated workload). Windows lie on a grid of window_s
+// from the first request and are cut at every event. Counts are requests
+// (a record of Count requests counts that often); a hit ratio is empty
+// where there were no gets.
+//
+//   - sim-window.csv, per placement and window: window (0-based), start_s,
+//     end_s (seconds since the first request), partial (the last window,
+//     cut by the end of the trace: its rate divides by the whole window),
+//     requests, gets (get, gets), hits, db_reads (every read that missed,
+//     was routed to a failed node or was too large to cache; hits +
+//     db_reads = gets), writes, deletes, hit_ratio, db_reads_per_s,
+//     bytes and items the fleet holds at the window's end, evictions and
+//     expired (items found expired) in the window, members and
+//     capacity_bytes (their memory) at its end.
+//   - sim-node.csv, per placement, window and node that was a member in
+//     it: node, member and down (failed, not yet detected) at the end,
+//     capacity_bytes, bytes and items held at the end (bytes <=
+//     capacity_bytes), gets and hits routed to it, hit_ratio.
+//   - sim-event.csv, per placement and event: event (its position in the
+//     script), at_s, kind (join, leave, fail, reweight), node, weight (join,
+//     reweight), detect_s (fail), reached (false: the trace ended first,
+//     the storm columns empty); the storm, read off the windows from the
+//     event to the next event's time or the end (events at one time share
+//     it): baseline_miss_ratio and baseline_db_reads_per_s over the
+//     -baseline windows before it (empty without gets there),
+//     peak_db_reads_per_s and peak_window, peak_multiple (peak / baseline;
+//     empty for a baseline of 0), min_hit_ratio, extra_db_reads (database
+//     reads beyond the baseline miss ratio to the storm's end: may be
+//     negative when the event adds memory), extra_db_reads_to_refill (the
+//     same up to the refill window: the storm's own cost), refilled,
+//     refill_s (from the event to the end of the first window whose miss
+//     ratio is within 1.1x the baseline; one window's resolution) and
+//     refill_window (empty when not refilled).
+//   - sim-summary.csv, per placement: nodes and events of the run,
+//     requests, gets, hits, hit_ratio, db_reads, writes, deletes,
+//     evictions, expired, too_large (items larger than their node's whole
+//     memory, never stored), down_reads (reads routed to a failed node
+//     before it was detected), zero_size_fills (misses filled at the mean
+//     value size because their own was 0), peak_node_bytes (the most any
+//     node held at a window's end), window_s, item_overhead (bytes per
+//     item beyond key and value), fill (misses fill the cache).
+//   - sim-trace.csv (and chbench trace -format csv), one row: what the
+//     reader read (trace.Stats): format, compressed (zstd), input_bytes,
+//     records, requests, bad_records, distinct_keys and distinct_exact
+//     (false: a HyperLogLog estimate past 65,536 keys), bytes (key + value
+//     over requests), has_time, first_s, last_s, op_get ... op_decr (the
+//     requests per operation), clients, zero_size_reads, warnings (the
+//     reader's warnings joined by " | ").
 //
 // # Switching clients (switch): [Switch]
 //

@@ -54,6 +54,11 @@ var (
 	ReplicationFile       = File[Replication]{"replication.csv"}
 	LoadFile              = File[Load]{"load.csv"}
 	BoundedFile           = File[Bounded]{"boundedloads.csv"}
+	SimWindowFile         = File[SimWindow]{"sim-window.csv"}
+	SimNodeFile           = File[SimNode]{"sim-node.csv"}
+	SimEventFile          = File[SimEvent]{"sim-event.csv"}
+	SimSummaryFile        = File[SimSummary]{"sim-summary.csv"}
+	SimTraceFile          = File[TraceStats]{"sim-trace.csv"}
 	ConformanceFile       = File[Conformance]{"conformance.csv"}
 	SwitchingFile         = File[Switch]{"switching.csv"}
 )
@@ -115,6 +120,12 @@ func Files() []Entry {
 		{"load.txt", "Load", "`load.csv` in the Go benchmark format, one line per request stream"},
 		rowsOf(BoundedFile, "`chbench bounded`: the three forms of bounded loads and the plain ring against eps"),
 		rowsOf(HashesSequentialFile, "`chbench spread -keys-kind sequential`: `hashes.csv` on sequential keys"),
+		rowsOf(SimWindowFile, "`chbench simulate`: a generated Twitter-format trace replayed through 40 LRU caches (8 with twice the memory) as 20 join halfway, every algorithm: the fleet per time window"),
+		rowsOf(SimNodeFile, "`chbench simulate`: the same replay per node and window: bytes held against capacity, gets and hits"),
+		rowsOf(SimEventFile, "`chbench simulate`: the storm of each join: peak database reads against the baseline, extra reads, refill time"),
+		rowsOf(SimSummaryFile, "`chbench simulate`: each algorithm's whole replay: hit ratio, database reads, evictions"),
+		rowsOf(SimTraceFile, "`chbench simulate`: what the trace reader read: requests, distinct keys, bytes, span, operations, warnings"),
+		{"sim.table", "", "`chbench simulate`'s tables of that replay, for terminals"},
 		{"external.txt", "", "Go benchmark output of `BenchmarkLocateKeys` (algorithms/external): chbench's own CPU time per key of a placement in another process, against a trivial responder and the two example programs"},
 		{"external-benchstat.txt", "", "benchstat tables of `external.txt`: cpu-ns/key (chbench's side) and ns/key (wall, the program's lookup included) per responder and batch size"},
 		rowsOf(ConformanceFile, "`chbench conformance`: the verdict per property of the example programs (Python ring; C jump against chbench's jump)"),

@@ -16,6 +16,10 @@ type LoadSample struct {
 	Away       float64 `json:"away_frac"`      // fraction of requests served away from their first-choice node
 	HotNode    string  `json:"hot_key_node"`   // node serving most of the hottest key's requests
 	HotBusiest bool    `json:"hot_is_busiest"` // whether that node is the busiest
+	// The load by bytes (a trace with sizes; nil otherwise): max over
+	// nodes of byte share / weight share, and the busiest node's share.
+	BytesPeakToMean *float64 `json:"bytes_peak_to_mean,omitempty"`
+	BytesMaxShare   *float64 `json:"bytes_max_share,omitempty"`
 }
 
 // Load is one request-load result (one placement, one popularity law):
@@ -46,8 +50,16 @@ type Load struct {
 	AwayFracHi     float64  `json:"away_frac_hi"`
 	MaxLoadOverCap *float64 `json:"max_load_over_cap"`
 	InFlight       int      `json:"in_flight"`
-	Config         `json:"config"`
-	Samples        []LoadSample `json:"samples"`
+	// The load by bytes, for a trace with sizes (nil otherwise): see the
+	// package doc.
+	BytesPeakToMean   *float64 `json:"bytes_peak_to_mean"`
+	BytesPeakToMeanLo *float64 `json:"bytes_peak_to_mean_lo"`
+	BytesPeakToMeanHi *float64 `json:"bytes_peak_to_mean_hi"`
+	BytesMaxShare     *float64 `json:"bytes_max_share"`
+	BytesMaxShareLo   *float64 `json:"bytes_max_share_lo"`
+	BytesMaxShareHi   *float64 `json:"bytes_max_share_hi"`
+	Config            `json:"config"`
+	Samples           []LoadSample `json:"samples"`
 }
 
 func (Load) columns() []string {
@@ -58,6 +70,7 @@ func (Load) columns() []string {
 		"floor", "hot_key_node", "hot_is_busiest", "away_frac", "away_frac_lo", "away_frac_hi",
 		"max_load_over_cap", "in_flight", "~eps", "~partitions", "~key_kind", "~key_file", "~go_version", "~commit",
 		"~table_size", "~probes", "~capacity",
+		"?bytes_peak_to_mean", "?bytes_peak_to_mean_lo", "?bytes_peak_to_mean_hi", "?bytes_max_share", "?bytes_max_share_lo", "?bytes_max_share_hi",
 	}
 }
 
@@ -66,8 +79,8 @@ func (Load) columns() []string {
 //
 //	BenchmarkLoad/algo=ring/nodes=100/zipf=0.99 1 7.1 peak/mean 0.9 cv 0.071 max-share 0.069 hot-share 0 away-frac 6.9 floor
 //
-// zipf=log for a request log. floor is declared exact; the rest are
-// sampled.
+// zipf=log for a request log or trace, with bytes-peak/mean last for a
+// trace with sizes. floor is declared exact; the rest are sampled.
 func (r Load) benchName() string {
 	z := "log"
 	if r.Zipf != nil {
@@ -87,6 +100,9 @@ func (r Load) benchLines() [][]benchfmt.Value {
 			{Value: s.Away, Unit: "away-frac"},
 			{Value: r.Floor, Unit: "floor"},
 		})
+		if s.BytesPeakToMean != nil {
+			out[len(out)-1] = append(out[len(out)-1], benchfmt.Value{Value: *s.BytesPeakToMean, Unit: "bytes-peak/mean"})
+		}
 	}
 	return out
 }

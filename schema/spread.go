@@ -72,9 +72,17 @@ type Spread struct {
 	KeyLoadOverBoundHi      *float64 `json:"key_load_over_bound_hi"`
 	PartitionLoadOverBound  *float64 `json:"partition_load_over_bound"`
 	NoiseMethod             string   `json:"noise_method"` // "analytic" or "simulated": how NoisePeakToMean was obtained
-	Config                  `json:"config"`
-	Shares                  []Share        `json:"shares"`
-	Samples                 []SpreadSample `json:"samples"`
+	// The bytes of a trace's objects per node (a trace with sizes only;
+	// nil, and BusiestNode empty, otherwise): see the package doc.
+	ObjectBytes     *float64 `json:"object_bytes"`
+	BusiestNode     string   `json:"busiest_node"`
+	BusiestBytes    *float64 `json:"busiest_bytes"`
+	BytesPeakToMean *float64 `json:"bytes_peak_to_mean"`
+	BytesCV         *float64 `json:"bytes_cv"`
+	BytesSampleRate *float64 `json:"bytes_sample_rate"`
+	Config          `json:"config"`
+	Shares          []Share        `json:"shares"`
+	Samples         []SpreadSample `json:"samples"`
 }
 
 func (Spread) columns() []string {
@@ -92,6 +100,7 @@ func (Spread) columns() []string {
 		"theory_peak_to_mean", "theory_cv",
 		"load_factor", "key_load_over_bound", "key_load_over_bound_lo", "key_load_over_bound_hi", "partition_load_over_bound",
 		"noise_method",
+		"?object_bytes", "?busiest_node", "?busiest_bytes", "?bytes_peak_to_mean", "?bytes_cv", "?bytes_sample_rate",
 	}
 }
 

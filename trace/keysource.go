@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"io"
 	"sync"
 	"unsafe"
 
@@ -18,7 +19,8 @@ import (
 // (memory: 8 bytes per distinct key, at most MaxDistinct of them); else
 // every request counts, Count times (a spread weighted by requests).
 // Syntax errors are skipped: the reader's Stats count them, and the
-// caller reports them from its own pass.
+// caller reports them from its own pass. A Reader that is an io.Closer
+// (a *File) is closed when its pass ends.
 type KeySource struct {
 	Open        func() (Reader, error)
 	SetCount    int // S >= 1
@@ -59,6 +61,9 @@ func (k *KeySource) Each(workers int, fn func(worker, set int, keys []string)) e
 	r, err := k.Open()
 	if err != nil {
 		return err
+	}
+	if c, ok := r.(io.Closer); ok { // a trace.File: every pass opens the file anew
+		defer c.Close()
 	}
 	workers = keyset.Workers(workers)
 	work := make(chan *keyChunk, workers)

@@ -103,7 +103,19 @@ type Config struct {
 	// Workers bounds how many replays compute at once (< 1: GOMAXPROCS).
 	// Results do not depend on it.
 	Workers int
+	// MaxItems, if > 0, bounds the items one replay's caches hold at
+	// once: a replay that holds more after a chunk of requests fails with
+	// an error naming the bound (memory is what the caches hold, about
+	// ItemBytes per item, so a budget B allows B/ItemBytes/placements).
+	// The check depends only on the replay, so it fails at the same
+	// request for any number of workers.
+	MaxItems int64
 }
+
+// ItemBytes is about what one cached item costs a replay: its entry (32
+// bytes) and at least two slots of the table, which is at most half full
+// (16 bytes each).
+const ItemBytes = 64
 
 // MaxRows bounds the node rows of one run (windows x nodes x placements),
 // so that a window far too short for a long trace is an error, not
@@ -130,8 +142,8 @@ func (c Config) Validate() error {
 	if math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0) || c.Rate < 0 {
 		return fmt.Errorf("simulate: rate %v: need a finite number of requests per second >= 0", c.Rate)
 	}
-	if c.ItemOverhead < 0 || c.DefaultValueSize < 0 || c.Baseline < 0 {
-		return fmt.Errorf("simulate: item overhead %d, default value size %d, baseline %d: need >= 0", c.ItemOverhead, c.DefaultValueSize, c.Baseline)
+	if c.ItemOverhead < 0 || c.DefaultValueSize < 0 || c.Baseline < 0 || c.MaxItems < 0 {
+		return fmt.Errorf("simulate: item overhead %d, default value size %d, baseline %d, item bound %d: need >= 0", c.ItemOverhead, c.DefaultValueSize, c.Baseline, c.MaxItems)
 	}
 	if math.IsNaN(c.Capacity.PerWeight) || math.IsInf(c.Capacity.PerWeight, 0) || c.Capacity.PerWeight < 0 {
 		return fmt.Errorf("simulate: capacity per weight %v: need a finite number of bytes >= 0", c.Capacity.PerWeight)

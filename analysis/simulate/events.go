@@ -67,7 +67,11 @@ func events(cfg *Config, label string, rows []Window) []EventResult {
 				er.MinHitRatio = min(er.MinHitRatio, w.HitRatio)
 			}
 			if er.BaselineKnown {
-				er.ExtraDBReads += float64(w.DBReads) - er.BaselineMissRatio*float64(w.Gets)
+				extra := float64(w.DBReads) - er.BaselineMissRatio*float64(w.Gets)
+				er.ExtraDBReads += extra
+				if !er.Refilled {
+					er.ExtraToRefill += extra
+				}
 				if !er.Refilled && w.Gets > 0 && float64(w.DBReads) <= RefillFactor*er.BaselineMissRatio*float64(w.Gets) {
 					er.Refilled, er.RefillTime, er.RefillWindow = true, w.End-e.At, j
 				}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -193,5 +194,44 @@ func TestReweight(t *testing.T) {
 	// noise of 5-second windows.
 	if ratio := float64(after) / float64(before); ratio < 0.75*(0.25/3.25)/0.25 || ratio > 1.25*(0.25/3.25)/0.25 {
 		t.Errorf("node-0's gets went from %d to %d (x%.2f), want about x%.2f", before, after, ratio, (0.25/3.25)/0.25)
+	}
+}
+
+// MaxItems bounds what a replay's caches hold: the fleet scenario's
+// caches hold tens of thousands of items at once, so a bound of 1,000
+// fails, naming the bound, at the same request for 1 and 3 workers; a
+// bound above the trace's distinct keys times its memberships (every item
+// a distinct key on one node of one membership) never fails, and the
+// results are those of an unbounded run.
+func TestMaxItems(t *testing.T) {
+	cfg := fleetConfig(t)
+	small := fleetWorkload
+	small.Requests = 30000
+	b := twitterTrace(t, small)
+	var msgs []string
+	for _, workers := range []int{1, 3} {
+		c := cfg
+		c.Workers, c.MaxItems = workers, 1000
+		_, err := simulate.Run(reader(t, b), []simulate.Placement{placement(t, "ring", c.Nodes), placement(t, "jump", c.Nodes)}, c)
+		if err == nil || !strings.Contains(err.Error(), "more than the 1000 the memory budget allows") {
+			t.Fatalf("%d workers: error %v, want the item bound", workers, err)
+		}
+		msgs = append(msgs, err.Error())
+	}
+	if msgs[0] != msgs[1] {
+		t.Errorf("the bound fails differently with 1 and 3 workers:\n%s\n%s", msgs[0], msgs[1])
+	}
+	unbounded, err := simulate.Run(reader(t, b), []simulate.Placement{placement(t, "ring", cfg.Nodes)}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxItems = int64(small.Keys) * int64(1+len(cfg.Events))
+	bounded, err := simulate.Run(reader(t, b), []simulate.Placement{placement(t, "ring", cfg.Nodes)}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bounded.Stats, unbounded.Stats = nil, nil
+	if !reflect.DeepEqual(bounded, unbounded) {
+		t.Error("a bound that is never reached changes the results")
 	}
 }

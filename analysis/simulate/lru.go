@@ -47,6 +47,7 @@ type item struct {
 // counts are a replay's cache events, summed over all its caches.
 type counts struct {
 	evictions, expired, tooLarge int64
+	items                        int64 // items held by the replay's live caches
 }
 
 func newLRU(capacity int64, c *counts) *lru {
@@ -114,6 +115,7 @@ func (l *lru) set(h uint64, size int64, expires time.Duration) {
 	l.head = i
 	l.slots[s] = slot{h: h, i: i}
 	l.n++
+	l.c.items++
 	l.bytes += size
 	if 2*l.n > len(l.slots) {
 		l.grow()
@@ -180,6 +182,7 @@ func (l *lru) drop(s int) {
 	}
 	l.bytes -= e.size
 	l.n--
+	l.c.items--
 	*e = entry{next: l.free}
 	l.free = i
 	mask := len(l.slots) - 1

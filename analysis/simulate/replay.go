@@ -168,6 +168,10 @@ func (rp *replay) chunk(c *chunk) {
 		}
 		i = end
 	}
+	if m := rp.cfg.MaxItems; m > 0 && rp.counts.items > m {
+		rp.err = fmt.Errorf("simulate: %s: the caches hold %d items after the request at %v, more than the %d the memory budget allows a replay (about %d bytes each): give a larger budget, less memory per node or fewer placements",
+			rp.label, rp.counts.items, c.reqs[len(c.reqs)-1].t, m, ItemBytes)
+	}
 }
 
 // apply applies every step due at or before t.
@@ -189,7 +193,8 @@ func (rp *replay) change(s step) error {
 	e := rp.cfg.Events[s.event]
 	if s.down {
 		nd := rp.byID[e.Node.ID]
-		nd.down, nd.cache = true, nil
+		rp.discard(nd)
+		nd.down = true
 		return nil
 	}
 	switch s.kind {
@@ -209,7 +214,8 @@ func (rp *replay) change(s step) error {
 		i := algorithms.IndexOf(rp.members, e.Node.ID)
 		rp.members = slices.Delete(rp.members, i, i+1)
 		nd := rp.byID[e.Node.ID]
-		nd.member, nd.down, nd.cache = false, false, nil
+		rp.discard(nd)
+		nd.member, nd.down = false, false
 	case Reweight:
 		i := algorithms.IndexOf(rp.members, e.Node.ID)
 		rp.members[i].Weight = e.Node.Weight
@@ -228,6 +234,14 @@ func (rp *replay) change(s step) error {
 	}
 	rp.loc = next
 	return rp.route()
+}
+
+// discard drops nd's cache (a leave or a failure), releasing its items.
+func (rp *replay) discard(nd *node) {
+	if nd.cache != nil {
+		rp.counts.items -= nd.cache.items()
+		nd.cache = nil
+	}
 }
 
 // request replays one request on its owner nd.

@@ -73,6 +73,12 @@ type EventResult struct {
 	// Gets. Sampling noise can make it negative when the event costs
 	// nothing.
 	ExtraDBReads float64
+	// ExtraToRefill is the same sum over the storm's windows up to and
+	// including the refill window (all of them when not refilled): what
+	// the storm itself cost, without the new steady state that follows
+	// (an event that adds memory lowers the miss ratio after the refill,
+	// which ExtraDBReads counts against the storm).
+	ExtraToRefill float64
 	// Refilled reports whether a window's miss ratio came back within
 	// RefillFactor of the baseline before the storm's end; RefillTime is
 	// then from the event to the end of the first such window (so its

@@ -45,7 +45,8 @@ const stormZ = 4.5
 //     (stormZ deviations of its 20 s of gets) moving the threshold;
 //   - the extra database reads, against h f sum(1 - exp(-Q p_i T)) over
 //     the 20 s, within stormZ deviations of the steady misses' count over
-//     the storm plus the baseline's error times the storm's gets.
+//     the storm plus the baseline's error times the storm's gets; and the
+//     same up to the refill window, against the model at its end.
 func TestStormMatchesModel(t *testing.T) {
 	const (
 		keys     = 20000
@@ -147,6 +148,17 @@ func TestStormMatchesModel(t *testing.T) {
 		tol := stormZ * math.Sqrt(float64(stormGets)*h*(1-h)+math.Pow(float64(stormGets), 2)*h*(1-h)/float64(baseGets))
 		if math.Abs(ev.ExtraDBReads-want) > tol {
 			t.Errorf("%s: %.0f extra database reads, model %.0f +- %.0f", res.Placement, ev.ExtraDBReads, want, tol)
+		}
+		// The same up to the refill window: the model's extra reads by
+		// that window's end, with the deviation of the gets up to it.
+		var refillGets int64
+		for _, win := range res.Windows[first : ev.RefillWindow+1] {
+			refillGets += win.Gets
+		}
+		wantRefill := m.ExtraDBReadsBy(f, ev.RefillTime.Seconds())
+		tolRefill := stormZ * math.Sqrt(float64(refillGets)*h*(1-h)+math.Pow(float64(refillGets), 2)*h*(1-h)/float64(baseGets))
+		if math.Abs(ev.ExtraToRefill-wantRefill) > tolRefill {
+			t.Errorf("%s: %.0f extra database reads to the refill at %v, model %.0f +- %.0f", res.Placement, ev.ExtraToRefill, ev.RefillTime, wantRefill, tolRefill)
 		}
 		t.Logf("%s: moved %.4f; windows within %.2f sd of the model (bound %.1f); first window hit %.4f (model %.4f); peak %.0f db reads/s (%.1fx, miss %.4f in [%.4f, %.4f]); refill %v, allowed %v..%v (model recovery %.2f s); extra db reads %.0f (model %.0f +- %.0f)",
 			res.Placement, f, worst, stormZ, storm[0].HitRatio, 1-miss(storm[0]), ev.PeakDBReadsPerSec, ev.PeakMultiple, got, lo, hi,

@@ -13,7 +13,8 @@ import (
 // The Makefile writes exactly the result files package schema lists
 // (schema.Files), no more and no fewer: `make -n bench` prints every
 // command of the run, and each file is named there as a path in the
-// staging directory, as an -o prefix with its -format list, or (REPORT.md
+// staging directory, as an -o prefix with its -format list (chbench
+// simulate writes PREFIX-KIND.EXT per kind of row), or (REPORT.md
 // and the plots) by the command that writes it into -dir.
 func TestMakefileWritesTheSchemaFiles(t *testing.T) {
 	dir, args := setup(t)
@@ -41,6 +42,12 @@ func TestMakefileWritesTheSchemaFiles(t *testing.T) {
 				t.Fatalf("-o without -format: %s", line)
 			}
 			for _, x := range strings.Split(f[1], ",") {
+				if strings.Contains(line, " simulate ") && x != "table" { // one file per kind of row
+					for _, kind := range []string{"window", "node", "event", "summary", "trace"} {
+						add(m[1] + "-" + kind + ext[x])
+					}
+					continue
+				}
 				add(m[1] + ext[x])
 			}
 			continue

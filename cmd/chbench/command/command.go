@@ -29,6 +29,9 @@
 //	chbench report -dir results [-profile FILE]         write results/REPORT.md for a design review
 //	chbench reference [-full]                           the field's published values, PASS/FAIL
 //	chbench algorithms [-format markdown]               the catalog's facts per algorithm
+//	chbench simulate -nodes N [-trace FILE] [-join-n K]  a cache fleet replaying traffic across membership changes
+//	chbench trace -trace FILE                           what a trace holds, and its warnings
+//	chbench workload [-trace-format F] [-o FILE]         a generated workload written as a trace
 //	chbench switch -from A -to B [-nodes N | -members F] keys routed differently and the miss storm of a switch
 //	chbench dialects [-common] [-format markdown]       the catalog's facts per dialect
 //
@@ -143,6 +146,9 @@ var commands = map[string]command{
 
 	"reference": {"reproduce the published reference values (PASS/FAIL per value)", plain(runReference)},
 
+	"simulate":    {"replay a trace or a generated workload through a simulated cache fleet across membership changes", runSimulate},
+	"trace":       {"read a trace and say what it holds: requests, keys, bytes, time span, operations, warnings", plain(runTrace)},
+	"workload":    {"write a generated workload as a trace in any supported format", plain(runWorkload)},
 	"conformance": {"give a placement (built-in, registered or exec:COMMAND) a verdict per property, PASS/FAIL", runConformance},
 	"dump-diff":   {"compare a KEY<TAB>SERVER dump with a placement or another dump, or guess the placement closest to it", runDumpDiff},
 	"switch":      {"measure what switching a fleet between two clients, proxies or algorithms costs its cache", plain(runSwitch)},

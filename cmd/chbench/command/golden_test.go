@@ -63,6 +63,9 @@ var trickyKeys = []string{
 	"key with spaces", "longer-key-with-more-bytes-than-a-cache-line-0123456789abcdefghijklmnopqrstuvwxyz",
 }
 
+// sample returns the path of a committed trace sample of package trace.
+func sample(name string) string { return filepath.Join("..", "..", "..", "trace", "testdata", name) }
+
 type goldenCase struct {
 	name string
 	args []string
@@ -100,6 +103,29 @@ func goldenCases() []goldenCase {
 		{"bounded-table", []string{"bounded", "-nodes", "5", "-keys", "500", "-requests", "2000", "-sets", "2", "-eps", "0.25,1", "-zipf", "0,0.99", "-commit", "golden"}},
 		{"bounded-json", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-commit", "golden", "-format", "json"}},
 		{"bounded-bench", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-zipf", "1.2", "-commit", "golden", "-format", "bench"}},
+
+		// Traces: the committed samples of package trace, one per format.
+		{"move-trace-table", []string{"move", "-algo", "ring,jump", "-from", "4", "-to", "5", "-trace", sample("twitter.csv.zst"), "-sets", "2", "-commit", "golden"}},
+		{"spread-trace-csv", []string{"spread", "-algo", "ring,modulo", "-nodes", "4", "-trace", sample("twitter.csv"), "-sets", "2", "-draws", "0", "-commit", "golden", "-format", "csv"}},
+		{"spread-trace-table", []string{"spread", "-algo", "ring,jump", "-nodes", "3", "-trace", sample("oracle-general.bin"), "-trace-keys", "requests", "-overhead", "50", "-sets", "2", "-draws", "0", "-commit", "golden"}},
+		{"replication-trace-table", []string{"replication", "-algo", "ring,rendezvous", "-replicas", "2", "-from", "4", "-op", "add", "-trace", sample("redis-scan.txt"), "-trace-format", "redis-scan", "-sets", "2", "-commit", "golden"}},
+		{"load-trace-table", []string{"load", "-algo", "ring,jump,bounded-request", "-nodes", "4", "-trace", sample("meta-kv-202401.csv"), "-sets", "2", "-commit", "golden"}},
+		{"storm-trace-table", []string{"storm", "-algo", "ring,modulo", "-from", "4", "-to", "5", "-trace", sample("metadump.txt"), "-sets", "2", "-commit", "golden"}},
+		{"spread-trace-ambiguous", []string{"spread", "-algo", "ring", "-nodes", "3", "-trace", "testdata/unknown-layout.csv", "-commit", "golden"}},
+		{"spread-trace-format-alone", []string{"spread", "-algo", "ring", "-nodes", "3", "-trace-format", "twitter", "-commit", "golden"}},
+
+		// The fleet simulation, a generated workload and the trace tools.
+		{"simulate-table", []string{"simulate", "-algo", "ring,modulo,jump", "-nodes", "6", "-keys", "3000", "-requests", "30000", "-rate", "1000", "-clients", "4",
+			"-memory", "128KiB", "-node-memory", "node-0=256KiB", "-join-n", "2", "-window", "5s", "-baseline", "2", "-commit", "golden"}},
+		{"simulate-event-csv", []string{"simulate", "-algo", "ring,rendezvous", "-nodes", "4", "-keys", "2000", "-requests", "20000", "-rate", "500", "-clients", "3",
+			"-memory", "96KiB", "-event", "10s fail node-1 detect=2s", "-event", "25s join node-9 weight=2", "-window", "5s", "-commit", "golden", "-format", "csv", "-rows", "event"}},
+		{"simulate-trace-table", []string{"simulate", "-algo", "ring,jump", "-nodes", "3", "-trace", sample("twitter.csv"), "-memory", "6KiB", "-join-n", "1", "-join-at", "10s", "-window", "2s", "-baseline", "2", "-commit", "golden"}},
+		{"simulate-join-at-trace", []string{"simulate", "-algo", "ring", "-nodes", "3", "-trace", sample("twitter.csv"), "-join-n", "1", "-commit", "golden"}},
+		{"simulate-memory-0", []string{"simulate", "-algo", "ring", "-nodes", "3", "-memory", "0", "-commit", "golden"}},
+		{"workload-twitter", []string{"workload", "-keys", "10", "-requests", "12", "-rate", "4", "-clients", "2", "-ops", "get=0.5,set=0.5", "-ttl", "0=0.5,30s=0.5"}},
+		{"workload-redis-monitor", []string{"workload", "-keys", "10", "-requests", "6", "-rate", "4", "-trace-format", "redis-monitor", "-value-size", "fixed:3", "-ops", "get=0.5,set=0.5"}},
+		{"trace-table", []string{"trace", "-trace", sample("meta-kv-202206.csv")}},
+		{"trace-csv", []string{"trace", "-trace", sample("oracle-general.bin.zst"), "-format", "csv"}},
 
 		{"move-dialect-table", []string{"move", "-algo", "twemproxy-ketama-md5,libmemcached-ketama-weighted,ketama", "-from", "5", "-op", "add,remove-random", "-keys", "2000", "-sets", "2", "-min-moves", "0", "-commit", "golden"}},
 		{"switch-table", []string{"switch", "-from", "libmemcached-ketama-weighted", "-to", "twemproxy-ketama-md5,twemproxy-ketama-fnv1a-64", "-nodes", "5", "-keys", "2000", "-sets", "2", "-first", "3", "-commit", "golden"}},

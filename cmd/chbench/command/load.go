@@ -13,6 +13,7 @@ import (
 	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
+	"github.com/chbench/chbench/trace"
 )
 
 // runLoad measures per-node request load under Zipf popularity (or a
@@ -25,6 +26,9 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	t.Placement.RegisterExec(fs)
 	fs.Float64Var(&t.Placement.Eps, "eps", catalog.DefaultConfig().Eps, "every bounded form: load factor c = 1 + eps, eps > 0")
 	logPath := fs.String("requestlog", "", "request log: one request per line (the line is the key), line i to stream i mod sets; replaces -keys, -requests, -zipf")
+	var tr cli.Trace
+	tr.Register(fs, "")
+	overhead := fs.Int64("overhead", 0, "with -trace: bytes every object costs beyond its key and value in the load by bytes (a cache's item header), >= 0")
 	o, nodes, names, err := func() (analysis.LoadOptions, []algorithms.Node, []string, error) {
 		set, err := cli.Parse(fs, args)
 		if err != nil {
@@ -32,6 +36,12 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		}
 		if fs.NArg() != 0 {
 			return analysis.LoadOptions{}, nil, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		}
+		if err := tr.Check(set, "requestlog", "keys", "requests", "zipf", "keys-kind"); err != nil {
+			return analysis.LoadOptions{}, nil, nil, err
+		}
+		if *overhead < 0 || set["overhead"] && !tr.Given() {
+			return analysis.LoadOptions{}, nil, nil, fmt.Errorf("overhead %d: give bytes >= 0, with -trace", *overhead)
 		}
 		o, nodes, err := t.Options(set)
 		if err != nil {
@@ -81,11 +91,25 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		defer f.Close()
 		o.RequestLog = f
 	}
+	report := func() {}
+	if tr.Given() { // read once, as it comes: the streams are held in memory
+		in, err := tr.Input(stderr, false)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		o.RequestTrace = &analysis.RequestTrace{Path: in.Path(), Sets: t.Sets, ItemOverhead: *overhead, Open: func() (trace.Reader, error) {
+			r, done, err := in.Pass()
+			report = done
+			return r, err
+		}}
+	}
 	// Every placement and the memory of the run, before the first request.
 	if err := analysis.CheckLoad(o, names, nodes); err != nil {
 		return cli.Usage(err)
 	}
 	rs, err := analysis.Load(o, names, nodes)
+	report()
 	if err != nil {
 		return err
 	}

@@ -50,7 +50,7 @@ func runMove(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		}
 		o.MinMoves, o.MaxKeys = *minMoves, *maxKeys
 	}
-	closeKeys, err := a.OpenKeys(&o) // a missing or empty key file, before any work
+	closeKeys, err := a.OpenKeys(&o, stderr) // a missing or empty key file, before any work
 	if err != nil {
 		return err
 	}

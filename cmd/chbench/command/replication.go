@@ -28,7 +28,7 @@ func runReplication(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return cli.Usage(err)
 	}
-	closeKeys, err := a.OpenKeys(&o) // a missing or empty key file, before any work: an error while running
+	closeKeys, err := a.OpenKeys(&o, stderr) // a missing or empty key file, before any work: an error while running
 	if err != nil {
 		return err
 	}
@@ -68,6 +68,9 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 		return o, sw, nil, err
 	}
 	if err := a.OneFormat("replication"); err != nil {
+		return o, sw, nil, err
+	}
+	if err := a.CheckTrace(set); err != nil {
 		return o, sw, nil, err
 	}
 	rs, err := cli.Ints("replicas", *replicas, 1)

@@ -23,9 +23,12 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	fs.StringVar(&a.NodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
 	draws := fs.Int("draws", 200, "algorithms with a random layout (ring, bounded, ...): summarise the exact peak-to-mean and cv over this many independent layouts (mean, 5th-95th percentile); 0 = off")
 	shares := fs.Bool("shares", false, "with -format csv: one row per node (id, weight share, measured and exact share) instead of one per configuration")
+	overhead := fs.Int64("overhead", 0, "with a -trace that has sizes: bytes every object costs beyond its key and value in the spread by bytes (a cache's item header; memcached 1.6 charges about 50-60), >= 0")
 	set, o, sw, err := a.Parse(fs, args)
 	switch {
 	case err != nil:
+	case *overhead < 0 || set["overhead"] && !a.Trace.Given():
+		err = fmt.Errorf("overhead %d: give bytes >= 0, with -trace", *overhead)
 	case *draws < 0 || *draws > analysis.MaxDraws:
 		err = fmt.Errorf("draws %d: give 0 to %d layouts", *draws, analysis.MaxDraws)
 	case *shares && !slices.Contains(a.Formats, schema.FormatCSV):
@@ -36,8 +39,8 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	if err != nil {
 		return cli.Usage(err)
 	}
-	o.Draws = *draws
-	closeKeys, err := a.OpenKeys(&o) // a missing or empty key file, before any work
+	o.Draws, o.ItemOverhead = *draws, *overhead
+	closeKeys, err := a.OpenKeys(&o, stderr) // a missing or empty key file, before any work
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/live"
 	"github.com/chbench/chbench/schema"
+	"github.com/chbench/chbench/trace"
 )
 
 // stormFlags are storm's flags: the analysis flags, the resize or fleet
@@ -70,11 +71,16 @@ func runStorm(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	if err != nil {
 		return cli.Usage(err)
 	}
-	closeKeys, err := s.a.OpenKeys(&o)
+	closeKeys, err := s.a.OpenKeys(&o, stderr)
 	if err != nil {
 		return err
 	}
 	defer closeKeys()
+	if s.a.Trace.Given() {
+		if ts, err = s.fromTrace(set, o, stderr); err != nil {
+			return err
+		}
+	}
 	progs, err := s.a.OpenPrograms(ctx, &o, &sw) // a program that fails to start: an error of the run
 	if err != nil {
 		return err
@@ -107,6 +113,40 @@ func runStorm(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	return schema.Write(stdout, s.a.Format, rows, analysis.WriteStormTable)
 }
 
+// fromTrace sets the storm model's reads per second and working set from
+// the trace OpenKeys read, where -reads and -working-set were not given:
+// the trace's reads (get, gets) over its time span, and its distinct
+// keys (the exact count of -trace-keys distinct, else the reader's, an
+// estimate past trace.ExactDistinct). It says on stderr what it took, and
+// returns the timeline's times for the model. A trace without a clock
+// needs -reads.
+func (s *stormFlags) fromTrace(set map[string]bool, o analysis.Options, stderr io.Writer) ([]float64, error) {
+	st := s.a.TraceStats
+	if !set["reads"] {
+		reads := st.Ops[trace.OpGet] + st.Ops[trace.OpGets]
+		if !st.HasTime || st.Span() <= 0 || reads == 0 {
+			return nil, fmt.Errorf("trace %q: no reads over a time span to take the read rate from: give -reads", s.a.Trace.Path)
+		}
+		s.m.Reads = float64(reads) / st.Span().Seconds()
+		fmt.Fprintf(stderr, "storm: -reads %s: the trace's %d reads over %v\n", strconv.FormatFloat(s.m.Reads, 'g', 6, 64), reads, st.Span())
+	}
+	if !set["working-set"] {
+		k := st.DistinctKeys
+		if s.a.Trace.Distinct() {
+			k = int64(o.Keys.(analysis.FileSource).Keys())
+		}
+		if k > math.MaxInt32 {
+			return nil, fmt.Errorf("trace %q: %d distinct keys: give -working-set", s.a.Trace.Path, k)
+		}
+		s.m.WorkingSet = int(k)
+		fmt.Fprintf(stderr, "storm: -working-set %d: the trace's distinct keys\n", k)
+	}
+	if err := s.m.Validate(); err != nil {
+		return nil, err
+	}
+	return analysis.StormTimes(s.m, s.points, s.span)
+}
+
 // parse parses storm's flags and checks what every storm needs: one
 // format to standard output, -timeline only with csv, a valid model.
 func (s *stormFlags) parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
@@ -129,6 +169,9 @@ func (s *stormFlags) parse(fs *flag.FlagSet, args []string) (map[string]bool, er
 		return nil, err
 	}
 	if err := s.a.RefuseUnused(set); err != nil {
+		return nil, err
+	}
+	if err := s.a.CheckTrace(set); err != nil {
 		return nil, err
 	}
 	if s.timeline && s.a.Format != schema.FormatCSV {
@@ -230,7 +273,7 @@ func (l *liveFlags) check(s *stormFlags, set map[string]bool) (reads int, err er
 	if !set["working-set"] {
 		s.m.WorkingSet = liveWorkingSet
 	}
-	for _, f := range []string{"keyfile", "timeline"} {
+	for _, f := range []string{"keyfile", "timeline", "trace"} {
 		if set[f] {
 			return 0, fmt.Errorf("-%s cannot be combined with -live", f)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -15,27 +16,31 @@ import (
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
+	"github.com/chbench/chbench/trace"
 )
 
 // Analysis is the flag group of the commands that stream a key source
 // through placements (move, spread, replication, storm): the placement
-// flags, the algorithms, hashes and vnodes swept, the keys (generated or
-// -keyfile), workers, the output and the commit.
+// flags, the algorithms, hashes and vnodes swept, the keys (generated,
+// -keyfile or -trace), workers, the output and the commit.
 type Analysis struct {
 	Placement
-	keys    int
-	Sets    int
-	seed    uint64
-	keyFile string
-	Format  string
-	Formats []string // parsed -format
-	Out     string   // -o prefix
-	workers int
-	commit  string
-	hashes  string // raw -hash, possibly a list
-	kind    string // raw -keys-kind
-	vnodesL string // raw -vnodes, possibly a list
-	place   string // -placement
+	Trace Trace
+	// TraceStats is what OpenKeys read from -trace (nil without one).
+	TraceStats *trace.Stats
+	keys       int
+	Sets       int
+	seed       uint64
+	keyFile    string
+	Format     string
+	Formats    []string // parsed -format
+	Out        string   // -o prefix
+	workers    int
+	commit     string
+	hashes     string // raw -hash, possibly a list
+	kind       string // raw -keys-kind
+	vnodesL    string // raw -vnodes, possibly a list
+	place      string // -placement
 }
 
 func (a *Analysis) Register(fs *flag.FlagSet) {
@@ -53,6 +58,11 @@ func (a *Analysis) Register(fs *flag.FlagSet) {
 	fs.Uint64Var(&a.seed, "seed", 1, "seed of the key generator and of random scenario choices")
 	fs.StringVar(&a.kind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames()+" (ignored with -keyfile)")
 	fs.StringVar(&a.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets); - is standard input, and a pipe or FIFO is read once")
+	traceKeys := "distinct"
+	if fs.Name() == "storm" { // a storm is about requests: a key weighs by its reads
+		traceKeys = "requests"
+	}
+	a.Trace.Register(fs, traceKeys)
 	if stdoutOnly[fs.Name()] {
 		fs.StringVar(&a.Format, "format", "table", "output format: table, csv or json, written to standard output")
 	} else {
@@ -77,6 +87,9 @@ func (a *Analysis) Parse(fs *flag.FlagSet, args []string) (map[string]bool, anal
 	if err := a.RefuseUnused(set); err != nil {
 		return nil, analysis.Options{}, analysis.Sweep{}, err
 	}
+	if err := a.CheckTrace(set); err != nil {
+		return nil, analysis.Options{}, analysis.Sweep{}, err
+	}
 	o, sw, err := a.Options()
 	return set, o, sw, err
 }
@@ -86,6 +99,12 @@ func (a *Analysis) Parse(fs *flag.FlagSet, args []string) (map[string]bool, anal
 // gives the keys itself.
 func (a *Analysis) RefuseUnused(set map[string]bool) error {
 	return RefuseUnused(set, Consumes{Flags: []string{"keys", "keys-kind"}, On: a.keyFile == "", Unless: "with -keyfile (the file gives the keys)"})
+}
+
+// CheckTrace checks the trace flags (Trace.Check): -trace replaces
+// -keyfile, -keys and -keys-kind.
+func (a *Analysis) CheckTrace(set map[string]bool) error {
+	return a.Trace.Check(set, "keyfile", "keys", "keys-kind")
 }
 
 // Options returns the analysis options and the sweep lists of -algo,
@@ -147,8 +166,10 @@ func (a *Analysis) Options() (analysis.Options, analysis.Sweep, error) {
 	if err := checkCommit(commit); err != nil {
 		return analysis.Options{}, sw, err
 	}
-	if slices.Contains(a.Formats, "bench") && strings.ContainsFunc(a.keyFile, unicode.IsControl) {
-		return analysis.Options{}, sw, fmt.Errorf("keyfile %q: a path with a control character cannot be written in -format bench", a.keyFile)
+	for _, p := range []struct{ flag, path string }{{"keyfile", a.keyFile}, {"trace", a.Trace.Path}} {
+		if slices.Contains(a.Formats, "bench") && strings.ContainsFunc(p.path, unicode.IsControl) {
+			return analysis.Options{}, sw, fmt.Errorf("%s %q: a path with a control character cannot be written in -format bench", p.flag, p.path)
+		}
 	}
 	mem := a.Budget()
 	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.Eps, Partitions: a.Partitions,
@@ -164,7 +185,7 @@ func (a *Analysis) Options() (analysis.Options, analysis.Sweep, error) {
 		return analysis.Options{}, sw, err
 	}
 	o := analysis.Options{Algo: algos[0], Config: cfg, Seed: a.seed, Workers: a.workers, Commit: commit, Placement: a.place, Memory: mem}
-	if a.keyFile == "" { // a key file is opened by openKeys, once the flags are all checked
+	if a.keyFile == "" && !a.Trace.Given() { // a key file or trace is opened by OpenKeys, once the flags are all checked
 		g, err := keyset.NewGenerator(a.keys, a.Sets, a.seed)
 		if err != nil {
 			return analysis.Options{}, sw, err
@@ -176,12 +197,25 @@ func (a *Analysis) Options() (analysis.Options, analysis.Sweep, error) {
 	return o, sw, nil
 }
 
-// OpenKeys opens -keyfile, split into -sets sets, as o.Keys, the run's one
-// key source (generated keys need nothing: Options built them), and
-// returns the function that closes it, removing the copy of a stream. A
-// file that cannot be read or holds too few keys is an error of the run,
-// not of the command line.
-func (a *Analysis) OpenKeys(o *analysis.Options) (closeKeys func(), err error) {
+// OpenKeys opens -keyfile or -trace, split into -sets sets, as o.Keys,
+// the run's one key source (generated keys need nothing: Options built
+// them), and returns the function that closes it, removing the copy of a
+// stream. A trace is read once here, to count its keys (-trace-keys) and
+// write what it holds and its warnings to stderr. A file that cannot be
+// read or holds too few keys is an error of the run, not of the command
+// line.
+func (a *Analysis) OpenKeys(o *analysis.Options, stderr io.Writer) (closeKeys func(), err error) {
+	if a.Trace.Given() {
+		in, err := a.Trace.Input(stderr, true)
+		if err != nil {
+			return nil, err
+		}
+		if o.Keys, a.TraceStats, err = in.KeySource(a.Sets, a.Trace.Distinct()); err != nil {
+			in.Close()
+			return nil, err
+		}
+		return in.Close, nil
+	}
 	if a.keyFile == "" {
 		return func() {}, nil
 	}

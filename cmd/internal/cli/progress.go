@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/internal/numfmt"
 )
 
@@ -20,12 +21,14 @@ const (
 )
 
 // progressBar is a one-line progress indicator for stderr: keys processed
-// out of the total, percent and rate. Workers call add (an atomic add);
+// (or, with bytes set, input bytes read) out of the total, percent and
+// rate. Workers call add (an atomic add);
 // tick draws, from one goroutine, and finish clears the line. The clock is
 // injected so tests need no sleeps.
 type progressBar struct {
 	w     io.Writer
 	total int64 // keys the whole run streams; <= 0: unknown (no percent)
+	bytes bool  // the counts are input bytes (a trace read), not keys
 	done  atomic.Int64
 	now   func() time.Time
 	start time.Time
@@ -66,17 +69,23 @@ func (b *progressBar) finish() {
 	b.drawn, b.finished = false, true
 }
 
-// line renders "chbench: 1.20M / 5.00M keys  24.0%  600k keys/s".
+// line renders "chbench: 1.20M / 5.00M keys  24.0%  600k keys/s", or for
+// bytes "chbench: 120 MiB / 1.5 GiB read  7.8%  60 MiB/s".
 func (b *progressBar) line(done int64, elapsed time.Duration) string {
+	amount, unit, rate := humanCount, " keys", " keys/s"
+	if b.bytes {
+		amount = func(x float64) string { return catalog.HumanBytes(int64(x)) }
+		unit, rate = " read", "/s"
+	}
 	var s strings.Builder
-	s.WriteString("chbench: " + humanCount(float64(done)))
+	s.WriteString("chbench: " + amount(float64(done)))
 	if b.total > 0 {
-		fmt.Fprintf(&s, " / %s keys  %5.1f%%", humanCount(float64(b.total)), 100*float64(min(done, b.total))/float64(b.total))
+		fmt.Fprintf(&s, " / %s%s  %5.1f%%", amount(float64(b.total)), unit, 100*float64(min(done, b.total))/float64(b.total))
 	} else {
-		s.WriteString(" keys")
+		s.WriteString(unit)
 	}
 	if sec := elapsed.Seconds(); sec > 0 {
-		fmt.Fprintf(&s, "  %s keys/s", humanCount(float64(done)/sec))
+		fmt.Fprintf(&s, "  %s%s", amount(float64(done)/sec), rate)
 	}
 	return s.String()
 }
@@ -110,11 +119,23 @@ type Progress struct {
 // buffer) it returns an inert display whose Hook is nil, so a run pays
 // nothing. The line never touches stdout.
 func StartProgress(stderr io.Writer, total int64) *Progress {
+	return startProgress(stderr, total, false)
+}
+
+// StartByteProgress is [StartProgress] for a run reading totalBytes of
+// input (a trace file; <= 0: unknown): the line counts bytes read, and
+// the run reports them to [Progress.Hook] (trace.Options.Progress).
+func StartByteProgress(stderr io.Writer, totalBytes int64) *Progress {
+	return startProgress(stderr, totalBytes, true)
+}
+
+func startProgress(stderr io.Writer, total int64, bytes bool) *Progress {
 	p := &Progress{}
 	if !isTerminal(stderr) {
 		return p
 	}
 	p.bar = newProgressBar(stderr, total, time.Now)
+	p.bar.bytes = bytes
 	p.quit = make(chan struct{})
 	p.wg.Add(1)
 	go func() {

@@ -78,6 +78,10 @@ func TestProgressBarEdges(t *testing.T) {
 	if got := (&progressBar{total: 10}).line(12, 0); got != "chbench: 12 / 10 keys  100.0%" {
 		t.Errorf("past total: %q", got)
 	}
+	// A trace's bar counts input bytes in binary units.
+	if got := (&progressBar{total: 3 << 30, bytes: true}).line(768<<20, 4*time.Second); got != "chbench: 768 MiB / 3 GiB read   25.0%  192 MiB/s" {
+		t.Errorf("bytes: %q", got)
+	}
 	for x, want := range map[float64]string{0: "0", 999: "999", 1000: "1.00k", 12345: "12.3k", 999_999: "1000k", 123_456_789: "123M", 4.5e9: "4.50G"} {
 		if got := humanCount(x); got != want {
 			t.Errorf("humanCount(%v) = %q, want %q", x, got, want)
