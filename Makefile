@@ -69,6 +69,24 @@ BOUNDED_KEYS     ?= 100000
 BOUNDED_REQUESTS ?= 200000
 BOUNDED_ZIPF     ?= 0,0.99
 BOUNDED_EPS      ?= 0.05,0.1,0.25,0.5,1
+# CRUSH: straw2 on a flat map draws every node for every replica, so a
+# lookup is O(n) (about 60 us at 1,000 nodes): it sweeps its own smaller
+# grids (CRUSH_NODES, CRUSH_MANY, CRUSH_SPREAD), and the sweeps of hundreds
+# of nodes and millions of lookups (scenarios, load, replication) leave it
+# out; its replicas are measured in domains*.csv.
+CRUSH_NODES  ?= 3,10,30
+CRUSH_MANY   ?= 3,5,9,17,30,53
+CRUSH_SPREAD ?= 10
+# Failure domains (chbench domains): DOMAIN_NODES nodes in DOMAIN_RACKS
+# racks in DOMAIN_ZONES zones, with the uneven layouts DOMAIN_UNEVEN_RACKS
+# (a rack with half the nodes) and DOMAIN_UNEVEN_ZONES (zones of 2/2/2/3
+# nodes); keys per set DOMAIN_KEYS.
+DOMAIN_NODES ?= 30
+DOMAIN_RACKS ?= 6
+DOMAIN_ZONES ?= 3
+DOMAIN_UNEVEN_RACKS ?= 6,2,2,2
+DOMAIN_UNEVEN_ZONES ?= 2,2,2,3
+DOMAIN_KEYS  ?= 20000
 # The fleet simulation (chbench simulate, sim-*.csv): a generated
 # Twitter-format trace of SIM_REQUESTS requests over SIM_KEYS keys (Zipf
 # 0.99, log-normal values, 8% sets, 2% deletes, a 30 s TTL on 30% of the
@@ -129,7 +147,7 @@ save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
 # for that one package only.
 TESTFLAGS := -race -gcflags=github.com/spaolacci/murmur3=-d=checkptr=0
 
-.PHONY: all help build bench quick test lookup analyses storm fleets traffic external examples reference peers plots report compare publish summary clean
+.PHONY: all help build bench quick test lookup analyses storm fleets traffic domains external examples reference peers plots report compare publish summary clean
 .PHONY: traces traces-full
 .PHONY: switching
 
@@ -155,7 +173,7 @@ build:
 # NOPUBLISH=1 (quick's) leaves publishing to its caller for the same reason.
 bench: build
 	rm -rf $(STAGE) && mkdir -p $(STAGE)/plots
-	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic external \
+	$(MAKE) --no-print-directory lookup peers analyses storm fleets traffic domains external \
 		switching \
 		traces \
 		reference plots report OUT=$(STAGE) PROFILE=
@@ -169,6 +187,7 @@ quick:
 		MOVE_NODES=3,10,100,1000 MANY_NODES=3,10,100 SPREAD_NODES=10,100 SCENARIO_NODES=10 VNODES_GRID=1,10,100,1000 DRAWS=200 MAX_KEYS=200000 REFFLAGS= \
 		FLEET_KEYS=2000 REPL_SETS=5 \
 		LOAD_KEYS=10000 LOAD_REQUESTS=100000 BOUNDED_KEYS=10000 BOUNDED_REQUESTS=20000 \
+		CRUSH_NODES=3,10 CRUSH_MANY=3,10 DOMAIN_NODES=12 DOMAIN_KEYS=2000 \
 		SIM_REQUESTS=200000 SIM_KEYS=20000 SIM_RATE=2000 SIM_MEMORY=128KiB SIM_BIG=256KiB \
 		EXT_KEYS=5000 EXT_CHURN=100
 	$(MAKE) --no-print-directory publish summary
@@ -204,13 +223,19 @@ peers:
 # then joined under one header.
 analyses: build
 	mkdir -p $(OUT)
-	$(CHBENCH) move -algo all -from $(MOVE_NODES) -op $(MOVE_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-grid
-	$(CHBENCH) move -algo all -from $(MANY_NODES) -op add-many $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-many
-	{ cat $(OUT)/.movement-grid.csv && tail -n +2 $(OUT)/.movement-many.csv; } $(call save,movement.csv)
-	cat $(OUT)/.movement-grid.txt $(OUT)/.movement-many.txt $(call save,movement.txt)
-	rm -f $(OUT)/.movement-grid.* $(OUT)/.movement-many.*
-	$(CHBENCH) move -algo all -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv $(call save,scenarios.csv)
-	$(CHBENCH) spread -algo all -nodes $(SPREAD_NODES) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/spread
+	$(CHBENCH) move -algo all,-crush -from $(MOVE_NODES) -op $(MOVE_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-grid
+	$(CHBENCH) move -algo crush -from $(CRUSH_NODES) -op $(MOVE_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-crush
+	$(CHBENCH) move -algo all,-crush -from $(MANY_NODES) -op add-many $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-many
+	$(CHBENCH) move -algo crush -from $(CRUSH_MANY) -op add-many $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-crush-many
+	{ cat $(OUT)/.movement-grid.csv && for f in crush many crush-many; do tail -n +2 $(OUT)/.movement-$$f.csv; done; } $(call save,movement.csv)
+	cat $(OUT)/.movement-grid.txt $(OUT)/.movement-crush.txt $(OUT)/.movement-many.txt $(OUT)/.movement-crush-many.txt $(call save,movement.txt)
+	rm -f $(OUT)/.movement-grid.* $(OUT)/.movement-crush.* $(OUT)/.movement-many.* $(OUT)/.movement-crush-many.*
+	$(CHBENCH) move -algo all,-crush -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv $(call save,scenarios.csv)
+	$(CHBENCH) spread -algo all,-crush -nodes $(SPREAD_NODES) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/.spread-all
+	$(CHBENCH) spread -algo crush -nodes $(CRUSH_SPREAD) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/.spread-crush
+	{ cat $(OUT)/.spread-all.csv && tail -n +2 $(OUT)/.spread-crush.csv; } $(call save,spread.csv)
+	cat $(OUT)/.spread-all.txt $(OUT)/.spread-crush.txt $(call save,spread.txt)
+	rm -f $(OUT)/.spread-all.* $(OUT)/.spread-crush.*
 	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,vnodes.csv)
 	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,hashes.csv)
 	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded,ketama,maglev -nodes 4 -weights 1,1,2,4 $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
@@ -250,8 +275,8 @@ fleets: build
 	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) -o $(OUT)/.reweight-5
 	{ cat $(firstword $(FLEETPARTS)) && for f in $(wordlist 2,5,$(FLEETPARTS)); do tail -n +2 "$$f"; done; } $(call save,reweight.csv)
 	rm -f $(FLEETPARTS)
-	$(CHBENCH) replication -algo all -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
-	$(CHBENCH) replication -algo all -from 10 -op remove-random -replicas 3 $(call keys,$(FLEET_KEYS)) $(KEYARGS)
+	$(CHBENCH) replication -algo all,-crush -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
+	$(CHBENCH) replication -algo all,-crush -from 10 -op remove-random -replicas 3 $(call keys,$(FLEET_KEYS)) $(KEYARGS)
 
 ## traffic: request load under Zipf popularity, the three forms of bounded loads against eps, the hash sweep on sequential keys.
 # Each sweep runs once: load writes load.csv and load.txt (benchfmt)
@@ -259,9 +284,28 @@ fleets: build
 TRAFFICARGS = -sets $(SETS) -seed $(SEED) -commit $(COMMIT)
 traffic: build
 	mkdir -p $(OUT)
-	$(CHBENCH) load -algo all -nodes $(LOAD_NODES) -keys $(LOAD_KEYS) -requests $(LOAD_REQUESTS) -zipf $(ZIPF) $(TRAFFICARGS) -format csv,bench -o $(OUT)/load
+	$(CHBENCH) load -algo all,-crush -nodes $(LOAD_NODES) -keys $(LOAD_KEYS) -requests $(LOAD_REQUESTS) -zipf $(ZIPF) $(TRAFFICARGS) -format csv,bench -o $(OUT)/load
 	$(CHBENCH) bounded -nodes $(BOUNDED_NODES) -keys $(BOUNDED_KEYS) -requests $(BOUNDED_REQUESTS) -zipf $(BOUNDED_ZIPF) -eps $(BOUNDED_EPS) $(TRAFFICARGS) -format csv -o $(OUT)/boundedloads
 	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys-kind sequential -keys $(SPREAD_KEYS) $(TRAFFICARGS) -format csv -o $(OUT)/hashes-sequential
+
+## domains: replicas against racks and zones (sharing a domain, load per replica rank, what a node, rack or zone loss or a rack added copies).
+# domains.csv: every algorithm with its own replicas beside one replica per
+# domain, R = 2 and 3, on even racks in zones, on racks where one holds
+# half the nodes, and on zones of 2/2/2/3 nodes; domains-ranks.csv: the
+# weights 3,3,3,1 (the weighted algorithms), and ten nodes in racks of
+# 4/4/2; domains-changes.csv: a node, a rack and a zone failing and a rack
+# added, R = 3.
+DOMAINARGS = -keys $(DOMAIN_KEYS) $(KEYARGS) -format csv
+domains: build
+	mkdir -p $(OUT)
+	$(CHBENCH) domains -algo all -nodes $(DOMAIN_NODES) -racks $(DOMAIN_RACKS) -zones $(DOMAIN_ZONES) -replicas 2,3 $(DOMAINARGS) > $(OUT)/domains.csv.tmp
+	$(CHBENCH) domains -algo all -nodes 12 -racks $(DOMAIN_UNEVEN_RACKS) -replicas 3 $(DOMAINARGS) | tail -n +2 >> $(OUT)/domains.csv.tmp
+	$(CHBENCH) domains -algo all -nodes 9 -zones $(DOMAIN_UNEVEN_ZONES) -replicas 2 $(DOMAINARGS) | tail -n +2 >> $(OUT)/domains.csv.tmp
+	mv -f $(OUT)/domains.csv.tmp $(OUT)/domains.csv
+	$(CHBENCH) domains -ranks -algo all -weights 3,3,3,1 $(DOMAINARGS) > $(OUT)/domains-ranks.csv.tmp
+	$(CHBENCH) domains -ranks -algo all -nodes 10 -racks 4,4,2 $(DOMAINARGS) | tail -n +2 >> $(OUT)/domains-ranks.csv.tmp
+	mv -f $(OUT)/domains-ranks.csv.tmp $(OUT)/domains-ranks.csv
+	$(CHBENCH) domains -changes -algo all -nodes $(DOMAIN_NODES) -racks $(DOMAIN_RACKS) -zones $(DOMAIN_ZONES) $(DOMAINARGS) $(call save,domains-changes.csv)
 
 ## traces: the fleet simulation of a generated Twitter-format trace: 40 LRU caches, 8 with twice the memory, 20 joining halfway, every algorithm (sim-*.csv, sim.table).
 # The trace is written zstd-compressed into a temporary directory, read
@@ -275,7 +319,7 @@ traces: build
 	mkdir -p $(OUT)
 	t=$$(mktemp -d) && trap 'rm -rf "$$t"' EXIT && \
 	$(CHBENCH) workload -keys $(SIM_KEYS) -zipf 0.99 -requests $(SIM_REQUESTS) -rate $(SIM_RATE) -clients 20 -ops get=0.9,set=0.08,delete=0.02 -ttl 0=0.7,30s=0.3 -seed $(SEED) -zstd -o $$t/trace.csv.zst && \
-	out="$(abspath $(OUT))" && cd "$$t" && $(abspath $(CHBENCH)) simulate -format csv,table -o "$$out/sim" -algo all -nodes $(SIM_NODES) -memory $(SIM_MEMORY) -node-memory $(SIM_BIGNODES) \
+	cd "$$t" && $(abspath $(CHBENCH)) simulate -format csv,table -o "$(abspath $(OUT))/sim" -algo all -nodes $(SIM_NODES) -memory $(SIM_MEMORY) -node-memory $(SIM_BIGNODES) \
 		-join-n $(SIM_JOIN) -join-at $(SIM_JOIN_AT) -trace trace.csv.zst -window $(SIM_WINDOW) -baseline 3 -seed $(SEED) -commit $(COMMIT)
 	cat $(OUT)/sim.table
 
@@ -402,6 +446,7 @@ test:
 	@for s in redis-server redis-cli memcached nutcracker nginx haproxy java javac node npm; do command -v $$s >/dev/null || echo "note: $$s is not installed, so the live/ agreement tests that need it were skipped (.ci/run installs it)"; done
 	@/usr/bin/python3 -c 'import pylibmc, memcache, uhashring' 2>/dev/null || echo "note: /usr/bin/python3 lacks pylibmc, memcache or uhashring, so the live/ dialect tests that need them were skipped (.ci/run installs them)"
 	@[ -s /usr/share/java/spymemcached.jar ] || echo "note: /usr/share/java/spymemcached.jar is missing, so live.TestDialectSpymemcached was skipped (.ci/run installs libspymemcached-java)"
+	@command -v crushtool >/dev/null || echo "note: crushtool (Debian ceph-base) is not installed, so live/'s CRUSH straw2 agreement test was skipped (.ci/run installs it)"
 
 ## clean: remove bin/ and an unfinished staging run.
 clean:

@@ -465,15 +465,22 @@ func leavesInside(cur []algorithms.Node, leaving []string) bool {
 
 // Placements builds the chain of placements of sc for the algorithm in o:
 // catalog.NewLocator (or an opened placement's New, see Options.Opened) on
-// the initial membership, then each step as the previous placement's
-// Rebalance to the next membership. Automatic bounded partitions are sized
-// for the largest membership of sc. It returns the constructor's or
-// Rebalance's error, naming the step, or an error when the chain would
-// exceed MaxChainCost or, since it holds every placement at once,
-// o.Config.Budget(). The caller closes the Locators that are io.Closers
-// (see algorithms.Locator) when done; on an error Placements closes those
-// it built.
+// the initial membership (with a topology, o.Domains, an algorithm whose
+// map is the hierarchy is built from it: firstLocator), then each step as
+// the previous placement's Rebalance to the next membership. Automatic
+// bounded partitions are sized for the largest membership of sc. It
+// returns the constructor's or Rebalance's error, naming the step, or an
+// error when the chain would exceed MaxChainCost or, since it holds every
+// placement at once, o.Config.Budget(). The caller closes the Locators
+// that are io.Closers (see algorithms.Locator) when done; on an error
+// Placements closes those it built.
 func Placements(o Options, sc Scenario) ([]algorithms.Locator, error) {
+	return placements(o, sc, false)
+}
+
+// placements is Placements with, for replicas, every algorithm's replicas
+// spread over the domains of o's topology (firstLocator).
+func placements(o Options, sc Scenario, replicas bool) ([]algorithms.Locator, error) {
 	budget := o.Config.Budget()
 	pl, err := planChain(o, sc, budget, 1)
 	if err != nil {
@@ -490,7 +497,7 @@ func Placements(o Options, sc Scenario) ([]algorithms.Locator, error) {
 	var chain []algorithms.Locator
 	err = sc.walk(func(t int, m []algorithms.Node, _ ratio) error {
 		if t == 0 {
-			p, err := o.newLocator(m, pl.cfg)
+			p, err := o.firstLocator(sc, m, pl.cfg, replicas)
 			if err != nil {
 				return err
 			}
@@ -584,7 +591,7 @@ func streamGroup(o Options, sc Scenario, pl chainPlan, l0, l1 int, perLayout int
 	err := sc.walk(func(t int, m []algorithms.Node, _ ratio) error {
 		if t == 0 {
 			for i := range k {
-				p, err := o.newLocator(LayoutNodes(m, l0+i), pl.cfg)
+				p, err := o.firstLocator(layoutScenario(sc, l0+i), LayoutNodes(m, l0+i), pl.cfg, false)
 				if err != nil {
 					return err
 				}
@@ -732,6 +739,9 @@ func planMovement(o Options, sc Scenario, sets int) (chainPlan, int64, int, erro
 	if err := checkExpectedMoves(o, sc); err != nil {
 		return chainPlan{}, 0, 0, err
 	}
+	if err := o.checkTopology(sc, false); err != nil {
+		return chainPlan{}, 0, 0, err
+	}
 	pl, err := planChain(o, sc, left, layouts)
 	if err != nil {
 		return pl, 0, 0, err
@@ -813,6 +823,7 @@ func Movement(o Options, sc Scenario) (schema.Move, error) {
 		}
 	}
 	rc.Partitions = usedPartitions(o.Algo, pl.cfg.Partitions)
+	o.recordTopology(&rc, false)
 	counts := make([]MoveCount, src.Sets())
 	// Windows fill half of what is left, so that the garbage of the previous
 	// window, not yet collected, still fits in the budget.

@@ -38,6 +38,7 @@ import (
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/schema"
+	"github.com/chbench/chbench/topology"
 	"github.com/chbench/chbench/trace"
 )
 
@@ -81,6 +82,14 @@ type Options struct {
 	// Its limit should be Config.Budget(), which the placements' cost
 	// estimates are checked against.
 	Memory *memory.Budget
+	// Domains, if not zero, places the run's nodes in failure domains
+	// (a topology file or counts of racks and zones, and the
+	// failure-domain level): replication spreads every algorithm's
+	// replicas over its domains (catalog.NewInTopology), and measures of
+	// owners (movement, spread) build an algorithm whose map is the
+	// hierarchy (crush, catalog Info.TopologyMap) from it. Results record
+	// it in Config.Topology and Config.Domain where it changed them.
+	Domains topology.Spec
 	// ItemOverhead is the bytes every object costs beyond its key and
 	// value in the bytes a [RequestSource]'s spread reports (a cache's
 	// item header: memcached's is about 56), >= 0.

@@ -254,6 +254,9 @@ func planReplication(o Options, scs []Scenario, r int) (*replicationPlan, error)
 	if err != nil {
 		return nil, err
 	}
+	if err := o.checkTopology(sc, true); err != nil {
+		return nil, err
+	}
 	p := &replicationPlan{first: ms[0], final: ms[len(ms)-1]}
 	p.ideal = IdealFraction(p.first, p.final)
 	for s, other := range scs[1:] {
@@ -340,7 +343,7 @@ func Replication(o Options, scs []Scenario, r int) (schema.Replication, error) {
 		if pl.layouts > 1 {
 			c = layoutScenario(c, s)
 		}
-		if chains[s], err = Placements(o, c); err != nil {
+		if chains[s], err = placements(o, c, true); err != nil {
 			return schema.Replication{}, err
 		}
 	}
@@ -349,6 +352,7 @@ func Replication(o Options, scs []Scenario, r int) (schema.Replication, error) {
 		return schema.Replication{}, err
 	}
 	n0 := len(pl.first)
+	o.recordTopology(&rc, true)
 	res := schema.Replication{Config: rc, Replicas: r, Op: scs[0].Op, From: n0, To: len(pl.final),
 		IdealFrac: pl.ideal, MaxSets: binomial(n0, min(r, n0))}
 	var moved, lost, ptm, cv, distinct []float64

@@ -337,6 +337,7 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 	if err != nil {
 		return schema.Spread{}, err
 	}
+	o.recordTopology(&rc, false)
 	r := schema.Spread{Config: rc, Label: info.Label(false), Nodes: len(nodes)}
 	st, err := sp.stats(counts, nodes)
 	if err != nil {
@@ -418,14 +419,15 @@ type spreadPlacements struct {
 }
 
 // newSpreadPlacements builds the algorithm of o with cfg on each of
-// layouts layouts of nodes (LayoutNodes). A placement outside the process
-// has no Placer behind its Locator (ps[l] is nil). On an error it closes
-// the placements it built.
+// layouts layouts of nodes (LayoutNodes); an algorithm whose map is the
+// hierarchy from the topology of o, when it has one (spreadLocator). A
+// placement outside the process has no Placer behind its Locator (ps[l] is
+// nil). On an error it closes the placements it built.
 func newSpreadPlacements(o Options, cfg catalog.Config, nodes []algorithms.Node, layouts int) (*spreadPlacements, error) {
 	sp := &spreadPlacements{ls: make([]algorithms.Locator, 0, layouts), ps: make([]algorithms.Placer, layouts), order: make([][]int, layouts)}
 	for l := range layouts {
 		ln := LayoutNodes(nodes, l)
-		loc, err := o.newLocator(ln, cfg)
+		loc, err := o.spreadLocator(ln, cfg)
 		if err != nil {
 			release(sp.ls...)
 			return nil, err
@@ -571,7 +573,28 @@ func CheckSpread(o Options, nodes []algorithms.Node) error {
 	if err := o.checkNodes(nodes, o.Config); err != nil {
 		return err
 	}
+	if err := o.checkTopology(Scenario{Initial: nodes}, false); err != nil {
+		return err
+	}
 	return checkSpreadMemory(o, o.sets(), nodes)
+}
+
+// spreadLocator builds o.Algo with cfg on nodes (newLocator); an
+// algorithm whose map is the hierarchy from the topology of o, when it has
+// one (inTopology), as catalog.NewPlacerInTopology builds it.
+func (o Options) spreadLocator(nodes []algorithms.Node, cfg catalog.Config) (algorithms.Locator, error) {
+	if !o.inTopology(false) {
+		return o.newLocator(nodes, cfg)
+	}
+	t, err := scenarioTopology(o.Domains, Scenario{Initial: nodes})
+	if err != nil {
+		return nil, err
+	}
+	p, err := catalog.NewPlacerInTopology(o.Algo, t, o.Domains.Level, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return algorithms.AsLocator(p, algorithms.MustHash(cfg.Hash).Bits()), nil
 }
 
 // spreadNodeBytes is what a spread keeps per node beyond its counters: the

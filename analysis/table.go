@@ -155,6 +155,9 @@ func WriteBoundedTable(w io.Writer, rs []schema.Bounded) error {
 // WriteReplicationTable writes rs as an aligned text table for terminals:
 // fractions in percent, 95% intervals in brackets.
 func WriteReplicationTable(w io.Writer, rs []schema.Replication) error {
+	if len(rs) > 0 {
+		topologyLine(w, rs[0].Config) // replicas spread one per domain
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "algo\tR\top\tfrom\tto\treplicas moved [95% CI]\tideal\tkeys losing all replicas [95% CI]\treplica load peak/mean [95% CI]\tload cv\tdistinct sets (of C(n,R))")
 	labels := tableLabels(rs, func(r schema.Replication) (schema.Config, string) { return r.Config, "" })

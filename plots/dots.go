@@ -60,6 +60,9 @@ type dotChart struct {
 	// every panel (1 = perfectly even).
 	ref      float64
 	refLabel string
+	// theoryLabel is the legend entry of the theory marks; "" reads
+	// "theory (Gamma)", the spread's.
+	theoryLabel string
 }
 
 // Sizes of a dot chart: 1200 pixels wide for up to panelThreshold slots,
@@ -325,7 +328,7 @@ func dotPanelFigure(dc dotChart, pn dotPanel, ax yAxisSetter, legend bool) (*fig
 			}
 		}
 	}
-	if err := l.draw(f, legend); err != nil {
+	if err := l.draw(f, legend, dc.theoryLabel); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -398,8 +401,9 @@ func drawDotValues(f *figure, dc dotChart, pn dotPanel, ax yAxisSetter) error {
 }
 
 // draw adds the exact values, layout bands and means, and theory of l,
-// with legend entries when legend is set.
-func (l dotLayers) draw(f *figure, legend bool) error {
+// with legend entries when legend is set; theoryLabel names the theory
+// marks ("" for "theory (Gamma)").
+func (l dotLayers) draw(f *figure, legend bool, theoryLabel string) error {
 	if len(l.exact) > 0 {
 		s, err := plotter.NewScatter(l.exact)
 		if err != nil {
@@ -441,7 +445,10 @@ func (l dotLayers) draw(f *figure, legend bool) error {
 		s.Shape, s.Color, s.Radius = thickCross{}, color.Black, vg.Points(5)
 		f.p.Add(s)
 		if legend {
-			f.legend.Add("theory (Gamma)", s)
+			if theoryLabel == "" {
+				theoryLabel = "theory (Gamma)"
+			}
+			f.legend.Add(theoryLabel, s)
 		}
 	}
 	return nil

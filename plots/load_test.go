@@ -178,7 +178,7 @@ func TestLoadPanels(t *testing.T) {
 		title string
 		lines int
 	}{
-		{familyTitles["classic"], 6}, // modulo ring rendezvous jump slots ketama
+		{familyTitles["classic"], 7}, // modulo ring rendezvous jump slots ketama crush
 		{familyTitles["bounded"], 4}, // ring (no bound) and the three forms
 		{familyTitles["range"], 4},
 		{familyTitles["table"], 2},

@@ -29,7 +29,7 @@ var (
 // familyTitles names the panels; a family missing here is titled with its
 // catalog name.
 var familyTitles = map[string]string{
-	"classic":  "classic: the original six and ketama",
+	"classic":  "classic: the original six, ketama and CRUSH",
 	"range":    "range hashes of bucket numbers",
 	"table":    "lookup tables",
 	"stateful": "stateful, fixed capacity",

@@ -10,9 +10,9 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-// sixteen returns a lookup benchSet with one series per catalog algorithm,
+// everyAlgorithm returns a lookup benchSet with one series per catalog algorithm,
 // algorithm i at 10*(i+1) ns on 10 and 100 nodes.
-func sixteen() benchSet {
+func everyAlgorithm() benchSet {
 	s := benchSet{BenchSet: schema.BenchSet{Name: "Lookup", Variant: "from=key", Unit: "ns/op", Caption: "test"}}
 	for i, name := range catalog.Names() {
 		y := 10 * float64(i+1)
@@ -26,7 +26,7 @@ func sixteen() benchSet {
 // catalog family, in catalog order, each holding exactly that family's
 // algorithms, all on the axes of the whole set; the image is 1600 x 1200.
 func TestFamilyPanels(t *testing.T) {
-	s := sixteen()
+	s := everyAlgorithm()
 	f, err := benchFigure(s)
 	if err != nil {
 		t.Fatal(err)

@@ -373,13 +373,13 @@ func TestAlgoStyle(t *testing.T) {
 	}
 }
 
-// Sixteen algorithms get sixteen distinct colours, markers and dashes; the
-// first six colours are the Okabe–Ito ones the original plots used; no two
+// Every listed algorithm gets its own colour, marker and dash; the first
+// six colours are the Okabe–Ito ones the original plots used; no two
 // colours (nor a colour and the grey of unknown names) are closer in
 // CIELAB than the closest Okabe–Ito pair (sky blue and blue, 26.4), and
 // the added colours are dark enough to read on white.
-func TestSixteenStyles(t *testing.T) {
-	const n = 16
+func TestDistinctStyles(t *testing.T) {
+	n := len(catalog.Names())
 	if len(palette) < n || len(glyphs) < n || len(dashes) < n {
 		t.Fatalf("%d colours, %d markers, %d dashes; want %d of each", len(palette), len(glyphs), len(dashes), n)
 	}

@@ -221,7 +221,7 @@ func TestSpreadDotChart(t *testing.T) {
 	}
 }
 
-// With all sixteen algorithms every name is printed under its slot in
+// With every listed algorithm every name is printed under its slot in
 // every panel: none is dropped for want of room (the figure is
 // panelFigWidth wide), and a configuration label runs on two lines.
 // Algorithms are told apart by name, marker and colour, the markers and
@@ -577,10 +577,10 @@ func TestThinLabels(t *testing.T) {
 	if got := len(thinLabels(ticks, func(float64) vg.Length { return 0 }, width, 6)); got != len(ticks) {
 		t.Errorf("%d ticks after thinning, want all %d (only labels go)", got, len(ticks))
 	}
-	// In the rendered lookup figure: sixteen algorithms, so panels of
+	// In the rendered lookup figure: every algorithm, so panels of
 	// half the width, where 5,000 does not fit beside 10,000; eight,
 	// one wide panel, where it does.
-	s := sixteen()
+	s := everyAlgorithm()
 	for i := range s.Series {
 		s.Series[i].Points[1].X = 20000
 	}
@@ -607,7 +607,7 @@ func TestThinLabels(t *testing.T) {
 // stays inside its panel; a short one keeps the 14-point font.
 func TestYLabelFitsPanel(t *testing.T) {
 	fontSize := func(label string) float64 {
-		s := sixteen()
+		s := everyAlgorithm()
 		f, err := benchFigure(s)
 		if err != nil {
 			t.Fatal(err)

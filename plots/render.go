@@ -83,7 +83,19 @@ import (
 //   - switching, switching-weighted: the keys routed differently when a
 //     fleet switches between two dialects of real clients and proxies, a
 //     matrix with the value (and the database multiple) in every cell,
-//     one per fleet of switching.csv.
+//     one per fleet of switching.csv;
+//   - domains-shared: a dot chart of the keys whose replicas share a rack
+//     or zone, each algorithm's own replicas, one panel per topology and
+//     replication factor, against R nodes drawn at random, from
+//     domains.csv;
+//   - domains-ranks: a dot chart of the lightest node's share of each
+//     replica rank over its weight share, each algorithm's own replicas
+//     on the flat weighted fleet, beside successive sampling, from
+//     domains-ranks.csv;
+//   - domains-changes: a dot chart of the replicas a node, rack or zone
+//     failing or a rack added copies over the ideal, one replica per
+//     domain, one panel per change (modulo in the caption), from
+//     domains-changes.csv.
 //
 // Every plot has a caption under its title saying where its numbers came
 // from (keys, sets, hash, seed and build from the CSV columns; goos,
@@ -155,6 +167,9 @@ func RenderAll(dir string) ([]string, error) {
 	add(figuresOf(dir, schema.HashesSequentialFile, sequentialHashesFigure))
 	add(simFiguresFrom(dir))
 	add(figuresOf(dir, schema.SwitchingFile, switchingFigures))
+	add(figuresOf(dir, schema.DomainsFile, domainsFigures))
+	add(figuresOf(dir, schema.DomainRanksFile, domainRanksFigures))
+	add(figuresOf(dir, schema.DomainChangesFile, domainChangesFigures))
 
 	out := filepath.Join(dir, schema.PlotsDir)
 	var written []string

@@ -413,7 +413,7 @@ func (l *barLayers) scale(f *figure, bc barChart) {
 		f.caption = append(f.caption, "bars broken at the top run off the scale; the number beside one is its value")
 	}
 	if len(bc.labels) > panelThreshold {
-		// Sixteen bars a group: the width of the small multiples.
+		// More than panelThreshold bars a group: the width of the small multiples.
 		f.width, f.height = panelFigWidth, wideBarHeight
 	}
 }

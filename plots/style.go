@@ -28,11 +28,12 @@ type style struct {
 // algorithms whose curves lie apart; ring and bounded, which often
 // overlap, get blue and vermillion.
 //
-// The next ten were picked greedily, each as far as possible (CIELAB
+// The next eleven were picked greedily, each as far as possible (CIELAB
 // distance) from the colours before it and from the grey of unknown
 // names, among dark and mid tones (relative luminance <= 0.45, readable on
-// white); no two of the sixteen are closer than the Okabe–Ito sky blue and
-// blue (a test checks). Anchor, memento and dx, whose movement curves all
+// white); no two of the seventeen are closer than the Okabe–Ito sky blue
+// and blue (a test checks). The seventeenth, crush's pure blue, is 53
+// CIELAB units from the nearest of the others. Anchor, memento and dx, whose movement curves all
 // lie on the ideal line, get the three most distant of them: violet, lime
 // and magenta.
 var palette = []color.RGBA{
@@ -52,6 +53,7 @@ var palette = []color.RGBA{
 	{R: 0, G: 40, B: 90, A: 255},     // navy
 	{R: 0, G: 80, B: 40, A: 255},     // dark green
 	{R: 190, G: 130, B: 230, A: 255}, // orchid
+	{R: 0, G: 0, B: 255, A: 255},     // pure blue: crush
 }
 
 // unknownColor is used for algorithm names the catalog does not list.
@@ -60,7 +62,7 @@ var unknownColor = color.RGBA{R: 110, G: 110, B: 110, A: 255}
 // glyphs are the markers in catalog order (filled and hollow shapes
 // alternate so coinciding markers stay visible): gonum's eight, then
 // diamonds, downward triangles, pentagons and hexagons, filled and hollow,
-// for sixteen distinct markers.
+// and a filled triangle pointing right, for seventeen distinct markers.
 var glyphs = []draw.GlyphDrawer{
 	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{},
 	draw.CrossGlyph{}, draw.PyramidGlyph{}, draw.RingGlyph{},
@@ -69,6 +71,7 @@ var glyphs = []draw.GlyphDrawer{
 	polygonGlyph{sides: 5, turn: 0, filled: true}, polygonGlyph{sides: 4, turn: 0, filled: false},
 	polygonGlyph{sides: 3, turn: 0.5, filled: true}, polygonGlyph{sides: 6, turn: 0, filled: false},
 	polygonGlyph{sides: 6, turn: 0, filled: true}, polygonGlyph{sides: 5, turn: 0, filled: false},
+	polygonGlyph{sides: 3, turn: 2.25, filled: true},
 }
 
 // polygonGlyph draws a regular polygon with one vertex straight up, turned
@@ -102,8 +105,8 @@ func (g polygonGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point
 	c.Stroke(p)
 }
 
-// dashes are the line dash patterns in catalog order (nil = solid), sixteen
-// distinct patterns of dashes and dots.
+// dashes are the line dash patterns in catalog order (nil = solid),
+// seventeen distinct patterns of dashes and dots.
 var dashes = [][]vg.Length{
 	nil,
 	{vg.Points(8), vg.Points(3)},
@@ -121,6 +124,7 @@ var dashes = [][]vg.Length{
 	{vg.Points(10), vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(2)},
 	{vg.Points(20), vg.Points(5)},
 	{vg.Points(5), vg.Points(2), vg.Points(1), vg.Points(2)},
+	{vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(6)},
 }
 
 // algoStyle returns the fixed style of the algorithm called name. The i-th

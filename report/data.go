@@ -40,6 +40,7 @@ const (
 	lastLeaveRatio                // moved/ideal when the last node leaves (rules only, not a column)
 	replicaLoadPeak               // busiest node's replicas over the mean, at R replicas (rules only)
 	weightPeak                    // weights.csv: the largest node share over its weight share (rules only)
+	domainShared                  // domains.csv: keys whose replicas share a domain, one replica per domain at R (rules only)
 	numMetrics
 )
 
@@ -119,6 +120,7 @@ type Data struct {
 	// conformance: per placement of conformance.csv, in order of first
 	// appearance, its verdicts.
 	conformance []verdicts
+	domains     domainData // the failure-domain files (readDomains)
 }
 
 // verdicts are one placement's conformance checks (conformance.csv).
@@ -264,6 +266,9 @@ func (ld *loader) readAll() error {
 		if err := readInto(ld, dir, schema.ConformanceFile, ld.conformance); err != nil {
 			return err
 		}
+	}
+	if err := ld.readDomains(dir); err != nil {
+		return err
 	}
 	// boundedloads.csv gives the movement of the forms of bounded loads
 	// load.csv measured: it is read only when load.csv has them.

@@ -78,6 +78,7 @@ func metricInfos(d *Data) [numMetrics]metricInfo {
 		lastLeaveRatio:  {"", "last-node leave moved/ideal", "x", fixed2, false},
 		replicaLoadPeak: {"", "replica load peak-to-mean", "x", fixed2, true},
 		weightPeak:      {"", "weighted share peak", "x", fixed2, true},
+		domainShared:    {"", "keys with replicas sharing a domain", "", percent, true},
 	}
 }
 
@@ -467,7 +468,7 @@ func containsIdeal(v value) bool { return v.CI && v.Lo <= 1 && 1 <= v.Hi }
 // in order.
 func sections(d *Data) []section {
 	return []section{movementSection(d), evennessSection(d), hotKeySection(d), lookupSection(d), replicationSection(d), stormSection(d),
-		simulateSection(d), switchingSection(d), conformanceSection(d)}
+		simulateSection(d), switchingSection(d), conformanceSection(d), domainsSection(d)}
 }
 
 // notIn is the text of a section whose file is not in the run.
@@ -756,10 +757,10 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 	add("A cache fleet that scales up and down, with hot keys",
 		fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s nodes, and %s; ordered by %s, lowest first", fixed2(nearIdeal), nodes, evenText, hotWhat),
 		hot, nil, join, leave, even)
-	add(fmt.Sprintf("A sharded store with %s replicas", count(replR(d))),
-		fmt.Sprintf("when a random node of %s fails at R = %s, at most %sx the ideal %s of key-replica pairs are re-homed and at most %s of keys have every replica re-homed (replication.csv), and %s; ordered by pairs re-homed, fewest first",
-			count(d.replN), count(replR(d)), fixed2(nearIdeal), percent(d.replIdeal.V), percent(lossLimit), evenText),
-		replicaMoved, nil, pairs, rehomed, even)
+	storeText, storeCs := domainCriterion(d, fmt.Sprintf("when a random node of %s fails at R = %s, at most %sx the ideal %s of key-replica pairs are re-homed and at most %s of keys have every replica re-homed (replication.csv), and %s",
+		count(d.replN), count(replR(d)), fixed2(nearIdeal), percent(d.replIdeal.V), percent(lossLimit), evenText), pairs, rehomed, even)
+	add(fmt.Sprintf("A sharded store with %s replicas", count(replR(d))), storeText+"; ordered by pairs re-homed, fewest first",
+		replicaMoved, nil, storeCs...)
 	add("Arbitrary removal and a lookup that does not slow down as the fleet grows",
 		fmt.Sprintf("a random leave moves at most %sx the ideal, and a lookup at %s nodes takes at most 2x its time at %s; fastest at %s nodes first",
 			fixed2(nearIdeal), count(d.lookupHiN), count(d.lookupLoN), count(d.lookupHiN)),

@@ -36,7 +36,8 @@ func HasBench[R Row]() bool {
 // per row one result line per key set or request stream (Iters 1), each
 // preceded by the file configuration lines of the row's [Config] that
 // changed: hash, vnodes, eps, partitions, table-size, probes, capacity,
-// keys, sets, placement, keyfile and keykind (when set), go and commit.
+// keys, sets, placement, keyfile, keykind, topology and domain (when set),
+// go and commit.
 // The scenario lives in the benchmark name and the seed nowhere, so that
 // two runs of one configuration on different seeds land in one benchstat
 // table, while results of different algorithm settings (a vnodes sweep)
@@ -108,6 +109,9 @@ func benchConfig(c Config) ([]benchfmt.Config, error) {
 	}
 	if c.KeyKind != "" {
 		kv = append(kv, [2]string{"keykind", c.KeyKind})
+	}
+	if c.Topology != "" {
+		kv = append(kv, [2]string{"topology", c.Topology}, [2]string{"domain", c.Domain})
 	}
 	kv = append(kv, [2]string{"go", c.GoVersion}, [2]string{"commit", c.Commit})
 	out := make([]benchfmt.Config, len(kv))

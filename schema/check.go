@@ -27,13 +27,13 @@ func columnErr(name, format string, args ...any) error {
 type domain int
 
 const (
-	anyValue    domain = iota
-	count              // a whole number >= 1 (node counts, keys, sets, replicas)
-	fraction           // a fraction in [0, 1]
-	positive           // > 0
-	share              // a fraction in (0, 1]
-	label              // a scenario op or a fleet change's name: see IsLabel
-	nonNegative        // >= 0 (reads, seconds, cv, fractions summed over steps)
+	anyValue       domain = iota
+	count                 // a whole number >= 1 (node counts, keys, sets, replicas)
+	fraction              // a fraction in [0, 1]
+	positive              // > 0
+	share                 // a fraction in (0, 1]
+	label                 // a scenario op or a fleet change's name: see IsLabel
+	positiveOrZero        // >= 0 (a count that may be 0, a ratio of shares)
 )
 
 // domains are the columns whose domain is more than "finite".
@@ -46,12 +46,15 @@ var domains = map[string]domain{
 	"away_frac": fraction, "moved_join_frac": fraction, "moved_leave_frac": fraction,
 	"exact_min_share": fraction, "exact_max_share": fraction, "exact_share": fraction,
 	"hit_ratio": fraction, "hit_after": fraction, "hit_live": fraction, "hit_sim": fraction,
-	"moved_frac": nonNegative, "collateral_frac": nonNegative, "cv": nonNegative, "exact_cv": nonNegative,
-	"load_cv": nonNegative, "noise_cv": nonNegative, "zipf": nonNegative,
-	"db_reads": nonNegative, "db_steady": nonNegative,
-	"recovery_s": nonNegative, "tau_s": nonNegative,
+	"moved_frac": positiveOrZero, "collateral_frac": positiveOrZero, "cv": positiveOrZero, "exact_cv": positiveOrZero,
+	"load_cv": positiveOrZero, "noise_cv": positiveOrZero, "zipf": positiveOrZero,
+	"db_reads": positiveOrZero, "db_steady": positiveOrZero,
+	"recovery_s": positiveOrZero, "tau_s": positiveOrZero,
 	"differ_frac": fraction,
-	"op":          label,
+	"domains":     count, "keys_shared_frac": fraction, "pairs_shared_frac": fraction, "keys_one_domain_frac": fraction, "random_shared_frac": fraction,
+	"relative": positiveOrZero, "copies_frac": fraction, "keys_moved_frac": fraction, "keys_lost_frac": fraction,
+	"cross_frac": fraction, "cross_outer_frac": fraction, "nodes_left": positiveOrZero, "nodes_joined": positiveOrZero,
+	"op": label,
 	// bytes of a trace's objects (spread, load)
 	"bytes_sample_rate": share, "bytes_max_share": fraction,
 }
@@ -156,13 +159,13 @@ func Check[R Row](r R) error {
 			if x <= 0 {
 				return columnErr(c.name, "%q must be > 0", shown)
 			}
-		case nonNegative:
-			if x < 0 {
-				return columnErr(c.name, "%q must be >= 0", shown)
-			}
 		case share:
 			if x <= 0 || x > 1 {
 				return columnErr(c.name, "%q is not a share in (0, 1]", shown)
+			}
+		case positiveOrZero:
+			if x < 0 {
+				return columnErr(c.name, "%q must be >= 0", shown)
 			}
 		}
 		lo, okLo := l.byName[c.name+"_lo"]

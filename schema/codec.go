@@ -19,7 +19,8 @@ import (
 // Row is a result row type of this package ([Move], [Spread], [ShareRow],
 // [Load], [Bounded], [Storm], [StormPoint], [Replication], [StormLive],
 // [SimWindow], [SimNode], [SimEvent], [SimSummary], [TraceStats],
-// [Conformance], [DumpDiff], [DumpCell], [DumpMismatch], [DumpGuess]):
+// [Conformance], [DumpDiff], [DumpCell], [DumpMismatch], [DumpGuess],
+// [DomainViolation], [DomainRank], [DomainChange]):
 // the generic writers and readers ([WriteCSV], [ReadCSV], [WriteJSON],
 // [ReadJSON], [WriteBench]) take and return slices of one of them.
 type Row interface {

@@ -68,6 +68,17 @@ func TestRoundTrip(t *testing.T) {
 	roundTrip(t, filled[StormPoint]())
 	roundTrip(t, filled[Replication]())
 	roundTrip(t, filled[StormLive]())
+	v := filled[DomainViolation]()
+	v.Scheme, v.Domains = SchemeAware, v.Nodes
+	roundTrip(t, v)
+	r := filled[DomainRank]()
+	ts := 0.25
+	r.Scheme, r.Rank, r.TheoryShare = SchemePlain, 1, &ts
+	roundTrip(t, r)
+	c := filled[DomainChange]()
+	c.Scheme, c.Event, c.NodesLeft, c.NodesJoined = SchemeAware, EventLoss, 3, 0
+	c.CollateralFrac, c.CollateralFracLo, c.CollateralFracHi = 0.2, 0.1, 0.3 // a fraction in a DomainChange, not in a Move
+	roundTrip(t, c)
 }
 
 func roundTrip[R Row](t *testing.T, row R) {
@@ -295,5 +306,35 @@ func TestCheckBoundsInTheirDomain(t *testing.T) {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("got %v, want an error containing %s", c.err, c.want)
 		}
+	}
+}
+
+// A file written before the topology and domain columns were added reads
+// them as empty; every other column stays required.
+func TestAddedColumnsOptional(t *testing.T) {
+	r := filled[Replication]()
+	var b bytes.Buffer
+	if err := WriteCSV(&b, []Replication{r}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	cut := func(line string, n int) string { f := strings.Split(line, ","); return strings.Join(f[:len(f)-n], ",") }
+	old := cut(lines[0], 2) + "\n" + cut(lines[1], 2) + "\n"
+	if !strings.HasSuffix(lines[0], ",topology,domain") {
+		t.Fatalf("header %q does not end in the added columns", lines[0])
+	}
+	got, err := ReadCSV[Replication](strings.NewReader(old), "old.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := r
+	want.Topology, want.Domain = "", ""
+	want.Samples = nil
+	if !reflect.DeepEqual(got[0], want) {
+		t.Errorf("old file read as %+v, want %+v", got[0], want)
+	}
+	older := cut(lines[0], 3) + "\n" + cut(lines[1], 3) + "\n"
+	if _, err := ReadCSV[Replication](strings.NewReader(older), "older.csv"); err == nil || !strings.Contains(err.Error(), `missing column "placement"`) {
+		t.Errorf("file without placement: %v, want it named missing", err)
 	}
 }

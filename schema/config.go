@@ -31,6 +31,13 @@ type Config struct {
 	// intervals cover layouts and keys) or [PlacementFixed] (one layout,
 	// the given node IDs, for every set: this exact fleet).
 	Placement string `json:"placement"`
+	// Topology names the failure domains the result was measured in: the
+	// -topology file ("file=NAME") or the counts of -racks and -zones
+	// ("rack=6 zone=3"); "" for none. Domain is the failure-domain level
+	// replicas were spread over (one replica per domain while domains
+	// remain), "" for none.
+	Topology  string `json:"topology,omitempty"`
+	Domain    string `json:"domain,omitempty"`
 	GoVersion string `json:"go_version"`
 	Commit    string `json:"commit"`
 }

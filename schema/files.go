@@ -54,6 +54,9 @@ var (
 	ReplicationFile       = File[Replication]{"replication.csv"}
 	LoadFile              = File[Load]{"load.csv"}
 	BoundedFile           = File[Bounded]{"boundedloads.csv"}
+	DomainsFile           = File[DomainViolation]{"domains.csv"}
+	DomainRanksFile       = File[DomainRank]{"domains-ranks.csv"}
+	DomainChangesFile     = File[DomainChange]{"domains-changes.csv"}
 	SimWindowFile         = File[SimWindow]{"sim-window.csv"}
 	SimNodeFile           = File[SimNode]{"sim-node.csv"}
 	SimEventFile          = File[SimEvent]{"sim-event.csv"}
@@ -120,6 +123,9 @@ func Files() []Entry {
 		{"load.txt", "Load", "`load.csv` in the Go benchmark format, one line per request stream"},
 		rowsOf(BoundedFile, "`chbench bounded`: the three forms of bounded loads and the plain ring against eps"),
 		rowsOf(HashesSequentialFile, "`chbench spread -keys-kind sequential`: `hashes.csv` on sequential keys"),
+		rowsOf(DomainsFile, "`chbench domains`: keys and replica pairs sharing a rack or zone, each algorithm's own replicas beside its domain-aware ones, on even and uneven racks and zones"),
+		rowsOf(DomainRanksFile, "`chbench domains -ranks`: each node's load at each replica rank, weights 3,3,3,1 beside the successive-sampling theory, and on uneven racks"),
+		rowsOf(DomainChangesFile, "`chbench domains -changes`: what a node, a rack or a zone failing and a rack added copy, collateral, keys lost and cross-domain copies"),
 		rowsOf(SimWindowFile, "`chbench simulate`: a generated Twitter-format trace replayed through 40 LRU caches (8 with twice the memory) as 20 join halfway, every algorithm: the fleet per time window"),
 		rowsOf(SimNodeFile, "`chbench simulate`: the same replay per node and window: bytes held against capacity, gets and hits"),
 		rowsOf(SimEventFile, "`chbench simulate`: the storm of each join: peak database reads against the baseline, extra reads, refill time"),

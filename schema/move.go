@@ -47,7 +47,7 @@ func (Move) columns() []string {
 		"net_moved_frac", "net_moved_frac_lo", "net_moved_frac_hi",
 		"steps", "~eps", "~partitions", "~key_file", "~go_version", "~commit",
 		"~table_size", "~probes", "~capacity",
-		"placement", "label", "expected_moves",
+		"placement", "label", "expected_moves", "~?topology", "~?domain",
 	}
 }
 

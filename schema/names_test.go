@@ -26,7 +26,9 @@ func TestNoOneElseNamesFilesOrColumns(t *testing.T) {
 	for _, c := range slices.Concat(Columns[Move](), Columns[Spread](), Columns[ShareRow](), Columns[Load](),
 		Columns[Bounded](), Columns[Storm](), Columns[StormPoint](), Columns[Replication](), Columns[StormLive](), Columns[Conformance](),
 		Columns[DumpDiff](), Columns[DumpCell](), Columns[DumpMismatch](), Columns[DumpGuess](),
-		Columns[SimWindow](), Columns[SimNode](), Columns[SimEvent](), Columns[SimSummary](), Columns[TraceStats]()) {
+		Columns[SimWindow](), Columns[SimNode](), Columns[SimEvent](), Columns[SimSummary](), Columns[TraceStats](),
+
+		Columns[DomainViolation](), Columns[DomainRank](), Columns[DomainChange]()) {
 		if strings.Contains(c, "_") && !slices.Contains(cols, c) {
 			cols = append(cols, c)
 		}

@@ -48,6 +48,6 @@ func (Replication) columns() []string {
 		"load_peak_to_mean", "load_peak_to_mean_lo", "load_peak_to_mean_hi",
 		"load_cv", "load_cv_lo", "load_cv_hi",
 		"distinct_sets", "distinct_sets_lo", "distinct_sets_hi", "max_distinct_sets",
-		"~eps", "~partitions", "~key_file", "~go_version", "~commit", "~placement",
+		"~eps", "~partitions", "~key_file", "~go_version", "~commit", "~placement", "~?topology", "~?domain",
 	}
 }

@@ -99,7 +99,7 @@ func (Spread) columns() []string {
 		"placements_cv", "placements_cv_p5", "placements_cv_p95",
 		"theory_peak_to_mean", "theory_cv",
 		"load_factor", "key_load_over_bound", "key_load_over_bound_lo", "key_load_over_bound_hi", "partition_load_over_bound",
-		"noise_method",
+		"~?topology", "~?domain", "noise_method",
 		"?object_bytes", "?busiest_node", "?busiest_bytes", "?bytes_peak_to_mean", "?bytes_cv", "?bytes_sample_rate",
 	}
 }
@@ -171,7 +171,7 @@ type ShareRow struct {
 func (ShareRow) columns() []string {
 	return []string{
 		"algo", "hash", "vnodes", "nodes", "keys", "sets", "seed",
-		"id", "weight", "weight_share", "share", "share_lo", "share_hi", "share_error", "exact_share",
+		"id", "weight", "weight_share", "share", "share_lo", "share_hi", "share_error", "exact_share", "~?topology", "~?domain",
 	}
 }
 

@@ -23,19 +23,30 @@ type Grouping struct {
 	Spec  string
 }
 
+// checkSpec returns an error naming spec unless it is a whole number >= 1
+// or a comma-separated list of them (the form of a [Grouping]'s spec,
+// before it meets a number of units).
+func checkSpec(spec string) error {
+	for _, p := range strings.Split(spec, ",") {
+		if v, err := strconv.Atoi(strings.TrimSpace(p)); err != nil || v < 1 {
+			return fmt.Errorf("%q: entry %q is not a whole number >= 1", spec, p)
+		}
+	}
+	return nil
+}
+
 // ParseSizes returns the domain sizes a Grouping's spec gives for units
 // units (see [Grouping]). It returns an error naming the spec when it is not
 // a whole number >= 1 or a list of them, when K exceeds units (an empty
 // domain), or when the listed sizes do not add up to units.
 func ParseSizes(spec string, units int) ([]int, error) {
+	if err := checkSpec(spec); err != nil {
+		return nil, err
+	}
 	parts := strings.Split(spec, ",")
 	vals := make([]int, len(parts))
 	for i, p := range parts {
-		v, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || v < 1 {
-			return nil, fmt.Errorf("%q: entry %q is not a whole number >= 1", spec, p)
-		}
-		vals[i] = v
+		vals[i], _ = strconv.Atoi(strings.TrimSpace(p))
 	}
 	if len(vals) == 1 {
 		k := vals[0]

@@ -285,3 +285,29 @@ func (t *Topology) WithoutDomain(level, domain string) (*Topology, []string, err
 func (t *Topology) With(members ...Member) (*Topology, error) {
 	return New(t.levels, append(t.Members(), members...))
 }
+
+// Place returns the topology of exactly nodes, in their order and with
+// their weights, each in the domains t gives the node of the same ID: a
+// membership (before or after a change, one reweighted) placed in a
+// topology that may hold more nodes, such as the union of every
+// membership of a scenario. It returns an error naming a node that t
+// does not place, and the errors of [New] (an invalid membership).
+func (t *Topology) Place(nodes []algorithms.Node) (*Topology, error) {
+	at := make(map[string]int, len(t.nodes))
+	for i, n := range t.nodes {
+		at[n.ID] = i
+	}
+	members := make([]Member, len(nodes))
+	for i, n := range nodes {
+		j, ok := at[n.ID]
+		if !ok {
+			return nil, fmt.Errorf("topology: node %q is not in the topology, so it has no failure domain", n.ID)
+		}
+		ds := make([]string, len(t.levels))
+		for l := range t.levels {
+			ds[l] = t.names[l][t.domainOf[l][j]]
+		}
+		members[i] = Member{Node: n, Domains: ds}
+	}
+	return New(t.levels, members)
+}

@@ -279,3 +279,108 @@ func TestFlat(t *testing.T) {
 		t.Errorf("Level on flat: %v", err)
 	}
 }
+
+// Place keeps the order and weights of the nodes it is given and the
+// domains of the topology; a node the topology lacks is an error naming
+// it.
+func TestPlace(t *testing.T) {
+	tp, err := Split(nodes(t, 6), []Grouping{{"rack", "3"}, {"zone", "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := []algorithms.Node{{ID: "node-5", Weight: 2}, {ID: "node-0", Weight: 1}}
+	got, err := tp.Place(sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Nodes(), sub) {
+		t.Errorf("nodes %v, want %v", got.Nodes(), sub)
+	}
+	r, _ := got.Level("rack")
+	z, _ := got.Level("zone")
+	if d := domainNames(got, r); !reflect.DeepEqual(d, []string{"rack-2", "rack-0"}) {
+		t.Errorf("racks %v, want rack-2 rack-0", d)
+	}
+	if d := domainNames(got, z); !reflect.DeepEqual(d, []string{"zone-1", "zone-0"}) {
+		t.Errorf("zones %v, want zone-1 zone-0", d)
+	}
+	if _, err := tp.Place([]algorithms.Node{{ID: "node-9", Weight: 1}}); err == nil || !strings.Contains(err.Error(), `"node-9"`) {
+		t.Errorf("unknown node: %v, want an error naming node-9", err)
+	}
+}
+
+// A spec names its topology, defaults the failure domain to the
+// innermost level and places any membership: counts group it in order,
+// a file places its nodes by ID.
+func TestSpec(t *testing.T) {
+	s, err := NewSpec(nil, "", []Grouping{{"rack", "6"}, {"zone", "3"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Label != "rack=6 zone=3" || s.Level != "rack" || !reflect.DeepEqual(s.Levels(), []string{"zone", "rack"}) {
+		t.Errorf("spec %+v, levels %v", s, s.Levels())
+	}
+	tp, err := s.For(nodes(t, 12))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tp.Domains(1)) != 6 || len(tp.Domains(0)) != 3 {
+		t.Errorf("racks %v, zones %v", tp.Domains(1), tp.Domains(0))
+	}
+	fs, err := NewSpec(tp, "f.toml", nil, "zone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	placed, err := fs.For([]algorithms.Node{{ID: "node-11", Weight: 3}})
+	if err != nil || domainNames(placed, 0)[0] != "zone-2" || placed.Nodes()[0].Weight != 3 {
+		t.Errorf("file spec placed node-11 as %v, %v", placed, err)
+	}
+	if _, err := fs.For([]algorithms.Node{{ID: "x", Weight: 1}}); err == nil || !strings.Contains(err.Error(), `"x"`) || !strings.Contains(err.Error(), "file=f.toml") {
+		t.Errorf("node outside the file: %v", err)
+	}
+	for _, c := range []struct {
+		file   *Topology
+		groups []Grouping
+		level  string
+		want   string
+	}{
+		{tp, []Grouping{{"rack", "2"}}, "", "not both"},
+		{nil, nil, "", "no file and no counts"},
+		{nil, []Grouping{{"rack", "2"}}, "zone", `no level "zone" (levels: rack)`},
+		{nil, []Grouping{{"rack", "2"}, {"rack", "1"}}, "", `level "rack" appears twice`},
+		{nil, []Grouping{{"rack", "2,x"}}, "", `rack "2,x": entry "x" is not a whole number >= 1`},
+	} {
+		if _, err := NewSpec(c.file, "f", c.groups, c.level); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("NewSpec(%v, %v, %q) = %v, want %q", c.file != nil, c.groups, c.level, err, c.want)
+		}
+	}
+	flat, _ := Flat(nodes(t, 3))
+	if _, err := NewSpec(flat, "flat.toml", nil, ""); err == nil || !strings.Contains(err.Error(), "flat") {
+		t.Errorf("flat file: %v", err)
+	}
+}
+
+// Joining nodes enter the rack with the fewest nodes, the first of equals;
+// a file places them by ID or names the one it lacks.
+func TestSpecUnion(t *testing.T) {
+	s, err := NewSpec(nil, "", []Grouping{{"rack", "3,2,2"}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := nodes(t, 10)
+	u, err := s.Union(all[:7], append(all[7:], all[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"rack-0", "rack-0", "rack-0", "rack-1", "rack-1", "rack-2", "rack-2", "rack-1", "rack-2", "rack-0"}
+	if got := domainNames(u, 0); !reflect.DeepEqual(got, want) {
+		t.Errorf("racks %v, want %v", got, want)
+	}
+	fs, _ := NewSpec(u, "u.toml", nil, "rack")
+	if v, err := fs.Union(all[:2], all[8:9]); err != nil || !reflect.DeepEqual(domainNames(v, 0), []string{"rack-0", "rack-0", "rack-2"}) {
+		t.Errorf("file union: %v, %v", v, err)
+	}
+	if _, err := fs.Union(all[:2], []algorithms.Node{{ID: "new", Weight: 1}}); err == nil || !strings.Contains(err.Error(), `"new"`) {
+		t.Errorf("joining node outside the file: %v", err)
+	}
+}

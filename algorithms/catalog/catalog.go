@@ -15,6 +15,7 @@ import (
 	"github.com/chbench/chbench/algorithms/anchor"
 	"github.com/chbench/chbench/algorithms/binomial"
 	"github.com/chbench/chbench/algorithms/bounded"
+	"github.com/chbench/chbench/algorithms/crush"
 	"github.com/chbench/chbench/algorithms/dx"
 	"github.com/chbench/chbench/algorithms/fliphash"
 	"github.com/chbench/chbench/algorithms/jump"
@@ -28,6 +29,7 @@ import (
 	"github.com/chbench/chbench/algorithms/rendezvous"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/algorithms/slots"
+	"github.com/chbench/chbench/topology"
 )
 
 // Config holds the parameters of every algorithm; each uses the fields it
@@ -197,6 +199,16 @@ type Info struct {
 	// check returns the error build would return, without building; nil
 	// when building is cheap (O(n), no virtual nodes), so Check builds.
 	check func(nodes []algorithms.Node, cfg Config) error
+	// inTopology builds the placement of a topology's nodes from its
+	// hierarchy, with replicas in distinct domains at level (crush's
+	// buckets and rule); nil for the algorithms whose owners do not depend
+	// on domains (see [NewInTopology] and [Info.TopologyMap]).
+	inTopology func(t *topology.Topology, level string, h algorithms.Hash) (algorithms.Placer, algorithms.Locator, error)
+	// own is the algorithm's own Locator of a placement it built, when
+	// that models more than algorithms.AsLocator (crush: failures marked
+	// out as Ceph does, topology changes); nil otherwise. See
+	// [NewFailureLocator].
+	own func(p algorithms.Placer, bits int) algorithms.Locator
 }
 
 // infos is the registry, in the fixed order every table and plot uses.
@@ -379,6 +391,32 @@ var infos = []Info{
 			return placer(dx.New(n, c.CapacityFor(len(n)), h))
 		},
 		cost: func(n []algorithms.Node, c Config) (Cost, error) { return bucketArrayCost(n, c, dxBucketBytes), nil }},
+	// crush: Ceph's CRUSH with straw2 buckets, without a topology one host
+	// per node under one root (crushtool --build ... host straw2 1 root
+	// straw2 0). straw2 changes only the draws of the item whose weight
+	// changed, so in this flat map a join takes keys only for the new
+	// host and a leave moves only the leaver's keys, at any weights.
+	// Device and bucket ids follow the node order and are kept by
+	// Rebalance (as Ceph keeps OSD ids): Ordered and Stateful. Listed last
+	// so that the algorithms before it keep their plot styles.
+	{Name: crush.Name, Family: "classic", Lookup: "O(n) flat (one straw2 draw per item on the path)", Memory: "~240 B per node (flat map, ids, domains)",
+		Removal: "any; only its keys move (1/n); in a hierarchy its bucket's share leaves it", Weights: "16.16 fixed point, straw2 ln(u)/w",
+		Source: "Weil et al. SC 2006; Ceph src/crush/mapper.c v16.2", UsesHash: true, Weighted: true, Ordered: true, Stateful: true,
+		JoinMinimal: true, LeaveMinimal: true,
+		build: func(n []algorithms.Node, _ Config, h algorithms.Hash) (algorithms.Placer, error) {
+			return placer(crush.New(n, h))
+		},
+		cost: func(n []algorithms.Node, _ Config) (Cost, error) {
+			return perNode(len(n), crushNodeBytes, "the topology, map, bucket and device ids, and validation"), nil
+		},
+		inTopology: func(t *topology.Topology, level string, h algorithms.Hash) (algorithms.Placer, algorithms.Locator, error) {
+			p, err := crush.FromTopology(t, level, h)
+			if err != nil {
+				return nil, nil, err
+			}
+			return p, p.Locator(h.Bits()), nil
+		},
+		own: func(p algorithms.Placer, bits int) algorithms.Locator { return p.(*crush.Placer).Locator(bits) }},
 }
 
 // Facts returns the promises the algorithm makes, in the form the
@@ -468,12 +506,16 @@ func unknown(name string) error {
 }
 
 // ParseNames splits a comma-separated list of algorithm and dialect names,
-// checking each; "all" selects every algorithm (not the dialects), the
-// entry "dialects" every dialect and "common-dialects" [CommonDialects],
-// in place.
+// checking each; "all" selects every algorithm (not the dialects), "all"
+// followed by entries "-NAME" every algorithm but those ([AllExcept]),
+// the entry "dialects" every dialect and "common-dialects"
+// [CommonDialects], in place.
 func ParseNames(s string) ([]string, error) {
 	if s == "all" {
 		return Names(), nil
+	}
+	if rest, ok := strings.CutPrefix(s, "all,"); ok {
+		return AllExcept(rest)
 	}
 	var out []string
 	for _, n := range strings.Split(s, ",") {

@@ -35,6 +35,7 @@ func ExampleNames() {
 	// anchor     vnodes=false join-minimal=true  leave-minimal=true
 	// memento    vnodes=false join-minimal=true  leave-minimal=true
 	// dx         vnodes=false join-minimal=true  leave-minimal=true
+	// crush      vnodes=false join-minimal=true  leave-minimal=true
 }
 
 // Build a placer by name and locate keys. The owners are those of

@@ -2,6 +2,7 @@ package crush
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -274,5 +275,59 @@ func TestFixedWeight(t *testing.T) {
 		if got, err := FixedWeight(c.w); err != nil || got != c.want {
 			t.Errorf("FixedWeight(%v) = %d, %v; want %d", c.w, got, err, c.want)
 		}
+	}
+}
+
+// A failure marks the nodes out, as Ceph does: they leave Nodes(), hold no
+// replica, and every replica on a node still in stays where it was (the
+// map's weights are unchanged, so only the failed nodes' replicas are
+// drawn again), on a flat map and on racks.
+func TestFailMarksOut(t *testing.T) {
+	tp, err := topology.Split(equal(12), []topology.Grouping{{Level: "rack", Spec: "4"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat, err := New(equal(12), xxh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	racks, err := FromTopology(tp, "rack", xxh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, 5000)
+	for i := range keys {
+		keys[i] = "user:" + strconv.Itoa(i)
+	}
+	for _, p := range []*Placer{flat, racks} {
+		before := p.Locator(64)
+		after, err := before.Fail("osd.4", "osd.5")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(after.Nodes()) != 10 || algorithms.IndexOf(after.Nodes(), "osd.4") >= 0 {
+			t.Fatalf("nodes after the failure: %v", after.Nodes())
+		}
+		rb, ra := make([]int, 3*len(keys)), make([]int, 3*len(keys))
+		if err := before.ReplicateKeys(keys, 3, rb); err != nil {
+			t.Fatal(err)
+		}
+		if err := after.ReplicateKeys(keys, 3, ra); err != nil {
+			t.Fatal(err)
+		}
+		for k := range keys {
+			var now []string
+			for _, x := range ra[3*k : 3*k+3] {
+				now = append(now, after.Nodes()[x].ID)
+			}
+			for _, x := range rb[3*k : 3*k+3] {
+				if id := before.Nodes()[x].ID; id != "osd.4" && id != "osd.5" && !slices.Contains(now, id) {
+					t.Fatalf("%s: key %q lost its replica on %s, which did not fail: %v", p.FailureDomain(), keys[k], id, now)
+				}
+			}
+		}
+	}
+	if _, err := flat.Locator(64).Fail("osd.99"); err == nil {
+		t.Error("unknown node: no error")
 	}
 }

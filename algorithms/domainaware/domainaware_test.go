@@ -1,4 +1,4 @@
-package domainaware
+package domainaware_test
 
 import (
 	"math"
@@ -9,6 +9,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/crush"
+	"github.com/chbench/chbench/algorithms/domainaware"
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/topology"
 )
@@ -43,7 +44,7 @@ func locators(t *testing.T, tp *topology.Topology) []algorithms.Locator {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := New(p, 64, tp, "rack")
+		l, err := domainaware.New(p, 64, tp, "rack")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +54,7 @@ func locators(t *testing.T, tp *topology.Topology) []algorithms.Locator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewHierarchy(tp, "rack", xxh)
+	h, err := domainaware.NewHierarchy(tp, "rack", xxh)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestMoreReplicasThanDomains(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := New(p, 64, tp, "zone")
+		l, err := domainaware.New(p, 64, tp, "zone")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,7 +215,7 @@ func TestReplicateKeysDoesNotAllocate(t *testing.T) {
 // over 40,000 keys (racks weigh 4, 6, 2, 2 of 14: node 5 weighs 3).
 func TestHierarchyShares(t *testing.T) {
 	tp := racks(t)
-	h, err := NewHierarchy(tp, "rack", xxh)
+	h, err := domainaware.NewHierarchy(tp, "rack", xxh)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +231,7 @@ func TestHierarchyShares(t *testing.T) {
 			t.Errorf("rack %d: %v primaries, want %v within %v", d, c, K*p, 5*sd)
 		}
 	}
-	if _, err := NewHierarchy(tp, "row", xxh); err == nil || !strings.Contains(err.Error(), `"row"`) {
+	if _, err := domainaware.NewHierarchy(tp, "row", xxh); err == nil || !strings.Contains(err.Error(), `"row"`) {
 		t.Errorf("unknown level: %v", err)
 	}
 }
@@ -240,7 +241,7 @@ func TestHierarchyShares(t *testing.T) {
 func TestRebalance(t *testing.T) {
 	tp := racks(t)
 	p, _ := catalog.New("ring", tp.Nodes(), catalog.DefaultConfig())
-	l, err := New(p, 64, tp, "rack")
+	l, err := domainaware.New(p, 64, tp, "rack")
 	if err != nil {
 		t.Fatal(err)
 	}

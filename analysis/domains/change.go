@@ -74,56 +74,109 @@ type Change struct {
 // nodes of either), a node t does not place, a failing source or
 // locator, or an empty key set.
 func CountChange(src keyset.Source, before, after algorithms.Locator, t *topology.Topology, r, workers int, valueBytes func(key string) int64) (Change, error) {
-	bn, an := before.Nodes(), after.Nodes()
-	if err := checkR(r, min(len(bn), len(an))); err != nil {
-		return Change{}, err
-	}
-	// Global numbering: before's nodes, then those only after has.
+	return CountChangePerSet(src, []ChangeLayout{{Before: before, After: after, Topology: t}}, r, workers, valueBytes)
+}
+
+// A ChangeLayout is what key sets run through for one change: the
+// placements before and after it, and the topology that places the nodes
+// of both.
+type ChangeLayout struct {
+	Before, After algorithms.Locator
+	Topology      *topology.Topology
+}
+
+// changePlan is one layout's numbering of the nodes of both sides: before's
+// nodes, then those only after has (toG maps after's indexes), which of
+// them are present after, and each one's domain at every level.
+type changePlan struct {
+	nb           int
+	toG          []int32
+	present      []bool
+	dom          [][]int32
+	left, joined []string
+	ideal        float64
+}
+
+func planChange(ly ChangeLayout) (changePlan, error) {
+	bn, an := ly.Before.Nodes(), ly.After.Nodes()
+	p := changePlan{nb: len(bn), toG: make([]int32, len(an)), ideal: idealShare(bn, an)}
 	id := make(map[string]int32, len(bn)+len(an))
 	for i, n := range bn {
 		id[n.ID] = int32(i)
 	}
-	toG := make([]int32, len(an))
-	var joined []string
 	for i, n := range an {
 		g, ok := id[n.ID]
 		if !ok {
 			g = int32(len(id))
 			id[n.ID] = g
-			joined = append(joined, n.ID)
+			p.joined = append(p.joined, n.ID)
 		}
-		toG[i] = g
+		p.toG[i] = g
 	}
 	all := make([]algorithms.Node, len(id))
 	copy(all, bn)
 	for i, n := range an {
-		all[toG[i]] = n
+		all[p.toG[i]] = n
 	}
-	present := make([]bool, len(all)) // present after
-	for _, g := range toG {
-		present[g] = true
+	p.present = make([]bool, len(all)) // present after
+	for _, g := range p.toG {
+		p.present[g] = true
 	}
-	var left []string
 	for i, n := range bn {
-		if !present[i] {
-			left = append(left, n.ID)
+		if !p.present[i] {
+			p.left = append(p.left, n.ID)
 		}
 	}
-	levels := t.Levels()
-	dom := make([][]int32, len(levels))
+	levels := ly.Topology.Levels()
+	p.dom = make([][]int32, len(levels))
 	for l := range levels {
-		d, err := t.DomainsOf(l, all)
+		d, err := ly.Topology.DomainsOf(l, all)
+		if err != nil {
+			return changePlan{}, err
+		}
+		p.dom[l] = d
+	}
+	return p, nil
+}
+
+// CountChangePerSet is [CountChange] with one layout for every key set or
+// one per set (key set s through layouts[s]: its own random layout of the
+// same fleet and change), so that the intervals cover layouts as well as
+// keys. Left, Joined and Levels are those of layouts[0]. It returns
+// CountChange's errors and one for a number of layouts other than 1 or the
+// sets, or layouts of different algorithms, node counts or levels.
+func CountChangePerSet(src keyset.Source, layouts []ChangeLayout, r, workers int, valueBytes func(key string) int64) (Change, error) {
+	if len(layouts) == 0 {
+		return Change{}, fmt.Errorf("no placement")
+	}
+	sets := src.Sets()
+	befores, afters := make([]algorithms.Locator, len(layouts)), make([]algorithms.Locator, len(layouts))
+	plans := make([]changePlan, len(layouts))
+	levels := layouts[0].Topology.Levels()
+	for i, ly := range layouts {
+		if err := checkR(r, min(len(ly.Before.Nodes()), len(ly.After.Nodes()))); err != nil {
+			return Change{}, err
+		}
+		if len(ly.Topology.Levels()) != len(levels) {
+			return Change{}, fmt.Errorf("key set %d: a topology of %d levels, set 0's has %d", i, len(ly.Topology.Levels()), len(levels))
+		}
+		p, err := planChange(ly)
 		if err != nil {
 			return Change{}, err
 		}
-		dom[l] = d
+		befores[i], afters[i], plans[i] = ly.Before, ly.After, p
 	}
-	sets := src.Sets()
+	if err := checkLayouts(sets, befores); err != nil {
+		return Change{}, err
+	}
+	if err := checkLayouts(sets, afters); err != nil {
+		return Change{}, err
+	}
 	workers = keyset.Workers(workers)
 	counts := perWorker(workers, sets, func() ChangeCount { return ChangeCount{Cross: make([]int64, len(levels))} })
 	scratch := make([][]int, workers)
 	errs := make([]error, workers)
-	err := replicate(src, before, r, workers, func(w, set int, keys []string, rb []int) {
+	err := replicate(src, befores, r, workers, func(w, set int, keys []string, rb []int) {
 		if errs[w] != nil {
 			return
 		}
@@ -131,63 +184,12 @@ func CountChange(src keyset.Source, before, after algorithms.Locator, t *topolog
 			scratch[w] = make([]int, need)
 		}
 		ra := scratch[w][:r*len(keys)]
+		after := forSet(afters, set)
 		if err := after.ReplicateKeys(keys, r, ra); err != nil {
 			errs[w] = fmt.Errorf("%s after the change: %w", after.Algorithm(), err)
 			return
 		}
-		c := &counts[w][set]
-		c.Keys += int64(len(keys))
-		for i, k := range keys {
-			b, a := rb[i*r:(i+1)*r], ra[i*r:(i+1)*r]
-			for j := range a {
-				a[j] = int(toG[a[j]])
-			}
-			source := -1 // first replica before that survives
-			for _, x := range b {
-				if present[x] {
-					source = x
-					break
-				}
-			}
-			copies := int64(0)
-			for _, x := range a {
-				if slices.Contains(b, x) {
-					continue
-				}
-				copies++
-				if source >= 0 {
-					for l := range levels {
-						if dom[l][source] != dom[l][x] {
-							c.Cross[l]++
-						}
-					}
-				}
-			}
-			// Replicas leaving a node that stays, beyond those that a joining
-			// node takes, moved between nodes present before and after.
-			shed, toNew := int64(0), int64(0)
-			for _, x := range b {
-				if present[x] && !slices.Contains(a, x) {
-					shed++
-				}
-			}
-			for _, x := range a {
-				if x >= len(bn) {
-					toNew++
-				}
-			}
-			c.Collateral += max(0, shed-toNew)
-			c.Copies += copies
-			if copies > 0 {
-				c.KeysMoved++
-				if valueBytes != nil {
-					c.Bytes += copies * valueBytes(k)
-				}
-			}
-			if source < 0 {
-				c.KeysLost++
-			}
-		}
+		countChangeChunk(&counts[w][set], forSet(plans, set), r, keys, rb, ra, valueBytes)
 	})
 	if err != nil {
 		return Change{}, err
@@ -197,8 +199,8 @@ func CountChange(src keyset.Source, before, after algorithms.Locator, t *topolog
 			return Change{}, e
 		}
 	}
-	res := Change{Algorithm: before.Algorithm(), R: r, Left: left, Joined: joined, Levels: levels, HasBytes: valueBytes != nil, Sets: make([]ChangeCount, sets)}
-	ideal := idealShare(bn, an)
+	p0 := plans[0]
+	res := Change{Algorithm: befores[0].Algorithm(), R: r, Left: p0.left, Joined: p0.joined, Levels: levels, HasBytes: valueBytes != nil, Sets: make([]ChangeCount, sets)}
 	cp, col, km, kl, by, id2 := make([]float64, sets), make([]float64, sets), make([]float64, sets), make([]float64, sets), make([]float64, sets), make([]float64, sets)
 	cross := make([][]float64, len(levels))
 	for l := range cross {
@@ -225,7 +227,7 @@ func CountChange(src keyset.Source, before, after algorithms.Locator, t *topolog
 		pairs := float64(m.Keys) * float64(r)
 		cp[s], col[s] = float64(m.Copies)/pairs, float64(m.Collateral)/pairs
 		km[s], kl[s] = float64(m.KeysMoved)/float64(m.Keys), float64(m.KeysLost)/float64(m.Keys)
-		by[s], id2[s] = float64(m.Bytes), ideal
+		by[s], id2[s] = float64(m.Bytes), forSet(plans, s).ideal
 		withSource := m.Copies - lostCopies(m, r)
 		for l := range levels {
 			if withSource > 0 {
@@ -241,6 +243,64 @@ func CountChange(src keyset.Source, before, after algorithms.Locator, t *topolog
 		res.Cross[l] = fraction(cross[l])
 	}
 	return res, nil
+}
+
+// countChangeChunk adds to c the changes of keys: rb holds each key's r
+// replicas before the change, ra after (indexes of each side's nodes; ra
+// is renumbered in place to p's numbering).
+func countChangeChunk(c *ChangeCount, p changePlan, r int, keys []string, rb, ra []int, valueBytes func(string) int64) {
+	c.Keys += int64(len(keys))
+	for i, k := range keys {
+		b, a := rb[i*r:(i+1)*r], ra[i*r:(i+1)*r]
+		for j := range a {
+			a[j] = int(p.toG[a[j]])
+		}
+		source := -1 // first replica before that survives
+		for _, x := range b {
+			if p.present[x] {
+				source = x
+				break
+			}
+		}
+		copies := int64(0)
+		for _, x := range a {
+			if slices.Contains(b, x) {
+				continue
+			}
+			copies++
+			if source >= 0 {
+				for l := range p.dom {
+					if p.dom[l][source] != p.dom[l][x] {
+						c.Cross[l]++
+					}
+				}
+			}
+		}
+		// Replicas leaving a node that stays, beyond those that a joining
+		// node takes, moved between nodes present before and after.
+		shed, toNew := int64(0), int64(0)
+		for _, x := range b {
+			if p.present[x] && !slices.Contains(a, x) {
+				shed++
+			}
+		}
+		for _, x := range a {
+			if x >= p.nb {
+				toNew++
+			}
+		}
+		c.Collateral += max(0, shed-toNew)
+		c.Copies += copies
+		if copies > 0 {
+			c.KeysMoved++
+			if valueBytes != nil {
+				c.Bytes += copies * valueBytes(k)
+			}
+		}
+		if source < 0 {
+			c.KeysLost++
+		}
+	}
 }
 
 // lostCopies is the number of copies made for lost keys: all R replicas

@@ -55,6 +55,14 @@ func estimate(xs []float64) Estimate {
 	return e
 }
 
+// nonNegative is estimate of a quantity that cannot be negative (a
+// ratio of shares): the interval is cut at 0.
+func nonNegative(xs []float64) Estimate {
+	e := estimate(xs)
+	e.Lo = math.Max(0, e.Lo)
+	return e
+}
+
 // fraction is estimate of a fraction: the interval is cut to [0, 1].
 func fraction(xs []float64) Estimate {
 	e := estimate(xs)
@@ -78,11 +86,12 @@ func perWorker[C any](workers, sets int, init func() C) [][]C {
 	return out
 }
 
-// replicate streams src through loc, R replicas per key, calling fn with
-// each chunk's keys and their replicas (reps[i*r:(i+1)*r] for key i) from
-// up to workers goroutines; per-worker scratch grows to the largest chunk.
-// The first error of the source or the locator is returned.
-func replicate(src keyset.Source, loc algorithms.Locator, r, workers int, fn func(w, set int, keys []string, reps []int)) error {
+// replicate streams src through locs (one locator for every key set, or
+// one per set: key set s through locs[s]), R replicas per key, calling fn
+// with each chunk's keys and their replicas (reps[i*r:(i+1)*r] for key i)
+// from up to workers goroutines; per-worker scratch grows to the largest
+// chunk. The first error of the source or a locator is returned.
+func replicate(src keyset.Source, locs []algorithms.Locator, r, workers int, fn func(w, set int, keys []string, reps []int)) error {
 	workers = keyset.Workers(workers)
 	scratch := make([][]int, workers)
 	errs := make([]error, workers)
@@ -94,6 +103,7 @@ func replicate(src keyset.Source, loc algorithms.Locator, r, workers int, fn fun
 			scratch[w] = make([]int, need)
 		}
 		reps := scratch[w][:r*len(keys)]
+		loc := forSet(locs, set)
 		if err := loc.ReplicateKeys(keys, r, reps); err != nil {
 			errs[w] = fmt.Errorf("%s: %w", loc.Algorithm(), err)
 			return
@@ -106,6 +116,29 @@ func replicate(src keyset.Source, loc algorithms.Locator, r, workers int, fn fun
 	for _, e := range errs {
 		if e != nil {
 			return e
+		}
+	}
+	return nil
+}
+
+// forSet returns the element of per (one for every key set, or one per
+// set) that serves key set s.
+func forSet[T any](per []T, s int) T {
+	if len(per) == 1 {
+		return per[0]
+	}
+	return per[s]
+}
+
+// checkLayouts returns an error unless there is one layout for every key
+// set or one per set, all of one algorithm with the same number of nodes.
+func checkLayouts(sets int, locs []algorithms.Locator) error {
+	if len(locs) != 1 && len(locs) != sets {
+		return fmt.Errorf("%d placements for %d key sets: want 1 or one per set", len(locs), sets)
+	}
+	for s, l := range locs[1:] {
+		if l.Algorithm() != locs[0].Algorithm() || len(l.Nodes()) != len(locs[0].Nodes()) {
+			return fmt.Errorf("key set %d: placement %s of %d nodes differs from set 0's %s of %d", s+1, l.Algorithm(), len(l.Nodes()), locs[0].Algorithm(), len(locs[0].Nodes()))
 		}
 	}
 	return nil

@@ -45,11 +45,35 @@ type RankLoad struct {
 // error for R outside 1..min(MaxReplicas, nodes), a failing source or
 // locator, or an empty key set.
 func CountRankLoad(src keyset.Source, loc algorithms.Locator, r, workers int) (RankLoad, error) {
-	nodes := loc.Nodes()
+	return CountRankLoadPerSet(src, []algorithms.Locator{loc}, r, workers)
+}
+
+// CountRankLoadPerSet is [CountRankLoad] with one placement for every key
+// set or one per set (key set s through locs[s]: its own random layout of
+// the same fleet, node i of every layout of the same weight), so that the
+// intervals cover layouts as well as keys; nodes are counted by index
+// and reported as locs[0] names them. It returns CountRankLoad's errors
+// and one for a number of placements other than 1 or the sets, or
+// placements of different algorithms, node counts or weights.
+func CountRankLoadPerSet(src keyset.Source, locs []algorithms.Locator, r, workers int) (RankLoad, error) {
+	if len(locs) == 0 {
+		return RankLoad{}, fmt.Errorf("no placement")
+	}
+	nodes := locs[0].Nodes()
 	if err := checkR(r, len(nodes)); err != nil {
 		return RankLoad{}, err
 	}
 	n, sets := len(nodes), src.Sets()
+	if err := checkLayouts(sets, locs); err != nil {
+		return RankLoad{}, err
+	}
+	for s, l := range locs[1:] {
+		for i, nd := range l.Nodes() {
+			if nd.Weight != nodes[i].Weight {
+				return RankLoad{}, fmt.Errorf("key set %d: node %d %q has weight %v, set 0's %q %v", s+1, i, nd.ID, nd.Weight, nodes[i].ID, nodes[i].Weight)
+			}
+		}
+	}
 	counts := perWorker(keyset.Workers(workers), sets, func() RankCount {
 		c := RankCount{Count: make([][]int64, r)}
 		for k := range c.Count {
@@ -57,7 +81,7 @@ func CountRankLoad(src keyset.Source, loc algorithms.Locator, r, workers int) (R
 		}
 		return c
 	})
-	err := replicate(src, loc, r, workers, func(w, set int, keys []string, reps []int) {
+	err := replicate(src, locs, r, workers, func(w, set int, keys []string, reps []int) {
 		c := &counts[w][set]
 		c.Keys += int64(len(keys))
 		for i := range keys {
@@ -70,7 +94,7 @@ func CountRankLoad(src keyset.Source, loc algorithms.Locator, r, workers int) (R
 		return RankLoad{}, err
 	}
 	W := algorithms.TotalWeight(nodes)
-	res := RankLoad{Algorithm: loc.Algorithm(), R: r, Nodes: nodes, Sets: make([]RankCount, sets)}
+	res := RankLoad{Algorithm: locs[0].Algorithm(), R: r, Nodes: nodes, Sets: make([]RankCount, sets)}
 	share := make([][][]float64, r) // [k][i][set]
 	for k := range share {
 		share[k] = make([][]float64, n)
@@ -122,9 +146,9 @@ func CountRankLoad(src keyset.Source, loc algorithms.Locator, r, workers int) (R
 			for s, f := range share[k][i] {
 				rel[s] = f / (nodes[i].Weight / W)
 			}
-			res.Relative[k][i] = estimate(rel)
+			res.Relative[k][i] = nonNegative(rel)
 		}
-		res.PeakToMean[k] = estimate(peak[k])
+		res.PeakToMean[k] = nonNegative(peak[k])
 	}
 	res.Load, res.LoadRelative = make([]Estimate, n), make([]Estimate, n)
 	for i := range n {
@@ -133,7 +157,7 @@ func CountRankLoad(src keyset.Source, loc algorithms.Locator, r, workers int) (R
 		for s, f := range load[i] {
 			rel[s] = f / (nodes[i].Weight / W)
 		}
-		res.LoadRelative[i] = estimate(rel)
+		res.LoadRelative[i] = nonNegative(rel)
 	}
 	weights := make([]float64, n)
 	for i, nd := range nodes {

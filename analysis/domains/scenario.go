@@ -89,9 +89,19 @@ type TopologyRebalancer interface {
 	RebalanceTopology(t *topology.Topology) (algorithms.Locator, error)
 }
 
-// Apply returns loc after scenario s: Rebalance to the surviving nodes
-// for a loss, RebalanceTopology for an addition (an error when loc cannot
-// follow a topology).
+// A Failer is a locator with its own model of a failure: CRUSH marks
+// failed devices out, as Ceph does (its map and bucket weights unchanged,
+// so only the failed devices' data moves), where removing them from the
+// map would change the weights of their buckets and move data between
+// devices that stay.
+type Failer interface {
+	Fail(ids ...string) (algorithms.Locator, error)
+}
+
+// Apply returns loc after scenario s: for a loss, the failure of the
+// nodes that leave ([Failer]) or else Rebalance to the surviving nodes;
+// for an addition, RebalanceTopology (an error when loc cannot follow a
+// topology).
 func Apply(loc algorithms.Locator, s Scenario) (algorithms.Locator, error) {
 	if s.Kind == "added" {
 		tr, ok := loc.(TopologyRebalancer)
@@ -99,6 +109,19 @@ func Apply(loc algorithms.Locator, s Scenario) (algorithms.Locator, error) {
 			return nil, fmt.Errorf("%s cannot place joining nodes in domains (no RebalanceTopology)", loc.Algorithm())
 		}
 		return tr.RebalanceTopology(s.After)
+	}
+	if f, ok := loc.(Failer); ok {
+		stay := make(map[string]bool, len(s.After.Nodes()))
+		for _, n := range s.After.Nodes() {
+			stay[n.ID] = true
+		}
+		var gone []string
+		for _, n := range s.Before.Nodes() {
+			if !stay[n.ID] {
+				gone = append(gone, n.ID)
+			}
+		}
+		return f.Fail(gone...)
 	}
 	return loc.Rebalance(s.After.Nodes())
 }

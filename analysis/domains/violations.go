@@ -46,18 +46,52 @@ type Violations struct {
 // source or locator, or an empty key set. The counts do not depend on
 // workers.
 func CountViolations(src keyset.Source, loc algorithms.Locator, t *topology.Topology, level string, r, workers int) (Violations, error) {
-	nodes := loc.Nodes()
-	if err := checkR(r, len(nodes)); err != nil {
-		return Violations{}, err
-	}
-	dom, nd, err := domainIndex(t, level, nodes)
-	if err != nil {
-		return Violations{}, err
+	return CountViolationsPerSet(src, []Layout{{loc, t}}, level, r, workers)
+}
+
+// A Layout is what key sets run through: a placement and the topology
+// that places its nodes (nodes matched by ID).
+type Layout struct {
+	Loc      algorithms.Locator
+	Topology *topology.Topology
+}
+
+// CountViolationsPerSet is [CountViolations] with one layout for every
+// key set or one per set (key set s through layouts[s]: its own random
+// layout of the same fleet, node i of every layout in the same domains),
+// so that the interval covers layouts as well as keys. Domains is that of
+// layouts[0]. It returns CountViolations's errors and one for a number of
+// layouts other than 1 or the sets, or layouts of different algorithms or
+// node counts.
+func CountViolationsPerSet(src keyset.Source, layouts []Layout, level string, r, workers int) (Violations, error) {
+	if len(layouts) == 0 {
+		return Violations{}, fmt.Errorf("no placement")
 	}
 	sets := src.Sets()
+	locs := make([]algorithms.Locator, len(layouts))
+	doms := make([][]int32, len(layouts))
+	nd := 0
+	for i, ly := range layouts {
+		locs[i] = ly.Loc
+		if err := checkR(r, len(ly.Loc.Nodes())); err != nil {
+			return Violations{}, err
+		}
+		dom, n, err := domainIndex(ly.Topology, level, ly.Loc.Nodes())
+		if err != nil {
+			return Violations{}, err
+		}
+		doms[i] = dom
+		if i == 0 {
+			nd = n
+		}
+	}
+	if err := checkLayouts(sets, locs); err != nil {
+		return Violations{}, err
+	}
 	counts := perWorker(keyset.Workers(workers), sets, func() ViolationCount { return ViolationCount{} })
-	err = replicate(src, loc, r, workers, func(w, set int, keys []string, reps []int) {
+	err := replicate(src, locs, r, workers, func(w, set int, keys []string, reps []int) {
 		c := &counts[w][set]
+		dom := forSet(doms, set)
 		c.Keys += int64(len(keys))
 		for i := range keys {
 			set := reps[i*r : (i+1)*r]
@@ -82,7 +116,7 @@ func CountViolations(src keyset.Source, loc algorithms.Locator, t *topology.Topo
 	if err != nil {
 		return Violations{}, err
 	}
-	v := Violations{Algorithm: loc.Algorithm(), Level: level, Domains: nd, R: r, Unavoidable: r > nd, Sets: make([]ViolationCount, sets)}
+	v := Violations{Algorithm: locs[0].Algorithm(), Level: level, Domains: nd, R: r, Unavoidable: r > nd, Sets: make([]ViolationCount, sets)}
 	ks, ps, one := make([]float64, sets), make([]float64, sets), make([]float64, sets)
 	for s := range sets {
 		for w := range counts {

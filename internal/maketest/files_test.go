@@ -13,7 +13,8 @@ import (
 // The Makefile writes exactly the result files package schema lists
 // (schema.Files), no more and no fewer: `make -n bench` prints every
 // command of the run, and each file is named there as a path in the
-// staging directory, as an -o prefix with its -format list (chbench
+// staging directory, as an -o prefix (relative, or absolute and quoted
+// for a command run elsewhere) with its -format list (chbench
 // simulate writes PREFIX-KIND.EXT per kind of row), or (REPORT.md
 // and the plots) by the command that writes it into -dir.
 func TestMakefileWritesTheSchemaFiles(t *testing.T) {
@@ -27,7 +28,9 @@ func TestMakefileWritesTheSchemaFiles(t *testing.T) {
 	const stage = "res/.tmp-run/"
 	ext := map[string]string{"csv": ".csv", "bench": ".txt", "json": ".json", "table": ".table"}
 	path := regexp.MustCompile(regexp.QuoteMeta(stage) + `([A-Za-z0-9][A-Za-z0-9._-]*)`)
-	prefix := regexp.MustCompile(`-o ` + regexp.QuoteMeta(stage) + `([A-Za-z0-9._-]+)`)
+	// A command run in another directory names the staging directory by
+	// its absolute path, quoted.
+	prefix := regexp.MustCompile(`-o "?(?:/[^ "]*/)?` + regexp.QuoteMeta(stage) + `([A-Za-z0-9._-]+)`)
 	format := regexp.MustCompile(`-format ([a-z,]+)`)
 	var got []string
 	add := func(name string) {

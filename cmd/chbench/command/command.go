@@ -21,6 +21,7 @@
 //	chbench move -algo A[,B...] -from N -to M [flags]   moved fraction on a resize
 //	chbench spread -algo A[,B...] -nodes N [flags]      per-node share spread
 //	chbench replication -replicas R -from N -op OP [flags] replica sets on a change
+//	chbench domains -nodes N -racks K [-zones K] [-ranks|-changes] replicas against racks and zones
 //	chbench storm -from N -to M [-reads Q] [-hit H]      cache miss storm of a resize
 //	chbench storm -live -from N -to M                    the same against real memcached on 127.0.0.1
 //	chbench load [-nodes N] [-zipf s,...] [flags]       per-node request load under Zipf popularity
@@ -139,6 +140,7 @@ var commands = map[string]command{
 	"storm":  {"derive a cache fleet's miss storm on a resize from the moved fraction", runStorm},
 
 	"replication": {"measure replica-set movement and replica load at replication factor R", runReplication},
+	"domains":     {"measure replicas against racks and zones: domain sharing, load per replica rank, what a rack or zone loss moves", plain(runDomains)},
 
 	"load":       {"measure per-node request load under Zipf popularity or a request log", runLoad},
 	"bounded":    {"measure the three forms of bounded loads (partition, key, request) against eps", plain(runBounded)},

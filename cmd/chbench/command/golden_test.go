@@ -104,6 +104,13 @@ func goldenCases() []goldenCase {
 		{"bounded-json", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-commit", "golden", "-format", "json"}},
 		{"bounded-bench", []string{"bounded", "-nodes", "4", "-keys", "300", "-requests", "1000", "-sets", "2", "-eps", "0.5", "-zipf", "1.2", "-commit", "golden", "-format", "bench"}},
 
+		{"domains-table", []string{"domains", "-algo", "ring,rendezvous,slots,crush", "-nodes", "12", "-racks", "6", "-zones", "3", "-replicas", "2,3", "-keys", "2000", "-sets", "2", "-commit", "golden"}},
+		{"domains-uneven-csv", []string{"domains", "-algo", "jump,crush", "-nodes", "9", "-zones", "2,2,2,3", "-replicas", "2", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "csv"}},
+		{"domains-ranks-csv", []string{"domains", "-ranks", "-algo", "rendezvous,crush", "-weights", "3,3,3,1", "-keys", "2000", "-sets", "2", "-commit", "golden", "-format", "csv"}},
+		{"domains-ranks-racks-table", []string{"domains", "-ranks", "-algo", "ring", "-nodes", "10", "-racks", "4,4,2", "-keys", "2000", "-sets", "2", "-commit", "golden"}},
+		{"domains-changes-table", []string{"domains", "-changes", "-algo", "rendezvous,crush", "-nodes", "12", "-racks", "6", "-zones", "3", "-keys", "2000", "-sets", "2", "-commit", "golden"}},
+		{"domains-changes-json", []string{"domains", "-changes", "-algo", "ring", "-nodes", "6", "-racks", "3", "-events", "rack:rack-0,+rack", "-keys", "1000", "-sets", "2", "-commit", "golden", "-format", "json"}},
+		{"replication-racks-table", []string{"replication", "-algo", "ring,crush", "-from", "12", "-op", "remove-random", "-replicas", "3", "-racks", "4", "-keys", "2000", "-sets", "2", "-commit", "golden"}},
 		// Traces: the committed samples of package trace, one per format.
 		{"move-trace-table", []string{"move", "-algo", "ring,jump", "-from", "4", "-to", "5", "-trace", sample("twitter.csv.zst"), "-sets", "2", "-commit", "golden"}},
 		{"spread-trace-csv", []string{"spread", "-algo", "ring,modulo", "-nodes", "4", "-trace", sample("twitter.csv"), "-sets", "2", "-draws", "0", "-commit", "golden", "-format", "csv"}},

@@ -16,8 +16,10 @@ import (
 func runMove(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var a cli.Analysis
 	var c cli.Change
+	var tp cli.Topology
 	fs := cli.NewFlagSet("move", "-algo A[,B...] -from N[,N...] [-to M | -op OP[,OP...]] [flags]", stderr)
 	a.Register(fs)
+	tp.Register(fs)
 	c.Register(fs, "node count(s) before the change: N, a comma-separated list, or grid (log grid 3..10,000)",
 		"node count after the change (one -from only); nodes node-N... join, or the last nodes leave",
 		"scenario(s) instead of -to, comma-separated: "+strings.Join(schema.Ops(), ", ")+" (default add)")
@@ -37,6 +39,9 @@ func runMove(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		return cli.Usage(err)
 	}
 	if err := cli.AddressSweep(&sw, !c.Fleet.Explicit(), stderr); err != nil {
+		return cli.Usage(err)
+	}
+	if o.Domains, err = tp.Spec(); err != nil {
 		return cli.Usage(err)
 	}
 	if fleet {

@@ -18,13 +18,18 @@ import (
 func runReplication(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var a cli.Analysis
 	var c cli.Change
-	fs := cli.NewFlagSet("replication", "-algo A[,B...] -replicas R[,R...] -from N[,N...] [-to M | -op OP[,OP...] | fleet flags] [flags]", stderr)
+	var tp cli.Topology
+	fs := cli.NewFlagSet("replication", "-algo A[,B...] -replicas R[,R...] -from N[,N...] [-to M | -op OP[,OP...] | fleet flags] [-racks K | -topology FILE] [flags]", stderr)
 	a.Register(fs)
+	tp.Register(fs)
 	replicas := fs.String("replicas", "3", fmt.Sprintf("replication factor(s) R, 1..%d and at most the nodes before the change (a larger R is refused, not capped): distinct nodes per key; a comma-separated list sweeps", analysis.MaxReplicationFactor))
 	c.Register(fs, "node count(s) before the change: N, a comma-separated list, or grid",
 		"node count after the change (one -from only)",
 		"scenario(s) instead of -to: "+strings.Join(schema.Ops(), ", ")+" (default add); multi-step scenarios compare the first and last placement")
 	o, sw, rs, err := replicationSweep(&a, &c, fs, args, replicas, stderr)
+	if err == nil { // with a topology, every algorithm's replicas are spread over its domains
+		o.Domains, err = tp.Spec()
+	}
 	if err != nil {
 		return cli.Usage(err)
 	}

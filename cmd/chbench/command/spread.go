@@ -16,8 +16,10 @@ import (
 // (analysis.SweepSpread).
 func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var a cli.Analysis
+	var tp cli.Topology
 	fs := cli.NewFlagSet("spread", "-algo A[,B...] -nodes N[,N...] [flags]", stderr)
 	a.Register(fs)
+	tp.Register(fs)
 	nodesL := fs.String("nodes", "", "node count(s): N, a comma-separated list, or grid (log grid 3..10,000); or give -node-ids")
 	fs.StringVar(&a.Weights, "weights", "", "comma-separated node weights > 0, one per node (one -nodes value only)")
 	fs.StringVar(&a.NodeIDs, "node-ids", "", "comma-separated unique node IDs (default node-0 ... node-{n-1})")
@@ -34,7 +36,9 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	case *shares && !slices.Contains(a.Formats, schema.FormatCSV):
 		err = fmt.Errorf("-shares needs -format csv, got -format %s", a.Format)
 	default:
-		err = spreadMembers(&a, set, *nodesL, &sw, stderr)
+		if err = spreadMembers(&a, set, *nodesL, &sw, stderr); err == nil {
+			o.Domains, err = tp.Spec()
+		}
 	}
 	if err != nil {
 		return cli.Usage(err)

@@ -248,7 +248,7 @@ func (a *Analysis) OpenPrograms(ctx context.Context, o *analysis.Options, sw *an
 // format, table, csv or json, to standard output (see OneFormat):
 // Register gives them no -o and a -format without bench, so that their
 // -h offers only what they accept.
-var stdoutOnly = map[string]bool{"storm": true, "replication": true}
+var stdoutOnly = map[string]bool{"storm": true, "replication": true, "domains": true}
 
 // registerOutput adds -format (a list of schema's formats) and -o
 // PREFIX to fs, for the commands that write any format to files.
