@@ -295,7 +295,7 @@ traffic: build
 # weights 3,3,3,1 (the weighted algorithms), and ten nodes in racks of
 # 4/4/2; domains-changes.csv: a node, a rack and a zone failing and a rack
 # added, R = 3.
-DOMAINARGS = -keys $(DOMAIN_KEYS) $(KEYARGS) -format csv
+DOMAINARGS = $(call keys,$(DOMAIN_KEYS)) $(KEYARGS) -format csv
 domains: build
 	mkdir -p $(OUT)
 	$(CHBENCH) domains -algo all -nodes $(DOMAIN_NODES) -racks $(DOMAIN_RACKS) -zones $(DOMAIN_ZONES) -replicas 2,3 $(DOMAINARGS) > $(OUT)/domains.csv.tmp
