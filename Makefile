@@ -299,11 +299,14 @@ DOMAINARGS = $(call keys,$(DOMAIN_KEYS)) $(KEYARGS) -format csv
 domains: build
 	mkdir -p $(OUT)
 	$(CHBENCH) domains -algo all -nodes $(DOMAIN_NODES) -racks $(DOMAIN_RACKS) -zones $(DOMAIN_ZONES) -replicas 2,3 $(DOMAINARGS) > $(OUT)/domains.csv.tmp
-	$(CHBENCH) domains -algo all -nodes 12 -racks $(DOMAIN_UNEVEN_RACKS) -replicas 3 $(DOMAINARGS) | tail -n +2 >> $(OUT)/domains.csv.tmp
-	$(CHBENCH) domains -algo all -nodes 9 -zones $(DOMAIN_UNEVEN_ZONES) -replicas 2 $(DOMAINARGS) | tail -n +2 >> $(OUT)/domains.csv.tmp
+	$(CHBENCH) domains -algo all -nodes 12 -racks $(DOMAIN_UNEVEN_RACKS) -replicas 3 $(DOMAINARGS) > $(OUT)/.part-301.csv
+	tail -n +2 $(OUT)/.part-301.csv >> $(OUT)/domains.csv.tmp && rm -f $(OUT)/.part-301.csv
+	$(CHBENCH) domains -algo all -nodes 9 -zones $(DOMAIN_UNEVEN_ZONES) -replicas 2 $(DOMAINARGS) > $(OUT)/.part-302.csv
+	tail -n +2 $(OUT)/.part-302.csv >> $(OUT)/domains.csv.tmp && rm -f $(OUT)/.part-302.csv
 	mv -f $(OUT)/domains.csv.tmp $(OUT)/domains.csv
 	$(CHBENCH) domains -ranks -algo all -weights 3,3,3,1 $(DOMAINARGS) > $(OUT)/domains-ranks.csv.tmp
-	$(CHBENCH) domains -ranks -algo all -nodes 10 -racks 4,4,2 $(DOMAINARGS) | tail -n +2 >> $(OUT)/domains-ranks.csv.tmp
+	$(CHBENCH) domains -ranks -algo all -nodes 10 -racks 4,4,2 $(DOMAINARGS) > $(OUT)/.part-305.csv
+	tail -n +2 $(OUT)/.part-305.csv >> $(OUT)/domains-ranks.csv.tmp && rm -f $(OUT)/.part-305.csv
 	mv -f $(OUT)/domains-ranks.csv.tmp $(OUT)/domains-ranks.csv
 	$(CHBENCH) domains -changes -algo all -nodes $(DOMAIN_NODES) -racks $(DOMAIN_RACKS) -zones $(DOMAIN_ZONES) $(DOMAINARGS) $(call save,domains-changes.csv)
 
