@@ -199,6 +199,14 @@ PROPAGATE_RATE          ?= 10000
 PROPAGATE_REPLAYS       ?= 5
 #> replays of propagate-cache.csv's gossip spread
 PROPAGATE_CACHE_REPLAYS ?= 20
+# Every recipe line runs in bash with -e (a failing command ends the
+# recipe), -u (an unset variable is an error, not an empty word) and
+# pipefail (a pipeline fails when any of its commands fails, not only the
+# last: `chbench ... | tail` must not hide a failed chbench).
+# The plot index chbench plot writes (schema.PlotIndex).
+PLOT_INDEX := index.txt
+SHELL      := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
 
 # Placements in other processes (make external, make examples): keys per
 # conformance check and churn steps, the example programs (Python's
@@ -229,6 +237,9 @@ BENCHSTAT := $(GO) tool benchstat
 STAGE   := $(RESULTS)/.tmp-run
 #> the directory each target writes into (`make bench` sets it to a staging directory inside RESULTS)
 OUT     ?= $(RESULTS)
+# -keys N, left out with KEYFILE (the file gives the keys; chbench refuses
+# a -keys it would not use).
+keys     = $(if $(KEYFILE),,-keys $(1))
 KEYARGS  = -sets $(SETS) -seed $(SEED) -commit $(COMMIT) -placement $(PLACEMENT) $(if $(KEYFILE),-keyfile $(KEYFILE))
 MOVEARGS = -min-moves $(MIN_MOVES) -max-keys $(MAX_KEYS)
 # save FILE: write stdout to $(OUT)/FILE atomically (temporary file + rename).
@@ -318,27 +329,27 @@ peers:
 # then joined under one header.
 analyses: build
 	mkdir -p $(OUT)
-	$(CHBENCH) move -algo all,-crush -from $(MOVE_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-grid
-	$(CHBENCH) move -algo crush -from $(CRUSH_NODES) -op $(MOVE_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-crush
-	$(CHBENCH) move -algo all,-crush -from $(MANY_NODES) -op add-many -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-many
-	$(CHBENCH) move -algo crush -from $(CRUSH_MANY) -op add-many -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-crush-many
+	$(CHBENCH) move -algo all,-crush -from $(MOVE_NODES) -op $(MOVE_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-grid
+	$(CHBENCH) move -algo crush -from $(CRUSH_NODES) -op $(MOVE_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-crush
+	$(CHBENCH) move -algo all,-crush -from $(MANY_NODES) -op add-many $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-many
+	$(CHBENCH) move -algo crush -from $(CRUSH_MANY) -op add-many $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-crush-many
 	{ cat $(OUT)/.movement-grid.csv && for f in crush many crush-many; do tail -n +2 $(OUT)/.movement-$$f.csv; done; } $(call save,movement.csv)
 	cat $(OUT)/.movement-grid.txt $(OUT)/.movement-crush.txt $(OUT)/.movement-many.txt $(OUT)/.movement-crush-many.txt $(call save,movement.txt)
 	rm -f $(OUT)/.movement-grid.* $(OUT)/.movement-crush.* $(OUT)/.movement-many.* $(OUT)/.movement-crush-many.*
-	$(CHBENCH) move -algo all,-crush -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) -keys $(KEYS) $(KEYARGS) $(MOVEARGS) -format csv $(call save,scenarios.csv)
-	$(CHBENCH) spread -algo all,-crush -nodes $(SPREAD_NODES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/.spread-all
-	$(CHBENCH) spread -algo crush -nodes $(CRUSH_SPREAD) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/.spread-crush
+	$(CHBENCH) move -algo all,-crush -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv $(call save,scenarios.csv)
+	$(CHBENCH) spread -algo all,-crush -nodes $(SPREAD_NODES) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/.spread-all
+	$(CHBENCH) spread -algo crush -nodes $(CRUSH_SPREAD) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/.spread-crush
 	{ cat $(OUT)/.spread-all.csv && tail -n +2 $(OUT)/.spread-crush.csv; } $(call save,spread.csv)
 	cat $(OUT)/.spread-all.txt $(OUT)/.spread-crush.txt $(call save,spread.txt)
 	rm -f $(OUT)/.spread-all.* $(OUT)/.spread-crush.*
-	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,vnodes.csv)
-	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,hashes.csv)
-	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded,ketama,maglev -nodes 4 -weights 1,1,2,4 -keys $(SPREAD_KEYS) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
-	$(CHBENCH) move -algo all -from 4 -to 5 -keys $(KEYS) $(KEYARGS) $(MOVEARGS)
-	$(CHBENCH) spread -algo all -nodes 10 -keys $(SPREAD_KEYS) $(KEYARGS) -draws $(DRAWS)
+	$(CHBENCH) spread -algo ring -nodes 10 -vnodes $(VNODES_GRID) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,vnodes.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,jump,bounded -nodes 10 -hash $(HASHES) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv $(call save,hashes.csv)
+	$(CHBENCH) spread -algo ring,rendezvous,slots,bounded,ketama,maglev -nodes 4 -weights 1,1,2,4 $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws 0 -format csv -shares $(call save,weights.csv)
+	$(CHBENCH) move -algo all -from 4 -to 5 $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS)
+	$(CHBENCH) spread -algo all -nodes 10 $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS)
 
 ## storm: the cache miss storm of a resize for every algorithm, from the moved fraction measured on the same keys (uniform and Zipf reads).
-STORMARGS = -from $(STORM_FROM) -to $(STORM_TO) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) -keys $(KEYS) $(KEYARGS)
+STORMARGS = -from $(STORM_FROM) -to $(STORM_TO) -reads $(STORM_READS) -hit $(STORM_HIT) -working-set $(STORM_WS) $(call keys,$(KEYS)) $(KEYARGS)
 storm: build
 	mkdir -p $(OUT)
 	$(CHBENCH) storm -algo all $(STORMARGS) -format csv $(call save,storm.csv)
@@ -357,17 +368,21 @@ storm: build
 # weight: 127 x 160 would be 20,000 points a node) and 25 -> 75 (4 vnodes
 # per unit: 100 -> 300 points); slots only for 25 -> 75 (a weight-1 node of
 # 32,000 would round to 0 of its 16,384 slots).
-FLEETARGS = -keys $(FLEET_KEYS) $(KEYARGS) -format csv
+FLEETARGS = $(call keys,$(FLEET_KEYS)) $(KEYARGS) -format csv
+# The parts of reweight.csv are written each by its own chbench with -o
+# and joined under one header only once every part has succeeded.
+FLEETPARTS = $(foreach i,1 2 3 4 5,$(OUT)/.reweight-$(i).csv)
 fleets: build
 	mkdir -p $(OUT)
-	$(CHBENCH) move -algo all -node-ids A,B -weights 1,2 -join C,1 $(FLEETARGS) > $(OUT)/reweight.csv.tmp
-	$(CHBENCH) move -algo all -from 10 -join-n 2 -join-weight 2 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
-	$(CHBENCH) move -algo all -node-ids 10.0.1.1:11211,10.0.1.2:11211,10.0.1.3:11211,10.0.1.4:11211,10.0.1.5:11211 -leave 10.0.1.3:11211 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
-	$(CHBENCH) move -algo ring,rendezvous,bounded -from 500 -reweight-frac 0.05,0.5,0.95 -reweight-to 127 -vnodes 10 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
-	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) | tail -n +2 >> $(OUT)/reweight.csv.tmp
-	mv -f $(OUT)/reweight.csv.tmp $(OUT)/reweight.csv
-	$(CHBENCH) replication -algo all,-crush -from $(REPL_NODES) -op add,remove-random -replicas $(REPL_R) $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
-	$(CHBENCH) replication -algo all,-crush -from 10 -op remove-random -replicas 3 -keys $(FLEET_KEYS) $(KEYARGS)
+	$(CHBENCH) move -algo all -node-ids A,B -weights 1,2 -join C,1 $(FLEETARGS) -o $(OUT)/.reweight-1
+	$(CHBENCH) move -algo all -from 10 -join-n 2 -join-weight 2 $(FLEETARGS) -o $(OUT)/.reweight-2
+	$(CHBENCH) move -algo all -node-ids 10.0.1.1:11211,10.0.1.2:11211,10.0.1.3:11211,10.0.1.4:11211,10.0.1.5:11211 -leave 10.0.1.3:11211 $(FLEETARGS) -o $(OUT)/.reweight-3
+	$(CHBENCH) move -algo ring,rendezvous,bounded -from 500 -reweight-frac 0.05,0.5,0.95 -reweight-to 127 -vnodes 10 $(FLEETARGS) -o $(OUT)/.reweight-4
+	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) -o $(OUT)/.reweight-5
+	{ cat $(firstword $(FLEETPARTS)) && for f in $(wordlist 2,5,$(FLEETPARTS)); do tail -n +2 "$$f"; done; } $(call save,reweight.csv)
+	rm -f $(FLEETPARTS)
+	$(CHBENCH) replication -algo all,-crush -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
+	$(CHBENCH) replication -algo all,-crush -from 10 -op remove-random -replicas 3 $(call keys,$(FLEET_KEYS)) $(KEYARGS)
 
 ## traffic: request load under Zipf popularity, the three forms of bounded loads against eps, the hash sweep on sequential keys.
 # Each sweep runs once: load writes load.csv and load.txt (benchfmt)
@@ -386,15 +401,18 @@ traffic: build
 # weights 3,3,3,1 (the weighted algorithms), and ten nodes in racks of
 # 4/4/2; domains-changes.csv: a node, a rack and a zone failing and a rack
 # added, R = 3.
-DOMAINARGS = -keys $(DOMAIN_KEYS) $(KEYARGS) -format csv
+DOMAINARGS = $(call keys,$(DOMAIN_KEYS)) $(KEYARGS) -format csv
 domains: build
 	mkdir -p $(OUT)
 	$(CHBENCH) domains -algo all -nodes $(DOMAIN_NODES) -racks $(DOMAIN_RACKS) -zones $(DOMAIN_ZONES) -replicas 2,3 $(DOMAINARGS) > $(OUT)/domains.csv.tmp
-	$(CHBENCH) domains -algo all -nodes 12 -racks $(DOMAIN_UNEVEN_RACKS) -replicas 3 $(DOMAINARGS) | tail -n +2 >> $(OUT)/domains.csv.tmp
-	$(CHBENCH) domains -algo all -nodes 9 -zones $(DOMAIN_UNEVEN_ZONES) -replicas 2 $(DOMAINARGS) | tail -n +2 >> $(OUT)/domains.csv.tmp
+	$(CHBENCH) domains -algo all -nodes 12 -racks $(DOMAIN_UNEVEN_RACKS) -replicas 3 $(DOMAINARGS) > $(OUT)/.part-301.csv
+	tail -n +2 $(OUT)/.part-301.csv >> $(OUT)/domains.csv.tmp && rm -f $(OUT)/.part-301.csv
+	$(CHBENCH) domains -algo all -nodes 9 -zones $(DOMAIN_UNEVEN_ZONES) -replicas 2 $(DOMAINARGS) > $(OUT)/.part-302.csv
+	tail -n +2 $(OUT)/.part-302.csv >> $(OUT)/domains.csv.tmp && rm -f $(OUT)/.part-302.csv
 	mv -f $(OUT)/domains.csv.tmp $(OUT)/domains.csv
 	$(CHBENCH) domains -ranks -algo all -weights 3,3,3,1 $(DOMAINARGS) > $(OUT)/domains-ranks.csv.tmp
-	$(CHBENCH) domains -ranks -algo all -nodes 10 -racks 4,4,2 $(DOMAINARGS) | tail -n +2 >> $(OUT)/domains-ranks.csv.tmp
+	$(CHBENCH) domains -ranks -algo all -nodes 10 -racks 4,4,2 $(DOMAINARGS) > $(OUT)/.part-305.csv
+	tail -n +2 $(OUT)/.part-305.csv >> $(OUT)/domains-ranks.csv.tmp && rm -f $(OUT)/.part-305.csv
 	mv -f $(OUT)/domains-ranks.csv.tmp $(OUT)/domains-ranks.csv
 	$(CHBENCH) domains -changes -algo all -nodes $(DOMAIN_NODES) -racks $(DOMAIN_RACKS) -zones $(DOMAIN_ZONES) $(DOMAINARGS) $(call save,domains-changes.csv)
 
@@ -449,8 +467,9 @@ examples: build
 	$(CHBENCH) plot -dir $(EXSTAGE)
 	$(CHBENCH) report -dir $(EXSTAGE)
 	mkdir -p $(EXAMPLES_DIR)/plots
-	for f in $(EXSTAGE)/plots/*; do mv -f "$$f" $(EXAMPLES_DIR)/plots/; done
-	for f in $(EXSTAGE)/*; do [ -f "$$f" ] && mv -f "$$f" $(EXAMPLES_DIR)/; done; true
+	rm -f $(EXAMPLES_DIR)/plots/*.png $(EXAMPLES_DIR)/plots/*.svg  # the new run's plots/index.txt lists its figures: no old one stays
+	for f in $(EXSTAGE)/plots/*; do if [ -e "$$f" ]; then mv -f "$$f" $(EXAMPLES_DIR)/plots/; fi; done
+	for f in $(EXSTAGE)/*; do if [ -f "$$f" ]; then mv -f "$$f" $(EXAMPLES_DIR)/; fi; done
 	rm -rf $(EXSTAGE)
 	@echo "examples run in $(EXAMPLES_DIR)/ (REPORT.md, plots/)"
 ## switching: what switching clients costs a cache: keys routed differently and the miss storm of every pair of the common dialects.
@@ -469,7 +488,8 @@ SWITCHARGS = -nodes $(SWITCH_NODES) -reads $(STORM_READS) -hit $(STORM_HIT) -wor
 switching: build
 	mkdir -p $(OUT)
 	$(CHBENCH) switch -from common-dialects -to common-dialects $(SWITCHARGS) -first 0 -format csv > $(OUT)/switching.csv.tmp
-	$(CHBENCH) switch -from common-dialects -to common-dialects $(SWITCHARGS) -weights $(SWITCH_WEIGHTS) -first 0 -format csv | tail -n +2 >> $(OUT)/switching.csv.tmp
+	$(CHBENCH) switch -from common-dialects -to common-dialects $(SWITCHARGS) -weights $(SWITCH_WEIGHTS) -first 0 -format csv > $(OUT)/.switching-weighted.csv.tmp
+	tail -n +2 $(OUT)/.switching-weighted.csv.tmp >> $(OUT)/switching.csv.tmp && rm -f $(OUT)/.switching-weighted.csv.tmp
 	mv -f $(OUT)/switching.csv.tmp $(OUT)/switching.csv
 	$(CHBENCH) switch -from libmemcached-ketama-weighted -to twemproxy-ketama-md5,twemproxy-ketama-fnv1a-64 $(SWITCHARGS) -first 5
 
@@ -531,7 +551,8 @@ report: build
 COMPARE_FILES  = lookup.txt movement.txt spread.txt load.txt peers.txt
 COMPARE_IGNORE = commit,go,goos,goarch,cpu
 # machine DIR: the sorted goos, goarch and cpu lines of DIR's Go benchmark files.
-machine = cat $(1)/lookup.txt $(1)/peers.txt 2>/dev/null | grep -E '^(goos|goarch|cpu):' | sort -u
+# (A run without one of the files, or without such lines, gives no lines.)
+machine = { cat $(1)/lookup.txt $(1)/peers.txt 2>/dev/null || true; } | { grep -E '^(goos|goarch|cpu):' || true; } | sort -u
 compare: build
 	@if [ -z "$(OLD)" ] || [ -z "$(NEW)" ]; then echo "usage: make compare OLD=dir NEW=dir [PROFILE=file]" >&2; exit 2; fi
 	@old=$$($(call machine,$(OLD))); new=$$($(call machine,$(NEW))); \
@@ -552,8 +573,9 @@ publish:
 	@[ -e $(STAGE)/.complete ] || { echo "publish: $(STAGE) holds no complete run (interrupted or failed); $(RESULTS)/ left as it was" >&2; exit 1; }
 	rm -f $(STAGE)/.complete
 	mkdir -p $(RESULTS)/plots
-	for f in $(STAGE)/plots/*; do [ -e "$$f" ] && mv -f "$$f" $(RESULTS)/plots/; done; true
-	for f in $(STAGE)/*; do [ -f "$$f" ] && mv -f "$$f" $(RESULTS)/; done; true
+	if [ -e $(STAGE)/plots/$(PLOT_INDEX) ]; then rm -f $(RESULTS)/plots/*.png $(RESULTS)/plots/*.svg; fi  # figures of an earlier run the new one did not draw go
+	for f in $(STAGE)/plots/*; do if [ -e "$$f" ]; then mv -f "$$f" $(RESULTS)/plots/; fi; done
+	for f in $(STAGE)/*; do if [ -f "$$f" ]; then mv -f "$$f" $(RESULTS)/; fi; done
 	rm -rf $(STAGE)
 	@echo "results in $(RESULTS)/ and $(RESULTS)/plots/"
 

@@ -16,7 +16,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
+
+	"github.com/chbench/chbench/internal/text"
 )
 
 // Node is one member of a placement: a unique ID (the owner name reported at
@@ -76,8 +77,11 @@ const MaxNodes = 1 << 20
 const MinWeightShare = 0x1p-53
 
 // ValidateNodes checks a membership: 1 to MaxNodes nodes, every ID
-// non-empty, free of control characters (newline, tab, ...: owners are
-// printed one per line) and unique, every weight > 0 and finite, the total
+// non-empty, plain text (internal/text: valid UTF-8, no control
+// characters such as newline or tab, since owners are printed one per
+// line, and no invisible format characters such as a byte-order mark,
+// since two IDs that look the same must be the same), without white space
+// at either end, and unique, every weight > 0 and finite, the total
 // weight W finite, and every weight share w_i/W at least MinWeightShare, so
 // that every algorithm and analysis can compute shares (the same rule for
 // every algorithm: weights are refused, never rescaled). The error names
@@ -91,11 +95,8 @@ func ValidateNodes(nodes []Node) error {
 	}
 	seen := make(map[string]int, len(nodes))
 	for i, n := range nodes {
-		if n.ID == "" {
-			return fmt.Errorf("node %d: empty node ID", i)
-		}
-		if strings.ContainsFunc(n.ID, unicode.IsControl) {
-			return fmt.Errorf("node %d: node ID %q contains a control character (IDs are printed one per line)", i, n.ID)
+		if err := ValidateID(n.ID); err != nil {
+			return fmt.Errorf("node %d: %w", i, err)
 		}
 		if j, dup := seen[n.ID]; dup {
 			return fmt.Errorf("duplicate node ID %q at positions %d and %d", n.ID, j, i)
@@ -106,6 +107,22 @@ func ValidateNodes(nodes []Node) error {
 		}
 	}
 	return ValidateShares(nodes)
+}
+
+// ValidateID checks one node ID by ValidateNodes' rule: non-empty, plain
+// text (internal/text), no white space at either end. The error names
+// the ID.
+func ValidateID(id string) error {
+	if id == "" {
+		return errors.New("empty node ID")
+	}
+	if err := text.Check(id); err != nil {
+		return fmt.Errorf("node ID %q: %w (an ID is written as text into every output)", id, err)
+	}
+	if strings.TrimSpace(id) != id {
+		return fmt.Errorf("node ID %q begins or ends with white space", id)
+	}
+	return nil
 }
 
 // ValidateShares checks the part of ValidateNodes that depends on the

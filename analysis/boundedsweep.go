@@ -13,6 +13,7 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -77,6 +78,15 @@ func movedFrac(a, b []string) (moved int, frac float64) {
 //
 // It returns an error naming a bad eps or option.
 func SweepBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node) ([]schema.Bounded, error) {
+	need, what, err := checkBounded(o, epsList, nodes)
+	if err != nil {
+		return nil, err
+	}
+	mem := o.memory()
+	if err := mem.Reserve(what, need); err != nil {
+		return nil, err
+	}
+	defer mem.Release(need)
 	bp, err := planBounded(o, epsList, nodes)
 	if err != nil {
 		return nil, err
@@ -138,50 +148,82 @@ type boundedPlan struct {
 	laws          []*Zipf
 }
 
-// planBounded checks the sweep's options and builds what its streams
-// share, refusing before building anything a set of rings and bounded
-// placements over the memory budget.
-func planBounded(o LoadOptions, epsList []float64, nodes []algorithms.Node) (*boundedPlan, error) {
-	if o.RequestLog != nil {
-		return nil, fmt.Errorf("request log %q: the bounded-loads sweep draws its requests from a Zipf law; use load for a log", o.RequestLog.Path())
-	}
-	rc, err := o.validate()
+// CheckBoundedLoads returns the error SweepBoundedLoads(o, epsList,
+// nodes) would return before drawing a request or building a ring: a bad
+// option, eps or membership, a joining node whose ID is taken, or memory
+// over the budget (three rings and two bounded placements, by their cost
+// estimates, and the request streams: [memory.Budget.Fits]). Commands call
+// it before any work.
+func CheckBoundedLoads(o LoadOptions, epsList []float64, nodes []algorithms.Node) error {
+	need, what, err := checkBounded(o, epsList, nodes)
 	if err != nil {
-		return nil, err
+		return err
+	}
+	return o.memory().Fits(what, need)
+}
+
+// checkBounded checks the sweep's options and returns the bytes it holds
+// at once, and what for the budget's message.
+func checkBounded(o LoadOptions, epsList []float64, nodes []algorithms.Node) (int64, string, error) {
+	if o.RequestLog != nil {
+		return 0, "", fmt.Errorf("request log %q: the bounded-loads sweep draws its requests from a Zipf law; use load for a log", o.RequestLog.Path())
+	}
+	if _, err := o.validate(); err != nil {
+		return 0, "", err
 	}
 	if err := algorithms.ValidateNodes(nodes); err != nil {
-		return nil, err
+		return 0, "", err
 	}
 	if len(epsList) == 0 {
-		return nil, fmt.Errorf("no eps given")
+		return 0, "", fmt.Errorf("no eps given")
 	}
 	for _, e := range epsList {
 		if err := bounded.ValidateEps(e); err != nil {
-			return nil, err
+			return 0, "", err
 		}
+	}
+	n := len(nodes)
+	joined := append(slices.Clone(nodes), algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
+	if algorithms.IndexOf(nodes, joined[n].ID) >= 0 {
+		return 0, "", fmt.Errorf("node ID %q is taken: the joining node needs a fresh ID", joined[n].ID)
+	}
+	for _, name := range []string{ring.Name, bounded.Name} {
+		if err := catalog.Check(name, joined, o.Config); err != nil {
+			return 0, "", err
+		}
+	}
+	// Three rings (before, after the join, after a leave) and two bounded
+	// placements are held at once.
+	rcost, err := catalog.Estimate(ring.Name, joined, o.Config)
+	if err != nil {
+		return 0, "", err
+	}
+	bcost, err := catalog.Estimate(bounded.Name, joined, o.Config)
+	if err != nil {
+		return 0, "", err
+	}
+	streams, what := o.streamNeed(boundedRequestBytes, o.inFlightFor(n))
+	need := 3*rcost.Bytes + 2*bcost.Bytes
+	if streams < 0 || need > 1<<62-streams {
+		need = -1
+	} else {
+		need += streams
+	}
+	return need, fmt.Sprintf("bounded loads on %d nodes: three rings (%s each: %s), two bounded placements (%s each) and %s",
+		n, memory.Human(rcost.Bytes), rcost.How, memory.Human(bcost.Bytes), what), nil
+}
+
+// planBounded builds what the sweep's streams share (its options checked
+// by checkBounded).
+func planBounded(o LoadOptions, epsList []float64, nodes []algorithms.Node) (*boundedPlan, error) {
+	rc, err := o.validate()
+	if err != nil {
+		return nil, err
 	}
 	n := len(nodes)
 	bp := &boundedPlan{o: o, rc: rc, gen: o.generated(), h: algorithms.MustHash(o.Config.Hash), nodes: nodes,
 		total: algorithms.TotalWeight(nodes), k: o.inFlightFor(n)}
 	bp.joined = append(slices.Clone(nodes), algorithms.Node{ID: algorithms.NodeID(n), Weight: 1})
-	if algorithms.IndexOf(nodes, bp.joined[n].ID) >= 0 {
-		return nil, fmt.Errorf("node ID %q is taken: the joining node needs a fresh ID", bp.joined[n].ID)
-	}
-	// Three rings (before, after the join, after a leave) and two bounded
-	// placements are held at once: check them against the budget before
-	// building any.
-	rcost, err := catalog.Estimate(ring.Name, bp.joined, o.Config)
-	if err != nil {
-		return nil, err
-	}
-	bcost, err := catalog.Estimate(bounded.Name, bp.joined, o.Config)
-	if err != nil {
-		return nil, err
-	}
-	if need, b := 3*rcost.Bytes+2*bcost.Bytes, o.Config.Budget(); need > b {
-		return nil, fmt.Errorf("bounded loads on %d nodes: three rings (%s each: %s) and two bounded placements need about %s, over the memory budget of %s: use fewer nodes or virtual nodes",
-			n, catalog.HumanBytes(rcost.Bytes), rcost.How, catalog.HumanBytes(need), catalog.HumanBytes(b))
-	}
 	for _, s := range o.Zipfs {
 		z, err := NewZipf(bp.gen.Keys(), s)
 		if err != nil {
@@ -304,10 +346,10 @@ func (bp *boundedPlan) row(variant string, eps, zs float64, ss []schema.BoundedS
 		r.MaxLoadOverCap = ratio
 	}
 	var ci cis
-	setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.of("away fraction", away))
+	setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.fraction("away fraction", away))
 	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
-	setEstimate(&r.MovedJoinFrac, &r.MovedJoinFracLo, &r.MovedJoinFracHi, ci.of("moved on join", mj))
-	setEstimate(&r.MovedLeaveFrac, &r.MovedLeaveFracLo, &r.MovedLeaveFracHi, ci.of("moved on leave", ml))
+	setEstimate(&r.MovedJoinFrac, &r.MovedJoinFracLo, &r.MovedJoinFracHi, ci.fraction("moved on join", mj))
+	setEstimate(&r.MovedLeaveFrac, &r.MovedLeaveFracLo, &r.MovedLeaveFracHi, ci.fraction("moved on leave", ml))
 	r.IdealLeaveFrac = ci.of("ideal on leave", il).Mean
 	if len(cj) > 0 {
 		a, b := ci.of("moves per capacity on join", cj), ci.of("moves per capacity on leave", cl)

@@ -240,7 +240,10 @@ func TestLoadAndStormInsideLimits(t *testing.T) {
 	o.Config.MemoryBudget = 16 << 20
 	many, _ := algorithms.DefaultNodes(20000)
 	_, err = SweepBoundedLoads(o, []float64{0.25}, many)
-	wantErr(t, "bounded loads on 20000 nodes in 16 MiB", err, "three rings", "16 MiB")
+	wantErr(t, "bounded loads on 20000 nodes in 16 MiB", err, "ring on 20001 nodes", "16 MiB")
+	few, _ := algorithms.DefaultNodes(200) // one ring and one bounded placement fit, three rings and two bounded do not
+	_, err = SweepBoundedLoads(o, []float64{0.25}, few)
+	wantErr(t, "bounded loads on 200 nodes in 16 MiB", err, "three rings", "16 MiB")
 	_, err = StormTimes(StormModel{}, 1_000_000_000, 1)
 	wantErr(t, "a 10^9-point timeline", err, "1000000000", strconv.Itoa(MaxTimelinePoints))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -85,19 +86,27 @@ func zipfRequests(z *Zipf, r int, seed uint64, s int) []int32 {
 	return reqs
 }
 
+// requestLogNeed returns what reading the request log f holds: every
+// request (its key rank), and every distinct key with its index entry: at
+// most the file's bytes plus requestLogBytes per line, and what for the
+// budget's message.
+func requestLogNeed(f *keyset.File) (need int64, what string) {
+	return f.Bytes() + int64(f.Keys())*requestLogBytes,
+		fmt.Sprintf("request log %q: %d requests (%s of text, plus %d B each)", f.Path(), f.Keys(), memory.Human(f.Bytes()), requestLogBytes)
+}
+
 // readRequestLog splits the lines of f into its sets' streams (line i to
 // stream i mod sets) and indexes each stream's distinct keys in order of
 // first appearance. Memory is one int32 per request plus the distinct
-// keys; it returns an error when that is over half of budget, a read
-// error of f, and an error when a stream would hold more than 2^31-1
-// distinct keys.
-func readRequestLog(f *keyset.File, budget int64) ([]requestStream, error) {
+// keys, reserved from mem (held for the run); it returns the budget's
+// error, a read error of f, and an error when a stream would hold more
+// than 2^31-1 distinct keys.
+func readRequestLog(f *keyset.File, mem *memory.Budget) ([]requestStream, error) {
 	sets, path := f.Sets(), f.Path()
-	// Every request is held (its key rank), and every distinct key with its
-	// index entry: at most the file's bytes plus requestLogBytes per line.
-	if need := f.Bytes() + int64(f.Keys())*requestLogBytes; need > budget/2 {
-		return nil, fmt.Errorf("request log %q: %d requests (%s) need about %s in memory, over half the memory budget of %s",
-			path, f.Keys(), catalog.HumanBytes(f.Bytes()), catalog.HumanBytes(need), catalog.HumanBytes(budget))
+	if need, what := requestLogNeed(f); true {
+		if err := mem.Reserve(what, need); err != nil {
+			return nil, err
+		}
 	}
 	streams := make([]requestStream, sets)
 	index := make([]map[string]int32, sets)
@@ -311,13 +320,40 @@ func argmax(xs []int64) int {
 }
 
 // Bytes a load run holds per request and per key of a stream (see
-// validate and readRequestLog): the request's key rank (4 B), its hash and
-// owner while it is placed; the key string, hash, ring point, owners and
-// the Zipf law's CDF entry and guide.
+// streamNeed and readRequestLog): the request's key rank (4 B), its hash
+// and owner while it is placed; the key string, hash, ring point, owners
+// and the Zipf law's CDF entry and guide (zipfLawBytes, once per
+// exponent). A bounded-loads sweep holds per request its key rank and the
+// serving node's ID (a string header) of up to three replays at once.
 const (
-	requestBytes = 4 + 8 + 4 + 8
-	zipfKeyBytes = 16 + 24 + 8 + 4 + 4 + 4 + 8 + 4 + 24
+	requestBytes        = 4 + 8 + 4 + 8
+	zipfKeyBytes        = 16 + 24 + 8 + 4 + 4 + 4 + 24
+	zipfLawBytes        = 8 + 4
+	boundedRequestBytes = 4 + 3*16
+	queueEntryBytes     = 4 // an in-flight request of a RequestBalancer
 )
+
+// streamNeed returns what the request streams of a run of o hold at once,
+// perRequest bytes per request (requestBytes for Load,
+// boundedRequestBytes for the bounded-loads sweep), and what for the
+// budget's message: one stream's requests and keys, every exponent's Zipf
+// law, and a request balancer's in-flight queue (at most min(K, R)
+// entries, K = inFlight).
+func (o LoadOptions) streamNeed(perRequest int64, inFlight int) (int64, string) {
+	keys := int64(o.Keys.(*keyset.Generator).Keys())
+	laws := int64(len(o.Zipfs))
+	queue := min(int64(inFlight), int64(o.Requests))
+	need := memory.Mul(int64(o.Requests), perRequest)
+	for _, x := range []int64{memory.Mul(keys, zipfKeyBytes), memory.Mul(keys, memory.Mul(laws, zipfLawBytes)), queue * queueEntryBytes} {
+		if need < 0 || x < 0 || need > 1<<62-x {
+			need = -1
+			break
+		}
+		need += x
+	}
+	return need, fmt.Sprintf("%d requests x %d B, %d keys x %d B, %d Zipf laws x %d keys x %d B and an in-flight queue of %d requests x %d B",
+		o.Requests, perRequest, keys, zipfKeyBytes, laws, keys, zipfLawBytes, queue, queueEntryBytes)
+}
 
 // requestLogBytes is what a request log line costs beyond its text: its
 // key rank, and for a distinct key the string header and map entry.
@@ -383,13 +419,6 @@ func (o LoadOptions) validate() (schema.Config, error) {
 	if perStream > MaxZipfKeys {
 		return schema.Config{}, fmt.Errorf("keys %d per stream: the Zipf law needs 1 to %d keys", perStream, MaxZipfKeys)
 	}
-	// A stream's requests and keys are held in memory: requestBytes per
-	// request, zipfKeyBytes per key (the key, its hash, point, owners and
-	// the law's CDF and guide table).
-	if need := int64(o.Requests)*requestBytes + int64(perStream)*zipfKeyBytes; need > o.Config.Budget()/2 {
-		return schema.Config{}, fmt.Errorf("%d requests x %d B + %d keys x %d B need about %s, over half the memory budget of %s: use fewer requests or keys",
-			o.Requests, requestBytes, perStream, zipfKeyBytes, catalog.HumanBytes(need), catalog.HumanBytes(o.Config.Budget()))
-	}
 	if len(o.Zipfs) == 0 {
 		return schema.Config{}, fmt.Errorf("no Zipf exponent given")
 	}
@@ -431,9 +460,15 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]schema.Load
 	if err != nil {
 		return nil, err
 	}
-	if err := algorithms.ValidateNodes(nodes); err != nil {
+	need, what, err := loadNeed(o, names, nodes)
+	if err != nil {
 		return nil, err
 	}
+	mem := o.memory()
+	if err := mem.Reserve(what, need); err != nil {
+		return nil, err
+	}
+	defer mem.Release(need)
 	locs, err := loadLocators(o, names, nodes)
 	if err != nil {
 		return nil, err
@@ -486,6 +521,71 @@ func Load(o LoadOptions, names []string, nodes []algorithms.Node) ([]schema.Load
 		}
 	}
 	return out, nil
+}
+
+// CheckLoad returns the error Load(o, names, nodes) would return before
+// reading a request or building a placement: a bad option, membership or
+// placement name, a placement the catalog refuses for nodes, or memory
+// over the budget (the placements' cost estimates, the request streams
+// and Zipf laws: [memory.Budget.Fits]; a request log is reserved as it is
+// read). Commands call it before any work.
+func CheckLoad(o LoadOptions, names []string, nodes []algorithms.Node) error {
+	if _, err := o.validate(); err != nil {
+		return err
+	}
+	need, what, err := loadNeed(o, names, nodes)
+	if err != nil {
+		return err
+	}
+	return o.memory().Fits(what, need)
+}
+
+// loadNeed checks the membership and placement names of a load run and
+// returns the bytes it holds at once: every placement built (the
+// catalog's cost estimates; a ring for each bounded form), and for
+// generated streams their requests, keys and laws (streamNeed).
+func loadNeed(o LoadOptions, names []string, nodes []algorithms.Node) (int64, string, error) {
+	if err := algorithms.ValidateNodes(nodes); err != nil {
+		return 0, "", err
+	}
+	if len(names) == 0 {
+		return 0, "", fmt.Errorf("no placements given")
+	}
+	var need int64
+	k := 0
+	for _, name := range names {
+		if _, ok := o.Opened[name]; ok {
+			continue // a placement in another process: its memory is not this run's
+		}
+		if !slices.Contains(schema.LoadPlacements(), name) && !catalog.IsDialect(name) {
+			return 0, "", fmt.Errorf("unknown placement %q (known: %v, and the dialects)", name, schema.LoadPlacements())
+		}
+		algo := name
+		if name == schema.VariantKey || name == schema.VariantRequest {
+			algo = ring.Name
+		}
+		if name == schema.VariantRequest {
+			k = o.inFlightFor(len(nodes))
+		}
+		if err := catalog.Check(algo, nodes, o.Config); err != nil {
+			return 0, "", fmt.Errorf("%s: %w", name, err)
+		}
+		c, err := catalog.Estimate(algo, nodes, o.Config)
+		if err != nil {
+			return 0, "", fmt.Errorf("%s: %w", name, err)
+		}
+		need += c.Bytes
+	}
+	what := fmt.Sprintf("%d placements on %d nodes (%s)", len(names), len(nodes), memory.Human(need))
+	if o.RequestLog == nil {
+		s, sw := o.streamNeed(requestBytes, k)
+		if s < 0 {
+			return -1, what + " and " + sw, nil
+		}
+		need += s
+		what += " and " + sw
+	}
+	return need, "a load run: " + what, nil
 }
 
 // loadLocators checks names and builds the catalog placements among them
@@ -558,7 +658,7 @@ func newStreams(o LoadOptions) (*loadStreams, error) {
 	}
 	if o.RequestLog != nil {
 		var err error
-		if st.log, err = readRequestLog(o.RequestLog, o.Config.Budget()); err != nil {
+		if st.log, err = readRequestLog(o.RequestLog, o.memory()); err != nil {
 			return nil, err
 		}
 		st.exps = []float64{math.NaN()}
@@ -653,9 +753,9 @@ func loadRow(o LoadOptions, rc schema.Config, name string, nodes []algorithms.No
 	var ci cis
 	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
 	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.of("cv", cv))
-	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.of("max share", maxs))
-	setEstimate(&r.HotShare, &r.HotShareLo, &r.HotShareHi, ci.of("hot share", hots))
-	setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.of("away fraction", away))
+	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.fraction("max share", maxs))
+	setEstimate(&r.HotShare, &r.HotShareLo, &r.HotShareHi, ci.fraction("hot share", hots))
+	setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.fraction("away fraction", away))
 	if ci.err != nil {
 		return r, ci.err
 	}

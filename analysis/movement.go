@@ -904,7 +904,10 @@ func movement(o Options, sc Scenario, perStep bool) (schema.Move, []schema.Move,
 		r.Samples = append(r.Samples, schema.MoveSample{Moved: moved[s], Collateral: coll[s], Net: net[s]})
 	}
 	var ci cis
-	m, c, n := ci.of("moved fraction", moved), ci.of("collateral fraction", coll), ci.of("net moved fraction", net)
+	// A key moves at most once per step, so the moved and collateral
+	// fractions lie in [0, steps]; the net moved fraction in [0, 1].
+	steps := float64(len(sc.Steps))
+	m, c, n := ci.within("moved fraction", moved, 0, steps), ci.within("collateral fraction", coll, 0, steps), ci.fraction("net moved fraction", net)
 	if ci.err != nil {
 		return schema.Move{}, nil, ci.err
 	}
@@ -920,8 +923,8 @@ func movement(o Options, sc Scenario, perStep bool) (schema.Move, []schema.Move,
 	if !perStep {
 		return r, nil, nil
 	}
-	steps, err := stepRows(r, pl, counts, perSet)
-	return r, steps, err
+	stepRs, err := stepRows(r, pl, counts, perSet)
+	return r, stepRs, err
 }
 
 // stepRows returns the rows of each step of the scenario whose row is

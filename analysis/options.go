@@ -36,6 +36,7 @@ import (
 	"github.com/chbench/chbench/algorithms/catalog"
 
 	"github.com/chbench/chbench/keyset"
+	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/schema"
 	"github.com/chbench/chbench/topology"
 	"github.com/chbench/chbench/trace"
@@ -75,6 +76,12 @@ type Options struct {
 	// MaxKeys bounds the keys per set MinMoves may ask for (> 0 when
 	// MinMoves > 0).
 	MaxKeys int
+	// Memory is the run's memory budget (package memory), through which
+	// every allocation whose size the inputs control is reserved before
+	// it is made; nil means a budget of Config.Budget() for this call.
+	// Its limit should be Config.Budget(), which the placements' cost
+	// estimates are checked against.
+	Memory *memory.Budget
 	// Domains, if not zero, places the run's nodes in failure domains
 	// (a topology file or counts of racks and zones, and the
 	// failure-domain level): replication spreads every algorithm's
@@ -102,6 +109,14 @@ type Options struct {
 	// the worker goroutines at once: it must be safe for concurrent use
 	// and cheap (an atomic add). It never changes results.
 	Progress func(keys int64)
+}
+
+// memory returns the run's budget: o.Memory, or one of Config.Budget().
+func (o Options) memory() *memory.Budget {
+	if o.Memory != nil {
+		return o.Memory
+	}
+	return memory.New(o.Config.Budget())
 }
 
 // A FileSource is a key source read from a file: a *keyset.File, or the

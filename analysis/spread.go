@@ -367,7 +367,7 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 	}
 	w := algorithms.TotalWeight(nodes)
 	for i, nd := range nodes {
-		share := ci.of("share of "+nd.ID, st.perNode[i])
+		share := ci.fraction("share of "+nd.ID, st.perNode[i])
 		ns := schema.Share{ID: nd.ID, Weight: nd.Weight, WeightShare: nd.Weight / w, Share: share.Mean, ShareLo: share.Lo, ShareHi: share.Hi}
 		ns.Error = ns.Share - ns.WeightShare
 		if exact != nil {
@@ -501,8 +501,8 @@ func (sp *spreadPlacements) stats(counts [][]int64, nodes []algorithms.Node) (*s
 // estimates stores the samples and the estimates over key sets into r.
 func (st *spreadStats) estimates(ci *cis, r *schema.Spread) {
 	r.Samples = st.samples
-	setEstimate(&r.MinShare, &r.MinShareLo, &r.MinShareHi, ci.of("min share", st.mins))
-	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.of("max share", st.maxs))
+	setEstimate(&r.MinShare, &r.MinShareLo, &r.MinShareHi, ci.fraction("min share", st.mins))
+	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.fraction("max share", st.maxs))
 	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", st.p2ms))
 	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.of("cv", st.cvs))
 }

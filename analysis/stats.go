@@ -79,11 +79,24 @@ func (c *cis) of(what string, xs []float64) Estimate {
 	return e
 }
 
-// fraction returns MeanCI(xs) for a fraction 0..1, its Hi cut at 1 as
-// its Lo is at 0, recording the first error, named by what.
+// fraction returns MeanCI(xs) for a fraction 0..1 (every sample in
+// [0, 1]), its interval clipped to [0, 1]: the true mean lies there, so
+// the clipped interval still covers it whenever the Student-t one does,
+// and no bound outside the domain (a moved fraction above 1, a hit ratio
+// below 0 derived from it) is ever written. It records the first error,
+// named by what; every interval of a fraction goes through it.
 func (c *cis) fraction(what string, xs []float64) Estimate {
+	return c.within(what, xs, 0, 1)
+}
+
+// within returns MeanCI(xs) for a quantity whose every sample lies in
+// [lo, hi], its interval clipped to [lo, hi] (never past the mean, should
+// rounding put the mean outside), recording the first error, named by
+// what.
+func (c *cis) within(what string, xs []float64, lo, hi float64) Estimate {
 	e := c.of(what, xs)
-	e.Hi = min(e.Hi, 1)
+	e.Lo = min(max(e.Lo, lo), e.Mean)
+	e.Hi = max(min(e.Hi, hi), e.Mean)
 	return e
 }
 

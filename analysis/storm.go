@@ -1,9 +1,12 @@
 package analysis
 
 import (
+	"unsafe"
+
 	"fmt"
 	"math"
 
+	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -298,6 +301,16 @@ func SweepStorm(o Options, s Sweep, m StormModel) ([]schema.Storm, error) {
 	if len(s.Scenarios) == 0 {
 		return nil, fmt.Errorf("no membership change to derive a storm from")
 	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	mem := o.memory()
+	if n := m.popularityBytes(); n > 0 {
+		if err := mem.Reserve(m.popularityWhat(), n); err != nil {
+			return nil, err
+		}
+		defer mem.Release(n)
+	}
 	var out []schema.Storm
 	err := s.eachScenario(o, func(c Options, sc Scenario) error {
 		if sc.PerStep { // staged: each step is its own change, with its own storm
@@ -313,6 +326,64 @@ func SweepStorm(o Options, s Sweep, m StormModel) ([]schema.Storm, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// popularityBytes returns what the model's Zipf popularity table holds
+// (8 B per key of the working set; none for uniform reads).
+func (m StormModel) popularityBytes() int64 {
+	if m.Zipf == 0 {
+		return 0
+	}
+	return 8 * int64(m.WorkingSet)
+}
+
+func (m StormModel) popularityWhat() string {
+	return fmt.Sprintf("the Zipf popularity table of a working set of %d keys x 8 B", m.WorkingSet)
+}
+
+// CheckStorm returns the error SweepStorm(o, s, m) and, with points > 0,
+// a timeline of points+1 times of its rows (StormTimeline) would return
+// before any key is streamed: a bad model, every configuration and
+// change (Sweep.CheckMove), and the memory of the popularity table and
+// the timeline's rows against the budget. Commands call it before any
+// work.
+func CheckStorm(o Options, s Sweep, m StormModel, points int) error {
+	if len(s.Scenarios) == 0 {
+		return fmt.Errorf("no membership change to derive a storm from")
+	}
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	for _, sc := range s.Scenarios {
+		if len(sc.Steps) != 1 {
+			return fmt.Errorf("scenario %s has %d steps: a miss storm follows one membership change", sc.Op, len(sc.Steps))
+		}
+	}
+	if err := s.CheckMove(o); err != nil {
+		return err
+	}
+	mem := o.memory()
+	need := m.popularityBytes()
+	if err := mem.Fits(m.popularityWhat(), need); err != nil {
+		return err
+	}
+	if points > 0 {
+		rows := int64(max(len(s.Algos), 1)) * int64(max(len(s.Hashes), 1)) * int64(max(len(s.VNodes), 1)) * int64(len(s.Scenarios))
+		n, what := timelineNeed(rows, points+1)
+		if n >= 0 && need <= 1<<62-n {
+			n += need
+		}
+		return mem.Fits(what, n)
+	}
+	return nil
+}
+
+// timelineNeed returns the bytes of a timeline of rows storm rows at
+// times time points, and what for the budget's message.
+func timelineNeed(rows int64, times int) (int64, string) {
+	size := int64(unsafe.Sizeof(schema.StormPoint{}))
+	return memory.Mul(memory.Mul(rows, int64(times)), size),
+		fmt.Sprintf("a storm timeline of %d rows x %d times x %d B", rows, times, size)
 }
 
 // MaxTimelinePoints bounds a storm timeline: 2^20 time steps, each a row
@@ -334,18 +405,27 @@ func StormTimes(m StormModel, points int, span float64) ([]float64, error) {
 	if end := span * m.TimeConstant(); math.IsInf(end, 0) {
 		return nil, fmt.Errorf("timeline span %v: %v time constants of %v s overflow a float64 number of seconds", span, span, m.TimeConstant())
 	}
+	// end*i/points, never span*tau*i/points: the product of the first
+	// three can overflow for an end that is finite.
+	end := span * m.TimeConstant()
 	ts := make([]float64, points+1)
 	for i := range ts {
-		ts[i] = span * m.TimeConstant() * float64(i) / float64(points)
+		ts[i] = end * (float64(i) / float64(points))
 	}
 	return ts, nil
 }
 
 // StormTimeline returns, for each storm row of rs and each time of ts
 // (seconds), the hit ratio and database load of its warm-up model, with
-// the images of the moved fraction's 95% interval; rows outermost.
-func StormTimeline(rs []schema.Storm, ts []float64) []schema.StormPoint {
-	var out []schema.StormPoint
+// the images of the moved fraction's 95% interval; rows outermost. The
+// rows are reserved from mem (nil: the default budget) and held for the
+// run; the error is the budget's.
+func StormTimeline(rs []schema.Storm, ts []float64, mem *memory.Budget) ([]schema.StormPoint, error) {
+	n, what := timelineNeed(int64(len(rs)), len(ts))
+	if err := memory.OrDefault(mem).Reserve(what, n); err != nil {
+		return nil, err
+	}
+	out := make([]schema.StormPoint, 0, len(rs)*len(ts))
 	for _, r := range rs {
 		m := ModelOf(r)
 		for _, t := range ts {
@@ -358,5 +438,5 @@ func StormTimeline(rs []schema.Storm, ts []float64) []schema.StormPoint {
 			})
 		}
 	}
-	return out
+	return out, nil
 }

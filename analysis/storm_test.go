@@ -89,7 +89,10 @@ func TestStormModuloHeadline(t *testing.T) {
 	if !strings.Contains(b.String(), "2,500 reads/s") || !strings.Contains(b.String(), "ideal add 4 -> 5 (moved = ideal fraction 20.00%): hit ratio 76.00%, 12,000 db reads/s, 4.80x steady") {
 		t.Errorf("table:\n%s", b.String())
 	}
-	rows := StormTimeline([]schema.Storm{s}, []float64{0, 20})
+	rows, err := StormTimeline([]schema.Storm{s}, []float64{0, 20}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(rows) != 2 || rows[0].DBReads != s.DBReads || rows[1].TimeS != 20 {
 		t.Errorf("timeline rows %+v", rows)
 	}

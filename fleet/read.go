@@ -3,9 +3,9 @@ package fleet
 import (
 	"errors"
 	"fmt"
+	"github.com/chbench/chbench/internal/inputs"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,9 +75,11 @@ type file struct {
 	Change    []fileChange `toml:"change"`
 }
 
-// Read reads and validates the profile at path (see the package doc).
+// Read reads and validates the profile at path (see the package doc),
+// registered as an input of the command (internal/inputs), so no output
+// may replace it.
 func Read(path string) (*Profile, error) {
-	f, err := os.Open(path)
+	f, err := inputs.Open(path)
 	if err != nil {
 		return nil, err // *fs.PathError: names the file
 	}
@@ -334,7 +336,7 @@ func (rd *reader) members() error {
 		p.Nodes, _ = algorithms.DefaultNodes(*f.Nodes)
 		return rd.noLevels("nodes")
 	case f.Members != "":
-		nodes, err := ReadMembership(rd.path(f.Members))
+		nodes, err := ReadMembership(rd.path(f.Members), nil) // the default memory budget
 		if err != nil {
 			return rd.loc.errAt(rd.loc.top("members"), "members = %q: %v", f.Members, err)
 		}

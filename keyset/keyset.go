@@ -22,12 +22,16 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/internal/inputs"
+	"github.com/chbench/chbench/internal/lines"
 	"github.com/chbench/chbench/internal/tempfile"
+	"github.com/chbench/chbench/memory"
 )
 
 // ChunkKeys is the number of keys handed to a worker at a time. The
@@ -91,7 +95,7 @@ func NewGenerator(keys, sets int, seed uint64) (*Generator, error) {
 	if sets > MaxSets {
 		return nil, fmt.Errorf("sets %d: at most %d key sets", sets, MaxSets)
 	}
-	if uint64(keys)/ChunkKeys >= 1<<40 {
+	if uint64(keys) > uint64(ChunkKeys)<<40 {
 		return nil, fmt.Errorf("keys %d: at most %d keys per set", keys, uint64(ChunkKeys)<<40)
 	}
 	return &Generator{keys: keys, sets: sets, seed: seed}, nil
@@ -225,13 +229,17 @@ func (g *Generator) Each(workers int, fn func(worker, set int, keys []string)) e
 	return nil
 }
 
-// MaxKeyBytes is the longest line a key file may hold.
+// MaxKeyBytes is the longest line a key file may hold (a line of exactly
+// MaxKeyBytes bytes is read).
 const MaxKeyBytes = 1 << 20
 
 // MaxStreamBytes bounds the copy of a streamed key file (standard input,
-// a pipe, a FIFO, process substitution) kept on disk so that it can be read
-// more than once: 16 GiB. A longer stream is an error naming the limit
-// (save it to a regular file, which is read in place).
+// a pipe, a FIFO, process substitution) kept so that it can be read more
+// than once: 16 GiB, and never more than the temporary directory's file
+// system has free; where that file system keeps its files in memory
+// (tmpfs), the copy is also reserved from the run's memory budget as it
+// grows. A longer stream is an error naming the limit (save it to a
+// regular file, which is read in place).
 const MaxStreamBytes = 16 << 30
 
 // PendingBytes bounds the keys a File holds while it deals them out to
@@ -241,44 +249,65 @@ const MaxStreamBytes = 16 << 30
 // depend on chunk sizes.
 const PendingBytes = 64 << 20
 
-// spool returns the file to read for the key file path: path itself for
-// a regular file; for standard input ("-") and any other stream, a copy on
-// disk (see MaxStreamBytes), whose removal is remove. A directory is an
-// error naming path.
-func spool(path string) (read string, remove func(), err error) {
-	if path != "-" {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return "", nil, fmt.Errorf("key file: %w", err)
-		}
-		if fi.IsDir() {
-			return "", nil, fmt.Errorf("key file %q is a directory", path)
-		}
-		if fi.Mode().IsRegular() {
-			return path, func() {}, nil
-		}
+// spoolReserve is the step in which a copy on a memory file system
+// reserves its bytes from the budget.
+const spoolReserve = 4 << 20
+
+// open returns the regular file at path (registered as an input), or nil
+// and the stream to copy (standard input for "-", registered too; any
+// other file that is not regular). A directory is an error naming path.
+func open(path string) (regular *os.File, stream io.ReadCloser, err error) {
+	if path == "-" {
+		inputs.AddFile(os.Stdin, "standard input")
+		return nil, io.NopCloser(os.Stdin), nil
 	}
-	var in io.Reader = os.Stdin
-	if path != "-" {
-		fh, err := os.Open(path)
-		if err != nil {
-			return "", nil, fmt.Errorf("key file: %w", err)
-		}
-		defer fh.Close()
-		in = fh
-	}
-	out, untrack, err := tempfile.Create("", "chbench-keys-*.txt")
+	fi, err := os.Stat(path)
 	if err != nil {
-		return "", nil, fmt.Errorf("key file %q: copying the stream: %w", path, err)
+		return nil, nil, fmt.Errorf("key file: %w", err)
 	}
-	// Copied line by line with the checks of scan, so that a stream that
-	// is no key file (/dev/zero, /dev/urandom: NUL bytes, endless lines)
-	// fails at once rather than after MaxStreamBytes.
+	if fi.IsDir() {
+		return nil, nil, fmt.Errorf("key file %q is a directory", path)
+	}
+	fh, err := inputs.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("key file: %w", err)
+	}
+	if fi.Mode().IsRegular() {
+		return fh, nil, nil
+	}
+	return nil, fh, nil
+}
+
+// spool copies the stream in (the key file path) into a file with no
+// name in the temporary directory (tempfile.Anonymous: nothing is left
+// behind however the process ends), line by line with the checks of the
+// key file rule, so that a stream that is no key file (/dev/zero: NUL
+// bytes, an endless line) fails at once. It returns the copy and its
+// size, and holds what a copy in memory reserves from mem until release.
+func spool(in io.Reader, path string, mem *memory.Budget, maxCopy int64) (copy *os.File, size int64, release func(), err error) {
+	out, err := tempfile.Anonymous("")
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("key file %q: copying the stream: %w", path, err)
+	}
+	limit := maxCopy
+	free, inMemory, _ := tempfile.Space("")
+	if free >= 0 {
+		limit = min(limit, free)
+	}
+	var reserved int64
+	release = func() { mem.Release(reserved) }
 	w := bufio.NewWriter(out)
 	var n int64
 	err = scanLines(in, path, func(line []byte, _ int) error {
-		if n += int64(len(line)) + 1; n > MaxStreamBytes {
-			return fmt.Errorf("key file %q: longer than %d bytes; save it to a regular file, which is read in place", path, int64(MaxStreamBytes))
+		if n += int64(len(line)) + 1; n > limit {
+			return fmt.Errorf("key file %q: the copy of the stream would exceed %s (at most %s for this file, %s free in the temporary directory %s); save the keys to a regular file, which is read in place",
+				path, memory.Human(limit), memory.Human(maxCopy), memory.Human(max(free, 0)), os.TempDir())
+		}
+		if inMemory && n > reserved {
+			if err := mem.Reserve(fmt.Sprintf("the copy of the streamed key file %q in %s (a file system in memory)", path, os.TempDir()), spoolReserve); err != nil {
+				return fmt.Errorf("key file %q: %w; or save the keys to a regular file, which is read in place", path, err)
+			}
+			reserved += spoolReserve
 		}
 		w.Write(line)
 		return w.WriteByte('\n')
@@ -286,60 +315,89 @@ func spool(path string) (read string, remove func(), err error) {
 	if err == nil {
 		err = w.Flush()
 	}
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	remove = func() {
-		os.Remove(out.Name())
-		untrack()
-	}
 	if err != nil {
-		remove()
-		return "", nil, err
+		out.Close()
+		release()
+		if !strings.HasPrefix(err.Error(), "key file") {
+			err = fmt.Errorf("key file %q: copying the stream: %w", path, err)
+		}
+		return nil, 0, nil, err
 	}
-	return out.Name(), remove, nil
+	return out, n, release, nil
 }
 
-// File is a [Source] reading one key per line from a file. Blank
-// lines (empty or only white space) are skipped and a trailing "\r" is
-// removed (CRLF files); every other line, inner and edge spaces included,
-// is a key; a NUL byte makes the file an error (a binary file, not keys).
-// The L keys are split into S disjoint sets by
-// position: the i-th key (0-based, blank lines not counted) belongs to set
-// i mod S, so each set holds floor(L/S) or ceil(L/S) keys and with S = 1
-// the whole file is one set. The file is read again on every Each, in
-// chunks, so memory does not grow with L. A File is one value, built once
-// where the key file enters (a flag) and passed down: it counts the keys
-// once, and a stream is copied once, into a copy the File owns and
-// [File.Close] removes.
+// File is a [Source] reading one key per line from a file, by the key
+// file rule: a line is as package internal/lines reads it (a "\r\n" end
+// and a UTF-8 byte-order mark at the start of the file are not part of a
+// key; at most MaxKeyBytes bytes); blank lines (empty or only white
+// space) are skipped; every other line, inner and edge spaces included,
+// is a key, its bytes as they are (a key need not be UTF-8, and "#"
+// starts no comment); a NUL byte makes the file an error (a binary file,
+// not keys). The L keys are split into S disjoint sets by position: the
+// i-th key (0-based, blank lines not counted) belongs to set i mod S, so
+// each set holds floor(L/S) or ceil(L/S) keys and with S = 1 the whole
+// file is one set. The file is read again on every Each, in chunks, so
+// memory does not grow with L. A File is one value, built once where the
+// key file enters (a flag) and passed down: it counts the keys once, and
+// a stream is copied once, into a copy the File owns and [File.Close]
+// drops.
 type File struct {
-	path       string // as given ("-" for standard input)
-	read       string // the file read: path, or the copy of a stream
-	remove     func() // removes the copy of a stream; a no-op for a regular file
+	path       string   // as given ("-" for standard input)
+	copy       *os.File // the copy of a stream (no name), or nil: path is read
+	size       int64    // bytes of the copy
+	release    func()   // returns the copy's reservation
 	sets, keys int
 }
 
-// NewFile opens path, counts its keys and returns the source splitting
-// them into sets sets. Path "-" is standard input; standard input and any
-// other file that cannot be read twice (a pipe, a FIFO, /dev/stdin,
-// process substitution) is read once into a copy on disk (see
-// MaxStreamBytes), which the File owns until [File.Close], so its keys are
-// counted and streamed like a regular file's. It returns an error naming
-// the path when the file cannot be read, holds no keys, holds fewer keys
-// than sets, a NUL byte or a line longer than MaxKeyBytes, and an error
-// naming sets when sets < 1 or > MaxSets; a failed NewFile leaves no copy.
-func NewFile(path string, sets int) (*File, error) {
+// NewFile is [OpenFile] with the default memory budget.
+func NewFile(path string, sets int) (*File, error) { return OpenFile(path, sets, nil) }
+
+// OpenFile opens path, counts its keys and returns the source splitting
+// them into sets sets; it registers the file as an input of the command
+// (internal/inputs), so that no output replaces it. Path "-" is standard
+// input; standard input and any other file that cannot be read twice (a
+// pipe, a FIFO, /dev/stdin, process substitution) is read once into a
+// copy (see MaxStreamBytes; a copy on a memory file system is reserved
+// from mem, nil for the default budget), which the File owns until
+// [File.Close], so its keys are counted and streamed like a regular
+// file's. It returns an error naming the path when the file cannot be
+// read, holds no keys, holds fewer keys than sets, a NUL byte or a line
+// longer than MaxKeyBytes, and an error naming sets when sets < 1 or >
+// MaxSets; a failed OpenFile leaves no copy.
+func OpenFile(path string, sets int, mem *memory.Budget) (*File, error) {
+	return openFile(path, sets, mem, MaxStreamBytes)
+}
+
+// OpenHeld is [OpenFile] for a file whose whole content the run then
+// holds in memory (a request log): the copy of a stream is also bounded
+// by mem's limit, since a stream longer than the budget could never be
+// held, so an endless stream (yes > fifo) ends at the budget with an
+// error naming it, not at the temporary directory's free space.
+func OpenHeld(path string, sets int, mem *memory.Budget) (*File, error) {
+	return openFile(path, sets, mem, min(MaxStreamBytes, memory.OrDefault(mem).Limit()))
+}
+
+func openFile(path string, sets int, mem *memory.Budget, maxCopy int64) (*File, error) {
 	if sets < 1 {
 		return nil, fmt.Errorf("sets %d: need at least 1 key set", sets)
 	}
 	if sets > MaxSets {
 		return nil, fmt.Errorf("sets %d: at most %d key sets", sets, MaxSets)
 	}
-	read, remove, err := spool(path)
+	regular, stream, err := open(path)
 	if err != nil {
 		return nil, err
 	}
-	f := &File{path: path, read: read, remove: remove, sets: sets}
+	f := &File{path: path, sets: sets, release: func() {}}
+	if regular != nil {
+		regular.Close() // read again by every scan
+	} else {
+		f.copy, f.size, f.release, err = spool(stream, path, memory.OrDefault(mem), maxCopy)
+		stream.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
 	n := 0
 	if err := f.scan(func(string) error { n++; return nil }); err != nil {
 		f.Close()
@@ -357,13 +415,14 @@ func NewFile(path string, sets int) (*File, error) {
 	return f, nil
 }
 
-// Close removes the copy of a streamed key file (nothing for a regular
+// Close drops the copy of a streamed key file (nothing for a regular
 // file). The File cannot be read after it. It is safe to call more than
 // once, and on a nil File.
 func (f *File) Close() error {
-	if f != nil && f.remove != nil {
-		f.remove()
-		f.remove = nil
+	if f != nil && f.copy != nil {
+		f.copy.Close()
+		f.copy = nil
+		f.release()
 	}
 	return nil
 }
@@ -374,7 +433,10 @@ func (f *File) Path() string { return f.path }
 // Bytes returns the size in bytes of the file read (for a stream, of its
 // copy), or 0 if it cannot be told.
 func (f *File) Bytes() int64 {
-	fi, err := os.Stat(f.read)
+	if f.copy != nil {
+		return f.size
+	}
+	fi, err := os.Stat(f.path)
 	if err != nil {
 		return 0
 	}
@@ -389,13 +451,18 @@ func (f *File) Sets() int { return f.sets }
 
 // scan calls fn with every key of the file in order.
 func (f *File) scan(fn func(key string) error) error {
-	fh, err := os.Open(f.read)
-	if err != nil {
-		return fmt.Errorf("key file: %w", err)
+	var r io.Reader
+	if f.copy != nil {
+		r = io.NewSectionReader(f.copy, 0, f.size)
+	} else {
+		fh, err := os.Open(f.path)
+		if err != nil {
+			return fmt.Errorf("key file: %w", err)
+		}
+		defer fh.Close()
+		r = fh
 	}
-	defer fh.Close()
-	return scanLines(fh, f.path, func(line []byte, _ int) error {
-		line = bytes.TrimSuffix(line, []byte{'\r'})
+	return scanLines(r, f.path, func(line []byte, _ int) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return nil
 		}
@@ -403,29 +470,25 @@ func (f *File) scan(fn func(key string) error) error {
 	})
 }
 
-// scanLines calls fn with every line of r (without its newline) and its
+// scanLines calls fn with every line of r (internal/lines) and its
 // 1-based number. It returns an error naming path and the line for a NUL
 // byte (a binary file, not keys), a line longer than MaxKeyBytes, a read
 // error, or fn's error.
 func scanLines(r io.Reader, path string, fn func(line []byte, lineNo int) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), MaxKeyBytes)
-	for lineNo := 1; sc.Scan(); lineNo++ {
-		line := sc.Bytes()
+	err := lines.Scan(r, path, "a key file", MaxKeyBytes, func(line []byte, lineNo int) error {
 		if bytes.IndexByte(line, 0) >= 0 {
 			return fmt.Errorf("key file %q: line %d holds a NUL byte: not a text file of keys", path, lineNo)
 		}
-		if err := fn(line, lineNo); err != nil {
-			return err
-		}
+		return fn(line, lineNo)
+	})
+	var tl *lines.TooLongError
+	if errors.As(err, &tl) {
+		return fmt.Errorf("key file %q: line %d is longer than %d bytes, the most a key may have", path, tl.Line, MaxKeyBytes)
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("key file %q: a line is longer than %d bytes", path, MaxKeyBytes)
-		}
+	if err != nil && !strings.HasPrefix(err.Error(), "key file") {
 		return fmt.Errorf("key file %q: %w", path, err)
 	}
-	return nil
+	return err
 }
 
 type fileChunk struct {

@@ -1,7 +1,6 @@
 package keyset
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"github.com/chbench/chbench/memory"
 )
 
 // keyLines returns "1\n2\n...n\n", what `seq 1 n` prints.
@@ -72,6 +73,8 @@ func TestStreamedKeyFiles(t *testing.T) {
 	os.Stdin = sr
 	defer func() { os.Stdin = stdin; sr.Close() }()
 
+	tmp := t.TempDir() // the copies go to $TMPDIR: a directory of this test's own
+	t.Setenv("TMPDIR", tmp)
 	for _, path := range []string{fifo, procSub, "-"} {
 		f, err := NewFile(path, 2)
 		if err != nil {
@@ -83,21 +86,23 @@ func TestStreamedKeyFiles(t *testing.T) {
 		if got := countKeys(t, f); got != [2]int64{n, n} {
 			t.Errorf("%s: two passes streamed %v keys, want %d each", path, got, n)
 		}
-		if f.read == path {
+		if f.copy == nil {
 			t.Errorf("%s: read in place, want a copy", path)
 		}
-		f.Close()
-		if _, err := os.Stat(f.read); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("copy %s of %s left after Close", f.read, path)
+		// The copy has no name, so no way of ending the process (SIGKILL
+		// included) can leave it behind.
+		if left, _ := os.ReadDir(tmp); len(left) != 0 {
+			t.Errorf("%s: the copy has a name in $TMPDIR: %v", path, left)
 		}
+		f.Close()
 	}
 	regular := filepath.Join(t.TempDir(), "keys.txt")
 	if err := os.WriteFile(regular, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f, err := NewFile(regular, 2)
-	if err != nil || f.read != regular {
-		t.Fatalf("regular file: %v, read %q", err, f.read)
+	if err != nil || f.copy != nil {
+		t.Fatalf("regular file: %v, copied %v", err, f.copy != nil)
 	}
 	f.Close()
 	if _, err := os.Stat(regular); err != nil {
@@ -146,6 +151,40 @@ func TestEndlessStreamFailsAtOnce(t *testing.T) {
 	_, err := NewFile("/dev/zero", 1)
 	if err == nil || !strings.Contains(err.Error(), "longer than") {
 		t.Errorf("NewFile(/dev/zero): %v, want a line-length error", err)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("a failed copy was kept: %v", left)
+	}
+}
+
+// A stream whose whole content the run holds (a request log) is copied
+// at most up to the memory budget: 3 MiB of lines from a FIFO under a
+// 1 MiB budget end with an error naming the limit, and leave no copy,
+// where OpenFile would keep copying up to the temporary directory's free
+// space.
+func TestHeldStreamBoundedByTheBudget(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	fifo := filepath.Join(t.TempDir(), "log")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFO:", err)
+	}
+	go func() {
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer w.Close()
+		line := []byte(strings.Repeat("k", 1023) + "\n")
+		for i := 0; i < 3<<10; i++ {
+			if _, err := w.Write(line); err != nil {
+				return // the reader gave up: the test's point
+			}
+		}
+	}()
+	_, err := OpenHeld(fifo, 1, memory.New(1<<20))
+	if err == nil || !strings.Contains(err.Error(), "would exceed 1 MiB") {
+		t.Errorf("OpenHeld of a 3 MiB stream under a 1 MiB budget: %v, want an error naming 1 MiB", err)
 	}
 	if left, _ := os.ReadDir(tmp); len(left) != 0 {
 		t.Errorf("a failed copy was kept: %v", left)

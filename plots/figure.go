@@ -410,6 +410,12 @@ type logTicks struct{}
 
 // Ticks implements plot.Ticker for 0 < lo < hi.
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	// A log axis needs 0 < lo < hi < +Inf; gonum hands an axis whose
+	// minimum is 0 (an axis padded to include 0) here too: linear ticks
+	// then, never a loop from decade MinInt.
+	if !(lo > 0) || !(hi > lo) || math.IsInf(hi, 0) {
+		return linTicks{}.Ticks(lo, hi)
+	}
 	d := math.Log10(hi / lo)
 	var major []float64
 	switch {
@@ -423,10 +429,15 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 		return linTicks{}.Ticks(lo, hi)
 	}
 	var ticks []plot.Tick
-	for e := int(math.Floor(math.Log10(lo))); e <= int(math.Ceil(math.Log10(hi))); e++ {
+	// At most about 12 decades get a tick each; a wider axis (a value of
+	// 1e308 beside one of 1e2) ticks every step-th decade, so the ticks,
+	// and the cost of drawing them, are bounded whatever the values.
+	elo, ehi := int(math.Floor(math.Log10(lo))), int(math.Ceil(math.Log10(hi)))
+	step := max(1, (ehi-elo+11)/12)
+	for e := elo; e <= ehi; e += step {
 		for m := 1; m <= 9; m++ {
 			isMajor := slices.Contains(major, float64(m))
-			if !isMajor && d > 8 {
+			if !isMajor && (d > 8 || step > 1) {
 				continue
 			}
 			v := decimal(m, e)
@@ -457,6 +468,11 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 // needed) and commas between groups of three digits of its whole part
 // (60,000,000, not 60000000).
 func tickText(v float64, decimals int) string {
+	// From 10^12 up and below 10^-6 (but 0): an exponent, never a label
+	// of hundreds of digits.
+	if a := math.Abs(v); a >= 1e12 || (a > 0 && a < 1e-6) {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
 	s := strconv.FormatFloat(v, 'f', decimals, 64)
 	sign, whole, frac := "", s, ""
 	if strings.HasPrefix(whole, "-") {

@@ -254,10 +254,10 @@ func TestRenderAll(t *testing.T) {
 			}
 		}
 	}
-	// No temporary files left behind.
+	// No temporary files left behind: the figures and their index.
 	ents, _ := os.ReadDir(filepath.Join(dir, schema.PlotsDir))
-	if len(ents) != len(files) {
-		t.Errorf("%d files in %s, want %d", len(ents), schema.PlotsDir, len(files))
+	if len(ents) != len(files)+1 {
+		t.Errorf("%d files in %s, want %d and %s", len(ents), schema.PlotsDir, len(files), schema.PlotIndex)
 	}
 	// Same input, same bytes. (A second render of some of the inputs, in
 	// another directory, keeps the race-enabled test short.)

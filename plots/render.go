@@ -12,8 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/chbench/chbench/schema"
@@ -120,6 +122,9 @@ import (
 // file, line and value; the plots of the other inputs are still written and
 // returned with it. Every file goes into dir/plots: a figure whose name
 // is not a plain file name (one built from such a value) is not written.
+// After drawing, dir/plots/index.txt (schema.PlotIndex) lists the figures
+// drawn, and the .png and .svg files of every other figure in dir/plots
+// (an earlier run's, of an input now absent or failing) are removed.
 func RenderAll(dir string) ([]string, error) {
 	var (
 		figs    []*figure
@@ -208,6 +213,23 @@ func RenderAll(dir string) ([]string, error) {
 	}
 	if len(written) == 0 && len(errs) == 0 {
 		return nil, fmt.Errorf("no plots rendered from %s: missing or empty inputs (%s)", dir, strings.Join(missing, ", "))
+	}
+	// The figures drawn now (both formats written) are the current ones:
+	// the index lists them, and an earlier run's figures of inputs now
+	// absent or failing are removed, so no old image passes for new.
+	drawn := map[string]bool{}
+	for _, p := range written {
+		if n, ok := strings.CutSuffix(filepath.Base(p), ".svg"); ok {
+			drawn[n] = true
+		}
+	}
+	stale, err := schema.StalePlots(dir, drawn)
+	errs = appendErr(errs, err)
+	for _, p := range stale {
+		errs = appendErr(errs, os.Remove(p))
+	}
+	if len(written) > 0 || len(stale) > 0 {
+		errs = appendErr(errs, schema.WritePlotIndex(dir, slices.Collect(maps.Keys(drawn))))
 	}
 	return written, errors.Join(errs...)
 }

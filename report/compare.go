@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 )
@@ -71,8 +72,15 @@ func Compare(w io.Writer, old, new *Data) error {
 					same++
 					continue
 				}
+				// The ratio first: n-o and 100*(n-o) overflow for values
+				// near the float64 limit where n/o does not; a change that
+				// is still not finite is said to be so, never "+Inf%".
 				if o.V != 0 {
-					ch = fmt.Sprintf("%+.1f%%", 100*(n.V-o.V)/o.V)
+					if pct := (n.V/o.V - 1) * 100; math.IsInf(pct, 0) || math.IsNaN(pct) {
+						ch = "beyond a float64"
+					} else {
+						ch = fmt.Sprintf("%+.1f%%", pct)
+					}
 				}
 				if o.CI && n.CI {
 					noise = "no (95% intervals overlap)"

@@ -824,6 +824,21 @@ func shapes(ops []string, byOp map[string][]float64) []string {
 	return out
 }
 
+// Inputs returns the paths of the result files in dir that Load reads
+// (those that exist), for a command to register as its inputs before any
+// work, so that no output replaces them (Load registers every file it
+// opens, too).
+func Inputs(dir string) []string {
+	var out []string
+	for _, name := range resultFiles() {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // resultFiles returns the result files Load reads, in its order.
 func resultFiles() []string {
 	return []string{schema.LookupFile, schema.MovementFile.Name, schema.SpreadFile.Name, schema.LoadFile.Name, schema.StormFile.Name,

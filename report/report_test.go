@@ -362,15 +362,23 @@ func TestAbsentFilesAreNotInThisRun(t *testing.T) {
 	if blank != 7 {
 		t.Errorf("ring row %q: %d blank cells, want 7 (one lookup column without lookup.txt, build x2, replication x2, Zipf, storm)", row, blank)
 	}
-	// A plot that exists is linked, relative to the report.
+	// A plot that exists but that no plot run's index lists (an old
+	// image) is not shown as current; once the index lists it, it is
+	// linked, relative to the report.
 	if err := os.MkdirAll(filepath.Join(dir, "plots"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "plots", "spread-peak-to-mean.png"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if rep := render(t, dir, DefaultProfile()); strings.Contains(rep, "![spread-peak-to-mean]") || !strings.Contains(rep, "(plot `plots/spread-peak-to-mean.png`: not in this run)") {
+		t.Errorf("a plot the index does not list is shown:\n%s", rep)
+	}
+	if err := schema.WritePlotIndex(dir, []string{"spread-peak-to-mean"}); err != nil {
+		t.Fatal(err)
+	}
 	if rep := render(t, dir, DefaultProfile()); !strings.Contains(rep, "![spread-peak-to-mean](plots/spread-peak-to-mean.png)") {
-		t.Errorf("no link to the plot that exists:\n%s", rep)
+		t.Errorf("no link to the plot the index lists:\n%s", rep)
 	}
 	if _, err := Load(t.TempDir(), DefaultProfile()); err == nil {
 		t.Error("Load of an empty directory: no error")
@@ -470,6 +478,18 @@ func TestCompare(t *testing.T) {
 	want := "| `jump` | join moved/ideal @95 | " + fixed2(d.rows[3].Vals[joinRatio].V) + " | " + fixed2(2*d.rows[3].Vals[joinRatio].V) + " | +100.0% | yes |"
 	if d.rows[3].Info.Name != "jump" || !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "\n1 cells differ,") {
 		t.Errorf("compare after doubling jump's join ratio:\n%s\nwant a line %q", b.String(), want)
+	}
+	// A value near the float64 limit (1e308 against ~1) gives a change
+	// whose percentage is not a float64: said so, never "+Inf%".
+	d4, _ := Load(runDir, p)
+	huge := &d4.rows[3].Vals[joinRatio]
+	huge.V, huge.Lo, huge.Hi = 1e308, 1e308, 1e308
+	b.Reset()
+	if err := Compare(&b, d, d4); err != nil {
+		t.Fatal(err)
+	}
+	if out := b.String(); strings.Contains(out, "Inf") || !strings.Contains(out, "| beyond a float64 |") {
+		t.Errorf("compare with a value of 1e308:\n%s", out)
 	}
 	// A change inside both intervals is not beyond noise.
 	d3, _ := Load(runDir, p)
@@ -768,6 +788,9 @@ func TestLinksAndMissingLookup(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "plots", "storm.png"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.WritePlotIndex(dir, []string{"storm"}); err != nil {
 		t.Fatal(err)
 	}
 	d, err := Load(dir, DefaultProfile())

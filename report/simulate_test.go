@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chbench/chbench/internal/inputs"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -77,6 +78,7 @@ func TestSimulateSectionFollowsTheRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts[0].Warnings = "every request comes from one client"
+	inputs.Reset() // the files read above are this test's to rewrite, not a command's inputs
 	for _, w := range []func() error{
 		func() error {
 			return schema.WriteFile(schema.SimEventFile.Path(dir), func(w io.Writer) error { return schema.WriteCSV(w, evs) })

@@ -42,6 +42,14 @@ var domains = map[string]domain{
 	"ideal_frac": positive, "ideal_join_frac": positive, "ideal_leave_frac": positive, "weight": positive,
 	"weight_share": share, "share": fraction,
 	"pairs_moved_frac": fraction, "all_lost_frac": fraction, "steady_hit_ratio": fraction,
+	"net_moved_frac": fraction, "min_share": fraction, "max_share": fraction, "hot_share": fraction,
+	"away_frac": fraction, "moved_join_frac": fraction, "moved_leave_frac": fraction,
+	"exact_min_share": fraction, "exact_max_share": fraction, "exact_share": fraction,
+	"hit_ratio": fraction, "hit_after": fraction, "hit_live": fraction, "hit_sim": fraction,
+	"moved_frac": positiveOrZero, "collateral_frac": positiveOrZero, "cv": positiveOrZero, "exact_cv": positiveOrZero,
+	"load_cv": positiveOrZero, "noise_cv": positiveOrZero, "zipf": positiveOrZero,
+	"db_reads": positiveOrZero, "db_steady": positiveOrZero,
+	"recovery_s": positiveOrZero, "tau_s": positiveOrZero,
 	"differ_frac": fraction,
 	"domains":     count, "keys_shared_frac": fraction, "pairs_shared_frac": fraction, "keys_one_domain_frac": fraction, "random_shared_frac": fraction,
 	"relative": positiveOrZero, "copies_frac": fraction, "keys_moved_frac": fraction, "keys_lost_frac": fraction,
@@ -49,6 +57,21 @@ var domains = map[string]domain{
 	"op": label,
 	// bytes of a trace's objects (spread, load)
 	"bytes_sample_rate": share, "bytes_max_share": fraction,
+}
+
+// domainOf returns the domain of column name: its own, or for X_lo and
+// X_hi the domain of X (a bound of an interval lies where its value
+// does).
+func domainOf(name string) domain {
+	if d, ok := domains[name]; ok {
+		return d
+	}
+	for _, suffix := range []string{"_lo", "_hi"} {
+		if base, ok := strings.CutSuffix(name, suffix); ok {
+			return domains[base]
+		}
+	}
+	return anyValue
 }
 
 // LabelRule describes the names IsLabel accepts, for messages.
@@ -83,9 +106,10 @@ type checker interface{ check() error }
 // and [WriteBench] before writing it, [ReadCSV] and [ReadJSON] after
 // reading it. It returns a *ColumnError (or an error wrapping one) for the
 // first column that is not finite, lies outside its domain (whole counts
-// >= 1, fractions in [0, 1], weight shares in (0, 1], positive ideal
-// fractions and weights, ops
-// that are labels: [IsLabel]), or,
+// >= 1, fractions, shares and hit ratios in [0, 1], weight shares in
+// (0, 1], positive ideal fractions and weights, non-negative reads,
+// durations, cvs and moved fractions summed over steps, ops that are
+// labels: [IsLabel]; an X_lo or X_hi column in the domain of X), or,
 // for a column X with X_lo and X_hi columns, lies outside [X_lo, X_hi];
 // then the row type's own relations between columns.
 func Check[R Row](r R) error {
@@ -108,7 +132,7 @@ func Check[R Row](r R) error {
 		return 0, false
 	}
 	for _, c := range l.cols {
-		if domains[c.name] == label {
+		if domainOf(c.name) == label {
 			if s := cell(v, c); !IsLabel(s) {
 				return columnErr(c.name, "%q is neither a scenario op (%s) nor a fleet change label (%s)", s, strings.Join(Ops(), ", "), LabelRule)
 			}
@@ -122,7 +146,7 @@ func Check[R Row](r R) error {
 			return columnErr(c.name, "%v is not a finite number", x)
 		}
 		shown := strconv.FormatFloat(x, 'g', -1, 64)
-		switch domains[c.name] {
+		switch domainOf(c.name) {
 		case count:
 			if x < 1 {
 				return columnErr(c.name, "%q is not a whole number >= 1", shown)

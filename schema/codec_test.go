@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"reflect"
 	"slices"
@@ -294,6 +295,37 @@ func TestWriteBench(t *testing.T) {
 	key.Commit = "a\nBenchmarkX 1 1 ns/op"
 	if err := WriteBench(&b, []Bounded{key}); err == nil || !strings.Contains(err.Error(), "control character") {
 		t.Errorf("control character: %v", err)
+	}
+}
+
+// An interval's bounds lie in the domain of its value: a hit ratio's low
+// bound below 0, a share's high bound above 1 and a net moved fraction's
+// high bound above 1 are refused by the writers, naming the bound's
+// column, as are a negative recovery time and zipf exponent.
+func TestCheckBoundsInTheirDomain(t *testing.T) {
+	storm := filled[Storm]()
+	storm.HitAfterLo = -0.77
+	spread := filled[Spread]()
+	spread.MaxShareHi = 1.55
+	move := filled[Move]()
+	move.NetMovedFracHi = 2.8
+	slow := filled[Storm]()
+	slow.RecoverySLo = -2
+	zipf := filled[Storm]()
+	zipf.Zipf = -1
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{WriteCSV(io.Discard, []Storm{storm}), "column hit_after_lo: \"-0.77\" is not a fraction in 0..1"},
+		{WriteCSV(io.Discard, []Spread{spread}), "column max_share_hi: \"1.55\" is not a fraction in 0..1"},
+		{WriteJSON(io.Discard, []Move{move}), "column net_moved_frac_hi: \"2.8\" is not a fraction in 0..1"},
+		{WriteCSV(io.Discard, []Storm{slow}), "must be >= 0"},
+		{WriteCSV(io.Discard, []Storm{zipf}), "column zipf: \"-1\" must be >= 0"},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("got %v, want an error containing %s", c.err, c.want)
+		}
 	}
 }
 

@@ -135,7 +135,9 @@ const DefaultInFlightPerNode = 32
 // no node is ever above its current cap.
 //
 // It is a simulation, not a Placer: it has state and is not safe for
-// concurrent use. Memory: 4 bytes per request in flight and 24 per node.
+// concurrent use. Memory: 4 bytes per request in flight (the queue grows
+// as requests arrive, so it never holds more than min(K, requests served)
+// entries, whatever K) and 24 per node.
 type RequestBalancer struct {
 	r        *ring.Ring
 	eps      float64
@@ -143,7 +145,7 @@ type RequestBalancer struct {
 	total    float64   // total weight
 	k        int       // K, requests in flight in the steady state
 	inflight []int     // per node
-	queue    []int32   // FIFO of the nodes of the requests in flight
+	queue    []int32   // FIFO of the nodes of the requests in flight; grows to K entries while the first K arrive
 	head, t  int       // queue head; requests in flight
 	maxRatio float64   // max over placements of the chosen node's load / cap
 	caps     []int     // caps[i] for capsFor requests in flight (T+1)
@@ -162,7 +164,7 @@ func NewRequestBalancer(r *ring.Ring, eps float64, inFlight int) (*RequestBalanc
 	}
 	nodes := r.Nodes()
 	b := &RequestBalancer{r: r, eps: eps, w: make([]float64, len(nodes)), total: algorithms.TotalWeight(nodes),
-		k: inFlight, inflight: make([]int, len(nodes)), queue: make([]int32, inFlight), caps: make([]int, len(nodes))}
+		k: inFlight, inflight: make([]int, len(nodes)), caps: make([]int, len(nodes))}
 	for i, n := range nodes {
 		b.w[i] = n.Weight
 	}
@@ -213,7 +215,11 @@ func (b *RequestBalancer) ServeFrom(i int) (node, first int) {
 			if tail >= b.k {
 				tail -= b.k
 			}
-			b.queue[tail] = int32(o)
+			if tail == len(b.queue) { // the first K arrivals: head is still 0
+				b.queue = append(b.queue, int32(o))
+			} else {
+				b.queue[tail] = int32(o)
+			}
 			b.t++
 			return o, first
 		}

@@ -390,3 +390,43 @@ func TestKeyFormAway(t *testing.T) {
 		}
 	}
 }
+
+// The request balancer's queue holds at most the requests served so far:
+// a K far above the requests (math.MaxInt) allocates nothing per request
+// in flight at construction, and serves every request exactly as K =
+// requests does (the oldest request never completes before the last one
+// arrives in either), since the FIFO is the same until K requests arrive.
+func TestRequestBalancerQueueGrowsWithRequests(t *testing.T) {
+	r, err := ring.New(nodes(10), 40, xxh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		if _, err := NewRequestBalancer(r, 0.25, math.MaxInt); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 8 {
+		t.Errorf("NewRequestBalancer(K = MaxInt): %v allocations, want a handful (per node, not per K)", allocs)
+	}
+	const requests = 5000
+	hashes := keyHashes(requests, 3)
+	serve := func(k int) []int {
+		b, err := NewRequestBalancer(r, 0.25, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]int, requests)
+		for i, h := range hashes {
+			out[i], _ = b.Serve(h)
+		}
+		if len(b.queue) > min(k, requests) {
+			t.Errorf("K = %d: the queue holds %d entries after %d requests", k, len(b.queue), requests)
+		}
+		return out
+	}
+	if a, b := serve(requests), serve(math.MaxInt); !slices.Equal(a, b) {
+		t.Errorf("K = requests and K = MaxInt serve the requests differently")
+	}
+	serve(100) // a K below the requests wraps the queue at K entries
+}

@@ -3,18 +3,18 @@ package catalog
 import (
 	"fmt"
 	"math/bits"
-	"strconv"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/ketama"
 	"github.com/chbench/chbench/algorithms/maglev"
 	"github.com/chbench/chbench/algorithms/ring"
 	"github.com/chbench/chbench/algorithms/slots"
+	"github.com/chbench/chbench/memory"
 )
 
 // DefaultMemoryBudget is the memory a placement build, and an analysis run,
 // may allocate unless Config.MemoryBudget says otherwise: 2 GiB.
-const DefaultMemoryBudget int64 = 2 << 30
+const DefaultMemoryBudget int64 = memory.DefaultLimit
 
 // Bytes per unit that the algorithm packages allocate when they build a
 // placement, garbage included (measured by TestCostBoundsAllocation with
@@ -121,20 +121,8 @@ func fewer(name string) string {
 }
 
 // HumanBytes formats a byte count with a binary unit: "512 B", "1.5 KiB",
-// "2 GiB", at most three significant digits.
-func HumanBytes(b int64) string {
-	if b < 1024 {
-		return strconv.FormatInt(b, 10) + " B"
-	}
-	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	x := float64(b) / 1024
-	i := 0
-	for x >= 1024 && i < len(units)-1 {
-		x /= 1024
-		i++
-	}
-	return strconv.FormatFloat(x, 'g', 3, 64) + " " + units[i]
-}
+// "2 GiB", at most three significant digits (memory.Human).
+func HumanBytes(b int64) string { return memory.Human(b) }
 
 func perNode(n int, per int64, what string) Cost {
 	return Cost{Bytes: int64(n)*per + fixedBytes, How: fmt.Sprintf("%d nodes x %d B for %s", n, per, what)}

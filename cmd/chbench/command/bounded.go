@@ -41,7 +41,12 @@ func runBounded(args []string, stdout, stderr io.Writer) error {
 		}
 		t.Placement.Eps = eps[0]
 		o, nodes, err := t.Options(set)
-		return o, nodes, eps, err
+		if err != nil {
+			return o, nodes, eps, err
+		}
+		// Every eps, the rings and the memory of the run, before the
+		// first request.
+		return o, nodes, eps, analysis.CheckBoundedLoads(o, eps, nodes)
 	}()
 	if err != nil {
 		return cli.Usage(err)

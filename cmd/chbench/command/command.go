@@ -55,20 +55,33 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sort"
 	"syscall"
 
 	"github.com/chbench/chbench/cmd/internal/cli"
+	"github.com/chbench/chbench/internal/inputs"
+	"github.com/chbench/chbench/internal/supervise"
 	"github.com/chbench/chbench/internal/tempfile"
 )
 
 // Main runs the chbench command line args (without the program name) as
 // the main of a process, and returns its exit status: 0, 1 for an error
-// while running, 2 for a usage error; errors go to standard error. It
-// hands the memory budget (-mem) to the Go runtime, removes the temporary
+// while running, 2 for a usage error, 3 for a crash (a Go panic or fatal
+// runtime error: the work runs in a supervised worker process,
+// internal/supervise); errors go to standard error. It hands the memory
+// budget (-mem) to the Go runtime, removes the temporary
 // files of -o on SIGINT and SIGTERM, and ends the programs of -algo
 // exec:COMMAND when one arrives. Call it once per process, from main.
 func Main(args []string) int {
+	// The work runs in a worker process, so that a crash (a panic in any
+	// goroutine, running out of memory) ends with its own exit status,
+	// never with the usage error's 2 (internal/supervise).
+	if !supervise.Worker() {
+		if status, ok := supervise.Main(args, os.Stderr); ok {
+			return status
+		}
+	}
 	cli.LimitHeap = true
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -81,8 +94,16 @@ func Main(args []string) int {
 // end of ctx stops the programs of -algo exec:COMMAND, which ends the
 // command with an error. It returns flag.ErrHelp after printing help, or
 // the error that ended the command (a usage error or one while running:
-// Main tells them apart for its exit status).
-func Run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// Main tells them apart for its exit status); a panic of the command's
+// own goroutine is returned as an internal error ([cli.Internal]: exit
+// status 3), never passed on.
+func Run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = cli.Internal(fmt.Errorf("panic: %v\n%s", r, debug.Stack()))
+		}
+	}()
+	inputs.Reset() // the files this command reads: none yet
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {

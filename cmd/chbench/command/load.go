@@ -51,8 +51,25 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 			return o, nil, nil, err
 		}
 		names, err := placementList(t.Placement.Algo)
-		if err != nil || set["node-ids"] {
+		if err != nil {
 			return o, nodes, names, err
+		}
+		// What the run consumes: a request log replaces the Zipf draws,
+		// -inflight serves the request form and -eps the bounded forms
+		// (and any placement outside the catalog's algorithms, such as a
+		// dialect, which may read it).
+		usesEps := slices.ContainsFunc(names, func(n string) bool {
+			return strings.HasPrefix(n, "bounded") || !slices.Contains(catalog.Names(), n)
+		})
+		if err := cli.RefuseUnused(set,
+			cli.Consumes{Flags: []string{"zipf", "requests", "keys", "keys-kind"}, On: *logPath == "", Unless: "with -requestlog (the log gives the requests and their keys)"},
+			cli.Consumes{Flags: []string{"inflight"}, On: slices.Contains(names, schema.VariantRequest), Unless: "without the " + schema.VariantRequest + " placement in -algo"},
+			cli.Consumes{Flags: []string{"eps"}, On: usesEps, Unless: "without a bounded placement in -algo"},
+		); err != nil {
+			return o, nodes, names, err
+		}
+		if set["node-ids"] {
+			return o, nodes, names, nil
 		}
 		nodes, err = cli.AddressMembers(names, nodes, stderr)
 		return o, nodes, names, err
@@ -69,9 +86,8 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	}
 	defer progs.CloseInto(&err)
 	o.Opened = progs.Opened
-	// Files are read by the run: their errors are not the command line's.
-	if *logPath != "" {
-		f, err := keyset.NewFile(*logPath, t.Sets)
+	if *logPath != "" { // read by the run: its errors are not the command line's
+		f, err := keyset.OpenHeld(*logPath, t.Sets, o.Memory) // held in memory: a stream is bounded by the budget
 		if err != nil {
 			return err
 		}
@@ -98,6 +114,10 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 			report = done
 			return r, err
 		}}
+	}
+	// Every placement and the memory of the run, before the first request.
+	if err := analysis.CheckLoad(o, names, nodes); err != nil {
+		return cli.Usage(err)
 	}
 	rs, err := analysis.Load(o, names, nodes)
 	report()

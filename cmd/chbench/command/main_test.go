@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -14,9 +15,18 @@ import (
 )
 
 // When CHBENCH_MAIN is set the test binary acts as the chbench command, so
-// tests can run it as a separate process.
+// tests can run it as a separate process. It then has one command more
+// than chbench, test-crash, which panics in a goroutine of its own (no
+// recover reaches it: the Go runtime ends the process), for the test of
+// the crash status.
 func TestMain(m *testing.M) {
 	if os.Getenv("CHBENCH_MAIN") == "1" {
+		commands["test-crash"] = command{"panics in a goroutine", plain(func([]string, io.Writer, io.Writer) error {
+			done := make(chan bool)
+			go func() { panic("test-crash") }()
+			<-done
+			return nil
+		})}
 		os.Exit(Main(os.Args[1:]))
 	}
 	os.Exit(m.Run())

@@ -34,6 +34,7 @@ func runMove(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		return runReplication(ctx, args, stdout, stderr)
 	}
 	fleet := c.Fleet.Used(set)
+	c.Fleet.Memory = o.Memory
 	if err := c.Sweep(&sw, set, o.Seed, "-from is required"); err != nil {
 		return cli.Usage(err)
 	}

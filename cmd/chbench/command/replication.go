@@ -69,6 +69,9 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 	if fs.NArg() != 0 {
 		return o, sw, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if err := a.RefuseUnused(set); err != nil {
+		return o, sw, nil, err
+	}
 	if err := a.OneFormat("replication"); err != nil {
 		return o, sw, nil, err
 	}
@@ -90,6 +93,7 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 	if o, sw, err = a.Options(); err != nil {
 		return o, sw, nil, err
 	}
+	c.Fleet.Memory = o.Memory
 	if err := c.Sweep(&sw, set, o.Seed, "-from is required (or -node-ids, -weights, -members)"); err != nil {
 		return o, sw, nil, err
 	}

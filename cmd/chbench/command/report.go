@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/chbench/chbench/cmd/internal/cli"
+	"github.com/chbench/chbench/internal/inputs"
 	"github.com/chbench/chbench/report"
 	"github.com/chbench/chbench/schema"
 )
@@ -24,6 +25,15 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
+	// Every file the report will read is an input, before any -o check:
+	// no output may replace one.
+	for _, d := range []string{*dir, *compare} {
+		if d != "" {
+			for _, p := range report.Inputs(d) {
+				inputs.Add(p)
+			}
+		}
+	}
 	target := *out
 	switch {
 	case target == "" && *compare != "":
@@ -32,7 +42,7 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 		// Before any work: a DIR/REPORT.md that is a directory, a device
 		// or a symbolic link must not be replaced by the rename.
 		target = filepath.Join(*dir, report.ReportFile)
-		if err := cli.CheckReplaceable(target); err != nil {
+		if err := cli.CheckFile(target); err != nil {
 			return cli.Usage(err)
 		}
 	case target != "-":

@@ -87,6 +87,15 @@ func runStorm(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 		return err
 	}
 	defer progs.CloseInto(&err)
+	points := 0
+	if s.timeline {
+		points = len(ts) - 1
+	}
+	// Every configuration and change, and the memory of the run, before
+	// the first key is streamed.
+	if err := analysis.CheckStorm(o, sw, s.m, points); err != nil {
+		return cli.Usage(err)
+	}
 	bar := cli.StartProgress(stderr, analysis.SweepKeys(o, sw)) // stderr terminals only
 	o.Progress = bar.Hook()
 	defer bar.Stop()
@@ -96,7 +105,11 @@ func runStorm(ctx context.Context, args []string, stdout, stderr io.Writer) (err
 	}
 	bar.Stop()
 	if s.timeline {
-		return schema.WriteCSV(stdout, analysis.StormTimeline(rows, ts))
+		pts, err := analysis.StormTimeline(rows, ts, o.Memory)
+		if err != nil {
+			return err
+		}
+		return schema.WriteCSV(stdout, pts)
 	}
 	return schema.Write(stdout, s.a.Format, rows, analysis.WriteStormTable)
 }
@@ -148,6 +161,17 @@ func (s *stormFlags) parse(fs *flag.FlagSet, args []string) (map[string]bool, er
 	if err := s.a.OneFormat("storm"); err != nil {
 		return nil, err
 	}
+	// What each mode consumes: the timeline's flags, -live's flags.
+	if err := cli.RefuseUnused(set,
+		cli.Consumes{Flags: []string{"points"}, On: s.timeline, Unless: "without -timeline"},
+		cli.Consumes{Flags: []string{"span"}, On: s.timeline || s.live.on, Unless: "without -timeline or -live"},
+		cli.Consumes{Flags: []string{"live-mem", "live-reads", "live-windows", "live-rate", "live-steady", "live-timeout"}, On: s.live.on, Unless: "without -live"},
+	); err != nil {
+		return nil, err
+	}
+	if err := s.a.RefuseUnused(set); err != nil {
+		return nil, err
+	}
 	if err := s.a.CheckTrace(set); err != nil {
 		return nil, err
 	}
@@ -180,6 +204,7 @@ func (s *stormFlags) sweep(set map[string]bool, stderr io.Writer) ([]float64, an
 	if err != nil {
 		return nil, o, sw, err
 	}
+	s.fleet.Memory = o.Memory // a members file's nodes are reserved from -mem
 	if sw.Scenarios, err = s.changes(set, o.Seed); err != nil {
 		return nil, o, sw, err
 	}
@@ -289,6 +314,12 @@ func (l *liveFlags) check(s *stormFlags, set map[string]bool) (reads int, err er
 	}
 	if reads < l.windows {
 		return 0, fmt.Errorf("live-reads %d: need at least one read per window (-live-windows %d)", reads, l.windows)
+	}
+	// The reads after the change alone, paced at the rate, must end
+	// within the timeout: a run that cannot finish is refused before any
+	// server starts.
+	if need := float64(reads) / l.rate; need > l.timeout.Seconds() {
+		return 0, fmt.Errorf("live-rate %v: %d reads at %v reads per second take %.3g s, over -live-timeout %v: raise the rate or the timeout, or lower -live-reads", l.rate, reads, l.rate, need, l.timeout)
 	}
 	return reads, nil
 }

@@ -84,11 +84,21 @@ func (a *Analysis) Parse(fs *flag.FlagSet, args []string) (map[string]bool, anal
 	if fs.NArg() != 0 {
 		return nil, analysis.Options{}, analysis.Sweep{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if err := a.RefuseUnused(set); err != nil {
+		return nil, analysis.Options{}, analysis.Sweep{}, err
+	}
 	if err := a.CheckTrace(set); err != nil {
 		return nil, analysis.Options{}, analysis.Sweep{}, err
 	}
 	o, sw, err := a.Options()
 	return set, o, sw, err
+}
+
+// RefuseUnused returns the error for a flag of the group given but not
+// consumed ([RefuseUnused]): -keys and -keys-kind with -keyfile, which
+// gives the keys itself.
+func (a *Analysis) RefuseUnused(set map[string]bool) error {
+	return RefuseUnused(set, Consumes{Flags: []string{"keys", "keys-kind"}, On: a.keyFile == "", Unless: "with -keyfile (the file gives the keys)"})
 }
 
 // CheckTrace checks the trace flags (Trace.Check): -trace replaces
@@ -161,9 +171,9 @@ func (a *Analysis) Options() (analysis.Options, analysis.Sweep, error) {
 			return analysis.Options{}, sw, fmt.Errorf("%s %q: a path with a control character cannot be written in -format bench", p.flag, p.path)
 		}
 	}
-	applyMem(a.Mem)
+	mem := a.Budget()
 	cfg := catalog.Config{Hash: sw.Hashes[0], VNodes: sw.VNodes[0], Eps: a.Eps, Partitions: a.Partitions,
-		TableSize: a.TableSize, Probes: a.Probes, Capacity: a.Capacity, MemoryBudget: int64(a.Mem)}
+		TableSize: a.TableSize, Probes: a.Probes, Capacity: a.Capacity, MemoryBudget: mem.Limit()}
 	if err := cfg.Validate(); err != nil {
 		return analysis.Options{}, sw, err
 	}
@@ -174,7 +184,7 @@ func (a *Analysis) Options() (analysis.Options, analysis.Sweep, error) {
 	if err != nil {
 		return analysis.Options{}, sw, err
 	}
-	o := analysis.Options{Algo: algos[0], Config: cfg, Seed: a.seed, Workers: a.workers, Commit: commit, Placement: a.place}
+	o := analysis.Options{Algo: algos[0], Config: cfg, Seed: a.seed, Workers: a.workers, Commit: commit, Placement: a.place, Memory: mem}
 	if a.keyFile == "" && !a.Trace.Given() { // a key file or trace is opened by OpenKeys, once the flags are all checked
 		g, err := keyset.NewGenerator(a.keys, a.Sets, a.seed)
 		if err != nil {
@@ -209,7 +219,7 @@ func (a *Analysis) OpenKeys(o *analysis.Options, stderr io.Writer) (closeKeys fu
 	if a.keyFile == "" {
 		return func() {}, nil
 	}
-	f, err := keyset.NewFile(a.keyFile, a.Sets)
+	f, err := keyset.OpenFile(a.keyFile, a.Sets, o.Memory)
 	if err != nil {
 		return nil, err
 	}

@@ -21,18 +21,45 @@ import (
 	"io/fs"
 )
 
+// Exit statuses: a usage error, an internal error (a bug); any other
+// error while running exits 1.
+const (
+	StatusUsage    = 2
+	StatusInternal = 3 // as internal/supervise.CrashStatus
+)
+
 // ExitCode reports err on stderr and returns the exit status for it: 0
-// for none or help, 2 for a usage error ([Usage]), 1 for any other.
+// for none or help, 2 for a usage error ([Usage]), 3 for an internal
+// error ([Internal]), 1 for any other.
 func ExitCode(err error, stderr io.Writer) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	fmt.Fprintln(stderr, "chbench:", err)
-	if IsUsage(err) {
-		return 2
+	switch {
+	case IsInternal(err):
+		fmt.Fprintln(stderr, "chbench: internal error (a bug of chbench, not of the input):", err)
+		return StatusInternal
+	case IsUsage(err):
+		fmt.Fprintln(stderr, "chbench:", err)
+		return StatusUsage
 	}
+	fmt.Fprintln(stderr, "chbench:", err)
 	return 1
 }
+
+// internalError is a bug of chbench: a recovered panic.
+type internalError struct{ err error }
+
+func (e internalError) Error() string { return e.err.Error() }
+func (e internalError) Unwrap() error { return e.err }
+
+// Internal marks err as an internal error (exit status 3): a panic
+// recovered by the command, which no input may cause.
+func Internal(err error) error { return internalError{err} }
+
+// IsInternal reports whether err is, or wraps, an error marked by
+// Internal.
+func IsInternal(err error) bool { return errors.As(err, new(internalError)) }
 
 // usageError is an error in the command line itself (see ExitCode).
 type usageError struct{ err error }

@@ -5,12 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/internal/inputs"
 )
 
 // NewFlagSet returns a flag set that reports errors instead of exiting and
@@ -50,7 +52,33 @@ func Parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	declareInputs(fs, set)
 	return set, nil
+}
+
+// InputFlags are the flags, in every command that has them, whose value
+// is a file the command reads: Parse registers each one given as an
+// input of the command (internal/inputs; "-" is standard input), so that
+// the -o checks before any work ([CheckPrefix], [CheckFile]) and every
+// writer refuse to write onto it. The readers register the files again
+// when they open them, with the files they find (a directory's result
+// files).
+var InputFlags = []string{"keyfile", "members", "requestlog", "profile"}
+
+// declareInputs registers the input files named by fs's InputFlags given
+// in set.
+func declareInputs(fs *flag.FlagSet, set map[string]bool) {
+	for _, name := range InputFlags {
+		f := fs.Lookup(name)
+		if f == nil || !set[name] {
+			continue
+		}
+		if v := f.Value.String(); v == "-" {
+			inputs.AddFile(os.Stdin, "standard input")
+		} else if v != "" {
+			inputs.Add(v)
+		}
+	}
 }
 
 // decimalNumbers returns a copy of args in which the value of every
@@ -203,5 +231,34 @@ func (b *ByteSize) Set(s string) error {
 		return fmt.Errorf("%q: give 1 MiB to 1024 TiB", s)
 	}
 	*b = ByteSize(v)
+	return nil
+}
+
+// Consumes is one rule of a command's declaration of the flags each of
+// its modes consumes: Flags take effect only when On holds, and Unless
+// completes the sentence "-FLAG is not used ..." for the mode where they
+// do not ("without -timeline").
+type Consumes struct {
+	Flags  []string
+	On     bool
+	Unless string
+}
+
+// RefuseUnused returns an error naming the first flag given (in set) that
+// a rule whose On is false lists, by the rules' order: a flag the chosen
+// mode would silently ignore is a usage error, so what a user asks for is
+// what runs. Every command checks its rules once the flags are parsed,
+// before any work.
+func RefuseUnused(set map[string]bool, rules ...Consumes) error {
+	for _, r := range rules {
+		if r.On {
+			continue
+		}
+		for _, f := range r.Flags {
+			if set[f] {
+				return fmt.Errorf("-%s is not used %s: leave it out", f, r.Unless)
+			}
+		}
+	}
 	return nil
 }

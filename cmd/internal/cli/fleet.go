@@ -12,6 +12,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/fleet"
+	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -22,6 +23,9 @@ type Fleet struct {
 	weight                    float64
 	change                    analysis.FleetChange // -join, -leave, -reweight, then the rest by scenarios
 	reweightFrac, leaveFrac   string
+	// Memory is the run's budget, which a -members file's nodes are
+	// reserved from (nil: the default budget).
+	Memory *memory.Budget
 }
 
 func (f *Fleet) Register(fs *flag.FlagSet) {
@@ -98,7 +102,7 @@ func (f *Fleet) initial(from string, set map[string]bool) ([][]algorithms.Node, 
 		if from != "" {
 			return nil, fmt.Errorf("-from %q and -members: give one membership", from)
 		}
-		nodes, err := fleet.ReadMembership(f.members)
+		nodes, err := fleet.ReadMembership(f.members, f.Memory)
 		if err != nil {
 			return nil, fmt.Errorf("-members: %w", err)
 		}

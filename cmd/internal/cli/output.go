@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/chbench/chbench/internal/inputs"
 	"github.com/chbench/chbench/internal/tempfile"
 )
 
@@ -63,8 +64,9 @@ func namesDir(path string) bool {
 
 // checkOutPaths checks, before any work, that schema.WriteFiles can write
 // paths (all in one directory), the files of -o value: an error naming
-// value and the path when one exists as something other than a regular
-// file (a symbolic link, which the rename would replace rather than
+// value and the path when one is an input of the command (see
+// InputFlags and internal/inputs: the same file, by os.SameFile), when one
+// exists as something other than a regular file (a symbolic link, which the rename would replace rather than
 // write through, or a directory, device, FIFO or socket, which it must
 // not replace), or when a path or its temporary name (.NAME.NNNNNNNNNN.tmp,
 // longer than NAME) is too long for the file system; an *fs.PathError
@@ -74,6 +76,9 @@ func namesDir(path string) bool {
 func checkOutPaths(value string, paths []string) error {
 	for _, p := range paths {
 		if err := CheckReplaceable(p); err != nil {
+			return fmt.Errorf("-o %q: %w", value, err)
+		}
+		if err := inputs.Check(p); err != nil {
 			return fmt.Errorf("-o %q: %w", value, err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chbench/chbench/algorithms/external"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/fleet"
+	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -33,6 +34,7 @@ type Placement struct {
 	NodeIDs    string
 	Members    string // -members: a membership file (fleet.ReadMembership)
 	Mem        ByteSize
+	budget     *memory.Budget // of Mem, made once by Budget
 	// Exec holds the settings of the programs -algo names as exec:COMMAND
 	// (-exec-timeout, -exec-batch); each Command comes from -algo.
 	Exec external.Config
@@ -76,7 +78,7 @@ func RegisterMembers(fs *flag.FlagSet, path *string) {
 func (p *Placement) Named() bool { return p.Members != "" || p.NodeIDs != "" }
 
 func (p *Placement) Config() catalog.Config {
-	applyMem(p.Mem)
+	p.Budget()
 	return catalog.Config{Hash: p.Hash, VNodes: p.VNodes, Eps: p.Eps, Partitions: p.Partitions,
 		TableSize: p.TableSize, Probes: p.Probes, Capacity: p.Capacity, MemoryBudget: int64(p.Mem)}
 }
@@ -90,7 +92,7 @@ func (p *Placement) Membership(set map[string]bool) ([]algorithms.Node, error) {
 				return nil, fmt.Errorf("-members %q and -%s: give the membership in the file or with the flags, not both", p.Members, f)
 			}
 		}
-		nodes, err := fleet.ReadMembership(p.Members)
+		nodes, err := fleet.ReadMembership(p.Members, p.Budget()) // its nodes reserved from -mem
 		if err != nil {
 			return nil, fmt.Errorf("-members: %w", err)
 		}
@@ -129,24 +131,41 @@ func (p *Placement) Membership(set map[string]bool) ([]algorithms.Node, error) {
 	return nodes, algorithms.ValidateNodes(nodes)
 }
 
-// registerMem adds -mem, the memory budget, to fs.
-func registerMem(fs *flag.FlagSet, b *ByteSize) {
-	*b = ByteSize(catalog.DefaultMemoryBudget)
-	fs.Var(b, "mem", "memory budget: placements, counters and buffers larger than this are refused before they are allocated (e.g. 8GiB)")
+// Budget returns the run's memory budget of -mem (package memory),
+// made on the first call and handed to the Go runtime (see NewBudget).
+func (p *Placement) Budget() *memory.Budget {
+	if p.budget == nil {
+		p.budget = NewBudget(p.Mem)
+	}
+	return p.budget
 }
+
+// RegisterMem adds -mem, the memory budget, to fs, with the default
+// memory.DefaultLimit; every command that allocates by its input has it.
+func RegisterMem(fs *flag.FlagSet, b *ByteSize) {
+	*b = ByteSize(memory.DefaultLimit)
+	fs.Var(b, "mem", "memory budget: placements, counters, buffers, queues, tables and rows larger than this are refused before they are allocated (e.g. 8GiB)")
+}
+
+// registerMem is RegisterMem.
+func registerMem(fs *flag.FlagSet, b *ByteSize) { RegisterMem(fs, b) }
 
 // LimitHeap is set by main: only the chbench process, not a test running
 // commands in-process, hands the budget to the Go runtime.
 var LimitHeap bool
 
-// applyMem makes the Go runtime collect garbage harder as the heap nears
-// the budget (debug.SetMemoryLimit, a soft limit, plus 64 MiB for the
-// runtime itself), so that garbage not yet collected does not push the
-// process past it.
-func applyMem(b ByteSize) {
+// NewBudget returns the run's memory budget of b (memory.DefaultLimit
+// for 0, which a -mem never gives: ByteSize refuses less than 1 MiB),
+// and, in the chbench process (LimitHeap), makes the Go runtime collect
+// garbage harder as the heap nears it (debug.SetMemoryLimit, a soft
+// limit, plus 64 MiB for the runtime itself), so that garbage not yet
+// collected does not push the process past it.
+func NewBudget(b ByteSize) *memory.Budget {
+	m := memory.New(int64(b))
 	if LimitHeap {
-		debug.SetMemoryLimit(int64(b) + 64<<20)
+		debug.SetMemoryLimit(m.Limit() + 64<<20)
 	}
+	return m
 }
 
 // NamedPlacement sets the placement mode of o for a membership whose node

@@ -163,7 +163,7 @@ func (s *Switch) fleet(set map[string]bool, names []string, stderr io.Writer) ([
 				return nil, fmt.Errorf("-members %q and -%s: give the fleet in the file or with flags, not both", s.members, f)
 			}
 		}
-		nodes, err := fleet.ReadMembership(s.members)
+		nodes, err := fleet.ReadMembership(s.members, s.Placement.Budget()) // its nodes reserved from -mem
 		if err != nil {
 			return nil, fmt.Errorf("-members: %w", err)
 		}
@@ -186,7 +186,7 @@ func (s *Switch) OpenKeys(o *analysis.Options) (closeKeys func(), err error) {
 	if s.keyFile == "" {
 		return func() {}, nil
 	}
-	f, err := keyset.NewFile(s.keyFile, s.sets)
+	f, err := keyset.OpenFile(s.keyFile, s.sets, s.Placement.Budget())
 	if err != nil {
 		return nil, err
 	}

@@ -49,6 +49,7 @@ func (t *Traffic) Register(fs *flag.FlagSet, zipfDefault string) {
 	fs.IntVar(&t.inFlight, "inflight", 0, fmt.Sprintf("bounded-request: requests in flight K (FIFO service); 0 = %d per node", bounded.DefaultInFlightPerNode))
 	registerOutput(fs, &t.Format, &t.Out)
 	fs.StringVar(&t.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
+	registerMem(fs, &t.Placement.Mem)
 }
 
 func kindNames() string {
@@ -110,7 +111,7 @@ func (t *Traffic) Options(set map[string]bool) (analysis.LoadOptions, []algorith
 		commit = Revision()
 	}
 	o = analysis.LoadOptions{
-		Options:  analysis.Options{Config: cfg, Seed: t.seed, Commit: commit},
+		Options:  analysis.Options{Config: cfg, Seed: t.seed, Commit: commit, Memory: t.Placement.Budget()},
 		Requests: t.requests, Zipfs: zipfs, InFlight: t.inFlight,
 	}
 	if t.KeyFile != "" { // opened by the command, once the flags are all checked

@@ -1,0 +1,227 @@
+package command
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"github.com/chbench/chbench/cmd/internal/cli"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// chbenchProc runs the chbench command (this test binary as main) in a
+// child process with args, the extra environment env and stdin, and
+// returns its exit status and output.
+func chbenchProc(t *testing.T, env []string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), "CHBENCH_MAIN=1"), env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errOut.String()
+}
+
+// writeTemp writes content to name in a new temporary directory and
+// returns its path.
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// No command writes onto a file it reads: an -o that is (by os.SameFile,
+// so also through a hard link or another spelling) a key file, members
+// file, request log, profile or one of the result files the report reads
+// is a usage error before any work, naming both, and the input is left as
+// it was.
+func TestNoOutputOverwritesAnInput(t *testing.T) {
+	keys := writeTemp(t, "keys.csv", "a\nb\nc\nd\n")
+	members := writeTemp(t, "m.csv", "a\nb\nc\n")
+	log := writeTemp(t, "log.txt", "a\nb\nc\nd\n")
+	link := filepath.Join(filepath.Dir(keys), "link.csv")
+	if err := os.Link(keys, link); err != nil {
+		t.Fatal(err)
+	}
+	res := t.TempDir()
+	movement := filepath.Join(res, "movement.csv")
+	copyFile(t, filepath.Join(reportRunDir, "movement.csv"), movement)
+	profile := writeTemp(t, "p.txt", "name = p\n")
+	strip := func(p string) string { return strings.TrimSuffix(p, filepath.Ext(p)) }
+	for _, c := range []struct {
+		input string
+		args  []string
+	}{
+		{keys, []string{"spread", "-algo", "ring", "-nodes", "3", "-keyfile", keys, "-sets", "2", "-format", "csv", "-o", strip(keys)}},
+		{keys, []string{"spread", "-algo", "ring", "-nodes", "3", "-keyfile", keys, "-sets", "2", "-format", "csv", "-o", filepath.Dir(link) + "/./" + filepath.Base(strip(link))}},
+		{members, []string{"move", "-algo", "ring", "-members", members, "-leave", "a", "-format", "csv", "-o", strip(members)}},
+		{log, []string{"load", "-algo", "ring", "-nodes", "3", "-requestlog", log, "-sets", "2", "-format", "bench", "-o", strip(log)}},
+		{movement, []string{"report", "-dir", res, "-o", movement}},
+		{movement, []string{"report", "-dir", reportRunDir, "-compare", res, "-o", movement}},
+		{profile, []string{"report", "-dir", res, "-profile", profile, "-o", profile}},
+	} {
+		before, _ := os.ReadFile(c.input)
+		code, _, stderr := chbenchProc(t, nil, "", c.args...)
+		after, _ := os.ReadFile(c.input)
+		if code != 2 || !strings.Contains(stderr, "writing it would replace what") {
+			t.Errorf("chbench %s: exit %d, want 2 and the input named:\n%s", strings.Join(c.args, " "), code, stderr)
+		}
+		if !bytes.Equal(before, after) {
+			t.Errorf("chbench %s: the input %s was changed", strings.Join(c.args, " "), c.input)
+		}
+	}
+	// Standard input is an input too: a key file given as "-" from a
+	// redirected file.
+	cmd := exec.Command(os.Args[0], "spread", "-algo", "ring", "-nodes", "3", "-keyfile", "-", "-sets", "2", "-format", "csv", "-o", strip(keys))
+	cmd.Env = append(os.Environ(), "CHBENCH_MAIN=1")
+	f, err := os.Open(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cmd.Stdin = f
+	out, _ := cmd.CombinedOutput()
+	if cmd.ProcessState.ExitCode() != 2 || !strings.Contains(string(out), "is the input standard input") {
+		t.Errorf("-keyfile - < keys.csv -o keys: exit %d:\n%s", cmd.ProcessState.ExitCode(), out)
+	}
+}
+
+// reportRunDir holds real results (the report's test data).
+const reportRunDir = "../../../report/testdata/run"
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The copy of a streamed key file has no name: a chbench killed by
+// SIGKILL while it copies standard input leaves nothing in $TMPDIR.
+func TestKilledStreamCopyLeavesNothing(t *testing.T) {
+	tmp := t.TempDir()
+	cmd := exec.Command(os.Args[0], "spread", "-algo", "ring", "-nodes", "3", "-keyfile", "-", "-sets", "2")
+	cmd.Env = append(os.Environ(), "CHBENCH_MAIN=1", "TMPDIR="+tmp)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	line := []byte(strings.Repeat("k", 100) + "\n")
+	deadline := time.Now().Add(time.Second)
+	for time.Now().Before(deadline) { // about 1 s of keys, then the kill mid-copy
+		if _, err := in.Write(line); err != nil {
+			break
+		}
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		t.Errorf("SIGKILL during the copy of standard input left %v in $TMPDIR", names)
+	}
+}
+
+// Two key sets of 20 keys give Student-t intervals (t(0.975, 1) = 12.7)
+// far wider than the domain of a fraction: every interval written is
+// clipped to it (a moved fraction of one step, shares and hit ratios in
+// [0, 1], database reads at most the read rate), and the run still
+// succeeds. Checked on the CSV cells by column name.
+func TestIntervalsInsideTheirDomain(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		max  map[string]float64 // column -> its domain's top
+	}{
+		{[]string{"move", "-algo", "ring", "-from", "1,2", "-op", "add", "-keys", "20", "-sets", "2", "-min-moves", "0", "-vnodes", "1", "-format", "csv"},
+			map[string]float64{"moved_frac_hi": 1, "net_moved_frac_hi": 1}},
+		{[]string{"storm", "-algo", "ring", "-from", "2", "-to", "3", "-keys", "20", "-sets", "2", "-vnodes", "1", "-format", "csv"},
+			map[string]float64{"moved_frac_hi": 1, "hit_after_hi": 0.95, "db_reads_hi": 50000}},
+		{[]string{"spread", "-algo", "ring", "-nodes", "2", "-keys", "20", "-sets", "2", "-vnodes", "1", "-format", "csv"},
+			map[string]float64{"max_share_hi": 1, "min_share_hi": 1}},
+		{[]string{"load", "-algo", "all", "-nodes", "2", "-keys", "20", "-requests", "30", "-sets", "2", "-zipf", "0", "-format", "csv"},
+			map[string]float64{"max_share_hi": 1, "hot_share_hi": 1}},
+		{[]string{"bounded", "-nodes", "2", "-keys", "20", "-requests", "30", "-sets", "2", "-eps", "0.1", "-format", "csv"},
+			map[string]float64{"moved_leave_frac_hi": 1, "away_frac_hi": 1, "moved_join_frac_hi": 1}},
+	} {
+		out, stderr, err := runCLI(t, c.args...)
+		if err != nil {
+			t.Errorf("chbench %s: %v\n%s", strings.Join(c.args, " "), err, stderr)
+			continue
+		}
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(recs) < 2 {
+			t.Fatalf("chbench %s: %v\n%s", strings.Join(c.args, " "), err, out)
+		}
+		for j, name := range recs[0] {
+			top, ok := c.max[name]
+			lo := strings.HasSuffix(name, "_lo")
+			if !ok && !lo {
+				continue
+			}
+			for _, rec := range recs[1:] {
+				if rec[j] == "" {
+					continue
+				}
+				x, err := strconv.ParseFloat(rec[j], 64)
+				if err != nil {
+					t.Fatalf("%s %s: %v", c.args[0], name, err)
+				}
+				if (ok && x > top) || (lo && x < 0) {
+					t.Errorf("chbench %s: %s = %v, outside [0, %v]", c.args[0], name, x, top)
+				}
+			}
+		}
+	}
+}
+
+// A flag the chosen mode does not consume is a usage error naming it,
+// before any work, never silently ignored; and a -live rate at which the
+// reads cannot end within -live-timeout is refused before any server
+// starts (memcached is not needed to see it).
+func TestUnusedFlagsAreRefused(t *testing.T) {
+	keys := writeTemp(t, "keys.txt", "a\nb\nc\nd\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"storm", "-algo", "ring", "-keys", "100", "-sets", "2", "-points", "5"}, "-points is not used without -timeline"},
+		{[]string{"storm", "-algo", "ring", "-keys", "100", "-sets", "2", "-span", "3"}, "-span is not used without -timeline or -live"},
+		{[]string{"storm", "-algo", "ring", "-keys", "100", "-sets", "2", "-live-rate", "1"}, "-live-rate is not used without -live"},
+		{[]string{"storm", "-live", "-algo", "ring", "-working-set", "2000", "-live-reads", "4000", "-live-rate", "1e-10"}, "over -live-timeout"},
+		{[]string{"move", "-algo", "ring", "-from", "3", "-to", "4", "-keyfile", keys, "-sets", "2", "-keys", "7"}, "-keys is not used with -keyfile"},
+		{[]string{"spread", "-algo", "ring", "-nodes", "3", "-keyfile", keys, "-sets", "2", "-keys-kind", "uuid"}, "-keys-kind is not used with -keyfile"},
+		{[]string{"load", "-algo", "ring", "-nodes", "3", "-requestlog", keys, "-sets", "2", "-zipf", "3"}, "-zipf is not used with -requestlog"},
+		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-inflight", "5"}, "-inflight is not used without the bounded-request placement"},
+		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-eps", "3"}, "-eps is not used without a bounded placement"},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if !cli.IsUsage(err) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("chbench %s: %v, want a usage error containing %q", strings.Join(c.args, " "), err, c.want)
+		}
+	}
+}
