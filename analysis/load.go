@@ -340,7 +340,7 @@ const (
 // law, and a request balancer's in-flight queue (at most min(K, R)
 // entries, K = inFlight).
 func (o LoadOptions) streamNeed(perRequest int64, inFlight int) (int64, string) {
-	keys := int64(o.Keys.(*keyset.Generator).Keys())
+	keys := int64(keysPerStream(o.Keys))
 	laws := int64(len(o.Zipfs))
 	queue := min(int64(inFlight), int64(o.Requests))
 	need := memory.Mul(int64(o.Requests), perRequest)
@@ -353,6 +353,19 @@ func (o LoadOptions) streamNeed(perRequest int64, inFlight int) (int64, string) 
 	}
 	return need, fmt.Sprintf("%d requests x %d B, %d keys x %d B, %d Zipf laws x %d keys x %d B and an in-flight queue of %d requests x %d B",
 		o.Requests, perRequest, keys, zipfKeyBytes, laws, keys, zipfLawBytes, queue, queueEntryBytes)
+}
+
+// keysPerStream returns the keys one request stream's Zipf law spans:
+// every generated key of a set, or a key file's keys dealt into the sets
+// (rounded up); 0 for another source, which validate refuses.
+func keysPerStream(src keyset.Source) int {
+	switch src := src.(type) {
+	case *keyset.Generator:
+		return src.Keys()
+	case *keyset.File:
+		return (src.Keys() + src.Sets() - 1) / src.Sets()
+	}
+	return 0
 }
 
 // requestLogBytes is what a request log line costs beyond its text: its
@@ -399,10 +412,10 @@ func (o LoadOptions) validate() (schema.Config, error) {
 		if src.Kind() != keyset.KindRandom {
 			rc.KeyKind = string(src.Kind())
 		}
-		perStream = src.Keys()
+		perStream = keysPerStream(src)
 	case *keyset.File:
 		rc.Keys, rc.Sets, rc.KeyFile = src.Keys(), src.Sets(), src.Path()
-		perStream = (src.Keys() + src.Sets() - 1) / src.Sets()
+		perStream = keysPerStream(src)
 		if need := src.Bytes() + int64(src.Keys())*zipfKeyBytes; need > o.Config.Budget()/2 {
 			return schema.Config{}, fmt.Errorf("key file %q: %d keys (%s) held for the request streams need about %s, over half the memory budget of %s",
 				src.Path(), src.Keys(), catalog.HumanBytes(src.Bytes()), catalog.HumanBytes(need), catalog.HumanBytes(o.Config.Budget()))

@@ -355,7 +355,7 @@ func CheckStorm(o Options, s Sweep, m StormModel, points int) error {
 		return err
 	}
 	for _, sc := range s.Scenarios {
-		if len(sc.Steps) != 1 {
+		if len(sc.Steps) != 1 && !sc.PerStep { // a staged change's steps each have their own storm
 			return fmt.Errorf("scenario %s has %d steps: a miss storm follows one membership change", sc.Op, len(sc.Steps))
 		}
 	}
