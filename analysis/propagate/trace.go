@@ -25,9 +25,9 @@ import (
 //     write: the database is updated and the key deleted on the writer's
 //     server);
 //   - request i (0-based, over the expanded requests of the whole trace)
-//     comes from client Mix64(Seed ^ i) mod C, the same client in every
-//     replay, so the C clients share the requests evenly whatever
-//     clients the trace names.
+//     comes from client Mix64(Seed ^ salt ^ i) mod C (a fixed salt),
+//     the same client in every replay, so the C clients share the
+//     requests evenly whatever clients the trace names.
 type Trace struct {
 	// Open opens the trace for one pass; it is called once per replay.
 	Open func() (trace.Reader, error)
