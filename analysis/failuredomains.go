@@ -23,7 +23,12 @@ import (
 // with its own replicas (schema.SchemePlain) and with one replica per
 // domain (schema.SchemeAware: catalog.NewInTopology). In per-set placement
 // mode an algorithm with a random layout runs key set s on LayoutNodes(..,
-// s), its nodes in the same domains, so the intervals cover layouts.
+// s), its nodes in the same domains, so the intervals cover layouts. A
+// placement the caller opened (Options.Opened: a program speaking the
+// external protocol) runs with its own replicas only, up to the replicas
+// its handshake declares: one replica per domain wraps an in-process
+// placement (algorithms/domainaware needs an algorithms.Placer's hashes),
+// so the aware scheme is refused for it ([DomainAwareRefused]).
 
 // NodeLevel is the DomainEvent level of a single node's loss.
 const NodeLevel = "node"
@@ -108,7 +113,7 @@ func (o Options) fleetOf(nodes []algorithms.Node) (domainFleet, error) {
 	}
 	for l := range layouts {
 		ln := LayoutNodes(nodes, l)
-		if err := catalog.Check(o.Algo, ln, f.cfg); err != nil {
+		if err := o.checkNodes(ln, f.cfg); err != nil {
 			return domainFleet{}, err
 		}
 		f.nodes = append(f.nodes, ln)
@@ -125,13 +130,30 @@ func (o Options) fleetOf(nodes []algorithms.Node) (domainFleet, error) {
 	return f, nil
 }
 
-// schemes returns the schemes a fleet runs: plain, and aware with a
-// topology.
-func (f domainFleet) schemes() []string {
-	if f.topos[0] == nil {
+// schemes returns the schemes a fleet runs for o.Algo: plain, and aware
+// with a topology for a placement in this process.
+func (f domainFleet) schemes(o Options) []string {
+	if _, ok := o.opened(); ok || f.topos[0] == nil {
 		return []string{schema.SchemePlain}
 	}
 	return schema.Schemes()
+}
+
+// DomainAwareRefused returns the error that says why the domain measures
+// run the opened placement name with its own replicas only: the
+// one-replica-per-domain scheme (schema.SchemeAware) is refused for it.
+func DomainAwareRefused(name string) error {
+	return fmt.Errorf("%s: scheme %s refused: one replica per domain wraps a placement in this process (its key hashes), and %s is an external program; only its own replicas (scheme %s) are measured",
+		name, schema.SchemeAware, name, schema.SchemePlain)
+}
+
+// checkOpenedReplicas returns an error when o.Algo is an opened placement
+// whose handshake declares fewer than r replicas per key.
+func (o Options) checkOpenedReplicas(r int) error {
+	if b, ok := o.opened(); ok && b.Facts().Replicas < r {
+		return fmt.Errorf("replicas %d: %s serves at most %d replicas per key (its handshake declared replicas=%d)", r, o.Algo, b.Facts().Replicas, b.Facts().Replicas)
+	}
+	return nil
 }
 
 // locators builds o.Algo on every layout of f with scheme.
@@ -140,7 +162,7 @@ func (f domainFleet) locators(o Options, scheme string) ([]algorithms.Locator, e
 	for l := range out {
 		var err error
 		if scheme == schema.SchemePlain {
-			out[l], err = catalog.NewLocator(o.Algo, f.nodes[l], f.cfg)
+			out[l], err = o.newLocator(f.nodes[l], f.cfg)
 		} else {
 			out[l], err = catalog.NewInTopology(o.Algo, f.topos[l], o.Domains.Level, f.cfg)
 		}
@@ -192,7 +214,13 @@ func (s Sweep) CheckDomainViolations(o Options, nodes []algorithms.Node, rs []in
 	if err := checkDomainRs(rs, len(nodes)); err != nil {
 		return err
 	}
-	return s.EachConfig(o, func(c Options) error { _, err := c.fleetOf(nodes); return err })
+	return s.EachConfig(o, func(c Options) error {
+		if err := c.checkOpenedReplicas(slices.Max(rs)); err != nil {
+			return err
+		}
+		_, err := c.fleetOf(nodes)
+		return err
+	})
 }
 
 // SweepDomainViolations counts, for every configuration of s, each
@@ -229,7 +257,7 @@ func domainViolations(o Options, nodes []algorithms.Node, rs []int) ([]schema.Do
 		return nil, err
 	}
 	var out []schema.DomainViolation
-	for _, scheme := range f.schemes() {
+	for _, scheme := range f.schemes(o) {
 		locs, err := f.locators(o, scheme)
 		if err != nil {
 			return nil, err
@@ -256,6 +284,9 @@ func domainViolations(o Options, nodes []algorithms.Node, rs []int) ([]schema.Do
 			}
 			out = append(out, row)
 		}
+		if err := release(locs...); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -266,7 +297,13 @@ func (s Sweep) CheckDomainRanks(o Options, nodes []algorithms.Node, r int) error
 	if err := checkDomainRs([]int{r}, len(nodes)); err != nil {
 		return err
 	}
-	return s.EachConfig(o, func(c Options) error { _, err := c.fleetOf(nodes); return err })
+	return s.EachConfig(o, func(c Options) error {
+		if err := c.checkOpenedReplicas(r); err != nil {
+			return err
+		}
+		_, err := c.fleetOf(nodes)
+		return err
+	})
 }
 
 // SweepDomainRanks counts, for every configuration of s and each scheme
@@ -307,7 +344,7 @@ func domainRanks(o Options, nodes []algorithms.Node, r int) ([]schema.DomainRank
 		}
 	}
 	var out []schema.DomainRank
-	for _, scheme := range f.schemes() {
+	for _, scheme := range f.schemes(o) {
 		locs, err := f.locators(o, scheme)
 		if err != nil {
 			return nil, err
@@ -317,6 +354,9 @@ func domainRanks(o Options, nodes []algorithms.Node, r int) ([]schema.DomainRank
 			return nil, fmt.Errorf("%s: %w", scheme, err)
 		}
 		out = append(out, rankRows(f, rl, scheme, nodes, names)...)
+		if err := release(locs...); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -532,6 +572,9 @@ func (s Sweep) CheckDomainChanges(o Options, nodes []algorithms.Node, r int, eve
 		return err
 	}
 	return s.EachConfig(o, func(c Options) error {
+		if err := c.checkOpenedReplicas(r); err != nil {
+			return err
+		}
 		f, err := c.fleetOf(nodes)
 		if err != nil {
 			return err
@@ -544,7 +587,7 @@ func (s Sweep) CheckDomainChanges(o Options, nodes []algorithms.Node, r int, eve
 			if err := algorithms.CheckReplicas(r, len(sc.After.Nodes())); err != nil {
 				return fmt.Errorf("event %s: %d nodes remain: %w", eventName(e), len(sc.After.Nodes()), err)
 			}
-			if err := catalog.Check(c.Algo, sc.After.Nodes(), f.cfg); err != nil {
+			if err := c.checkNodes(sc.After.Nodes(), f.cfg); err != nil {
 				return fmt.Errorf("event %s: %w", eventName(e), err)
 			}
 		}
@@ -601,7 +644,7 @@ func domainChanges(o Options, nodes []algorithms.Node, r int, events []DomainEve
 		if err != nil {
 			return nil, err
 		}
-		for _, scheme := range f.schemes() {
+		for _, scheme := range f.schemes(o) {
 			ch, err := countDomainChange(o, f, src, scheme, sc0, r)
 			if err != nil {
 				return nil, fmt.Errorf("event %s, %s: %w", eventName(e), scheme, err)
@@ -617,6 +660,7 @@ func domainChanges(o Options, nodes []algorithms.Node, r int, events []DomainEve
 func countDomainChange(o Options, f domainFleet, src keyset.Source, scheme string, sc0 domains.Scenario, r int) (domains.Change, error) {
 	cfg := f.cfg
 	cfg.Partitions = cfg.PartitionsFor(max(len(sc0.Before.Nodes()), len(sc0.After.Nodes())))
+	_, opened := o.opened()
 	layouts := make([]domains.ChangeLayout, len(f.nodes))
 	for l := range layouts {
 		sc, err := layoutDomainScenario(sc0, l)
@@ -625,8 +669,8 @@ func countDomainChange(o Options, f domainFleet, src keyset.Source, scheme strin
 		}
 		var before, after algorithms.Locator
 		switch {
-		case scheme == schema.SchemePlain && sc.Kind == "added":
-			if before, err = catalog.NewLocator(o.Algo, sc.Before.Nodes(), cfg); err == nil {
+		case scheme == schema.SchemePlain && (sc.Kind == "added" || opened):
+			if before, err = o.newLocator(sc.Before.Nodes(), cfg); err == nil {
 				after, err = before.Rebalance(sc.After.Nodes())
 			}
 		case scheme == schema.SchemePlain:
@@ -643,7 +687,11 @@ func countDomainChange(o Options, f domainFleet, src keyset.Source, scheme strin
 		}
 		layouts[l] = domains.ChangeLayout{Before: before, After: after, Topology: sc.Union()}
 	}
-	return domains.CountChangePerSet(src, layouts, r, o.Workers, nil)
+	ch, err := domains.CountChangePerSet(src, layouts, r, o.Workers, nil)
+	for _, ly := range layouts {
+		err = errors.Join(err, release(ly.Before, ly.After))
+	}
+	return ch, err
 }
 
 // changeRow turns a measured change into its row: cross-domain copies at

@@ -118,6 +118,9 @@ func domainsSection(d *Data) section {
 	if t := rackLossTakeaway(dd.changes); t != "" {
 		s.text = append(s.text, t)
 	}
+	if t := crossTakeaway(dd.changes); t != "" {
+		s.text = append(s.text, t)
+	}
 	if t := ranksTakeaway(dd.ranks); t != "" {
 		s.text = append(s.text, t)
 	}
@@ -173,19 +176,14 @@ func sharedTakeaway(d *Data) string {
 // failure-domain level copies, against the ideal (the lost domain's share
 // of the replicas), with one replica per domain, from domains-changes.csv.
 func rackLossTakeaway(rows []schema.DomainChange) string {
-	var loss []schema.DomainChange
-	for _, r := range rows {
-		if r.Scheme == schema.SchemeAware && r.Event == schema.EventLoss && r.EventLevel == r.Domain && slices.Contains(catalog.Names(), r.Algo) {
-			loss = append(loss, r)
-		}
-	}
-	if len(loss) == 0 {
+	f, ok := domainLoss(rows)
+	if !ok {
 		return ""
 	}
-	f := loss[0]
 	var ns []named
-	for _, r := range loss {
-		if r.Topology == f.Topology && r.EventDomain == f.EventDomain && r.Replicas == f.Replicas {
+	for _, r := range rows {
+		if r.Scheme == schema.SchemeAware && r.Event == schema.EventLoss && r.EventLevel == f.EventLevel && slices.Contains(catalog.Names(), r.Algo) &&
+			r.Topology == f.Topology && r.Domain == f.Domain && r.EventDomain == f.EventDomain && r.Replicas == f.Replicas {
 			ns = append(ns, nameOf(r.Algo, est(r.CopiesFrac, r.CopiesFracLo, r.CopiesFracHi)))
 		}
 	}
@@ -198,6 +196,68 @@ func rackLossTakeaway(rows []schema.DomainChange) string {
 		t += ", most " + list(ns[len(ns)-1:], percent, "")
 	}
 	return t + "."
+}
+
+// domainLoss returns the first row of rows that loses a whole domain at
+// the failure-domain level with one replica per domain (the change the
+// rack-loss takeaways describe), and whether there is one.
+func domainLoss(rows []schema.DomainChange) (schema.DomainChange, bool) {
+	for _, r := range rows {
+		if r.Scheme == schema.SchemeAware && r.Event == schema.EventLoss && r.EventLevel == r.Domain && slices.Contains(catalog.Names(), r.Algo) {
+			return r, true
+		}
+	}
+	return schema.DomainChange{}, false
+}
+
+// crossTakeaway says, for the domain loss of rackLossTakeaway, which
+// share of the copies made from a surviving replica cross domains at the
+// failure-domain level (cross_frac) and, when the topology has an outer
+// level, at the outermost (cross_outer_frac), per scheme: the traffic the
+// re-replication sends between racks and between zones.
+func crossTakeaway(rows []schema.DomainChange) string {
+	f, ok := domainLoss(rows)
+	if !ok {
+		return ""
+	}
+	var cross, outer [2][]named // by scheme: aware, plain
+	for _, r := range rows {
+		if r.Event != f.Event || r.EventLevel != f.EventLevel || r.EventDomain != f.EventDomain || r.Topology != f.Topology || r.Domain != f.Domain || r.Replicas != f.Replicas ||
+			!slices.Contains(catalog.Names(), r.Algo) {
+			continue
+		}
+		s := 0
+		if r.Scheme == schema.SchemePlain {
+			s = 1
+		}
+		cross[s] = append(cross[s], nameOf(r.Algo, est(r.CrossFrac, r.CrossFracLo, r.CrossFracHi)))
+		if r.CrossOuterFrac != nil {
+			outer[s] = append(outer[s], nameOf(r.Algo, est(*r.CrossOuterFrac, *r.CrossOuterFracLo, *r.CrossOuterFracHi)))
+		}
+	}
+	schemes := [2]string{"with one replica per " + f.Domain, "with their own replicas"}
+	// span says, for each scheme with rows, the fewest and the most.
+	span := func(by [2][]named) string {
+		var parts []string
+		for s, ns := range by {
+			if len(ns) == 0 {
+				continue
+			}
+			slices.SortStableFunc(ns, func(a, b named) int { return cmp.Compare(a.V, b.V) })
+			p := fmt.Sprintf("%s for all %d algorithms %s", percent(ns[0].V), len(ns), schemes[s])
+			if ns[len(ns)-1].V != ns[0].V {
+				p = fmt.Sprintf("from %s to %s %s", list(ns[:1], percent, ""), list(ns[len(ns)-1:], percent, ""), schemes[s])
+			}
+			parts = append(parts, p)
+		}
+		return strings.Join(parts, ", and ")
+	}
+	t := fmt.Sprintf("**Takeaway:** when %s %s is lost (R = %d, %s), the share of the copies made from a surviving replica that cross %ss is %s",
+		f.EventLevel, f.EventDomain, f.Replicas, f.Topology, f.Domain, span(cross))
+	if f.OuterLevel != "" && (len(outer[0]) > 0 || len(outer[1]) > 0) {
+		t += fmt.Sprintf("; the share that crosses %ss (the outermost level) is %s", f.OuterLevel, span(outer))
+	}
+	return t + " (domains-changes.csv: cross_frac, cross_outer_frac)."
 }
 
 // ranksTakeaway says how uneven the replica ranks are on the flat fleet

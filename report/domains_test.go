@@ -101,3 +101,34 @@ func TestRacksAndZonesNotInRun(t *testing.T) {
 		t.Error("the store rule names domains.csv without it")
 	}
 }
+
+// The section says which share of a rack loss's copies cross racks and,
+// when the topology has zones around the racks, zones: per scheme, the
+// fewest and the most over the algorithms, read from cross_frac and
+// cross_outer_frac of domains-changes.csv.
+func TestRacksAndZonesCrossDomainCopies(t *testing.T) {
+	dir := copyRun(t, nil)
+	loss := func(algo, scheme string, cross, outer float64) schema.DomainChange {
+		lo, hi := outer-0.01, outer+0.01
+		return schema.DomainChange{Scheme: scheme, Nodes: 12, Replicas: 3, Event: schema.EventLoss, EventLevel: "rack", EventDomain: "rack-1",
+			NodesLeft: 3, CopiesFrac: 0.25, CopiesFracLo: 0.24, CopiesFracHi: 0.26, IdealFrac: 0.25,
+			CrossFrac: cross, CrossFracLo: cross - 0.01, CrossFracHi: cross, OuterLevel: "zone", CrossOuterFrac: &outer, CrossOuterFracLo: &lo, CrossOuterFracHi: &hi,
+			Config: config(algo, "zone=2,rack=4", "rack")}
+	}
+	writeRows(t, dir, schema.DomainChangesFile, []schema.DomainChange{
+		loss("rendezvous", schema.SchemePlain, 0.8, 0.4),
+		loss("rendezvous", schema.SchemeAware, 1, 0.5),
+		loss("anchor", schema.SchemePlain, 0.7, 0.45),
+		loss("anchor", schema.SchemeAware, 1, 0.6),
+	})
+	rep := render(t, dir, DefaultProfile())
+	_, sec, _ := strings.Cut(rep, "## Racks and zones")
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	want := "when rack rack-1 is lost (R = 3, zone=2,rack=4), the share of the copies made from a surviving replica that cross racks is " +
+		"100% for all 2 algorithms with one replica per rack, and from `anchor` (70.0%) to `rendezvous` (80.0%) with their own replicas; " +
+		"the share that crosses zones (the outermost level) is from `rendezvous` (50.0%) to `anchor` (60.0%) with one replica per rack, " +
+		"and from `rendezvous` (40.0%) to `anchor` (45.0%) with their own replicas (domains-changes.csv: cross_frac, cross_outer_frac)."
+	if !strings.Contains(sec, want) {
+		t.Errorf("Racks and zones lacks\n%q\n%s", want, sec)
+	}
+}

@@ -498,6 +498,12 @@
 //     client on one of keys keys (keyset.Keys(keys, seed)) drawn uniformly
 //     or with Zipf popularity zipf (0 = uniform), a write with probability
 //     writes; seed also draws the propagation.
+//   - key_file: the trace replayed in place of generated requests (empty
+//     for generated ones; propagate -trace). Its requests come at their
+//     own times (from the first request), each from client
+//     Mix64(seed ^ salt ^ i) mod clients; keys is then the trace's distinct
+//     keys, rate its requests per second over the span, writes the share
+//     of its requests that are not gets, and zipf 0.
 //   - replays: independent replays (propagation draws and request
 //     streams); every interval is over them.
 //   - handoff_s: the store workload's hand-off: a change's data is on its

@@ -71,7 +71,7 @@ func (Propagate) columns() []string {
 		"any_more", "any_more_lo", "any_more_hi", "any_more_expected",
 		"misses", "misses_lo", "misses_hi", "split_misses", "split_misses_lo", "split_misses_hi",
 		"double_cached", "double_cached_lo", "double_cached_hi", "stale_reads", "stale_reads_lo", "stale_reads_hi",
-		"label", "~eps", "~partitions", "~table_size", "~probes", "~capacity", "~go_version", "~commit",
+		"label", "~eps", "~partitions", "~table_size", "~probes", "~capacity", "~go_version", "~commit", "~?key_file",
 	}
 }
 

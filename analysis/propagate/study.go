@@ -17,7 +17,7 @@ import (
 // a membership history of 1..MaxChanges steps, analysis.Scenario) with its
 // changes at the times At/Every, replayed through every algorithm while
 // each change reaches the clients by Model ([Run]), on requests generated
-// by Requests ([Generated]).
+// by Requests ([Generated]) or read from Trace.
 type Study struct {
 	Algorithms []string
 	Catalog    catalog.Config
@@ -33,6 +33,10 @@ type Study struct {
 	// Requests are the generated requests: Keys, Zipf, Rate, Writes and
 	// Seed; Start, End and Clients are the study's.
 	Requests GeneratedConfig
+	// Trace, when not nil, replaces the generated requests (Requests'
+	// Keys, Zipf, Rate and Writes are then unused): the requests of a
+	// recorded trace on its own clock ([Trace]).
+	Trace *Trace
 	// Start and End bound the replay (seconds); both 0 means
 	// [DefaultSpan] of each scenario's change times.
 	Start, End float64
@@ -162,15 +166,32 @@ func (s *Study) Rows() ([]schema.Propagate, error) {
 	var rows []schema.Propagate
 	for _, sc := range s.Scenarios {
 		cfg, gc, _ := s.plan(sc) // checked
-		src, err := NewGenerated(gc)
-		if err != nil {
-			return nil, fmt.Errorf("propagate: scenario %s from %d nodes: %w", sc.Op, len(sc.Initial), err)
+		var src Source
+		if s.Trace != nil {
+			src = s.Trace.source(cfg.Start, cfg.End, cfg.Clients, s.Requests.Seed)
+		} else {
+			g, err := NewGenerated(gc)
+			if err != nil {
+				return nil, fmt.Errorf("propagate: scenario %s from %d nodes: %w", sc.Op, len(sc.Initial), err)
+			}
+			src = g
 		}
 		res, err := Run(cfg, src)
 		if err != nil {
 			return nil, err
 		}
-		rows = append(rows, RowsOf(cfg, gc, sc.Op, res, s.Commit)...)
+		if s.Trace != nil { // what the trace held inside the span
+			gc = GeneratedConfig{Keys: s.Trace.Keys, Start: cfg.Start, End: cfg.End, Clients: cfg.Clients, Seed: s.Requests.Seed}
+			t := res.Totals[0]
+			gc.Rate, gc.Writes = traceRate(t.Requests, t.Reads, cfg.Start, cfg.End)
+		}
+		out := RowsOf(cfg, gc, sc.Op, res, s.Commit)
+		if s.Trace != nil {
+			for i := range out {
+				out[i].KeyFile = s.Trace.Path
+			}
+		}
+		rows = append(rows, out...)
 	}
 	return rows, nil
 }
@@ -181,15 +202,19 @@ func (s *Study) checkBudget() error {
 	if budget <= 0 {
 		budget = catalog.DefaultMemoryBudget
 	}
-	est := int64(s.Requests.Keys) * generatedBytesPerKey
+	keys := int64(s.Requests.Keys)
+	est := keys * generatedBytesPerKey
+	if s.Trace != nil { // the trace's keys are streamed, not held
+		keys, est = int64(s.Trace.Keys), 0
+	}
 	cached := ""
 	if s.Cache {
-		est += int64(s.Requests.Keys) * int64(len(s.Algorithms)) * cacheBytesPerKey
+		est += keys * int64(len(s.Algorithms)) * cacheBytesPerKey
 		cached = fmt.Sprintf(" cached by %d algorithms", len(s.Algorithms))
 	}
 	if est > budget {
 		return fmt.Errorf("propagate: %d keys%s need about %s, more than the memory budget %s: fewer keys or algorithms, or a larger budget",
-			s.Requests.Keys, cached, catalog.HumanBytes(est), catalog.HumanBytes(budget))
+			keys, cached, catalog.HumanBytes(est), catalog.HumanBytes(budget))
 	}
 	return nil
 }
@@ -234,6 +259,9 @@ func (s *Study) planOf(sc analysis.Scenario) (Config, GeneratedConfig, error) {
 	}
 	gc = s.Requests
 	gc.Start, gc.End, gc.Clients = start, end, s.Clients
+	if s.Trace != nil { // the trace's own requests, bounded as they are read
+		return cfg, gc, nil
+	}
 	n := math.Ceil((end - start) * gc.Rate)
 	switch {
 	case !(gc.Rate > 0) || math.IsInf(gc.Rate, 0):

@@ -24,6 +24,11 @@ func WriteTable(w io.Writer, rows []schema.Propagate) error {
 		scenario := fmt.Sprintf("%s %d -> %d nodes, %d change(s) at %s s; model %s to %d clients; %s requests/s on %s keys (zipf %s, writes %s); %d replays, seed %d; span %s..%s s",
 			r.Op, r.From, r.To, r.Changes, r.At, r.Model, r.Clients, numfmt.Thousands(r.Rate), numfmt.Int(r.Keys),
 			number(r.Zipf), number(r.Writes), r.Replays, r.Seed, number(r.StartS), number(r.EndS))
+		if r.KeyFile != "" {
+			scenario = fmt.Sprintf("%s %d -> %d nodes, %d change(s) at %s s; model %s to %d clients; trace %s: %s requests/s on %s distinct keys (writes %s); %d replays, seed %d; span %s..%s s",
+				r.Op, r.From, r.To, r.Changes, r.At, r.Model, r.Clients, r.KeyFile, numfmt.Thousands(r.Rate), numfmt.Int(r.Keys),
+				number(r.Writes), r.Replays, r.Seed, number(r.StartS), number(r.EndS))
+		}
 		if scenario != last {
 			if tw != nil {
 				if err := tw.Flush(); err != nil {

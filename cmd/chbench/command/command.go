@@ -145,7 +145,7 @@ var commands = map[string]command{
 	"fleet": {"the miss storm of every planned change of a fleet profile", runFleet},
 
 	"replication": {"measure replica-set movement and replica load at replication factor R", runReplication},
-	"domains":     {"measure replicas against racks and zones: domain sharing, load per replica rank, what a rack or zone loss moves", plain(runDomains)},
+	"domains":     {"measure replicas against racks and zones: domain sharing, load per replica rank, what a rack or zone loss moves", runDomains},
 
 	"load":       {"measure per-node request load under Zipf popularity or a request log", runLoad},
 	"bounded":    {"measure the three forms of bounded loads (partition, key, request) against eps", plain(runBounded)},

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +19,12 @@ import (
 // what a node, rack or zone loss or a domain added moves (-changes), for
 // each algorithm with its own replicas and with one replica per domain
 // (analysis.SweepDomainViolations, SweepDomainRanks, SweepDomainChanges).
-func runDomains(args []string, stdout, stderr io.Writer) error {
+//
+// An exec:COMMAND entry of -algo is a program speaking the external
+// protocol (cli.OpenPrograms): it runs with its own replicas, up to the
+// replicas its handshake declares, and its one-replica-per-domain scheme
+// is refused with a note on stderr (analysis.DomainAwareRefused).
+func runDomains(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
 	var a cli.Analysis
 	var tp cli.Topology
 	fs := cli.NewFlagSet("domains", "-algo A[,B...] (-nodes N | -node-ids IDS | -weights W | -topology FILE) [-racks K] [-zones K] [-domain LEVEL] [-replicas R[,R...]] [-ranks | -changes [-events LIST]] [flags]", stderr)
@@ -52,6 +58,11 @@ func runDomains(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeKeys()
+	progs, err := a.OpenPrograms(ctx, &o, &sw) // a program that fails to start: an error of the run
+	if err != nil {
+		return err
+	}
+	defer progs.CloseInto(&err)
 	var check func() error
 	runs := len(rs)
 	switch {
@@ -64,6 +75,13 @@ func runDomains(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := check(); err != nil { // every configuration, before the first key
 		return cli.Usage(err)
+	}
+	if !o.Domains.IsZero() {
+		for _, name := range sw.Algos {
+			if _, ok := o.Opened[name]; ok {
+				fmt.Fprintf(stderr, "chbench: %v\n", analysis.DomainAwareRefused(name))
+			}
+		}
 	}
 	bar := cli.StartProgress(stderr, analysis.SweepKeys(o, sw)*int64(runs*len(schema.Schemes()))) // stderr terminals only
 	o.Progress = bar.Hook()

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chbench/chbench/algorithms/external"
 	"github.com/chbench/chbench/cmd/internal/cli"
+	"github.com/chbench/chbench/internal/exampleprog"
 	"github.com/chbench/chbench/schema"
 )
 
@@ -68,5 +70,42 @@ func TestDomainsTopologyFile(t *testing.T) {
 	}
 	if len(rows) != 2 || rows[0].Nodes != 6 || rows[0].Domains != 2 || rows[0].Topology != "file="+path || rows[1].KeysSharedFrac != 0 {
 		t.Errorf("rows %+v", rows)
+	}
+}
+
+// An external placement (the Python example ring, exec:) runs in the
+// domain measures with its own replicas: its rows are scheme plain beside
+// chbench's ring, its one-replica-per-domain scheme is refused with a
+// note on stderr naming it, and it follows a rack's loss and a rack added
+// through its own membership changes. The program is deterministic, so
+// the rows are byte for byte the golden files'.
+func TestDomainsExternal(t *testing.T) {
+	py := external.Prefix + exampleprog.PythonCommand(t, "examples/python/ring.py")
+	common := []string{"-nodes", "12", "-racks", "4", "-replicas", "3", "-keys", "2000", "-sets", "2", "-commit", "golden"}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"domains-exec-table", []string{"domains", "-algo", "ring," + py}},
+		{"domains-exec-changes-csv", []string{"domains", "-algo", "ring," + py, "-changes", "-events", "rack,+rack", "-format", "csv"}},
+		{"domains-exec-ranks-table", []string{"domains", "-algo", py, "-ranks"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			stdout := golden(t, c.name, append(c.args, common...)...)
+			plain, aware := 0, 0
+			for _, line := range strings.Split(string(stdout), "\n") {
+				if !strings.HasPrefix(line, "textbook-ring") {
+					continue
+				}
+				if strings.Contains(line, schema.SchemeAware) {
+					aware++
+				} else if strings.Contains(line, schema.SchemePlain) {
+					plain++
+				}
+			}
+			if plain == 0 || aware > 0 {
+				t.Errorf("%s: %d textbook-ring rows of scheme plain and %d of aware; want some plain, no aware", c.name, plain, aware)
+			}
+		})
 	}
 }

@@ -109,6 +109,9 @@ func goldenCases() []goldenCase {
 		{"propagate-json", []string{"propagate", "-algo", "rendezvous,slots", "-from", "8", "-to", "10", "-model", "gossip:k=2,p=100ms", "-clients", "30", "-rate", "400", "-keys", "500", "-zipf", "0.9", "-writes", "0.1", "-cache", "-handoff", "0.2", "-replays", "2", "-windows", "2", "-commit", "golden", "-format", "json"}},
 		{"propagate-fleet-table", []string{"propagate", "-algo", "ring,rendezvous,slots", "-node-ids", "a,b,c,d", "-join", "e", "-leave", "b", "-at", "1", "-model", "linear:T=2s", "-span", "0,4", "-clients", "10", "-rate", "500", "-keys", "1000", "-replays", "3", "-cache", "-commit", "golden"}},
 		{"propagate-steps-table", []string{"propagate", "-algo", "jump,modulo", "-from", "6", "-op", "shrink-lifo", "-at", "1", "-every", "2", "-model", "instant", "-rate", "200", "-keys", "300", "-replays", "2", "-commit", "golden"}},
+		// A trace's requests on its own clock: 200 MONITOR lines 0.1 s apart, rolled out over their 20 s.
+		{"propagate-trace-table", []string{"propagate", "-algo", "ring,jump,modulo", "-from", "4", "-to", "5", "-model", "linear:T=20s", "-clients", "10", "-trace", sample("redis-monitor.txt"), "-cache", "-replays", "3", "-windows", "4", "-commit", "golden"}},
+		{"propagate-trace-rate-bad", []string{"propagate", "-algo", "ring", "-trace", sample("redis-monitor.txt"), "-rate", "5", "-commit", "golden"}},
 		{"propagate-headline-bad", []string{"propagate", "-headline", "-rate", "5", "-commit", "golden"}},
 		{"propagate-help", []string{"propagate", "-h"}},
 		{"domains-table", []string{"domains", "-algo", "ring,rendezvous,slots,crush", "-nodes", "12", "-racks", "6", "-zones", "3", "-replicas", "2,3", "-keys", "2000", "-sets", "2", "-commit", "golden"}},

@@ -26,7 +26,7 @@ import (
 func runPropagate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var p cli.Propagation
 	var l reshardFlags
-	fs := cli.NewFlagSet("propagate", "[-algo A[,B...]] [-from N] [-op OP | -to M | fleet flags] [-at T[,T...]] [-model SPEC] [-clients C] [-rate R] [flags] | -headline | -live", stderr)
+	fs := cli.NewFlagSet("propagate", "[-algo A[,B...]] [-from N] [-op OP | -to M | fleet flags] [-at T[,T...]] [-model SPEC] [-clients C] [-rate R | -trace FILE] [flags] | -headline | -live", stderr)
 	p.Register(fs)
 	l.register(fs)
 	set, err := cli.Parse(fs, args)
@@ -43,6 +43,11 @@ func runPropagate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return cli.Usage(err)
 	}
+	closeTrace, err := p.OpenTrace(&st, stderr) // read by the run: its errors are not the command line's
+	if err != nil {
+		return err
+	}
+	defer closeTrace()
 	rows, err := st.Rows()
 	if err != nil {
 		return err

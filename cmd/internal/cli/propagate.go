@@ -3,6 +3,8 @@ package cli
 import (
 	"flag"
 	"fmt"
+	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"github.com/chbench/chbench/analysis/propagate"
 	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
+	"github.com/chbench/chbench/trace"
 )
 
 // Propagation is the flag group of propagate: the placements, the
@@ -40,6 +43,7 @@ type Propagation struct {
 	handoff  float64
 	workers  int
 	Headline bool
+	Trace    Trace // -trace: a recorded request stream in place of the generated requests
 	Format   string
 	Formats  []string // parsed -format
 	Out      string   // -o prefix
@@ -78,6 +82,7 @@ func (p *Propagation) Register(fs *flag.FlagSet) {
 	fs.IntVar(&p.workers, "workers", 0, "goroutines (0 = one per core); results do not depend on it")
 	fs.BoolVar(&p.Headline, "headline", false, fmt.Sprintf("the report's headline scenario: one join at %d nodes rolled out linearly over %g s to %d clients at %s requests/s on %s uniform keys (the defaults of the scenario flags, which it cannot be combined with)",
 		h.Nodes, h.Rollout, h.Clients, numfmt.Thousands(h.Rate), numfmt.Int(h.Keys)))
+	p.Trace.Register(fs, "")
 	fs.StringVar(&p.Format, "format", "table", "output format(s), comma-separated: table, csv or json; several need -o")
 	fs.StringVar(&p.Out, "o", "", "write each format to `PREFIX`.csv, .json or .table instead of to standard output, through temporary files renamed once all are written")
 	fs.StringVar(&p.commit, "commit", "", "source revision recorded in results (default: the binary's VCS revision, if known)")
@@ -87,7 +92,11 @@ func (p *Propagation) Register(fs *flag.FlagSet) {
 // scenarioFlags are the flags that describe the scenario, which
 // -headline fixes: the membership and its changes, the model and the
 // requests.
-var scenarioFlags = append([]string{"from", "to", "op", "at", "every", "model", "clients", "rate", "span", "windows", "keys", "zipf", "writes", "cache", "handoff"}, fleetFlagNames...)
+var scenarioFlags = append([]string{"from", "to", "op", "at", "every", "model", "clients", "rate", "span", "windows", "keys", "zipf", "writes", "cache", "handoff", "trace", "trace-format"}, fleetFlagNames...)
+
+// traceReplaces are the flags of the generated requests, which -trace
+// replaces: its requests come with their keys, times and operations.
+var traceReplaces = []string{"rate", "keys", "zipf", "writes"}
 
 // ScenarioGiven returns the scenario flags given explicitly, as "-name".
 func ScenarioGiven(set map[string]bool) []string {
@@ -148,6 +157,12 @@ func (p *Propagation) Study(set map[string]bool) (propagate.Study, error) {
 		}
 		return st, st.Check()
 	}
+	if err := p.Trace.Check(set); err != nil {
+		return propagate.Study{}, err
+	}
+	if err := RefuseUnused(set, Consumes{Flags: traceReplaces, On: !p.Trace.Given(), Unless: "with -trace (the trace gives the requests: their keys, times and operations)"}); err != nil {
+		return propagate.Study{}, err
+	}
 	st := propagate.Study{Algorithms: algos, Catalog: cfg, Every: p.every, Clients: p.clients,
 		Requests: propagate.GeneratedConfig{Keys: p.keys, Zipf: p.zipf, Rate: p.rate, Writes: p.writes, Seed: p.seed},
 		Windows:  p.windows, Replays: p.replays, Seed: p.seed, Cache: p.cache, Handoff: p.handoff, Workers: p.workers, Commit: commit}
@@ -171,7 +186,59 @@ func (p *Propagation) Study(set map[string]bool) (propagate.Study, error) {
 	if st.Scenarios, err = p.scenarios(set); err != nil {
 		return st, err
 	}
+	if p.Trace.Given() { // opened by OpenTrace, once the flags are checked
+		st.Trace = &propagate.Trace{Path: p.Trace.Path}
+	}
 	return st, st.Check()
+}
+
+// OpenTrace reads -trace once to the end, writing its summary, warnings
+// and first unreadable records to stderr, and gives st the trace to
+// replay (each replay reads it again: standard input is first copied to
+// a temporary file, which the returned function removes). It returns an
+// error for a trace that cannot be read, has no clock (Format.HasTime
+// false: propagate replays requests at their times), or is not in time
+// order, and the memory estimate's error (Study.Check) with the trace's
+// distinct keys. Without -trace it does nothing.
+func (p *Propagation) OpenTrace(st *propagate.Study, stderr io.Writer) (func(), error) {
+	if !p.Trace.Given() {
+		return func() {}, nil
+	}
+	in, err := p.Trace.Input(stderr, true)
+	if err != nil {
+		return func() {}, err
+	}
+	r, done, err := in.Pass()
+	if err != nil {
+		in.Close()
+		return func() {}, err
+	}
+	for r.Scan() {
+	}
+	done()
+	r.(io.Closer).Close()
+	stats := r.Stats()
+	switch name := in.Path(); {
+	case r.Err() != nil:
+		err = r.Err()
+	case !stats.HasTime:
+		err = fmt.Errorf("trace %q: format %s has no timestamps; propagate replays requests at their times (docs/traces.md names the formats with a clock)", name, stats.Format)
+	case stats.Backwards > 0:
+		err = fmt.Errorf("trace %q: %d requests earlier than the one before them; propagate needs the requests in time order", name, stats.Backwards)
+	case stats.Requests == 0:
+		err = fmt.Errorf("trace %q: no requests", name)
+	}
+	if err != nil {
+		in.Close()
+		return func() {}, err
+	}
+	st.Trace = &propagate.Trace{Path: in.Path(), Keys: int(min(stats.DistinctKeys, math.MaxInt32)),
+		Open: func() (trace.Reader, error) { return in.Open(nil) }}
+	if err := st.Check(); err != nil {
+		in.Close()
+		return func() {}, err
+	}
+	return in.Close, nil
 }
 
 // placements checks -algo and the catalog flags.
