@@ -13,8 +13,9 @@ import (
 
 // filled returns a row of type R whose every column holds a distinct
 // value (strings "s<i>", numbers i+1 and i+1.5, pointers set), with
-// each X_lo, X, X_hi triple ordered so that it passes Check, and one
-// sample where the type has samples.
+// each X_lo, X, X_hi triple ordered so that it passes Check, a ratio
+// column equal to the quotient it names (a Move's moved_over_ideal), and
+// one sample where the type has samples.
 func filled[R Row]() R {
 	var r R
 	v := reflect.ValueOf(&r).Elem()
@@ -52,6 +53,9 @@ func filled[R Row]() R {
 				f.SetBool(true)
 			}
 		}
+	}
+	if m, ok := any(&r).(*Move); ok {
+		m.MovedOverIdeal = m.MovedFrac / m.IdealFrac
 	}
 	return r
 }
@@ -326,6 +330,38 @@ func TestCheckBoundsInTheirDomain(t *testing.T) {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("got %v, want an error containing %s", c.err, c.want)
 		}
+	}
+}
+
+// moved_over_ideal must be moved_frac / ideal_frac: a row saying 77 where
+// the quotient is 1 is refused when read, naming the line and both
+// values; the quotient written with every digit, or rounded to six
+// significant digits (1 part in 1e6, RatioTolerance), passes.
+func TestCheckMovedOverIdeal(t *testing.T) {
+	m := filled[Move]()
+	m.MovedFrac, m.MovedFracLo, m.MovedFracHi, m.IdealFrac = 0.25, 0.2, 0.3, 0.25
+	var b bytes.Buffer
+	m.MovedOverIdeal = 1
+	if err := WriteCSV(&b, []Move{m}); err != nil {
+		t.Fatal(err)
+	}
+	csv := b.String()
+	col := slices.Index(strings.Split(strings.SplitN(csv, "\n", 2)[0], ","), "moved_over_ideal")
+	withRatio := func(v string) string {
+		lines := strings.SplitN(csv, "\n", 2)
+		f := strings.Split(lines[1], ",")
+		f[col] = v
+		return lines[0] + "\n" + strings.Join(f, ",")
+	}
+	_, err := ReadCSV[Move](strings.NewReader(withRatio("77")), "movement.csv")
+	if err == nil || !strings.Contains(err.Error(), "movement.csv:2") || !strings.Contains(err.Error(), "column moved_over_ideal") || !strings.Contains(err.Error(), "77 is not moved_frac / ideal_frac = 0.25 / 0.25 = 1") {
+		t.Errorf("moved_over_ideal 77 for 0.25/0.25: got %v", err)
+	}
+	if _, err := ReadCSV[Move](strings.NewReader(withRatio("1.000001")), "movement.csv"); err != nil {
+		t.Errorf("moved_over_ideal rounded to 7 digits: %v", err)
+	}
+	if _, err := ReadCSV[Move](strings.NewReader(withRatio("1.00001")), "movement.csv"); err == nil {
+		t.Error("moved_over_ideal 1.00001 for a quotient of 1 (10x the tolerance) accepted")
 	}
 }
 
