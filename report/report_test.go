@@ -706,7 +706,13 @@ func TestBadResultFiles(t *testing.T) {
 		{"from", cell(schema.MovementFile.Name, "ring", "from", "95.5"), `column from (5): "95.5" is not a whole number`},
 		{"ideal", cell(schema.ReplicationFile.Name, "ring", "ideal_frac", "0"), `column ideal_frac (17): "0" must be > 0`},
 		{"control", cell(schema.MovementFile.Name, "ring", "commit", "a\x1b[31m"), "control characters"},
-		{"algo", cell(schema.LoadFile.Name, "ring", "algo", "evil/x"), `"evil/x" is neither a catalog algorithm`}, // a label would be an external placement's name
+		// A label would be an external placement's name; "evil/x" is none.
+		{"algo", cell(schema.LoadFile.Name, "ring", "algo", "evil/x"), `load.csv:3: column algo: "evil/x" is not a catalog algorithm`},
+		{"algo in movement", cell(schema.MovementFile.Name, "ring", "algo", "ring v2"), `movement.csv:35: column algo: "ring v2" is not a catalog algorithm`},
+		// An op must be one chbench writes: a label alone is not enough.
+		{"op", cell(schema.MovementFile.Name, "ring", "op", "bogus"), `movement.csv:35: column op: "bogus" is not an op chbench writes`},
+		{"op in storm", cell(schema.StormFile.Name, "ring", "op", "join-0"), `storm.csv:3: column op: "join-0" is not an op chbench writes`},
+		{"placement", cell(schema.SpreadFile.Name, "ring", "placement", "p"), `spread.csv:5: column placement: "p" is not a placement mode (per-set, fixed)`},
 	} {
 		dir := copyRun(t, c.edit)
 		_, err := Load(dir, DefaultProfile())

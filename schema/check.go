@@ -184,3 +184,14 @@ func Check[R Row](r R) error {
 	}
 	return nil
 }
+
+// Text returns the cell of row r in column (its CSV name) as the CSV
+// writer writes it, and false when rows of type R have no such column.
+func Text[R Row](r R, column string) (string, bool) {
+	l := layoutOf[R]()
+	j, ok := l.byName[column]
+	if !ok {
+		return "", false
+	}
+	return cell(reflect.ValueOf(r), l.cols[j]), true
+}
