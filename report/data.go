@@ -497,8 +497,18 @@ func (ld *loader) set(algo string, m metric, v value) error {
 	return nil
 }
 
+// benchUnits are the units the bench package reports per benchmark of
+// lookup.txt (B/op and allocs/op are dropped by schema.ReadBenchmarks):
+// a time in any other unit is an error, not a set the report skips.
+var benchUnits = map[string][]string{
+	"Lookup": {"ns/op"}, "LookupParallel": {"ns/op"}, "LookupSwap": {"ns/op"}, "Hash": {"ns/op"},
+	"Build": {"ns/op", "retained-bytes", "retained-bytes/node"},
+}
+
 // lookup reads the lookup and build medians of lookup.txt at path at the
-// profile's node counts.
+// profile's node counts. A Lookup, Build or Hash result in a unit the
+// bench package does not write, or of an algorithm outside the catalog,
+// is an error naming the line.
 func (ld *loader) lookup(path string) error {
 	d, p := ld.d, ld.d.profile
 	sets, err := schema.ReadBenchmarks(path)
@@ -512,7 +522,13 @@ func (ld *loader) lookup(path string) error {
 		if strings.ContainsAny(s.Caption, "`|") {
 			return fmt.Errorf("%s: %q: backquotes and \"|\" are not allowed in its configuration lines", path, s.Caption)
 		}
+		if units, ok := benchUnits[s.Name]; ok && !slices.Contains(units, s.Unit) {
+			return fmt.Errorf("%s:%d: Benchmark%s in %s: want %s (a time in another unit is not read, and would silently drop the row)", path, s.Line, s.Name, s.Unit, strings.Join(units, ", "))
+		}
 		for _, sr := range s.Series {
+			if _, err := catalog.Describe(sr.Algo); err != nil {
+				return fmt.Errorf("%s:%d: Benchmark%s algo=%s: not a catalog algorithm or dialect (the bench package measures only those)", path, sr.Line, s.Name, sr.Algo)
+			}
 			for _, pt := range sr.Points {
 				if pt.Nodes < 1 || pt.Nodes != math.Trunc(pt.Nodes) || !(pt.Median > 0) {
 					return fmt.Errorf("%s: %s %s: nodes=%v, %v %s: want a whole node count >= 1 and a median > 0", path, s.Name, sr.Algo, pt.Nodes, pt.Median, s.Unit)
