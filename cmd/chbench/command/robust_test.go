@@ -218,6 +218,11 @@ func TestUnusedFlagsAreRefused(t *testing.T) {
 		{[]string{"load", "-algo", "ring", "-nodes", "3", "-requestlog", keys, "-sets", "2", "-zipf", "3"}, "-zipf is not used with -requestlog"},
 		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-inflight", "5"}, "-inflight is not used without the bounded-request placement"},
 		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-eps", "3"}, "-eps is not used without a bounded placement"},
+		// spread's layout flags: jump places no virtual nodes and has no
+		// random layout; crush and modulo neither.
+		{[]string{"spread", "-algo", "jump", "-nodes", "3", "-keys", "100", "-sets", "2", "-vnodes", "7"}, "-vnodes is not used with -algo jump: none of them places virtual nodes"},
+		{[]string{"spread", "-algo", "jump,modulo", "-nodes", "3", "-keys", "100", "-sets", "2", "-placement", "fixed"}, "-placement is not used with -algo jump,modulo: none of them has a random layout"},
+		{[]string{"spread", "-algo", "crush", "-nodes", "3", "-keys", "100", "-sets", "2", "-draws", "9"}, "-draws is not used with -algo crush: none of them has a random layout"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		if !cli.IsUsage(err) || !strings.Contains(err.Error(), c.want) {
