@@ -101,7 +101,7 @@ func refuseLayoutFlags(set map[string]bool, algos []string) error {
 		cli.Consumes{Flags: []string{"vnodes"}, On: uses(func(in catalog.Info) bool { return in.UsesVNodes }),
 			Unless: "with -algo " + list + ": none of them places virtual nodes"},
 		cli.Consumes{Flags: []string{"placement", "draws"}, On: uses(func(in catalog.Info) bool { return in.RandomLayout }),
-			Unless: "with -algo " + list + ": none of them has a random layout (per-set layouts and layout draws change only "+strings.Join(random, ", ")+")"},
+			Unless: "with -algo " + list + ": none of them has a random layout (per-set layouts and layout draws change only " + strings.Join(random, ", ") + ")"},
 	)
 }
 
