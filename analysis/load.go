@@ -333,6 +333,19 @@ const (
 	queueEntryBytes     = 4 // an in-flight request of a RequestBalancer
 )
 
+// keysPerStream returns the keys one request stream's Zipf law spans:
+// a generated set's K, or for a key file (L keys dealt into S sets) the
+// largest set's ceil(L/S); 0 for a source of neither kind.
+func keysPerStream(src keyset.Source) int64 {
+	switch s := src.(type) {
+	case *keyset.Generator:
+		return int64(s.Keys())
+	case interface{ Keys() int }:
+		return (int64(s.Keys()) + int64(src.Sets()) - 1) / int64(src.Sets())
+	}
+	return 0
+}
+
 // streamNeed returns what the request streams of a run of o hold at once,
 // perRequest bytes per request (requestBytes for Load,
 // boundedRequestBytes for the bounded-loads sweep), and what for the
@@ -340,7 +353,7 @@ const (
 // law, and a request balancer's in-flight queue (at most min(K, R)
 // entries, K = inFlight).
 func (o LoadOptions) streamNeed(perRequest int64, inFlight int) (int64, string) {
-	keys := int64(o.Keys.(*keyset.Generator).Keys())
+	keys := keysPerStream(o.Keys)
 	laws := int64(len(o.Zipfs))
 	queue := min(int64(inFlight), int64(o.Requests))
 	need := memory.Mul(int64(o.Requests), perRequest)
