@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,7 +40,7 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	case *shares && !slices.Contains(a.Formats, schema.FormatCSV):
 		err = fmt.Errorf("-shares needs -format csv, got -format %s", a.Format)
 	default:
-		if err = refuseLayoutFlags(set, sw.Algos); err != nil {
+		if err = refuseLayoutFlags(set, *draws, sw.Algos); err != nil {
 			break
 		}
 		if err = spreadMembers(&a, set, *nodesL, &sw, stderr); err == nil {
@@ -84,9 +85,13 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 // algorithm of algos reads virtual nodes (catalog Info.UsesVNodes), or
 // -placement or -draws when none has a random layout (Info.RandomLayout:
 // per-set layouts and layout draws change nothing for the others), naming
-// the flag and the algorithms. A program outside the catalog reads none
-// of them.
-func refuseLayoutFlags(set map[string]bool, algos []string) error {
+// the flag and the algorithms; -draws 0 (no draws) asks for nothing and
+// passes. A program outside the catalog reads none of them.
+func refuseLayoutFlags(set map[string]bool, draws int, algos []string) error {
+	if draws == 0 {
+		set = maps.Clone(set)
+		delete(set, "draws")
+	}
 	uses := func(f func(catalog.Info) bool) bool {
 		return slices.ContainsFunc(algos, func(n string) bool { in, err := catalog.Describe(n); return err == nil && f(in) })
 	}
