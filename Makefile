@@ -241,6 +241,9 @@ OUT     ?= $(RESULTS)
 # a -keys it would not use).
 keys     = $(if $(KEYFILE),,-keys $(1))
 KEYARGS  = -sets $(SETS) -seed $(SEED) -commit $(COMMIT) -placement $(PLACEMENT) $(if $(KEYFILE),-keyfile $(KEYFILE))
+# KEYARGS without -placement, for a spread of algorithms without a random
+# layout (crush): spread refuses a flag none of its algorithms reads.
+LAYOUTLESSARGS = $(filter-out -placement $(PLACEMENT),$(KEYARGS))
 MOVEARGS = -min-moves $(MIN_MOVES) -max-keys $(MAX_KEYS)
 # save FILE: write stdout to $(OUT)/FILE atomically (temporary file + rename).
 save = > $(OUT)/$(1).tmp && mv -f $(OUT)/$(1).tmp $(OUT)/$(1)
@@ -338,7 +341,7 @@ analyses: build
 	rm -f $(OUT)/.movement-grid.* $(OUT)/.movement-crush.* $(OUT)/.movement-many.* $(OUT)/.movement-crush-many.*
 	$(CHBENCH) move -algo all,-crush -from $(SCENARIO_NODES) -op $(SCENARIO_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv $(call save,scenarios.csv)
 	$(CHBENCH) spread -algo all,-crush -nodes $(SPREAD_NODES) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/.spread-all
-	$(CHBENCH) spread -algo crush -nodes $(CRUSH_SPREAD) $(call keys,$(SPREAD_KEYS)) $(KEYARGS) -draws $(DRAWS) -format csv,bench -o $(OUT)/.spread-crush
+	$(CHBENCH) spread -algo crush -nodes $(CRUSH_SPREAD) $(call keys,$(SPREAD_KEYS)) $(LAYOUTLESSARGS) -format csv,bench -o $(OUT)/.spread-crush
 	{ cat $(OUT)/.spread-all.csv && tail -n +2 $(OUT)/.spread-crush.csv; } $(call save,spread.csv)
 	cat $(OUT)/.spread-all.txt $(OUT)/.spread-crush.txt $(call save,spread.txt)
 	rm -f $(OUT)/.spread-all.* $(OUT)/.spread-crush.*

@@ -765,7 +765,7 @@ func loadRow(o LoadOptions, rc schema.Config, name string, nodes []algorithms.No
 	}
 	var ci cis
 	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
-	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.of("cv", cv))
+	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.cv("cv", cv, r.Nodes))
 	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.fraction("max share", maxs))
 	setEstimate(&r.HotShare, &r.HotShareLo, &r.HotShareHi, ci.fraction("hot share", hots))
 	setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.fraction("away fraction", away))

@@ -504,7 +504,7 @@ func (st *spreadStats) estimates(ci *cis, r *schema.Spread) {
 	setEstimate(&r.MinShare, &r.MinShareLo, &r.MinShareHi, ci.fraction("min share", st.mins))
 	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.fraction("max share", st.maxs))
 	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", st.p2ms))
-	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.of("cv", st.cvs))
+	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.cv("cv", st.cvs, r.Nodes))
 }
 
 // bounds stores, for a placement with a load bound (bounded loads), the

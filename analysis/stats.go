@@ -100,6 +100,15 @@ func (c *cis) within(what string, xs []float64, lo, hi float64) Estimate {
 	return e
 }
 
+// cv returns MeanCI(xs) for the coefficients of variation of n node
+// loads, its interval clipped to [0, sqrt(n-1)]: a population cv of n
+// values >= 0 reaches sqrt(n-1) when one node holds everything, so every
+// sample, and the mean, lie there. It records the first error, named by
+// what; every interval of a cv goes through it.
+func (c *cis) cv(what string, xs []float64, n int) Estimate {
+	return c.within(what, xs, 0, math.Sqrt(float64(max(n-1, 0))))
+}
+
 // peakToMean returns PeakToMeanCI(xs), recording the first error, named by
 // what; every interval of a peak-to-mean ratio goes through it.
 func (c *cis) peakToMean(what string, xs []float64) Estimate {

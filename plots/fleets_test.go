@@ -10,11 +10,11 @@ import (
 	"github.com/chbench/chbench/schema"
 )
 
-const reweightCSV = `algo,hash,vnodes,op,from,to,keys,sets,seed,moved_frac,moved_frac_lo,moved_frac_hi,ideal_frac,collateral_frac,collateral_frac_lo,collateral_frac_hi
-ring,xxhash,160,join,2,3,100,2,1,0.26,0.25,0.27,0.25,0,0,0
-rendezvous,xxhash,160,join,2,3,100,2,1,0.25,0.24,0.26,0.25,0,0,0
-ring,xxhash,10,reweight-5%-1-to-127,500,500,100,2,1,0.86,0.85,0.87,0.82,0.04,0.03,0.05
-rendezvous,xxhash,10,reweight-5%-1-to-127,500,500,100,2,1,0.82,0.81,0.83,0.82,0,0,0
+const reweightCSV = `algo,hash,vnodes,op,from,to,keys,sets,seed,moved_frac,moved_frac_lo,moved_frac_hi,ideal_frac,moved_over_ideal,collateral_frac,collateral_frac_lo,collateral_frac_hi
+ring,xxhash,160,join,2,3,100,2,1,0.26,0.25,0.27,0.25,1.04,0,0,0
+rendezvous,xxhash,160,join,2,3,100,2,1,0.25,0.24,0.26,0.25,1.0,0,0,0
+ring,xxhash,10,reweight-5%-1-to-127,500,500,100,2,1,0.86,0.85,0.87,0.82,1.048780487804878,0.04,0.03,0.05
+rendezvous,xxhash,10,reweight-5%-1-to-127,500,500,100,2,1,0.82,0.81,0.83,0.82,1.0,0,0,0
 `
 
 const replicationCSV = `algo,hash,vnodes,replicas,op,from,to,keys,sets,seed,pairs_moved_frac,pairs_moved_frac_lo,pairs_moved_frac_hi,all_lost_frac,all_lost_frac_lo,all_lost_frac_hi,ideal_frac

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/plot"
 
+	"github.com/chbench/chbench/internal/inputs"
 	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
 )
@@ -123,6 +124,7 @@ func TestRedirectFigure(t *testing.T) {
 // algorithms and a 1200x1000 one for the resharding, the same bytes on a
 // second render.
 func TestRenderPropagate(t *testing.T) {
+	inputs.Reset() // other tests' inputs, whose inodes a new file may reuse, are not this run's
 	dir := copyDir(t, propagateDir)
 	files, err := RenderAll(dir)
 	if err != nil {

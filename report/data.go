@@ -204,11 +204,17 @@ func Load(dir string, p Profile) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkNames(ld, schema.FleetStormFile.Path(dir), rows, true); err != nil {
+			return nil, err
+		}
 		d.fleetStorm = rows
 	}
 	if p.Fleet != nil && schema.FleetSharesFile.Exists(dir) {
 		rows, err := schema.FleetSharesFile.Read(dir)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkNames(ld, schema.FleetSharesFile.Path(dir), rows, true); err != nil {
 			return nil, err
 		}
 		d.fleetShares = rows
@@ -218,11 +224,17 @@ func Load(dir string, p Profile) (*Data, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := checkNames(ld, schema.FleetLoadFile.Path(dir), rows, true); err != nil {
+			return nil, err
+		}
 		d.fleetLoad = rows
 	}
 	if p.Fleet != nil && schema.FleetSwitchingFile.Exists(dir) {
 		rows, err := schema.FleetSwitchingFile.Read(dir)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkNames(ld, schema.FleetSwitchingFile.Path(dir), rows, false); err != nil {
 			return nil, err
 		}
 		d.fleetSwitching = rows
@@ -361,10 +373,79 @@ func readInto[R schema.Row](ld *loader, dir string, file schema.File[R], take fu
 	if err != nil {
 		return err
 	}
+	if err := checkNames(ld, file.Path(dir), rows, !slices.Contains(notPlacements, file.Name)); err != nil {
+		return err
+	}
 	if err := take(rows); err != nil {
 		return fmt.Errorf("%s: %w", file.Path(dir), err)
 	}
 	return nil
+}
+
+// notPlacements are the result files whose algo column names something
+// other than a placement: conformance.csv a reference implementation
+// (c-jump, textbook-ring), switching.csv a client's placement.
+var notPlacements = []string{schema.ConformanceFile.Name, schema.SwitchingFile.Name}
+
+// checkNames returns an error naming path, the line, the column and the
+// value of the first row whose op, placement or (with algos) algo is not
+// a name chbench writes: an op must be one chbench names itself
+// (schema.IsOp) or, with a fleet profile, one of its changes (with or
+// without -step); a placement one of schema.PlacementModes; an algo a
+// catalog name or dialect, a form of bounded loads, or an external
+// placement's label (see isExternal). A row is one line of its file
+// (schema.ReadCSV refuses line breaks inside a cell), so row i is line
+// i+2.
+func checkNames[R schema.Row](ld *loader, path string, rows []R, algos bool) error {
+	for i, r := range rows {
+		bad := func(col, v, want string) error {
+			return fmt.Errorf("%s:%d: column %s: %q is not %s", path, i+2, col, v, want)
+		}
+		if op, ok := schema.Text(r, "op"); ok && !schema.IsOp(op) && !ld.profileChange(op) {
+			return bad("op", op, "an op chbench writes (a scenario op: "+strings.Join(schema.Ops(), ", ")+
+				"; grow, shrink; a fleet change: join, leave, reweight, join-<k>, leave-<p>%, reweight-<p>%-to-<w>; any of them with -step)"+
+				ld.profileChanges())
+		}
+		if pm, ok := schema.Text(r, "placement"); ok && !schema.IsPlacementMode(pm) {
+			return bad("placement", pm, "a placement mode ("+strings.Join(schema.PlacementModes(), ", ")+")")
+		}
+		if a, ok := schema.Text(r, "algo"); ok && algos && !knownPlacement(a) {
+			return bad("algo", a, "a catalog algorithm or dialect, a form of bounded loads ("+strings.Join(schema.BoundedVariants(), ", ")+
+				") or an external placement's name ("+schema.LabelRule+")")
+		}
+	}
+	return nil
+}
+
+// knownPlacement reports whether algo is a catalog algorithm or dialect,
+// a form of bounded loads, or an external placement's name.
+func knownPlacement(algo string) bool {
+	_, err := catalog.Describe(algo)
+	return err == nil || slices.Contains(schema.BoundedVariants(), algo) || isExternal(algo)
+}
+
+// profileChange reports whether op names a change of the report's fleet
+// profile, or the per-step rows of one.
+func (ld *loader) profileChange(op string) bool {
+	fp := ld.d.profile.Fleet
+	if fp == nil {
+		return false
+	}
+	return slices.ContainsFunc(fp.Changes, func(c fleet.Change) bool { return op == c.Name || op == c.Name+"-step" })
+}
+
+// profileChanges names the fleet profile's changes for a message, or
+// says that no profile was given.
+func (ld *loader) profileChanges() string {
+	fp := ld.d.profile.Fleet
+	if fp == nil {
+		return ", and no fleet profile names other changes"
+	}
+	var names []string
+	for _, c := range fp.Changes {
+		names = append(names, c.Name)
+	}
+	return ", or a change of the fleet profile " + fp.Path + " (" + strings.Join(names, ", ") + ")"
 }
 
 // row returns the trade-off table row of algo (a catalog algorithm, a
@@ -416,8 +497,18 @@ func (ld *loader) set(algo string, m metric, v value) error {
 	return nil
 }
 
+// benchUnits are the units the bench package reports per benchmark of
+// lookup.txt (B/op and allocs/op are dropped by schema.ReadBenchmarks):
+// a time in any other unit is an error, not a set the report skips.
+var benchUnits = map[string][]string{
+	"Lookup": {"ns/op"}, "LookupParallel": {"ns/op"}, "LookupSwap": {"ns/op"}, "Hash": {"ns/op"},
+	"Build": {"ns/op", "retained-bytes", "retained-bytes/node"},
+}
+
 // lookup reads the lookup and build medians of lookup.txt at path at the
-// profile's node counts.
+// profile's node counts. A Lookup, Build or Hash result in a unit the
+// bench package does not write, or of an algorithm outside the catalog,
+// is an error naming the line.
 func (ld *loader) lookup(path string) error {
 	d, p := ld.d, ld.d.profile
 	sets, err := schema.ReadBenchmarks(path)
@@ -431,7 +522,13 @@ func (ld *loader) lookup(path string) error {
 		if strings.ContainsAny(s.Caption, "`|") {
 			return fmt.Errorf("%s: %q: backquotes and \"|\" are not allowed in its configuration lines", path, s.Caption)
 		}
+		if units, ok := benchUnits[s.Name]; ok && !slices.Contains(units, s.Unit) {
+			return fmt.Errorf("%s:%d: Benchmark%s in %s: want %s (a time in another unit is not read, and would silently drop the row)", path, s.Line, s.Name, s.Unit, strings.Join(units, ", "))
+		}
 		for _, sr := range s.Series {
+			if _, err := catalog.Describe(sr.Algo); err != nil {
+				return fmt.Errorf("%s:%d: Benchmark%s algo=%s: not a catalog algorithm or dialect (the bench package measures only those)", path, sr.Line, s.Name, sr.Algo)
+			}
 			for _, pt := range sr.Points {
 				if pt.Nodes < 1 || pt.Nodes != math.Trunc(pt.Nodes) || !(pt.Median > 0) {
 					return fmt.Errorf("%s: %s %s: nodes=%v, %v %s: want a whole node count >= 1 and a median > 0", path, s.Name, sr.Algo, pt.Nodes, pt.Median, s.Unit)

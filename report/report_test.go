@@ -706,7 +706,13 @@ func TestBadResultFiles(t *testing.T) {
 		{"from", cell(schema.MovementFile.Name, "ring", "from", "95.5"), `column from (5): "95.5" is not a whole number`},
 		{"ideal", cell(schema.ReplicationFile.Name, "ring", "ideal_frac", "0"), `column ideal_frac (17): "0" must be > 0`},
 		{"control", cell(schema.MovementFile.Name, "ring", "commit", "a\x1b[31m"), "control characters"},
-		{"algo", cell(schema.LoadFile.Name, "ring", "algo", "evil/x"), `"evil/x" is neither a catalog algorithm`}, // a label would be an external placement's name
+		// A label would be an external placement's name; "evil/x" is none.
+		{"algo", cell(schema.LoadFile.Name, "ring", "algo", "evil/x"), `load.csv:3: column algo: "evil/x" is not a catalog algorithm`},
+		{"algo in movement", cell(schema.MovementFile.Name, "ring", "algo", "ring v2"), `movement.csv:35: column algo: "ring v2" is not a catalog algorithm`},
+		// An op must be one chbench writes: a label alone is not enough.
+		{"op", cell(schema.MovementFile.Name, "ring", "op", "bogus"), `movement.csv:35: column op: "bogus" is not an op chbench writes`},
+		{"op in storm", cell(schema.StormFile.Name, "ring", "op", "join-0"), `storm.csv:3: column op: "join-0" is not an op chbench writes`},
+		{"placement", cell(schema.SpreadFile.Name, "ring", "placement", "p"), `spread.csv:5: column placement: "p" is not a placement mode (per-set, fixed)`},
 	} {
 		dir := copyRun(t, c.edit)
 		_, err := Load(dir, DefaultProfile())
@@ -731,6 +737,31 @@ func TestBadResultFiles(t *testing.T) {
 	}
 	if _, err := Load(dir, DefaultProfile()); err == nil || !strings.Contains(err.Error(), "no benchmark results") {
 		t.Errorf("lookup.txt without benchmarks: err = %v", err)
+	}
+	// lookup.txt lines the report would drop or pool: a Lookup time in
+	// ms/op, an algorithm the bench package never measures, and a second
+	// machine (goos, cpu) are errors naming the line and the value.
+	for _, c := range []struct{ name, line, want string }{
+		{"ms/op", "BenchmarkLookup/algo=ring/nodes=100/from=key-2 \t 100 \t 7.5 ms/op", "lookup.txt:293: BenchmarkLookup in ms/op: want ns/op"},
+		{"algo", "BenchmarkLookup/algo=bogus/nodes=100/from=key-2 \t 100 \t 7.5 ns/op", "lookup.txt:293: BenchmarkLookup algo=bogus: not a catalog algorithm"},
+		{"goos", "goos: windows\nBenchmarkLookup/algo=ring/nodes=100/from=key-2 \t 100 \t 7.5 ns/op", `lookup.txt:294: goos "windows", but the result on line 5 ran with goos "linux"`},
+		{"cpu", "cpu: Other\nBenchmarkLookup/algo=ring/nodes=100/from=key-2 \t 100 \t 7.5 ns/op", `lookup.txt:294: cpu "Other", but the result on line 5 ran with cpu "Intel(R) Xeon(R) Processor"`},
+	} {
+		dir = copyRun(t, nil)
+		path := filepath.Join(dir, schema.LookupFile)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(b), "\n"); n != 292 {
+			t.Fatalf("lookup.txt has %d lines, the cases' line numbers assume 292", n)
+		}
+		if err := os.WriteFile(path, append(b, c.line+"\n"...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(dir, DefaultProfile()); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("lookup.txt with %s: err = %v, want one containing %q", c.name, err, c.want)
+		}
 	}
 	// replication.csv without remove-random rows says so, at the profile's R.
 	dir = copyRun(t, func(f string, recs [][]string) {

@@ -34,6 +34,8 @@ const (
 	share                 // a fraction in (0, 1]
 	label                 // a scenario op or a fleet change's name: see IsLabel
 	positiveOrZero        // >= 0 (a count that may be 0, a ratio of shares)
+	peakToMean            // >= 1: the busiest node's load over its weight's due carries at least the mean
+	cvOverNodes           // a coefficient of variation of n node loads: in [0, sqrt(n-1)]
 )
 
 // domains are the columns whose domain is more than "finite".
@@ -46,8 +48,12 @@ var domains = map[string]domain{
 	"away_frac": fraction, "moved_join_frac": fraction, "moved_leave_frac": fraction,
 	"exact_min_share": fraction, "exact_max_share": fraction, "exact_share": fraction,
 	"hit_ratio": fraction, "hit_after": fraction, "hit_live": fraction, "hit_sim": fraction,
-	"moved_frac": positiveOrZero, "collateral_frac": positiveOrZero, "cv": positiveOrZero, "exact_cv": positiveOrZero,
-	"load_cv": positiveOrZero, "noise_cv": positiveOrZero, "zipf": positiveOrZero,
+	"moved_frac": positiveOrZero, "collateral_frac": positiveOrZero, "noise_cv": positiveOrZero, "zipf": positiveOrZero,
+	// measured spreads of node loads (load = share / weight share; the
+	// noise floor and theory columns are approximations, held to >= 0)
+	"peak_to_mean": peakToMean, "load_peak_to_mean": peakToMean, "exact_peak_to_mean": peakToMean,
+	"placements_peak_to_mean": peakToMean, "bytes_peak_to_mean": peakToMean,
+	"cv": cvOverNodes, "load_cv": cvOverNodes, "exact_cv": cvOverNodes, "placements_cv": cvOverNodes, "bytes_cv": cvOverNodes,
 	"db_reads": positiveOrZero, "db_steady": positiveOrZero,
 	"recovery_s": positiveOrZero, "tau_s": positiveOrZero,
 	"differ_frac": fraction,
@@ -73,6 +79,11 @@ func domainOf(name string) domain {
 	}
 	return anyValue
 }
+
+// ratioSlack is the relative float rounding a peak-to-mean ratio or a
+// coefficient of variation may carry past its bound (1 and sqrt(n-1) are
+// reached exactly: one node, or every key on one node).
+const ratioSlack = 1e-9
 
 // LabelRule describes the names IsLabel accepts, for messages.
 const LabelRule = "letters, digits and . _ + % -, starting with a letter or digit, no .."
@@ -131,6 +142,16 @@ func Check[R Row](r R) error {
 		}
 		return 0, false
 	}
+	// nodeCount is the node count n the row's loads are spread over: its
+	// nodes column, or for a replication row from (the first placement).
+	nodeCount := func() (float64, bool) {
+		for _, name := range []string{"nodes", "from"} {
+			if j, ok := l.byName[name]; ok {
+				return num(l.cols[j])
+			}
+		}
+		return 0, false
+	}
 	for _, c := range l.cols {
 		if domainOf(c.name) == label {
 			if s := cell(v, c); !IsLabel(s) {
@@ -167,6 +188,15 @@ func Check[R Row](r R) error {
 			if x < 0 {
 				return columnErr(c.name, "%q must be >= 0", shown)
 			}
+		case peakToMean:
+			if x < 1-ratioSlack {
+				return columnErr(c.name, "%q is not a peak-to-mean ratio >= 1", shown)
+			}
+		case cvOverNodes:
+			n, ok := nodeCount()
+			if top := math.Sqrt(max(n-1, 0)); x < 0 || ok && x > top*(1+ratioSlack) {
+				return columnErr(c.name, "%q is not a coefficient of variation of %v node loads, in [0, sqrt(%v-1)] = [0, %.6g]", shown, n, n, top)
+			}
 		}
 		lo, okLo := l.byName[c.name+"_lo"]
 		hi, okHi := l.byName[c.name+"_hi"]
@@ -183,4 +213,15 @@ func Check[R Row](r R) error {
 		return c.check()
 	}
 	return nil
+}
+
+// Text returns the cell of row r in column (its CSV name) as the CSV
+// writer writes it, and false when rows of type R have no such column.
+func Text[R Row](r R, column string) (string, bool) {
+	l := layoutOf[R]()
+	j, ok := l.byName[column]
+	if !ok {
+		return "", false
+	}
+	return cell(reflect.ValueOf(r), l.cols[j]), true
 }

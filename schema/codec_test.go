@@ -13,8 +13,11 @@ import (
 
 // filled returns a row of type R whose every column holds a distinct
 // value (strings "s<i>", numbers i+1 and i+1.5, pointers set), with
-// each X_lo, X, X_hi triple ordered so that it passes Check, and one
-// sample where the type has samples.
+// each X_lo, X, X_hi triple ordered so that it passes Check (fractions,
+// shares and coefficients of variation divided by 1000 to lie in their
+// domains), a ratio
+// column equal to the quotient it names (a Move's moved_over_ideal), and
+// one sample where the type has samples.
 func filled[R Row]() R {
 	var r R
 	v := reflect.ValueOf(&r).Elem()
@@ -30,7 +33,7 @@ func filled[R Row]() R {
 			}
 		}
 		x := float64(10*(l.byName[centre]+1)) + off + 0.5
-		if d := domains[centre]; d == fraction || d == share {
+		if d := domains[centre]; d == fraction || d == share || d == cvOverNodes {
 			x /= 1000
 		}
 		for _, p := range c.paths {
@@ -52,6 +55,9 @@ func filled[R Row]() R {
 				f.SetBool(true)
 			}
 		}
+	}
+	if m, ok := any(&r).(*Move); ok {
+		m.MovedOverIdeal = m.MovedFrac / m.IdealFrac
 	}
 	return r
 }
@@ -143,7 +149,7 @@ func roundTrip[R Row](t *testing.T, row R) {
 // other fields, as encoding/json would write them.
 func TestJSONShape(t *testing.T) {
 	x := 0.5
-	rows := []Spread{{Nodes: 2, ExactCV: &x, Shares: []Share{{ID: "a", Weight: 1, WeightShare: 1, Share: 1, ShareLo: 1, ShareHi: 1}},
+	rows := []Spread{{Nodes: 2, PeakToMean: 1, PeakToMeanLo: 1, PeakToMeanHi: 1, ExactCV: &x, Shares: []Share{{ID: "a", Weight: 1, WeightShare: 1, Share: 1, ShareLo: 1, ShareHi: 1}},
 		Samples: []SpreadSample{{CV: 0.1}}, Config: Config{Algo: "ring", Eps: 0.25, Placement: PlacementFixed, Keys: 4, Sets: 1}}}
 	var b bytes.Buffer
 	if err := WriteJSON(&b, rows); err != nil {
@@ -313,6 +319,15 @@ func TestCheckBoundsInTheirDomain(t *testing.T) {
 	slow.RecoverySLo = -2
 	zipf := filled[Storm]()
 	zipf.Zipf = -1
+	// A population cv of n loads is at most sqrt(n-1) (one node holds
+	// everything), a peak-to-mean at least 1 (the busiest node carries
+	// the mean): 2 nodes allow a cv_hi of 1, not 2.26.
+	cv := filled[Spread]()
+	cv.Nodes, cv.CVHi = 2, 2.26
+	cvLoad := filled[Replication]()
+	cvLoad.From, cvLoad.LoadCV, cvLoad.LoadCVLo, cvLoad.LoadCVHi = 3, 1.5, 1.4, 1.6
+	peak := filled[Load]()
+	peak.PeakToMeanLo = 0.9
 	for _, c := range []struct {
 		err  error
 		want string
@@ -322,10 +337,45 @@ func TestCheckBoundsInTheirDomain(t *testing.T) {
 		{WriteJSON(io.Discard, []Move{move}), "column net_moved_frac_hi: \"2.8\" is not a fraction in 0..1"},
 		{WriteCSV(io.Discard, []Storm{slow}), "must be >= 0"},
 		{WriteCSV(io.Discard, []Storm{zipf}), "column zipf: \"-1\" must be >= 0"},
+		{WriteCSV(io.Discard, []Spread{cv}), "column cv_hi: \"2.26\" is not a coefficient of variation of 2 node loads, in [0, sqrt(2-1)] = [0, 1]"},
+		{WriteCSV(io.Discard, []Replication{cvLoad}), "column load_cv: \"1.5\" is not a coefficient of variation of 3 node loads, in [0, sqrt(3-1)] = [0, 1.41421]"},
+		{WriteCSV(io.Discard, []Load{peak}), "column peak_to_mean_lo: \"0.9\" is not a peak-to-mean ratio >= 1"},
 	} {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("got %v, want an error containing %s", c.err, c.want)
 		}
+	}
+}
+
+// moved_over_ideal must be moved_frac / ideal_frac: a row saying 77 where
+// the quotient is 1 is refused when read, naming the line and both
+// values; the quotient written with every digit, or rounded to six
+// significant digits (1 part in 1e6, RatioTolerance), passes.
+func TestCheckMovedOverIdeal(t *testing.T) {
+	m := filled[Move]()
+	m.MovedFrac, m.MovedFracLo, m.MovedFracHi, m.IdealFrac = 0.25, 0.2, 0.3, 0.25
+	var b bytes.Buffer
+	m.MovedOverIdeal = 1
+	if err := WriteCSV(&b, []Move{m}); err != nil {
+		t.Fatal(err)
+	}
+	csv := b.String()
+	col := slices.Index(strings.Split(strings.SplitN(csv, "\n", 2)[0], ","), "moved_over_ideal")
+	withRatio := func(v string) string {
+		lines := strings.SplitN(csv, "\n", 2)
+		f := strings.Split(lines[1], ",")
+		f[col] = v
+		return lines[0] + "\n" + strings.Join(f, ",")
+	}
+	_, err := ReadCSV[Move](strings.NewReader(withRatio("77")), "movement.csv")
+	if err == nil || !strings.Contains(err.Error(), "movement.csv:2") || !strings.Contains(err.Error(), "column moved_over_ideal") || !strings.Contains(err.Error(), "77 is not moved_frac / ideal_frac = 0.25 / 0.25 = 1") {
+		t.Errorf("moved_over_ideal 77 for 0.25/0.25: got %v", err)
+	}
+	if _, err := ReadCSV[Move](strings.NewReader(withRatio("1.000001")), "movement.csv"); err != nil {
+		t.Errorf("moved_over_ideal rounded to 7 digits: %v", err)
+	}
+	if _, err := ReadCSV[Move](strings.NewReader(withRatio("1.00001")), "movement.csv"); err == nil {
+		t.Error("moved_over_ideal 1.00001 for a quotient of 1 (10x the tolerance) accepted")
 	}
 }
 

@@ -130,7 +130,8 @@
 //     must move: the sum over nodes of max(0, old share - new share),
 //     1/(n+1) for one join, summed over the steps. An uneven placement can
 //     move less, e.g. when a leaving node happened to own less than 1/n.
-//   - moved_over_ideal: moved_frac / ideal_frac (1 = ideal).
+//   - moved_over_ideal: moved_frac / ideal_frac (1 = ideal); Check refuses
+//     a row where it is not that quotient (relative RatioTolerance).
 //   - collateral_frac (+ _lo, _hi): moves no ideal placement makes: from a
 //     node whose weight share did not shrink, or to a node whose share did
 //     not grow. For joins and leaves of equal-weight nodes these are

@@ -26,6 +26,7 @@ type BenchSet struct {
 	Series  []BenchSeries // one per algorithm in catalog order
 	Procs   string        // GOMAXPROCS of the runs (the -N name suffix), "/"-joined if several; "" if none
 	Caption string        // where the numbers came from: goos/goarch, cpu, GOMAXPROCS, runs per point
+	Line    int           // the line of the file's first result in the set, for messages
 }
 
 // BenchSeries is one algorithm's points of a BenchSet, in increasing node
@@ -33,6 +34,7 @@ type BenchSet struct {
 type BenchSeries struct {
 	Algo   string
 	Points []BenchPoint
+	Line   int // the line of the file's first result in the series, for messages
 }
 
 // BenchPoint is the median of the samples at one node count, with its 95%
@@ -60,8 +62,10 @@ type benchCell struct {
 // dropped; any other (custom) unit is kept as is. Results without algo
 // and nodes keys are ignored. The sets come by name, variant, unit (ns/op
 // first), the series in catalog order. A syntax error, a nodes value that
-// is not a number > 0, a NaN or infinite measurement, or a negative time
-// is an error naming the file and line.
+// is not a number > 0, a NaN or infinite measurement, a negative time, or
+// a result whose goos, goarch or cpu differs from the file's first
+// result's (results of two machines) is an error naming the file and
+// line.
 func ReadBenchmarks(path string) ([]BenchSet, error) {
 	f, err := OpenInput(path)
 	if err != nil {
@@ -96,7 +100,9 @@ func ParseBenchmarks(r io.Reader, file string) ([]BenchSet, error) {
 	}
 	get := func(p *benchproc.Projection, res *benchfmt.Result) string { return p.Project(res).Get(p.Fields()[0]) }
 	samples := map[benchCell][]float64{}
+	first := map[benchCell]int{} // the line of each cell's first sample
 	meta := benchMeta{}
+	machine := map[string][2]string{} // goos, goarch, cpu: the first value and the line it came with
 	br := benchfmt.NewReader(r, file)
 	for br.Scan() {
 		var res *benchfmt.Result
@@ -122,7 +128,17 @@ func ParseBenchmarks(r io.Reader, file string) ([]BenchSet, error) {
 		}
 		variant := strings.TrimPrefix(strings.TrimPrefix(get(rest, res), "*"), "/") // "*/from=key" -> "from=key"
 		for _, k := range []string{"goos", "goarch", "cpu"} {
-			meta.note(name, k, res.GetConfig(k))
+			// A result without the line says nothing of its machine.
+			v := res.GetConfig(k)
+			m, seen := machine[k]
+			switch {
+			case v == "":
+			case !seen:
+				machine[k] = [2]string{v, strconv.Itoa(line)}
+			case m[0] != v:
+				return nil, fmt.Errorf("%s:%d: %s %q, but the result on line %s ran with %s %q: one file holds one machine's results (a median over two machines describes neither)", file, line, k, v, m[1], k, m[0])
+			}
+			meta.note(name, k, v)
 		}
 		meta.note(name, "gomaxprocs", get(proj[3], res))
 		for i, k := range byUnit.ProjectValues(res) {
@@ -145,12 +161,15 @@ func ParseBenchmarks(r io.Reader, file string) ([]BenchSet, error) {
 			}
 			c := benchCell{name, variant, unit, algo, nodes}
 			samples[c] = append(samples[c], v)
+			if _, ok := first[c]; !ok {
+				first[c] = line
+			}
 		}
 	}
 	if err := br.Err(); err != nil {
 		return nil, err
 	}
-	sets := summarise(samples)
+	sets := summarise(samples, first)
 	for i := range sets {
 		meta.caption(&sets[i], samples)
 	}
@@ -211,7 +230,7 @@ func (m benchMeta) caption(s *BenchSet, samples map[benchCell][]float64) {
 
 // summarise groups the cells into sets and series in a fixed order: by
 // name, variant, unit (ns/op first), algorithm (catalog order), nodes.
-func summarise(samples map[benchCell][]float64) []BenchSet {
+func summarise(samples map[benchCell][]float64, first map[benchCell]int) []BenchSet {
 	cells := make([]benchCell, 0, len(samples))
 	for c := range samples {
 		cells = append(cells, c)
@@ -235,13 +254,14 @@ func summarise(samples map[benchCell][]float64) []BenchSet {
 	var sets []BenchSet
 	for _, c := range cells {
 		if n := len(sets); n == 0 || sets[n-1].Name != c.name || sets[n-1].Variant != c.variant || sets[n-1].Unit != c.unit {
-			sets = append(sets, BenchSet{Name: c.name, Variant: c.variant, Unit: c.unit})
+			sets = append(sets, BenchSet{Name: c.name, Variant: c.variant, Unit: c.unit, Line: first[c]})
 		}
 		set := &sets[len(sets)-1]
 		if n := len(set.Series); n == 0 || set.Series[n-1].Algo != c.algo {
-			set.Series = append(set.Series, BenchSeries{Algo: c.algo})
+			set.Series = append(set.Series, BenchSeries{Algo: c.algo, Line: first[c]})
 		}
 		s := &set.Series[len(set.Series)-1]
+		set.Line, s.Line = min(set.Line, first[c]), min(s.Line, first[c])
 		sum := benchmath.AssumeNothing.Summary(benchmath.NewSample(samples[c], &benchmath.DefaultThresholds), 0.95)
 		p := BenchPoint{Nodes: c.nodes, Median: sum.Center, Lo: sum.Center, Hi: sum.Center}
 		if !math.IsInf(sum.Lo, 0) && !math.IsInf(sum.Hi, 0) {

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"math"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -90,3 +91,20 @@ const MinExpectedMoves = 1000
 // keys per key set (with a relative slack of 1e-9 for the float sum of
 // the steps' ideal fractions).
 func (r Move) EnoughMoves() bool { return r.ExpectedMoves >= MinExpectedMoves*(1-1e-9) }
+
+// RatioTolerance is the relative difference allowed between a written
+// ratio and the quotient of the columns it is the ratio of: results are
+// written with every digit ('g', -1), so the two agree to a few units in
+// the last place; 1e-6 also admits files whose fractions were rounded to
+// six or more significant digits, and nothing a misread column gives.
+const RatioTolerance = 1e-6
+
+// check: moved_over_ideal is moved_frac / ideal_frac within
+// RatioTolerance (Check has already found both finite, ideal_frac > 0).
+func (r Move) check() error {
+	want := r.MovedFrac / r.IdealFrac
+	if math.Abs(r.MovedOverIdeal-want) > RatioTolerance*math.Abs(want) {
+		return columnErr("moved_over_ideal", "%v is not moved_frac / ideal_frac = %v / %v = %v", r.MovedOverIdeal, r.MovedFrac, r.IdealFrac, want)
+	}
+	return nil
+}

@@ -1,6 +1,12 @@
 package schema
 
-import "github.com/chbench/chbench/algorithms/catalog"
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/chbench/chbench/algorithms/catalog"
+)
 
 // The scenario operations: the op column of movement, storm and
 // replication results. A one-step fleet change is named by what it does
@@ -84,3 +90,38 @@ func LoadPlacements() []string { return append(catalog.Names(), VariantKey, Vari
 func BoundedVariants() []string {
 	return []string{VariantRing, VariantPartition, VariantKey, VariantRequest}
 }
+
+// IsOp reports whether op is an op chbench writes without being told its
+// name: a scenario op ([Ops]), [OpGrow] or [OpShrink], a one-step fleet
+// change named by what it does (join, leave, reweight or those joined by
+// "+" in that order, as analysis.ChangeOp names them; join-<k>;
+// leave-<percent>%; reweight-<percent>%-[<old weight>-]to-<new weight>),
+// or any of these with "-step" appended (the per-step rows of a staged
+// change). A fleet profile's changes carry the names the profile gives
+// them, which only the profile knows: a reader holding the profile
+// accepts those too.
+func IsOp(op string) bool {
+	op = strings.TrimSuffix(op, "-step")
+	if slices.Contains(Ops(), op) || op == OpGrow || op == OpShrink {
+		return true
+	}
+	if changeOp.MatchString(op) {
+		return true
+	}
+	return generatedOp.MatchString(op)
+}
+
+// changeOp matches the ops of named one-step changes: join, leave and
+// reweight, each at most once, joined by "+" in that order.
+var changeOp = regexp.MustCompile(`^(join|leave|reweight|join\+leave|join\+reweight|leave\+reweight|join\+leave\+reweight)$`)
+
+// generatedOp matches the ops of the fleet flags' generated changes; a
+// number is written with strconv's 'g' format (analysis.labelNum).
+var generatedOp = regexp.MustCompile(`^(join-[1-9][0-9]*|leave-` + labelNumber + `%|reweight-` + labelNumber + `%-(` + labelNumber + `-)?to-` + labelNumber + `)$`)
+
+// labelNumber is a finite number > 0 as strconv.FormatFloat(x, 'g', 6, 64)
+// writes it.
+const labelNumber = `[0-9]+(\.[0-9]+)?(e[+-][0-9]+)?`
+
+// IsPlacementMode reports whether s is one of [PlacementModes].
+func IsPlacementMode(s string) bool { return slices.Contains(PlacementModes(), s) }

@@ -162,9 +162,9 @@ func TestIntervalsInsideTheirDomain(t *testing.T) {
 		{[]string{"storm", "-algo", "ring", "-from", "2", "-to", "3", "-keys", "20", "-sets", "2", "-vnodes", "1", "-format", "csv"},
 			map[string]float64{"moved_frac_hi": 1, "hit_after_hi": 0.95, "db_reads_hi": 50000}},
 		{[]string{"spread", "-algo", "ring", "-nodes", "2", "-keys", "20", "-sets", "2", "-vnodes", "1", "-format", "csv"},
-			map[string]float64{"max_share_hi": 1, "min_share_hi": 1}},
+			map[string]float64{"max_share_hi": 1, "min_share_hi": 1, "cv_hi": 1}}, // cv of 2 loads: at most sqrt(2-1)
 		{[]string{"load", "-algo", "all", "-nodes", "2", "-keys", "20", "-requests", "30", "-sets", "2", "-zipf", "0", "-format", "csv"},
-			map[string]float64{"max_share_hi": 1, "hot_share_hi": 1}},
+			map[string]float64{"max_share_hi": 1, "hot_share_hi": 1, "cv_hi": 1}},
 		{[]string{"bounded", "-nodes", "2", "-keys", "20", "-requests", "30", "-sets", "2", "-eps", "0.1", "-format", "csv"},
 			map[string]float64{"moved_leave_frac_hi": 1, "away_frac_hi": 1, "moved_join_frac_hi": 1}},
 	} {
@@ -218,6 +218,11 @@ func TestUnusedFlagsAreRefused(t *testing.T) {
 		{[]string{"load", "-algo", "ring", "-nodes", "3", "-requestlog", keys, "-sets", "2", "-zipf", "3"}, "-zipf is not used with -requestlog"},
 		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-inflight", "5"}, "-inflight is not used without the bounded-request placement"},
 		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-eps", "3"}, "-eps is not used without a bounded placement"},
+		// spread's layout flags: jump places no virtual nodes and has no
+		// random layout; crush and modulo neither.
+		{[]string{"spread", "-algo", "jump", "-nodes", "3", "-keys", "100", "-sets", "2", "-vnodes", "7"}, "-vnodes is not used with -algo jump: none of them places virtual nodes"},
+		{[]string{"spread", "-algo", "jump,modulo", "-nodes", "3", "-keys", "100", "-sets", "2", "-placement", "fixed"}, "-placement is not used with -algo jump,modulo: none of them has a random layout"},
+		{[]string{"spread", "-algo", "crush", "-nodes", "3", "-keys", "100", "-sets", "2", "-draws", "9"}, "-draws is not used with -algo crush: none of them has a random layout"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		if !cli.IsUsage(err) || !strings.Contains(err.Error(), c.want) {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
 	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/schema"
@@ -37,6 +40,9 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	case *shares && !slices.Contains(a.Formats, schema.FormatCSV):
 		err = fmt.Errorf("-shares needs -format csv, got -format %s", a.Format)
 	default:
+		if err = refuseLayoutFlags(set, *draws, sw.Algos); err != nil {
+			break
+		}
 		if err = spreadMembers(&a, set, *nodesL, &sw, stderr); err == nil {
 			o.Domains, err = tp.Spec()
 		}
@@ -73,6 +79,35 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 		}
 		return schema.Write(w, format, rows, analysis.WriteSpreadTable)
 	})
+}
+
+// refuseLayoutFlags returns the usage error for -vnodes given when no
+// algorithm of algos reads virtual nodes (catalog Info.UsesVNodes), or
+// -placement or -draws when none has a random layout (Info.RandomLayout:
+// per-set layouts and layout draws change nothing for the others), naming
+// the flag and the algorithms; -draws 0 (no draws) asks for nothing and
+// passes. A program outside the catalog reads none of them.
+func refuseLayoutFlags(set map[string]bool, draws int, algos []string) error {
+	if draws == 0 {
+		set = maps.Clone(set)
+		delete(set, "draws")
+	}
+	uses := func(f func(catalog.Info) bool) bool {
+		return slices.ContainsFunc(algos, func(n string) bool { in, err := catalog.Describe(n); return err == nil && f(in) })
+	}
+	list := strings.Join(algos, ",")
+	var random []string
+	for _, n := range catalog.Names() {
+		if in, _ := catalog.Describe(n); in.RandomLayout {
+			random = append(random, n)
+		}
+	}
+	return cli.RefuseUnused(set,
+		cli.Consumes{Flags: []string{"vnodes"}, On: uses(func(in catalog.Info) bool { return in.UsesVNodes }),
+			Unless: "with -algo " + list + ": none of them places virtual nodes"},
+		cli.Consumes{Flags: []string{"placement", "draws"}, On: uses(func(in catalog.Info) bool { return in.RandomLayout }),
+			Unless: "with -algo " + list + ": none of them has a random layout (per-set layouts and layout draws change only " + strings.Join(random, ", ") + ")"},
+	)
 }
 
 // spreadMembers sets sw's memberships: the explicit one of -node-ids and
