@@ -89,8 +89,10 @@ type Data struct {
 	fleetLoad []schema.Load
 	// fleetSwitching holds fleet-switching.csv's rows likewise.
 	fleetSwitching []schema.Switch
-	rows           []algoRow // catalog order, algorithms present in at least one file
-	missing        []string  // result files absent from Dir, in the order of the constants above
+	// fleetReplication holds fleet-replication.csv's rows likewise.
+	fleetReplication []schema.Replication
+	rows             []algoRow // catalog order, algorithms present in at least one file
+	missing          []string  // result files absent from Dir, in the order of the constants above
 
 	// The run.
 	machine    string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
@@ -226,6 +228,13 @@ func Load(dir string, p Profile) (*Data, error) {
 			return nil, err
 		}
 		d.fleetSwitching = rows
+	}
+	if p.Fleet != nil && schema.FleetReplicationFile.Exists(dir) {
+		rows, err := schema.FleetReplicationFile.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		d.fleetReplication = rows
 	}
 	if all := resultFiles(); len(d.missing) == len(all) && d.fleetStorm == nil && d.fleetShares == nil && d.fleetLoad == nil {
 		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir, strings.Join(all, ", "))

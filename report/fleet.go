@@ -116,6 +116,7 @@ func writeFleet(b *strings.Builder, d *Data) {
 	writeFleetLoad(&rest, d)
 	writeFleetSwitching(&rest, d)
 	least, measured := writeFleetChanges(&rest, d)
+	writeFleetReplication(&rest, d)
 	writeFleetSummary(b, p, even, least, measured)
 	b.WriteString(rest.String())
 }
@@ -490,4 +491,66 @@ func writeFleetSwitching(b *strings.Builder, d *Data) {
 		}
 	}
 	b.WriteString("\n\n")
+}
+
+// writeFleetReplication writes, from fleet-replication.csv, what every
+// planned change does to the replicas at the profile's replication
+// factor R > 1: per algorithm the key-replica pairs re-homed (a copy made
+// anew on a node that held none of the key) against the ideal fraction,
+// and the keys none of whose replicas stays, each with its 95% interval
+// over key sets. At R = 1 it writes nothing: the storms' moved fraction
+// is then the replica movement.
+func writeFleetReplication(b *strings.Builder, d *Data) {
+	p := d.profile.Fleet
+	if p.Replicas < 2 || len(p.Changes) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "### The replicas on each planned change, R = %d\n\n", p.Replicas)
+	if d.fleetReplication == nil {
+		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", schema.FleetReplicationFile.Name, p.Path)
+		return
+	}
+	fmt.Fprintf(b, "Each key on %d distinct nodes; each change whole (a staged change from its first to its last placement), from the fleet it starts from. Pairs re-homed: the key-replica pairs whose node holds no replica of the key after the change, each a copy to make (the ideal: the weight that changes hands); keys losing every replica: none of its %d copies stays where it was, so the key must be fetched or rebuilt from outside the fleet. 95%% intervals over key sets.\n\n", p.Replicas, p.Replicas)
+	for _, c := range p.Changes {
+		var rows []schema.Replication
+		for _, r := range d.fleetReplication {
+			if r.Op == c.Name {
+				rows = append(rows, r)
+			}
+		}
+		fmt.Fprintf(b, "**%s** (%s, %s -> %s nodes)", c.Name, c.Kind(), count(float64(len(p.Before(c)))), count(float64(len(p.After(c)))))
+		if len(rows) == 0 {
+			b.WriteString(": no rows in " + schema.FleetReplicationFile.Name + ".\n\n")
+			continue
+		}
+		fmt.Fprintf(b, ": ideal %s of the pairs re-homed.\n\n", numfmt.Percent(rows[0].IdealFrac, 2))
+		b.WriteString("| algorithm | pairs re-homed [95%] | over ideal | keys losing every replica [95%] |\n|---|---|---|---|\n")
+		slices.SortStableFunc(rows, func(x, y schema.Replication) int { return cmp.Compare(x.PairsMovedFrac, y.PairsMovedFrac) })
+		for _, r := range rows {
+			name := "`" + r.Algo + "`"
+			if r.Algo == p.Client {
+				name += " (today)"
+			}
+			fmt.Fprintf(b, "| %s | %s | %sx | %s |\n", name,
+				numfmt.Interval(numfmt.Percent(r.PairsMovedFrac, 2), numfmt.Percent(r.PairsMovedFracLo, 2), numfmt.Percent(r.PairsMovedFracHi, 2)),
+				fixed2(r.PairsMovedFrac/r.IdealFrac),
+				numfmt.Interval(numfmt.Percent(r.AllLostFrac, 3), numfmt.Percent(r.AllLostFracLo, 3), numfmt.Percent(r.AllLostFracHi, 3)))
+		}
+		var fewest, none []string
+		for _, r := range rows {
+			if r.PairsMovedFracLo <= rows[0].PairsMovedFracHi {
+				fewest = append(fewest, "`"+r.Algo+"`")
+			}
+			if r.AllLostFracHi == 0 {
+				none = append(none, "`"+r.Algo+"`")
+			}
+		}
+		fmt.Fprintf(b, "\nFewest copies to make: %s (%s of the pairs, within each other's intervals).", strings.Join(fewest, ", "), numfmt.Percent(rows[0].PairsMovedFrac, 2))
+		if len(none) > 0 {
+			fmt.Fprintf(b, " No key loses every replica under %s.", strings.Join(none, ", "))
+		} else {
+			b.WriteString(" Under every algorithm some keys lose every replica.")
+		}
+		b.WriteString("\n\n")
+	}
 }

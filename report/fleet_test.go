@@ -198,3 +198,83 @@ reweight = [ { id = "b", weight = 2 } ]
 		t.Error("a fleet section without a fleet profile")
 	}
 }
+
+// replRow is one fleet-replication.csv row of algo on change op, from ->
+// to nodes at R = 3: pairs re-homed f in [f-0.01, f+0.01] against ideal,
+// keys losing every replica lost in [0, 2 lost].
+func replRow(algo, op string, from, to int, f, lost, ideal float64) schema.Replication {
+	return schema.Replication{Replicas: 3, Op: op, From: from, To: to,
+		PairsMovedFrac: f, PairsMovedFracLo: f - 0.01, PairsMovedFracHi: f + 0.01,
+		AllLostFrac: lost, AllLostFracLo: 0, AllLostFracHi: 2 * lost, IdealFrac: ideal,
+		LoadPeakToMean: 1.1, LoadPeakToMeanLo: 1, LoadPeakToMeanHi: 1.2, LoadCV: 0.1, LoadCVLo: 0.05, LoadCVHi: 0.15,
+		DistinctSets: 4, DistinctSetsLo: 4, DistinctSetsHi: 4, MaxSets: 4,
+		Config: schema.Config{Algo: algo, Hash: "xxhash", Keys: 1000, Sets: 2, Seed: 1, Placement: schema.PlacementFixed, GoVersion: "go1.26", Commit: "test"}}
+}
+
+// At R > 1 the fleet section gives, from fleet-replication.csv, each
+// planned change's key-replica pairs re-homed against the ideal and the
+// keys that lose every replica, per algorithm with their intervals,
+// fewest first; the algorithms whose interval reaches the fewest are
+// named, and those under which no key loses every replica. At R = 1 there
+// is no such part, and without the file it says it was not measured.
+func TestFleetReplicationSection(t *testing.T) {
+	text := `
+replicas = 3
+client = "ketama"
+node = [ { id = "a", weight = 2 }, { id = "b" }, { id = "c" }, { id = "d" } ]
+[[change]]
+name = "grow-to-6"
+join = [ { id = "e" }, { id = "f" } ]
+step = 1
+[[change]]
+name = "c-fails"
+fail = ["c"]
+`
+	fp, err := fleet.Parse(strings.NewReader(text), "r3.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := copyRun(t, nil)
+	f, err := os.Create(schema.FleetReplicationFile.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Weights 2,1,1,1: two joins of weight 1 hand 2/7 over, c failing 1/5.
+	if err := schema.WriteCSV(f, []schema.Replication{
+		replRow("ketama", "grow-to-6", 4, 6, 0.40, 0.002, 2.0/7),
+		replRow("rendezvous", "grow-to-6", 4, 6, 0.29, 0, 2.0/7),
+		replRow("ring", "grow-to-6", 4, 6, 0.30, 0.001, 2.0/7),
+		replRow("ketama", "c-fails", 4, 3, 0.21, 0, 0.2),
+		replRow("rendezvous", "c-fails", 4, 3, 0.20, 0, 0.2),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rep := render(t, dir, FromFleet(fp))
+	sec, _, _ := strings.Cut(rep[strings.Index(rep, "## Your fleet"):], "## Verdicts")
+	for _, want := range []string{
+		"### The replicas on each planned change, R = 3",
+		"**grow-to-6** (staged join, 4 -> 6 nodes): ideal 28.57% of the pairs re-homed.",
+		// Fewest first; 0.29 / (2/7) = 1.015, 0.40 / (2/7) = 1.40.
+		"| `rendezvous` | 29.00% [28.00%, 30.00%] | 1.01x | 0.000% [0.000%, 0.000%] |\n| `ring` | 30.00% [29.00%, 31.00%] | 1.05x | 0.100% [0.000%, 0.200%] |\n| `ketama` (today) | 40.00% [39.00%, 41.00%] | 1.40x | 0.200% [0.000%, 0.400%] |",
+		// ring's low end 29% reaches rendezvous's high end 30%; ketama's 39% does not.
+		"Fewest copies to make: `rendezvous`, `ring` (29.00% of the pairs, within each other's intervals). No key loses every replica under `rendezvous`.",
+		"**c-fails** (failure, 4 -> 3 nodes): ideal 20.00% of the pairs re-homed.",
+		"| `rendezvous` | 20.00% [19.00%, 21.00%] | 1.00x | 0.000% [0.000%, 0.000%] |\n| `ketama` (today) | 21.00% [20.00%, 22.00%] | 1.05x | 0.000% [0.000%, 0.000%] |",
+		"Fewest copies to make: `rendezvous`, `ketama` (20.00% of the pairs, within each other's intervals). No key loses every replica under `rendezvous`, `ketama`.",
+	} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("fleet section lacks %q:\n%s", want, sec)
+		}
+	}
+	if rep := render(t, runDir, FromFleet(fp)); !strings.Contains(rep, "Not measured: `fleet-replication.csv` is not in this run (`make bench PROFILE=r3.toml` writes it).") {
+		t.Errorf("fleet section without fleet-replication.csv:\n%s", rep)
+	}
+	r1, err := fleet.Parse(strings.NewReader(strings.Replace(text, "replicas = 3", "replicas = 1", 1)), "r1.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := render(t, dir, FromFleet(r1)); strings.Contains(rep, "### The replicas on each planned change") {
+		t.Errorf("a replicas part at R = 1:\n%s", rep)
+	}
+}

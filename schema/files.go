@@ -83,6 +83,10 @@ var (
 	// FleetSwitchingFile: leaving the profile's client for each other
 	// placement on today's members.
 	FleetSwitchingFile = File[Switch]{"fleet-switching.csv"}
+	// FleetReplicationFile: every planned change at the profile's
+	// replication factor R > 1 (op = the change's name, a staged change
+	// whole).
+	FleetReplicationFile = File[Replication]{"fleet-replication.csv"}
 )
 
 // The result files that hold no rows of this package.

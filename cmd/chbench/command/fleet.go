@@ -25,6 +25,9 @@ import (
 // traffic, every step of a staged change apart. It writes one storm.csv
 // row set (schema.Storm) whose op column is the change's name (NAME-step
 // for the steps of a staged one), for the report's "Your fleet" section.
+// -shares, -load, -switching and -replication write instead the rows of
+// spread -shares, load and switch on today's members, or of replication
+// at the profile's R on every change (fleetReplication).
 func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("fleet", "-profile FILE [-algo A[,B...]] [-sets S] [-seed N] [-commit C] [-keys N]", stderr)
 	profile := fs.String("profile", "", "the fleet profile (TOML, docs/fleet-profile.md); required")
@@ -35,6 +38,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keys := fs.Int("keys", 0, "keys per generated key set without a key file in the profile (0 = the profile's traffic keys)")
 	load := fs.Bool("load", false, "instead of the storms: the request load on today's members under the profile's Zipf exponent over its keys, each node's requests against its weight (chbench load rows)")
 	switching := fs.Bool("switching", false, "instead of the storms: what leaving the profile's client costs, on today's members: the keys each other placement routes differently and the miss storm of the switch (chbench switch rows)")
+	replication := fs.Bool("replication", false, "instead of the storms: every planned change at the profile's replication factor R (> 1), the whole change at once: key-replica pairs re-homed and keys that lose every replica (chbench replication rows, op = the change's name)")
 	shares := fs.Bool("shares", false, "instead of the storms: each node's share of the keys on today's members against its weight share (chbench spread -shares rows)")
 	set, err := cli.Parse(fs, args)
 	if err != nil {
@@ -56,13 +60,16 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if p.Traffic.Trace != "" {
 		return cli.Usage(fmt.Errorf("-profile %s: trace %q: the commands read key files only so far; give the trace's keys as key_file", p.Path, p.Traffic.Trace))
 	}
-	if boolCount(*load, *shares, *switching) > 1 {
-		return cli.Usage(errors.New("-load, -shares and -switching: give one"))
+	if boolCount(*load, *shares, *switching, *replication) > 1 {
+		return cli.Usage(errors.New("-load, -replication, -shares and -switching: give one"))
+	}
+	if *replication && p.Replicas < 2 {
+		return cli.Usage(fmt.Errorf("-replication: the profile %s has replicas = %d: at R = 1 a key's one copy moves as the storms' moved fraction says; give replicas = 2 or more", p.Path, p.Replicas))
 	}
 	if *switching && p.Client == "" {
 		return cli.Usage(fmt.Errorf("-switching: the profile %s names no client", p.Path))
 	}
-	if len(p.Changes) == 0 && !*shares && !*load && !*switching {
+	if len(p.Changes) == 0 && (*replication || !*shares && !*load && !*switching) {
 		return cli.Usage(fmt.Errorf("-profile %s: no [[change]]: nothing to measure", p.Path))
 	}
 	if *algo == "all" && p.Client != "" && catalog.IsDialect(p.Client) {
@@ -132,6 +139,9 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		io.Copy(stderr, &errs)
 		return err
 	}
+	if *replication {
+		return fleetReplication(ctx, p, *algo, keyArgs, tmp, stdout, stderr)
+	}
 	var all []schema.Storm
 	for i, c := range p.Changes {
 		members := filepath.Join(tmp, fmt.Sprintf("members-%d.txt", i))
@@ -159,6 +169,41 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			} else {
 				rows[j].Op = c.Name
 			}
+		}
+		all = append(all, rows...)
+	}
+	return schema.WriteCSV(stdout, all)
+}
+
+// fleetReplication writes the replication rows (schema.Replication) of
+// every planned change of p at its replication factor: each change from
+// the membership it starts from, the whole change at once (a staged
+// change compares its first and last placement), op set to the change's
+// name. keyArgs are the key flags; tmp holds the membership files.
+func fleetReplication(ctx context.Context, p *fleet.Profile, algo string, keyArgs []string, tmp string, stdout, stderr io.Writer) error {
+	var all []schema.Replication
+	for i, c := range p.Changes {
+		members := filepath.Join(tmp, fmt.Sprintf("replication-%d.txt", i))
+		if err := writeMembership(members, p.Before(c)); err != nil {
+			return err
+		}
+		whole := c
+		whole.Step = 0
+		a := []string{"-algo", algo, "-members", members, "-format", "csv", "-placement", p.Placement, "-replicas", strconv.Itoa(p.Replicas)}
+		a = append(append(a, keyArgs...), changeFlags(whole)...)
+		var out, errs bytes.Buffer
+		if err := runReplication(ctx, a, &out, &errs); err != nil {
+			return fmt.Errorf("change %q: %w\n%s", c.Name, err, strings.TrimSpace(errs.String()))
+		}
+		for l := range strings.Lines(errs.String()) {
+			fmt.Fprintf(stderr, "change %s: %s", c.Name, l)
+		}
+		rows, err := schema.ReadCSV[schema.Replication](&out, "replication of change "+c.Name)
+		if err != nil {
+			return err
+		}
+		for j := range rows {
+			rows[j].Op = c.Name
 		}
 		all = append(all, rows...)
 	}

@@ -158,3 +158,62 @@ leave = ["10.0.0.2:11211"]
 		t.Errorf("profile without changes: %v", err)
 	}
 }
+
+// chbench fleet -replication measures every planned change at the
+// profile's replication factor, a staged change whole (its first and last
+// placement), on the membership it starts from: weights 2,1,1,1 growing
+// by two nodes of weight 1 hand 2/7 of the weight over, and the leave
+// after it one unit of 7. At replicas = 1 it is refused: the storms'
+// moved fraction already is the replica movement.
+func TestFleetReplication(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "r.toml")
+	text := `
+replicas = 2
+node = [ { id = "a", weight = 2 }, { id = "b" }, { id = "c" }, { id = "d" } ]
+[traffic]
+keys = 2000
+[[change]]
+name = "grow-to-6"
+join = [ { id = "e" }, { id = "f" } ]
+step = 1
+[[change]]
+name = "drop-b"
+after = "grow-to-6"
+leave = ["b"]
+`
+	if err := os.WriteFile(prof, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := runCLI(t, "fleet", "-profile", prof, "-replication", "-algo", "rendezvous,ring", "-sets", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	rows, err := schema.ReadCSV[schema.Replication](strings.NewReader(out), "fleet replication")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		algo, op string
+		from, to int
+	}
+	want := map[key]float64{
+		{"rendezvous", "grow-to-6", 4, 6}: 2.0 / 7, {"ring", "grow-to-6", 4, 6}: 2.0 / 7,
+		{"rendezvous", "drop-b", 6, 5}: 1.0 / 7, {"ring", "drop-b", 6, 5}: 1.0 / 7,
+	}
+	if len(rows) != len(want) {
+		t.Errorf("%d rows, want %d:\n%s", len(rows), len(want), out)
+	}
+	for _, r := range rows {
+		ideal, ok := want[key{r.Algo, r.Op, r.From, r.To}]
+		if !ok || r.Replicas != 2 || math.Abs(r.IdealFrac-ideal) > 1e-12 || r.Keys != 2000 || r.Placement != schema.PlacementFixed {
+			t.Errorf("row %s %s %d -> %d: replicas %d ideal %v keys %d placement %s; want one of %v at R = 2, 2,000 keys, fixed", r.Algo, r.Op, r.From, r.To, r.Replicas, r.IdealFrac, r.Keys, r.Placement, want)
+		}
+	}
+	if err := os.WriteFile(prof, []byte(strings.Replace(text, "replicas = 2", "replicas = 1", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "fleet", "-profile", prof, "-replication"); err == nil || !strings.Contains(err.Error(), "replicas = 1") {
+		t.Errorf("-replication at R = 1: %v, want it refused naming replicas = 1", err)
+	}
+}
