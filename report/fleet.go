@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -114,6 +115,7 @@ func writeFleet(b *strings.Builder, d *Data) {
 	var rest strings.Builder
 	even := writeFleetShares(&rest, d)
 	writeFleetLoad(&rest, d)
+	writeFleetLookup(&rest, d)
 	writeFleetSwitching(&rest, d)
 	least, measured := writeFleetChanges(&rest, d)
 	writeFleetReplication(&rest, d)
@@ -545,7 +547,7 @@ func writeFleetReplication(b *strings.Builder, d *Data) {
 				none = append(none, "`"+r.Algo+"`")
 			}
 		}
-		fmt.Fprintf(b, "\nFewest copies to make: %s (%s of the pairs, within each other's intervals).", strings.Join(fewest, ", "), numfmt.Percent(rows[0].PairsMovedFrac, 2))
+		fmt.Fprintf(b, "\nFewest copies to make: %s (%s of the pairs%s).", strings.Join(fewest, ", "), numfmt.Percent(rows[0].PairsMovedFrac, 2), withinEach(len(fewest)))
 		if len(none) > 0 {
 			fmt.Fprintf(b, " No key loses every replica under %s.", strings.Join(none, ", "))
 		} else {
@@ -553,4 +555,112 @@ func writeFleetReplication(b *strings.Builder, d *Data) {
 		}
 		b.WriteString("\n\n")
 	}
+}
+
+// writeFleetLookup writes, from fleet-lookup.txt, the lookup time of each
+// placement from a key string at the fleet's sizes (today's members and
+// the largest planned membership): benchmath's median over the runs with
+// its 95% interval, fastest at the largest size first; then those whose
+// interval reaches the fastest's, and the client beside them.
+func writeFleetLookup(b *strings.Builder, d *Data) {
+	p := d.profile.Fleet
+	b.WriteString("### How fast is a lookup at this fleet's sizes\n\n")
+	set := d.fleetLookup
+	if set == nil || len(set.Series) == 0 {
+		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", schema.FleetLookupFile, p.Path)
+		return
+	}
+	var sizes []float64
+	for _, sr := range set.Series {
+		for _, pt := range sr.Points {
+			sizes = append(sizes, pt.Nodes)
+		}
+	}
+	slices.Sort(sizes)
+	sizes = slices.Compact(sizes)
+	at := func(sr schema.BenchSeries, n float64) (schema.BenchPoint, bool) {
+		i := slices.IndexFunc(sr.Points, func(pt schema.BenchPoint) bool { return pt.Nodes == n })
+		if i < 0 {
+			return schema.BenchPoint{}, false
+		}
+		return sr.Points[i], true
+	}
+	largest := sizes[len(sizes)-1]
+	series := slices.Clone(set.Series)
+	key := func(sr schema.BenchSeries) float64 {
+		if pt, ok := at(sr, largest); ok {
+			return pt.Median
+		}
+		return math.Inf(1)
+	}
+	slices.SortStableFunc(series, func(x, y schema.BenchSeries) int { return cmp.Compare(key(x), key(y)) })
+	fmt.Fprintf(b, "One lookup from a key string to its node (hash the key, place it, index the members), on %s nodes of weight 1, the bench package's default IDs: the node count is what sets a lookup's cost (a heavier node adds ring points, a step of a ring's binary search per doubling). Median over the runs with its 95%% interval (benchmath); measured on %s.\n\n", joinCounts(sizes), md(set.Caption))
+	b.WriteString("| algorithm |")
+	for _, n := range sizes {
+		fmt.Fprintf(b, " at %s nodes [95%%] |", count(n))
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(sizes)) + "\n")
+	for _, sr := range series {
+		name := "`" + sr.Algo + "`"
+		if sr.Algo == p.Client {
+			name += " (today)"
+		}
+		b.WriteString("| " + name + " |")
+		for _, n := range sizes {
+			if pt, ok := at(sr, n); ok {
+				b.WriteString(" " + nsInterval(pt) + " |")
+			} else {
+				b.WriteString(" not measured |")
+			}
+		}
+		b.WriteString("\n")
+	}
+	best, ok := at(series[0], largest)
+	if !ok {
+		b.WriteString("\n")
+		return
+	}
+	var tied []string
+	for _, sr := range series {
+		if pt, ok := at(sr, largest); ok && pt.Lo <= best.Hi {
+			tied = append(tied, "`"+sr.Algo+"`")
+		}
+	}
+	fmt.Fprintf(b, "\nFastest at %s nodes: %s (%s ns%s).", count(largest), strings.Join(tied, ", "), numfmt.Sig3(best.Median), withinEach(len(tied)))
+	if i := slices.IndexFunc(series, func(sr schema.BenchSeries) bool { return sr.Algo == p.Client }); i > 0 {
+		if pt, ok := at(series[i], largest); ok && pt.Lo > best.Hi {
+			fmt.Fprintf(b, " Your client `%s` takes %s ns, %sx the fastest.", p.Client, numfmt.Sig3(pt.Median), fixed2(pt.Median/best.Median))
+		}
+	}
+	b.WriteString("\n\n")
+}
+
+// nsInterval writes a lookup median with its interval in ns ("42.1 ns
+// [41.0, 43.5]"), or the median alone when benchmath gave none.
+func nsInterval(pt schema.BenchPoint) string {
+	if !pt.CI {
+		return numfmt.Sig3(pt.Median) + " ns"
+	}
+	return numfmt.Interval(numfmt.Sig3(pt.Median)+" ns", numfmt.Sig3(pt.Lo), numfmt.Sig3(pt.Hi))
+}
+
+// joinCounts writes node counts as "40 and 60".
+func joinCounts(ns []float64) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = count(n)
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// withinEach returns ", the least; the others' intervals reach it" for
+// more than one algorithm named beside the least, else "".
+func withinEach(n int) string {
+	if n > 1 {
+		return ", the least; the others' intervals reach it"
+	}
+	return ""
 }

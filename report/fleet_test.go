@@ -1,7 +1,9 @@
 package report
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -258,10 +260,10 @@ fail = ["c"]
 		// Fewest first; 0.29 / (2/7) = 1.015, 0.40 / (2/7) = 1.40.
 		"| `rendezvous` | 29.00% [28.00%, 30.00%] | 1.01x | 0.000% [0.000%, 0.000%] |\n| `ring` | 30.00% [29.00%, 31.00%] | 1.05x | 0.100% [0.000%, 0.200%] |\n| `ketama` (today) | 40.00% [39.00%, 41.00%] | 1.40x | 0.200% [0.000%, 0.400%] |",
 		// ring's low end 29% reaches rendezvous's high end 30%; ketama's 39% does not.
-		"Fewest copies to make: `rendezvous`, `ring` (29.00% of the pairs, within each other's intervals). No key loses every replica under `rendezvous`.",
+		"Fewest copies to make: `rendezvous`, `ring` (29.00% of the pairs, the least; the others' intervals reach it). No key loses every replica under `rendezvous`.",
 		"**c-fails** (failure, 4 -> 3 nodes): ideal 20.00% of the pairs re-homed.",
 		"| `rendezvous` | 20.00% [19.00%, 21.00%] | 1.00x | 0.000% [0.000%, 0.000%] |\n| `ketama` (today) | 21.00% [20.00%, 22.00%] | 1.05x | 0.000% [0.000%, 0.000%] |",
-		"Fewest copies to make: `rendezvous`, `ketama` (20.00% of the pairs, within each other's intervals). No key loses every replica under `rendezvous`, `ketama`.",
+		"Fewest copies to make: `rendezvous`, `ketama` (20.00% of the pairs, the least; the others' intervals reach it). No key loses every replica under `rendezvous`, `ketama`.",
 	} {
 		if !strings.Contains(sec, want) {
 			t.Errorf("fleet section lacks %q:\n%s", want, sec)
@@ -276,5 +278,58 @@ fail = ["c"]
 	}
 	if rep := render(t, dir, FromFleet(r1)); strings.Contains(rep, "### The replicas on each planned change") {
 		t.Errorf("a replicas part at R = 1:\n%s", rep)
+	}
+}
+
+// The fleet section's lookups, from fleet-lookup.txt: each placement's
+// benchmath median and 95% interval at today's size and the largest
+// planned one, fastest at the largest first, the fastest named with
+// those whose interval reaches it, and the client's multiple of it.
+// Six samples a point: benchmath's distribution-free 95% interval is
+// then the smallest to the largest sample.
+func TestFleetLookupSection(t *testing.T) {
+	fp, err := fleet.Parse(strings.NewReader(`
+client = "ketama"
+node = [ { id = "a", weight = 2 }, { id = "b" }, { id = "c" }, { id = "d" } ]
+[[change]]
+name = "grow-to-6"
+join = [ { id = "e" }, { id = "f" } ]
+`), "l.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var txt strings.Builder
+	txt.WriteString("goos: linux\ngoarch: amd64\npkg: github.com/chbench/chbench/bench\ncpu: Test CPU\n")
+	for _, s := range []struct {
+		algo  string
+		nodes int
+		first int // samples first .. first+5 ns
+	}{{"ketama", 4, 30}, {"ketama", 6, 40}, {"rendezvous", 4, 10}, {"rendezvous", 6, 20}, {"ring", 4, 8}, {"ring", 6, 9}} {
+		for i := range 6 {
+			fmt.Fprintf(&txt, "BenchmarkLookup/algo=%s/nodes=%d/from=key-2 \t 1000000\t %d ns/op\t 0 B/op\t 0 allocs/op\n", s.algo, s.nodes, s.first+i)
+		}
+	}
+	dir := copyRun(t, nil)
+	if err := os.WriteFile(filepath.Join(dir, schema.FleetLookupFile), []byte(txt.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := render(t, dir, FromFleet(fp))
+	sec, _, _ := strings.Cut(rep[strings.Index(rep, "## Your fleet"):], "## Verdicts")
+	for _, want := range []string{
+		"### How fast is a lookup at this fleet's sizes",
+		"on 4 and 6 nodes of weight 1",
+		"| algorithm | at 4 nodes [95%] | at 6 nodes [95%] |\n|---|---|---|\n" +
+			"| `ring` | 10.5 ns [8.00, 13.0] | 11.5 ns [9.00, 14.0] |\n" +
+			"| `rendezvous` | 12.5 ns [10.0, 15.0] | 22.5 ns [20.0, 25.0] |\n" +
+			"| `ketama` (today) | 32.5 ns [30.0, 35.0] | 42.5 ns [40.0, 45.0] |",
+		// rendezvous's low end, 20, is past ring's high end, 14; 42.5 / 11.5 = 3.70.
+		"Fastest at 6 nodes: `ring` (11.5 ns). Your client `ketama` takes 42.5 ns, 3.70x the fastest.",
+	} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("fleet section lacks %q:\n%s", want, sec)
+		}
+	}
+	if rep := render(t, runDir, FromFleet(fp)); !strings.Contains(rep, "Not measured: `fleet-lookup.txt` is not in this run") {
+		t.Errorf("fleet section without fleet-lookup.txt:\n%s", rep)
 	}
 }

@@ -94,6 +94,11 @@ const (
 	// LookupFile is the Go benchmark output of package bench, read by
 	// [ReadBenchmarks].
 	LookupFile = "lookup.txt"
+	// FleetLookupFile is the Go benchmark output of package bench's
+	// BenchmarkLookup (from=key) at a fleet profile's sizes on its
+	// placements (make fleet), read by [ReadBenchmarks]; written only with
+	// PROFILE, so not among [Files].
+	FleetLookupFile = "fleet-lookup.txt"
 	// ReportFile is the design-review report (package report).
 	ReportFile = "REPORT.md"
 	// PlotsDir is the subdirectory the plots go to (package plots).

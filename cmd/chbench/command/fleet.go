@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -39,6 +40,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	load := fs.Bool("load", false, "instead of the storms: the request load on today's members under the profile's Zipf exponent over its keys, each node's requests against its weight (chbench load rows)")
 	switching := fs.Bool("switching", false, "instead of the storms: what leaving the profile's client costs, on today's members: the keys each other placement routes differently and the miss storm of the switch (chbench switch rows)")
 	replication := fs.Bool("replication", false, "instead of the storms: every planned change at the profile's replication factor R (> 1), the whole change at once: key-replica pairs re-homed and keys that lose every replica (chbench replication rows, op = the change's name)")
+	lookupArgs := fs.Bool("lookup-args", false, "instead of measuring: print the bench package's flags that time lookups at the profile's sizes (today's members and the largest planned membership) on its placements: go test -bench '^BenchmarkLookup$' ./bench/ -args $(chbench fleet -profile F -lookup-args)")
 	shares := fs.Bool("shares", false, "instead of the storms: each node's share of the keys on today's members against its weight share (chbench spread -shares rows)")
 	set, err := cli.Parse(fs, args)
 	if err != nil {
@@ -60,8 +62,8 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if p.Traffic.Trace != "" {
 		return cli.Usage(fmt.Errorf("-profile %s: trace %q: the commands read key files only so far; give the trace's keys as key_file", p.Path, p.Traffic.Trace))
 	}
-	if boolCount(*load, *shares, *switching, *replication) > 1 {
-		return cli.Usage(errors.New("-load, -replication, -shares and -switching: give one"))
+	if boolCount(*load, *shares, *switching, *replication, *lookupArgs) > 1 {
+		return cli.Usage(errors.New("-load, -lookup-args, -replication, -shares and -switching: give one"))
 	}
 	if *replication && p.Replicas < 2 {
 		return cli.Usage(fmt.Errorf("-replication: the profile %s has replicas = %d: at R = 1 a key's one copy moves as the storms' moved fraction says; give replicas = 2 or more", p.Path, p.Replicas))
@@ -69,7 +71,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *switching && p.Client == "" {
 		return cli.Usage(fmt.Errorf("-switching: the profile %s names no client", p.Path))
 	}
-	if len(p.Changes) == 0 && (*replication || !*shares && !*load && !*switching) {
+	if len(p.Changes) == 0 && (*replication || !*shares && !*load && !*switching && !*lookupArgs) {
 		return cli.Usage(fmt.Errorf("-profile %s: no [[change]]: nothing to measure", p.Path))
 	}
 	if *algo == "all" && p.Client != "" && catalog.IsDialect(p.Client) {
@@ -87,6 +89,14 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stderr, "chbench: skipping %s: no weights other than 1\n", strings.Join(out, ", "))
 		}
 		*algo = strings.Join(append(keep, p.Client), ",")
+	}
+	if *lookupArgs {
+		names, err := lookupPlacements(p, *algo)
+		if err != nil {
+			return cli.Usage(err)
+		}
+		_, err = fmt.Fprintf(stdout, "-fleet-nodes=%s -fleet-algos=%s\n", strings.Join(lookupSizes(p), ","), strings.Join(names, ","))
+		return err
 	}
 	tmp, err := os.MkdirTemp("", "chbench-fleet-")
 	if err != nil {
@@ -208,6 +218,47 @@ func fleetReplication(ctx context.Context, p *fleet.Profile, algo string, keyArg
 		all = append(all, rows...)
 	}
 	return schema.WriteCSV(stdout, all)
+}
+
+// lookupSizes returns the node counts a fleet's lookups are timed at:
+// today's members and, when larger, the largest membership any planned
+// change leads to.
+func lookupSizes(p *fleet.Profile) []string {
+	n, m := len(p.Nodes), len(p.Nodes)
+	for _, c := range p.Changes {
+		m = max(m, len(p.After(c)))
+	}
+	if m == n {
+		return []string{strconv.Itoa(n)}
+	}
+	return []string{strconv.Itoa(n), strconv.Itoa(m)}
+}
+
+// lookupPlacements returns the placements of a fleet's lookups: algo's
+// list, or for all every catalog algorithm that can place the fleet (a
+// weighted one: those that take weights) and the profile's client. A
+// placement the bench package cannot build (a program, exec:) is an
+// error naming it.
+func lookupPlacements(p *fleet.Profile, algo string) ([]string, error) {
+	var names []string
+	if algo == "all" {
+		for _, name := range catalog.Names() {
+			if in, err := catalog.Describe(name); err == nil && (in.Weighted || !p.Weighted()) {
+				names = append(names, name)
+			}
+		}
+	} else {
+		names = strings.Split(algo, ",")
+	}
+	if p.Client != "" && !slices.Contains(names, p.Client) && algo == "all" {
+		names = append(names, p.Client)
+	}
+	for _, n := range names {
+		if _, err := catalog.Describe(n); err != nil {
+			return nil, fmt.Errorf("-lookup-args: %q: the lookup benchmarks build catalog placements only: %w", n, err)
+		}
+	}
+	return names, nil
 }
 
 // changeFlags returns the storm flags of change c: its joins, leaves or

@@ -217,3 +217,37 @@ leave = ["b"]
 		t.Errorf("-replication at R = 1: %v, want it refused naming replicas = 1", err)
 	}
 }
+
+// chbench fleet -lookup-args prints the bench package's flags that time
+// lookups at the profile's sizes: today's 4 members and the 6 after the
+// growth (the leave after it is smaller), on the given placements, or
+// with all on those that place a weighted fleet and the client; a
+// program (exec:) is refused, the bench package builds catalog
+// placements only.
+func TestFleetLookupArgs(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "l.toml")
+	if err := os.WriteFile(prof, []byte(`
+client = "twemproxy-ketama-md5"
+node = [ { id = "10.0.0.1:11211", weight = 2 }, { id = "10.0.0.2:11211" }, { id = "10.0.0.3:11211" }, { id = "10.0.0.4:11211" } ]
+[[change]]
+name = "grow-to-6"
+join = [ { id = "10.0.0.5:11211" }, { id = "10.0.0.6:11211" } ]
+[[change]]
+name = "drop-2"
+after = "grow-to-6"
+leave = ["10.0.0.2:11211", "10.0.0.3:11211", "10.0.0.4:11211"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "fleet", "-profile", prof, "-lookup-args", "-algo", "rendezvous,ring")
+	if err != nil || out != "-fleet-nodes=4,6 -fleet-algos=rendezvous,ring\n" {
+		t.Errorf("-lookup-args -algo rendezvous,ring: %q, %v", out, err)
+	}
+	out, _, err = runCLI(t, "fleet", "-profile", prof, "-lookup-args")
+	if err != nil || !strings.HasPrefix(out, "-fleet-nodes=4,6 -fleet-algos=ring,rendezvous,") || !strings.HasSuffix(out, ",twemproxy-ketama-md5\n") || strings.Contains(out, "jump") {
+		t.Errorf("-lookup-args: %q, %v; want the weighted algorithms and the client at 4 and 6 nodes", out, err)
+	}
+	if _, _, err := runCLI(t, "fleet", "-profile", prof, "-lookup-args", "-algo", "exec:./x"); err == nil || !strings.Contains(err.Error(), "exec:./x") {
+		t.Errorf("-lookup-args with a program: %v, want it refused naming it", err)
+	}
+}
