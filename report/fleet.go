@@ -107,11 +107,18 @@ func writeFleet(b *strings.Builder, d *Data) {
 	}
 	t := p.Traffic
 	src := fmt.Sprintf("%s generated keys a set", count(float64(t.Keys)))
-	if t.KeyFile != "" {
+	ws := count(float64(t.KeyCount())) + " keys"
+	switch {
+	case t.KeyFile != "":
 		src = "the keys of `" + t.KeyFile + "`"
+	case t.Trace != "":
+		src = "the distinct keys of the trace `" + t.Trace + "`, each once in order of first appearance"
+		if t.WorkingSet == 0 {
+			ws = "the trace's distinct keys"
+		}
 	}
-	fmt.Fprintf(b, "- **Traffic**: %s reads/s at hit ratio %s (%s reads/s reach the database), a working set of %s keys, Zipf s = %s; movement measured on %s.\n\n",
-		reads(t.Reads), numfmt.Percent(t.HitRatio, 2), reads(t.Reads*(1-t.HitRatio)), count(float64(t.KeyCount())), num(t.Zipf), src)
+	fmt.Fprintf(b, "- **Traffic**: %s reads/s at hit ratio %s (%s reads/s reach the database), a working set of %s, Zipf s = %s; movement measured on %s.\n\n",
+		reads(t.Reads), numfmt.Percent(t.HitRatio, 2), reads(t.Reads*(1-t.HitRatio)), ws, num(t.Zipf), src)
 	var rest strings.Builder
 	even := writeFleetShares(&rest, d)
 	writeFleetLoad(&rest, d)
@@ -422,7 +429,11 @@ func writeFleetLoad(b *strings.Builder, d *Data) {
 	rows := slices.Clone(d.fleetLoad)
 	slices.SortStableFunc(rows, func(x, y schema.Load) int { return cmp.Compare(x.PeakToMean, y.PeakToMean) })
 	r0 := rows[0]
-	fmt.Fprintf(b, "Requests drawn from a Zipf law with s = %s over the profile's keys (%s requests per key set), on today's members. Peak-to-mean: the busiest node's share of the requests over its weight share (1 = every node serves exactly its weight's part), 95%% interval over key sets.\n\n", num(p.Traffic.Zipf), count(float64(r0.Requests)))
+	law := fmt.Sprintf("drawn from a Zipf law with s = %s over the profile's keys (%s requests per key set)", num(p.Traffic.Zipf), count(float64(r0.Requests)))
+	if r0.Zipf == nil && p.Traffic.Trace != "" {
+		law = fmt.Sprintf("of the trace `%s`, replayed as recorded (%s requests)", p.Traffic.Trace, count(float64(r0.Requests)))
+	}
+	fmt.Fprintf(b, "Requests %s, on today's members. Peak-to-mean: the busiest node's share of the requests over its weight share (1 = every node serves exactly its weight's part), 95%% interval over key sets.\n\n", law)
 	b.WriteString("| algorithm | request peak-to-mean [95%] | hottest key's node (first key set) | hot-key floor there |\n|---|---|---|---|\n")
 	for _, r := range rows {
 		name := "`" + r.Algo + "`"

@@ -333,3 +333,41 @@ join = [ { id = "e" }, { id = "f" } ]
 		t.Errorf("fleet section without fleet-lookup.txt:\n%s", rep)
 	}
 }
+
+// With a trace as the profile's key source the section says the
+// movement was measured on its distinct keys, that the working set is
+// theirs when the profile gives none, and that the request load replays
+// the trace (fleet-load.csv rows without a Zipf exponent) rather than a
+// Zipf law.
+func TestFleetTraceSection(t *testing.T) {
+	fp, err := fleet.Parse(strings.NewReader(`
+node = [ { id = "a", weight = 2 }, { id = "b" } ]
+[traffic]
+trace = "t.txt"
+trace_format = "key-count"
+`), "t.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := copyRun(t, nil)
+	f, err := os.Create(schema.FleetLoadFile.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.WriteCSV(f, []schema.Load{{Nodes: 2, Requests: 79, PeakToMean: 1.2, PeakToMeanLo: 1.1, PeakToMeanHi: 1.3,
+		CV: 0.1, CVLo: 0.05, CVHi: 0.15, MaxShare: 0.5, MaxShareLo: 0.45, MaxShareHi: 0.55, HotShare: 0.04, HotShareLo: 0.04, HotShareHi: 0.04,
+		Floor: 1, FloorMinNode: 1, FloorHotNode: 1, HotKeyNode: "b",
+		Config: schema.Config{Algo: "rendezvous", Hash: "xxhash", Keys: 79, Sets: 2, Seed: 1, KeyFile: "t.txt", GoVersion: "go1.26", Commit: "test"}}}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rep := render(t, dir, FromFleet(fp))
+	for _, want := range []string{
+		"a working set of the trace's distinct keys, Zipf s = 0.99; movement measured on the distinct keys of the trace `t.txt`, each once in order of first appearance.",
+		"Requests of the trace `t.txt`, replayed as recorded (79 requests), on today's members.",
+	} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("fleet section lacks %q:\n%s", want, rep)
+		}
+	}
+}

@@ -59,9 +59,6 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return cli.Usage(fmt.Errorf("-profile: %w", err))
 	}
-	if p.Traffic.Trace != "" {
-		return cli.Usage(fmt.Errorf("-profile %s: trace %q: the commands read key files only so far; give the trace's keys as key_file", p.Path, p.Traffic.Trace))
-	}
 	if boolCount(*load, *shares, *switching, *replication, *lookupArgs) > 1 {
 		return cli.Usage(errors.New("-load, -lookup-args, -replication, -shares and -switching: give one"))
 	}
@@ -107,9 +104,27 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *commit != "" {
 		keyArgs = append(keyArgs, "-commit", *commit)
 	}
-	if p.Traffic.KeyFile != "" {
+	// traceKeys are the flags of a trace's distinct keys for the commands
+	// whose -trace-keys defaults otherwise (storm's to every request).
+	var traceKeys []string
+	switch {
+	case p.Traffic.Trace != "":
+		keyArgs = append(keyArgs, "-trace", p.Traffic.Trace)
+		if p.Traffic.TraceFormat != "" {
+			keyArgs = append(keyArgs, "-trace-format", p.Traffic.TraceFormat)
+		}
+		traceKeys = []string{"-trace-keys", "distinct"}
+		if p.Traffic.WorkingSet == 0 && (*switching || !*shares && !*load && !*replication) {
+			n, err := traceDistinct(p.Traffic, *sets, stderr)
+			if err != nil {
+				return err
+			}
+			p.Traffic.WorkingSet = n
+			fmt.Fprintf(stderr, "chbench: working set %d keys: the trace's distinct keys\n", n)
+		}
+	case p.Traffic.KeyFile != "":
 		keyArgs = append(keyArgs, "-keyfile", p.Traffic.KeyFile)
-	} else {
+	default:
 		n := p.Traffic.Keys
 		if *keys > 0 {
 			n = *keys
@@ -142,7 +157,9 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		a := append([]string{"-algo", *algo, "-members", members, "-format", "csv"}, keyArgs...)
 		var errs bytes.Buffer
 		if *shares {
-			err = runSpread(ctx, append(a, "-shares", "-draws", "0", "-placement", p.Placement), stdout, &errs)
+			err = runSpread(ctx, append(append(a, traceKeys...), "-shares", "-draws", "0", "-placement", p.Placement), stdout, &errs)
+		} else if p.Traffic.Trace != "" { // the trace's own requests, replayed
+			err = runLoad(ctx, a, stdout, &errs)
 		} else {
 			err = runLoad(ctx, append(a, "-zipf", num(p.Traffic.Zipf), "-requests", strconv.Itoa(p.Traffic.Requests)), stdout, &errs)
 		}
@@ -150,7 +167,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *replication {
-		return fleetReplication(ctx, p, *algo, keyArgs, tmp, stdout, stderr)
+		return fleetReplication(ctx, p, *algo, append(keyArgs, traceKeys...), tmp, stdout, stderr)
 	}
 	var all []schema.Storm
 	for i, c := range p.Changes {
@@ -161,7 +178,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		a := []string{"-algo", *algo, "-members", members, "-format", "csv", "-placement", p.Placement,
 			"-reads", num(p.Traffic.Reads), "-hit", num(p.Traffic.HitRatio),
 			"-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}
-		a = append(append(a, keyArgs...), changeFlags(c)...)
+		a = append(append(append(a, keyArgs...), traceKeys...), changeFlags(c)...)
 		var out, errs bytes.Buffer
 		if err := runStorm(ctx, a, &out, &errs); err != nil {
 			return fmt.Errorf("change %q: %w\n%s", c.Name, err, strings.TrimSpace(errs.String()))
@@ -218,6 +235,23 @@ func fleetReplication(ctx context.Context, p *fleet.Profile, algo string, keyArg
 		all = append(all, rows...)
 	}
 	return schema.WriteCSV(stdout, all)
+}
+
+// traceDistinct returns the distinct keys of the trace of t, dealt into
+// sets key sets (trace.KeySource, read once; what it read is said on
+// stderr).
+func traceDistinct(t fleet.Traffic, sets int, stderr io.Writer) (int, error) {
+	tr := cli.Trace{Path: t.Trace, Format: t.TraceFormat}
+	in, err := tr.Input(stderr, false)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	ks, _, err := in.KeySource(sets, true)
+	if err != nil {
+		return 0, err
+	}
+	return ks.Keys(), nil
 }
 
 // lookupSizes returns the node counts a fleet's lookups are timed at:

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -249,5 +250,90 @@ leave = ["10.0.0.2:11211", "10.0.0.3:11211", "10.0.0.4:11211"]
 	}
 	if _, _, err := runCLI(t, "fleet", "-profile", prof, "-lookup-args", "-algo", "exec:./x"); err == nil || !strings.Contains(err.Error(), "exec:./x") {
 		t.Errorf("-lookup-args with a program: %v, want it refused naming it", err)
+	}
+}
+
+// A profile's trace is its key source: its 40 distinct keys (each once,
+// though the key-count trace requests them 79 times) are the keys of the
+// storms, the shares and the switch, and the working set when the
+// profile gives none; the request load replays the trace's 79 requests
+// instead of drawing Zipf ones. Weights 2,1,1,1 and one joining node of
+// weight 1: ideal 1/6.
+func TestFleetTraceKeys(t *testing.T) {
+	dir := t.TempDir()
+	var tr strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&tr, "key-%d\t%d\n", i, i%3+1) // 14 x 1 + 13 x 2 + 13 x 3 = 79 requests
+	}
+	trPath := filepath.Join(dir, "t.txt")
+	if err := os.WriteFile(trPath, []byte(tr.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(dir, "t.toml")
+	text := `
+client = "ketama"
+node = [ { id = "a", weight = 2 }, { id = "b" }, { id = "c" }, { id = "d" } ]
+[traffic]
+trace = "t.txt"
+trace_format = "key-count"
+[[change]]
+name = "grow-to-5"
+join = [ { id = "e" } ]
+`
+	if err := os.WriteFile(prof, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(extra ...string) string {
+		t.Helper()
+		out, stderr, err := runCLI(t, append([]string{"fleet", "-profile", prof, "-algo", "rendezvous,ketama", "-sets", "2"}, extra...)...)
+		if err != nil {
+			t.Fatalf("fleet %v: %v\n%s", extra, err, stderr)
+		}
+		return out
+	}
+	storms, err := schema.ReadCSV[schema.Storm](strings.NewReader(run()), "storms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range storms {
+		if r.Keys != 40 || r.WorkingSet != 40 || r.KeyFile != trPath || math.Abs(r.IdealFrac-1.0/6) > 1e-12 {
+			t.Errorf("storm %s: keys %d working set %d key file %q ideal %v; want the trace's 40 distinct keys, %s, 1/6", r.Algo, r.Keys, r.WorkingSet, r.KeyFile, r.IdealFrac, trPath)
+		}
+	}
+	shares, err := schema.ReadCSV[schema.ShareRow](strings.NewReader(run("-shares")), "shares")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range shares {
+		if r.Keys != 40 { // shares rows carry no key_file column
+			t.Errorf("share %s %s: keys %d; want the trace's 40", r.Algo, r.ID, r.Keys)
+		}
+	}
+	sws, err := schema.ReadCSV[schema.Switch](strings.NewReader(run("-switching")), "switching")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sws) != 1 || sws[0].Keys != 40 || sws[0].WorkingSet != 40 || sws[0].ToAlgo != "rendezvous" {
+		t.Errorf("switching rows %+v; want ketama -> rendezvous on 40 keys, working set 40", sws)
+	}
+	loads, err := schema.ReadCSV[schema.Load](strings.NewReader(run("-load")), "load")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range loads {
+		if r.Zipf != nil || r.Requests != 79 {
+			t.Errorf("load %s: zipf %v requests %d; want the trace's 79 requests, no Zipf law", r.Algo, r.Zipf, r.Requests)
+		}
+	}
+	// A working set the profile gives is kept.
+	if err := os.WriteFile(prof, []byte(strings.Replace(text, `trace_format = "key-count"`, "trace_format = \"key-count\"\nworking_set = 1000", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	storms, err = schema.ReadCSV[schema.Storm](strings.NewReader(run()), "storms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(storms) == 0 || storms[0].WorkingSet != 1000 || storms[0].Keys != 40 {
+		t.Errorf("storms with working_set = 1000: %+v", storms)
 	}
 }
