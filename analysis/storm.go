@@ -355,7 +355,9 @@ func CheckStorm(o Options, s Sweep, m StormModel, points int) error {
 		return err
 	}
 	for _, sc := range s.Scenarios {
-		if len(sc.Steps) != 1 {
+		// A staged change (PerStep) is one storm per step, as SweepStorm
+		// derives it.
+		if len(sc.Steps) != 1 && !sc.PerStep {
 			return fmt.Errorf("scenario %s has %d steps: a miss storm follows one membership change", sc.Op, len(sc.Steps))
 		}
 	}
