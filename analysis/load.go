@@ -340,7 +340,12 @@ const (
 // law, and a request balancer's in-flight queue (at most min(K, R)
 // entries, K = inFlight).
 func (o LoadOptions) streamNeed(perRequest int64, inFlight int) (int64, string) {
-	keys := int64(o.Keys.(*keyset.Generator).Keys())
+	// A stream spans one key set's keys: generated, or a key file's (whose
+	// count over every set bounds them).
+	var keys int64
+	if k, ok := o.Keys.(interface{ Keys() int }); ok {
+		keys = int64(k.Keys())
+	}
 	laws := int64(len(o.Zipfs))
 	queue := min(int64(inFlight), int64(o.Requests))
 	need := memory.Mul(int64(o.Requests), perRequest)
