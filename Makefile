@@ -523,14 +523,16 @@ reference: build
 plots: build
 	$(CHBENCH) plot -dir $(OUT)
 
-## fleet: with PROFILE, the miss storm of every planned change of that fleet on its members, weights, keys and traffic (OUT/fleet-storm.csv) each node's share against its weight (OUT/fleet-shares.csv) its requests under the profile's Zipf law (OUT/fleet-load.csv) and, with a client, what leaving it costs (OUT/fleet-switching.csv), for the report's "Your fleet".
+## fleet: with PROFILE, the miss storm of every planned change of that fleet on its members, weights, keys and traffic (OUT/fleet-storm.csv) each node's share against its weight (OUT/fleet-shares.csv) its requests under the profile's Zipf law (OUT/fleet-load.csv) the lookup time of its placements at today's size and the largest planned (OUT/fleet-lookup.txt) with a client, what leaving it costs (OUT/fleet-switching.csv) and, at replicas = R > 1, each planned change's replica movement (OUT/fleet-replication.csv), for the report's "Your fleet".
 fleet: build $(if $(filter %/examples/fleet/cache-40-60.toml,$(abspath $(PROFILE))),examples/fleet/cache-keys.txt)
 	@if [ -z "$(PROFILE)" ]; then echo "usage: make fleet PROFILE=file" >&2; exit 2; fi
 	mkdir -p $(OUT)
 	$(CHBENCH) fleet -profile $(PROFILE) -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(call save,fleet-storm.csv)
 	$(CHBENCH) fleet -profile $(PROFILE) -shares -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(call save,fleet-shares.csv)
 	$(CHBENCH) fleet -profile $(PROFILE) -load -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(call save,fleet-load.csv)
+	args=$$($(CHBENCH) fleet -profile $(PROFILE) -lookup-args) && $(GO) test -run '^$$' -bench '^BenchmarkLookup$$/algo=/nodes=/from=key$$' -count $(COUNT) -benchtime $(BENCHTIME) -timeout 30m ./bench/ -args $$args $(call save,fleet-lookup.txt)
 	$(if $(shell grep -qE '^[[:space:]]*client[[:space:]]*=' $(PROFILE) 2>/dev/null && echo y),$(CHBENCH) fleet -profile $(PROFILE) -switching -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(call save,fleet-switching.csv))
+	$(if $(shell grep -qE '^[[:space:]]*replicas[[:space:]]*=[[:space:]]*[2-9]' $(PROFILE) 2>/dev/null && echo y),$(CHBENCH) fleet -profile $(PROFILE) -replication -sets $(SETS) -seed $(SEED) -commit $(COMMIT) $(call save,fleet-replication.csv))
 
 # The example fleet's 300,000-key dump: made by a seeded program, the same
 # bytes on every machine, instead of being committed.

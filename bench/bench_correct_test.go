@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -130,5 +131,33 @@ func TestLookupDialectsCoverShapes(t *testing.T) {
 	}
 	if len(benched) != len(LookupDialects) {
 		t.Errorf("LookupDialects repeat a shape: %v", benched)
+	}
+}
+
+// -fleet-nodes and -fleet-algos replace BenchmarkLookup's node counts
+// and placements with a fleet's (chbench fleet -lookup-args): the counts
+// sorted without repeats, a dialect at exactly those counts (not capped
+// to DialectNodeCounts), and a bad count or unknown placement an error
+// naming it. Without them the defaults hold.
+func TestFleetLookupFlags(t *testing.T) {
+	defer func(n, a string) { *fleetNodes, *fleetAlgos = n, a }(*fleetNodes, *fleetAlgos)
+	if got, err := lookupCounts("rendezvous"); err != nil || fmt.Sprint(got) != fmt.Sprint(nodeCounts(true)) {
+		t.Errorf("default counts: %v, %v; want %v", got, err, nodeCounts(true))
+	}
+	*fleetNodes, *fleetAlgos = "60,40,60", "rendezvous,twemproxy-ketama-fnv1a-64"
+	for _, algo := range []string{"rendezvous", "twemproxy-ketama-fnv1a-64"} {
+		if got, err := lookupCounts(algo); err != nil || fmt.Sprint(got) != "[40 60]" {
+			t.Errorf("%s: counts %v, %v; want [40 60]", algo, got, err)
+		}
+	}
+	if got, err := lookupPlacements(); err != nil || fmt.Sprint(got) != "[rendezvous twemproxy-ketama-fnv1a-64]" {
+		t.Errorf("placements %v, %v", got, err)
+	}
+	*fleetNodes, *fleetAlgos = "40,0", "rendezvous,nosuch"
+	if _, err := lookupCounts("rendezvous"); err == nil || !strings.Contains(err.Error(), `"0" is not a node count`) {
+		t.Errorf("-fleet-nodes 40,0: %v", err)
+	}
+	if _, err := lookupPlacements(); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("-fleet-algos with nosuch: %v", err)
 	}
 }

@@ -1,8 +1,12 @@
 package bench
 
 import (
+	"flag"
 	"fmt"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -47,28 +51,83 @@ func hashes(p algorithms.Placer, keys []string) []uint64 {
 	return hs
 }
 
-// lookupCounts returns the node counts BenchmarkLookup measures algo at:
-// every one of NodeCounts for an algorithm, the dialectNodeCounts of a
-// dialect.
-func lookupCounts(algo string) []int {
-	if catalog.IsDialect(algo) {
-		return dialectNodeCounts(algo)
+// The flags of a fleet's lookups (chbench fleet -lookup-args prints them
+// for a fleet profile): BenchmarkLookup at the fleet's node counts, on
+// its placements, instead of NodeCounts and every algorithm.
+var (
+	fleetNodes = flag.String("fleet-nodes", "", "BenchmarkLookup only at these comma-separated node counts (a fleet's sizes), every placement alike, dialects included")
+	fleetAlgos = flag.String("fleet-algos", "", "BenchmarkLookup only on these comma-separated placements (algorithms and dialects)")
+)
+
+// fleetCounts returns the node counts of -fleet-nodes (nil without it),
+// each a whole number >= 1, in increasing order without repeats.
+func fleetCounts() ([]int, error) {
+	if *fleetNodes == "" {
+		return nil, nil
 	}
-	return nodeCounts(true)
+	var out []int
+	for _, f := range strings.Split(*fleetNodes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("-fleet-nodes %q: %q is not a node count >= 1", *fleetNodes, f)
+		}
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
-// lookupNames returns the placements of BenchmarkLookup: every algorithm,
-// then LookupDialects.
+// lookupCounts returns the node counts BenchmarkLookup measures algo at:
+// the -fleet-nodes counts when given, else every one of NodeCounts for
+// an algorithm and the dialectNodeCounts of a dialect.
+func lookupCounts(algo string) ([]int, error) {
+	fc, err := fleetCounts()
+	switch {
+	case err != nil || fc != nil:
+		return fc, err
+	case catalog.IsDialect(algo):
+		return dialectNodeCounts(algo), nil
+	}
+	return nodeCounts(true), nil
+}
+
+// lookupNames returns the default placements of BenchmarkLookup: every
+// algorithm, then LookupDialects.
 func lookupNames() []string { return append(catalog.Names(), LookupDialects...) }
+
+// lookupPlacements returns the placements BenchmarkLookup measures: those
+// of -fleet-algos when given (each known to the catalog), else
+// lookupNames.
+func lookupPlacements() ([]string, error) {
+	if *fleetAlgos == "" {
+		return lookupNames(), nil
+	}
+	names := strings.Split(*fleetAlgos, ",")
+	for _, n := range names {
+		if _, err := catalog.Describe(n); err != nil {
+			return nil, fmt.Errorf("-fleet-algos %q: %w", *fleetAlgos, err)
+		}
+	}
+	return names, nil
+}
 
 // BenchmarkLookup measures one lookup per op: from=key is Locate on a key
 // string (end to end), from=hash is LocateHash on a precomputed key hash
-// (placement alone); for every algorithm and LookupDialects.
+// (placement alone); for every algorithm and LookupDialects, or with
+// -fleet-algos and -fleet-nodes a fleet's placements at its sizes.
 func BenchmarkLookup(b *testing.B) {
 	keys := Pool(b)
-	for _, algo := range lookupNames() {
+	names, err := lookupPlacements()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, algo := range names {
 		b.Run("algo="+algo, func(b *testing.B) {
-			for _, n := range lookupCounts(algo) {
+			counts, err := lookupCounts(algo)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, n := range counts {
 				b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
 					p := NewPlacer(b, algo, n)
 					hs := hashes(p, keys)

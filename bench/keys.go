@@ -40,7 +40,10 @@
 // join to N+1. The names carry no configuration because there is one.
 //
 // Node counts are [NodeCounts] (10, 100, 1000, 10000); with -short the
-// largest is left out of Build, LookupParallel and LookupSwap.
+// largest is left out of Build, LookupParallel and LookupSwap. The test
+// flags -fleet-nodes N[,M...] and -fleet-algos A[,B...] (chbench fleet
+// -lookup-args prints them for a fleet profile) make Lookup measure only
+// those placements at only those node counts, dialects too.
 //
 // Lookup also measures [LookupDialects], one dialect of each lookup shape
 // of the real clients and proxies, beside the algorithms under the same

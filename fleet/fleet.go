@@ -67,7 +67,8 @@ type Traffic struct {
 	Reads    float64 // reads per second reaching the fleet, > 0
 	HitRatio float64 // steady hit ratio, 0 <= h < 1
 	// WorkingSet is the distinct keys the fleet serves (>= 1): given, or
-	// the key file's lines, or Keys.
+	// Keys; with a Trace and none given 0, which stands for the trace's
+	// distinct keys (counted where the trace is read: chbench fleet).
 	WorkingSet int
 	Zipf       float64 // Zipf exponent s of key popularity, >= 0
 	// KeyFile is a file of keys, one a line ("" = none); Trace a trace of
@@ -196,7 +197,7 @@ func (p *Profile) Weighted() bool {
 }
 
 // KeyCount is the keys the profile's traffic spans: the working set, at
-// least 1.
+// least 1 (1 for a trace's uncounted distinct keys: see WorkingSet).
 func (t Traffic) KeyCount() int { return max(1, t.WorkingSet) }
 
 // weightOf turns memory sizes into weights: each over the smallest, so

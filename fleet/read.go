@@ -288,6 +288,9 @@ func (rd *reader) traffic() error {
 		tr.TraceFormat = t.TraceFormat
 	}
 	tr.WorkingSet = tr.Keys
+	if tr.Trace != "" {
+		tr.WorkingSet = 0 // the trace's distinct keys, counted where it is read
+	}
 	if t.WorkingSet != nil {
 		if *t.WorkingSet < 1 {
 			return rd.loc.errAt(at("working_set"), "working_set = %d: want at least 1 key", *t.WorkingSet)

@@ -89,8 +89,13 @@ type Data struct {
 	fleetLoad []schema.Load
 	// fleetSwitching holds fleet-switching.csv's rows likewise.
 	fleetSwitching []schema.Switch
-	rows           []algoRow // catalog order, algorithms present in at least one file
-	missing        []string  // result files absent from Dir, in the order of the constants above
+	// fleetReplication holds fleet-replication.csv's rows likewise.
+	fleetReplication []schema.Replication
+	// fleetLookup holds fleet-lookup.txt's Lookup from=key ns/op set
+	// likewise (nil without the file or the set).
+	fleetLookup *schema.BenchSet
+	rows        []algoRow // catalog order, algorithms present in at least one file
+	missing     []string  // result files absent from Dir, in the order of the constants above
 
 	// The run.
 	machine    string   // lookup.txt: goos/goarch, cpu, GOMAXPROCS, runs per point
@@ -239,7 +244,33 @@ func Load(dir string, p Profile) (*Data, error) {
 		}
 		d.fleetSwitching = rows
 	}
-	if all := resultFiles(); len(d.missing) == len(all) && d.fleetStorm == nil && d.fleetShares == nil && d.fleetLoad == nil {
+	if p.Fleet != nil && schema.FleetReplicationFile.Exists(dir) {
+		rows, err := schema.FleetReplicationFile.Read(dir)
+		if err != nil {
+			return nil, err
+		}
+		d.fleetReplication = rows
+	}
+	if path := filepath.Join(dir, schema.FleetLookupFile); p.Fleet != nil {
+		if _, err := os.Stat(path); err == nil {
+			sets, err := schema.ReadBenchmarks(path)
+			if err != nil {
+				return nil, err
+			}
+			for i, s := range sets {
+				if s.Name == "Lookup" && s.Variant == "from=key" && s.Unit == "ns/op" {
+					d.fleetLookup = &sets[i]
+				}
+			}
+			if d.fleetLookup == nil {
+				return nil, fmt.Errorf("%s: no BenchmarkLookup from=key results (want the bench package's go test -bench output at the fleet's sizes)", path)
+			}
+			if strings.ContainsAny(d.fleetLookup.Caption, "`|") {
+				return nil, fmt.Errorf("%s: %q: backquotes and \"|\" are not allowed in its configuration lines", path, d.fleetLookup.Caption)
+			}
+		}
+	}
+	if all := resultFiles(); len(d.missing) == len(all) && d.fleetStorm == nil && d.fleetShares == nil && d.fleetLoad == nil && d.fleetReplication == nil && d.fleetLookup == nil {
 		return nil, fmt.Errorf("%s: no result files (want at least one of %s)", dir, strings.Join(all, ", "))
 	}
 	for _, r := range ld.rows {

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -106,16 +107,25 @@ func writeFleet(b *strings.Builder, d *Data) {
 	}
 	t := p.Traffic
 	src := fmt.Sprintf("%s generated keys a set", count(float64(t.Keys)))
-	if t.KeyFile != "" {
+	ws := count(float64(t.KeyCount())) + " keys"
+	switch {
+	case t.KeyFile != "":
 		src = "the keys of `" + t.KeyFile + "`"
+	case t.Trace != "":
+		src = "the distinct keys of the trace `" + t.Trace + "`, each once in order of first appearance"
+		if t.WorkingSet == 0 {
+			ws = "the trace's distinct keys"
+		}
 	}
-	fmt.Fprintf(b, "- **Traffic**: %s reads/s at hit ratio %s (%s reads/s reach the database), a working set of %s keys, Zipf s = %s; movement measured on %s.\n\n",
-		reads(t.Reads), numfmt.Percent(t.HitRatio, 2), reads(t.Reads*(1-t.HitRatio)), count(float64(t.KeyCount())), num(t.Zipf), src)
+	fmt.Fprintf(b, "- **Traffic**: %s reads/s at hit ratio %s (%s reads/s reach the database), a working set of %s, Zipf s = %s; movement measured on %s.\n\n",
+		reads(t.Reads), numfmt.Percent(t.HitRatio, 2), reads(t.Reads*(1-t.HitRatio)), ws, num(t.Zipf), src)
 	var rest strings.Builder
 	even := writeFleetShares(&rest, d)
 	writeFleetLoad(&rest, d)
+	writeFleetLookup(&rest, d)
 	writeFleetSwitching(&rest, d)
 	least, measured := writeFleetChanges(&rest, d)
+	writeFleetReplication(&rest, d)
 	writeFleetSummary(b, p, even, least, measured)
 	b.WriteString(rest.String())
 }
@@ -419,7 +429,11 @@ func writeFleetLoad(b *strings.Builder, d *Data) {
 	rows := slices.Clone(d.fleetLoad)
 	slices.SortStableFunc(rows, func(x, y schema.Load) int { return cmp.Compare(x.PeakToMean, y.PeakToMean) })
 	r0 := rows[0]
-	fmt.Fprintf(b, "Requests drawn from a Zipf law with s = %s over the profile's keys (%s requests per key set), on today's members. Peak-to-mean: the busiest node's share of the requests over its weight share (1 = every node serves exactly its weight's part), 95%% interval over key sets.\n\n", num(p.Traffic.Zipf), count(float64(r0.Requests)))
+	law := fmt.Sprintf("drawn from a Zipf law with s = %s over the profile's keys (%s requests per key set)", num(p.Traffic.Zipf), count(float64(r0.Requests)))
+	if r0.Zipf == nil && p.Traffic.Trace != "" {
+		law = fmt.Sprintf("of the trace `%s`, replayed as recorded (%s requests)", p.Traffic.Trace, count(float64(r0.Requests)))
+	}
+	fmt.Fprintf(b, "Requests %s, on today's members. Peak-to-mean: the busiest node's share of the requests over its weight share (1 = every node serves exactly its weight's part), 95%% interval over key sets.\n\n", law)
 	b.WriteString("| algorithm | request peak-to-mean [95%] | hottest key's node (first key set) | hot-key floor there |\n|---|---|---|---|\n")
 	for _, r := range rows {
 		name := "`" + r.Algo + "`"
@@ -490,4 +504,174 @@ func writeFleetSwitching(b *strings.Builder, d *Data) {
 		}
 	}
 	b.WriteString("\n\n")
+}
+
+// writeFleetReplication writes, from fleet-replication.csv, what every
+// planned change does to the replicas at the profile's replication
+// factor R > 1: per algorithm the key-replica pairs re-homed (a copy made
+// anew on a node that held none of the key) against the ideal fraction,
+// and the keys none of whose replicas stays, each with its 95% interval
+// over key sets. At R = 1 it writes nothing: the storms' moved fraction
+// is then the replica movement.
+func writeFleetReplication(b *strings.Builder, d *Data) {
+	p := d.profile.Fleet
+	if p.Replicas < 2 || len(p.Changes) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "### The replicas on each planned change, R = %d\n\n", p.Replicas)
+	if d.fleetReplication == nil {
+		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", schema.FleetReplicationFile.Name, p.Path)
+		return
+	}
+	fmt.Fprintf(b, "Each key on %d distinct nodes; each change whole (a staged change from its first to its last placement), from the fleet it starts from. Pairs re-homed: the key-replica pairs whose node holds no replica of the key after the change, each a copy to make (the ideal: the weight that changes hands); keys losing every replica: none of its %d copies stays where it was, so the key must be fetched or rebuilt from outside the fleet. 95%% intervals over key sets.\n\n", p.Replicas, p.Replicas)
+	for _, c := range p.Changes {
+		var rows []schema.Replication
+		for _, r := range d.fleetReplication {
+			if r.Op == c.Name {
+				rows = append(rows, r)
+			}
+		}
+		fmt.Fprintf(b, "**%s** (%s, %s -> %s nodes)", c.Name, c.Kind(), count(float64(len(p.Before(c)))), count(float64(len(p.After(c)))))
+		if len(rows) == 0 {
+			b.WriteString(": no rows in " + schema.FleetReplicationFile.Name + ".\n\n")
+			continue
+		}
+		fmt.Fprintf(b, ": ideal %s of the pairs re-homed.\n\n", numfmt.Percent(rows[0].IdealFrac, 2))
+		b.WriteString("| algorithm | pairs re-homed [95%] | over ideal | keys losing every replica [95%] |\n|---|---|---|---|\n")
+		slices.SortStableFunc(rows, func(x, y schema.Replication) int { return cmp.Compare(x.PairsMovedFrac, y.PairsMovedFrac) })
+		for _, r := range rows {
+			name := "`" + r.Algo + "`"
+			if r.Algo == p.Client {
+				name += " (today)"
+			}
+			fmt.Fprintf(b, "| %s | %s | %sx | %s |\n", name,
+				numfmt.Interval(numfmt.Percent(r.PairsMovedFrac, 2), numfmt.Percent(r.PairsMovedFracLo, 2), numfmt.Percent(r.PairsMovedFracHi, 2)),
+				fixed2(r.PairsMovedFrac/r.IdealFrac),
+				numfmt.Interval(numfmt.Percent(r.AllLostFrac, 3), numfmt.Percent(r.AllLostFracLo, 3), numfmt.Percent(r.AllLostFracHi, 3)))
+		}
+		var fewest, none []string
+		for _, r := range rows {
+			if r.PairsMovedFracLo <= rows[0].PairsMovedFracHi {
+				fewest = append(fewest, "`"+r.Algo+"`")
+			}
+			if r.AllLostFracHi == 0 {
+				none = append(none, "`"+r.Algo+"`")
+			}
+		}
+		fmt.Fprintf(b, "\nFewest copies to make: %s (%s of the pairs%s).", strings.Join(fewest, ", "), numfmt.Percent(rows[0].PairsMovedFrac, 2), withinEach(len(fewest)))
+		if len(none) > 0 {
+			fmt.Fprintf(b, " No key loses every replica under %s.", strings.Join(none, ", "))
+		} else {
+			b.WriteString(" Under every algorithm some keys lose every replica.")
+		}
+		b.WriteString("\n\n")
+	}
+}
+
+// writeFleetLookup writes, from fleet-lookup.txt, the lookup time of each
+// placement from a key string at the fleet's sizes (today's members and
+// the largest planned membership): benchmath's median over the runs with
+// its 95% interval, fastest at the largest size first; then those whose
+// interval reaches the fastest's, and the client beside them.
+func writeFleetLookup(b *strings.Builder, d *Data) {
+	p := d.profile.Fleet
+	b.WriteString("### How fast is a lookup at this fleet's sizes\n\n")
+	set := d.fleetLookup
+	if set == nil || len(set.Series) == 0 {
+		fmt.Fprintf(b, "Not measured: `%s` is not in this run (`make bench PROFILE=%s` writes it).\n\n", schema.FleetLookupFile, p.Path)
+		return
+	}
+	var sizes []float64
+	for _, sr := range set.Series {
+		for _, pt := range sr.Points {
+			sizes = append(sizes, pt.Nodes)
+		}
+	}
+	slices.Sort(sizes)
+	sizes = slices.Compact(sizes)
+	at := func(sr schema.BenchSeries, n float64) (schema.BenchPoint, bool) {
+		i := slices.IndexFunc(sr.Points, func(pt schema.BenchPoint) bool { return pt.Nodes == n })
+		if i < 0 {
+			return schema.BenchPoint{}, false
+		}
+		return sr.Points[i], true
+	}
+	largest := sizes[len(sizes)-1]
+	series := slices.Clone(set.Series)
+	key := func(sr schema.BenchSeries) float64 {
+		if pt, ok := at(sr, largest); ok {
+			return pt.Median
+		}
+		return math.Inf(1)
+	}
+	slices.SortStableFunc(series, func(x, y schema.BenchSeries) int { return cmp.Compare(key(x), key(y)) })
+	fmt.Fprintf(b, "One lookup from a key string to its node (hash the key, place it, index the members), on %s nodes of weight 1, the bench package's default IDs: the node count is what sets a lookup's cost (a heavier node adds ring points, a step of a ring's binary search per doubling). Median over the runs with its 95%% interval (benchmath); measured on %s.\n\n", joinCounts(sizes), md(set.Caption))
+	b.WriteString("| algorithm |")
+	for _, n := range sizes {
+		fmt.Fprintf(b, " at %s nodes [95%%] |", count(n))
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(sizes)) + "\n")
+	for _, sr := range series {
+		name := "`" + sr.Algo + "`"
+		if sr.Algo == p.Client {
+			name += " (today)"
+		}
+		b.WriteString("| " + name + " |")
+		for _, n := range sizes {
+			if pt, ok := at(sr, n); ok {
+				b.WriteString(" " + nsInterval(pt) + " |")
+			} else {
+				b.WriteString(" not measured |")
+			}
+		}
+		b.WriteString("\n")
+	}
+	best, ok := at(series[0], largest)
+	if !ok {
+		b.WriteString("\n")
+		return
+	}
+	var tied []string
+	for _, sr := range series {
+		if pt, ok := at(sr, largest); ok && pt.Lo <= best.Hi {
+			tied = append(tied, "`"+sr.Algo+"`")
+		}
+	}
+	fmt.Fprintf(b, "\nFastest at %s nodes: %s (%s ns%s).", count(largest), strings.Join(tied, ", "), numfmt.Sig3(best.Median), withinEach(len(tied)))
+	if i := slices.IndexFunc(series, func(sr schema.BenchSeries) bool { return sr.Algo == p.Client }); i > 0 {
+		if pt, ok := at(series[i], largest); ok && pt.Lo > best.Hi {
+			fmt.Fprintf(b, " Your client `%s` takes %s ns, %sx the fastest.", p.Client, numfmt.Sig3(pt.Median), fixed2(pt.Median/best.Median))
+		}
+	}
+	b.WriteString("\n\n")
+}
+
+// nsInterval writes a lookup median with its interval in ns ("42.1 ns
+// [41.0, 43.5]"), or the median alone when benchmath gave none.
+func nsInterval(pt schema.BenchPoint) string {
+	if !pt.CI {
+		return numfmt.Sig3(pt.Median) + " ns"
+	}
+	return numfmt.Interval(numfmt.Sig3(pt.Median)+" ns", numfmt.Sig3(pt.Lo), numfmt.Sig3(pt.Hi))
+}
+
+// joinCounts writes node counts as "40 and 60".
+func joinCounts(ns []float64) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = count(n)
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+// withinEach returns ", the least; the others' intervals reach it" for
+// more than one algorithm named beside the least, else "".
+func withinEach(n int) string {
+	if n > 1 {
+		return ", the least; the others' intervals reach it"
+	}
+	return ""
 }

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -196,5 +198,176 @@ reweight = [ { id = "b", weight = 2 } ]
 	// Without a fleet profile there is no fleet section.
 	if strings.Contains(render(t, runDir, DefaultProfile()), "## Your fleet") {
 		t.Error("a fleet section without a fleet profile")
+	}
+}
+
+// replRow is one fleet-replication.csv row of algo on change op, from ->
+// to nodes at R = 3: pairs re-homed f in [f-0.01, f+0.01] against ideal,
+// keys losing every replica lost in [0, 2 lost].
+func replRow(algo, op string, from, to int, f, lost, ideal float64) schema.Replication {
+	return schema.Replication{Replicas: 3, Op: op, From: from, To: to,
+		PairsMovedFrac: f, PairsMovedFracLo: f - 0.01, PairsMovedFracHi: f + 0.01,
+		AllLostFrac: lost, AllLostFracLo: 0, AllLostFracHi: 2 * lost, IdealFrac: ideal,
+		LoadPeakToMean: 1.1, LoadPeakToMeanLo: 1, LoadPeakToMeanHi: 1.2, LoadCV: 0.1, LoadCVLo: 0.05, LoadCVHi: 0.15,
+		DistinctSets: 4, DistinctSetsLo: 4, DistinctSetsHi: 4, MaxSets: 4,
+		Config: schema.Config{Algo: algo, Hash: "xxhash", Keys: 1000, Sets: 2, Seed: 1, Placement: schema.PlacementFixed, GoVersion: "go1.26", Commit: "test"}}
+}
+
+// At R > 1 the fleet section gives, from fleet-replication.csv, each
+// planned change's key-replica pairs re-homed against the ideal and the
+// keys that lose every replica, per algorithm with their intervals,
+// fewest first; the algorithms whose interval reaches the fewest are
+// named, and those under which no key loses every replica. At R = 1 there
+// is no such part, and without the file it says it was not measured.
+func TestFleetReplicationSection(t *testing.T) {
+	text := `
+replicas = 3
+client = "ketama"
+node = [ { id = "a", weight = 2 }, { id = "b" }, { id = "c" }, { id = "d" } ]
+[[change]]
+name = "grow-to-6"
+join = [ { id = "e" }, { id = "f" } ]
+step = 1
+[[change]]
+name = "c-fails"
+fail = ["c"]
+`
+	fp, err := fleet.Parse(strings.NewReader(text), "r3.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := copyRun(t, nil)
+	f, err := os.Create(schema.FleetReplicationFile.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Weights 2,1,1,1: two joins of weight 1 hand 2/7 over, c failing 1/5.
+	if err := schema.WriteCSV(f, []schema.Replication{
+		replRow("ketama", "grow-to-6", 4, 6, 0.40, 0.002, 2.0/7),
+		replRow("rendezvous", "grow-to-6", 4, 6, 0.29, 0, 2.0/7),
+		replRow("ring", "grow-to-6", 4, 6, 0.30, 0.001, 2.0/7),
+		replRow("ketama", "c-fails", 4, 3, 0.21, 0, 0.2),
+		replRow("rendezvous", "c-fails", 4, 3, 0.20, 0, 0.2),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rep := render(t, dir, FromFleet(fp))
+	sec, _, _ := strings.Cut(rep[strings.Index(rep, "## Your fleet"):], "## Verdicts")
+	for _, want := range []string{
+		"### The replicas on each planned change, R = 3",
+		"**grow-to-6** (staged join, 4 -> 6 nodes): ideal 28.57% of the pairs re-homed.",
+		// Fewest first; 0.29 / (2/7) = 1.015, 0.40 / (2/7) = 1.40.
+		"| `rendezvous` | 29.00% [28.00%, 30.00%] | 1.01x | 0.000% [0.000%, 0.000%] |\n| `ring` | 30.00% [29.00%, 31.00%] | 1.05x | 0.100% [0.000%, 0.200%] |\n| `ketama` (today) | 40.00% [39.00%, 41.00%] | 1.40x | 0.200% [0.000%, 0.400%] |",
+		// ring's low end 29% reaches rendezvous's high end 30%; ketama's 39% does not.
+		"Fewest copies to make: `rendezvous`, `ring` (29.00% of the pairs, the least; the others' intervals reach it). No key loses every replica under `rendezvous`.",
+		"**c-fails** (failure, 4 -> 3 nodes): ideal 20.00% of the pairs re-homed.",
+		"| `rendezvous` | 20.00% [19.00%, 21.00%] | 1.00x | 0.000% [0.000%, 0.000%] |\n| `ketama` (today) | 21.00% [20.00%, 22.00%] | 1.05x | 0.000% [0.000%, 0.000%] |",
+		"Fewest copies to make: `rendezvous`, `ketama` (20.00% of the pairs, the least; the others' intervals reach it). No key loses every replica under `rendezvous`, `ketama`.",
+	} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("fleet section lacks %q:\n%s", want, sec)
+		}
+	}
+	if rep := render(t, runDir, FromFleet(fp)); !strings.Contains(rep, "Not measured: `fleet-replication.csv` is not in this run (`make bench PROFILE=r3.toml` writes it).") {
+		t.Errorf("fleet section without fleet-replication.csv:\n%s", rep)
+	}
+	r1, err := fleet.Parse(strings.NewReader(strings.Replace(text, "replicas = 3", "replicas = 1", 1)), "r1.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep := render(t, dir, FromFleet(r1)); strings.Contains(rep, "### The replicas on each planned change") {
+		t.Errorf("a replicas part at R = 1:\n%s", rep)
+	}
+}
+
+// The fleet section's lookups, from fleet-lookup.txt: each placement's
+// benchmath median and 95% interval at today's size and the largest
+// planned one, fastest at the largest first, the fastest named with
+// those whose interval reaches it, and the client's multiple of it.
+// Six samples a point: benchmath's distribution-free 95% interval is
+// then the smallest to the largest sample.
+func TestFleetLookupSection(t *testing.T) {
+	fp, err := fleet.Parse(strings.NewReader(`
+client = "ketama"
+node = [ { id = "a", weight = 2 }, { id = "b" }, { id = "c" }, { id = "d" } ]
+[[change]]
+name = "grow-to-6"
+join = [ { id = "e" }, { id = "f" } ]
+`), "l.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var txt strings.Builder
+	txt.WriteString("goos: linux\ngoarch: amd64\npkg: github.com/chbench/chbench/bench\ncpu: Test CPU\n")
+	for _, s := range []struct {
+		algo  string
+		nodes int
+		first int // samples first .. first+5 ns
+	}{{"ketama", 4, 30}, {"ketama", 6, 40}, {"rendezvous", 4, 10}, {"rendezvous", 6, 20}, {"ring", 4, 8}, {"ring", 6, 9}} {
+		for i := range 6 {
+			fmt.Fprintf(&txt, "BenchmarkLookup/algo=%s/nodes=%d/from=key-2 \t 1000000\t %d ns/op\t 0 B/op\t 0 allocs/op\n", s.algo, s.nodes, s.first+i)
+		}
+	}
+	dir := copyRun(t, nil)
+	if err := os.WriteFile(filepath.Join(dir, schema.FleetLookupFile), []byte(txt.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := render(t, dir, FromFleet(fp))
+	sec, _, _ := strings.Cut(rep[strings.Index(rep, "## Your fleet"):], "## Verdicts")
+	for _, want := range []string{
+		"### How fast is a lookup at this fleet's sizes",
+		"on 4 and 6 nodes of weight 1",
+		"| algorithm | at 4 nodes [95%] | at 6 nodes [95%] |\n|---|---|---|\n" +
+			"| `ring` | 10.5 ns [8.00, 13.0] | 11.5 ns [9.00, 14.0] |\n" +
+			"| `rendezvous` | 12.5 ns [10.0, 15.0] | 22.5 ns [20.0, 25.0] |\n" +
+			"| `ketama` (today) | 32.5 ns [30.0, 35.0] | 42.5 ns [40.0, 45.0] |",
+		// rendezvous's low end, 20, is past ring's high end, 14; 42.5 / 11.5 = 3.70.
+		"Fastest at 6 nodes: `ring` (11.5 ns). Your client `ketama` takes 42.5 ns, 3.70x the fastest.",
+	} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("fleet section lacks %q:\n%s", want, sec)
+		}
+	}
+	if rep := render(t, runDir, FromFleet(fp)); !strings.Contains(rep, "Not measured: `fleet-lookup.txt` is not in this run") {
+		t.Errorf("fleet section without fleet-lookup.txt:\n%s", rep)
+	}
+}
+
+// With a trace as the profile's key source the section says the
+// movement was measured on its distinct keys, that the working set is
+// theirs when the profile gives none, and that the request load replays
+// the trace (fleet-load.csv rows without a Zipf exponent) rather than a
+// Zipf law.
+func TestFleetTraceSection(t *testing.T) {
+	fp, err := fleet.Parse(strings.NewReader(`
+node = [ { id = "a", weight = 2 }, { id = "b" } ]
+[traffic]
+trace = "t.txt"
+trace_format = "key-count"
+`), "t.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := copyRun(t, nil)
+	f, err := os.Create(schema.FleetLoadFile.Path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.WriteCSV(f, []schema.Load{{Nodes: 2, Requests: 79, PeakToMean: 1.2, PeakToMeanLo: 1.1, PeakToMeanHi: 1.3,
+		CV: 0.1, CVLo: 0.05, CVHi: 0.15, MaxShare: 0.5, MaxShareLo: 0.45, MaxShareHi: 0.55, HotShare: 0.04, HotShareLo: 0.04, HotShareHi: 0.04,
+		Floor: 1, FloorMinNode: 1, FloorHotNode: 1, HotKeyNode: "b",
+		Config: schema.Config{Algo: "rendezvous", Hash: "xxhash", Keys: 79, Sets: 2, Seed: 1, KeyFile: "t.txt", GoVersion: "go1.26", Commit: "test"}}}); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	rep := render(t, dir, FromFleet(fp))
+	for _, want := range []string{
+		"a working set of the trace's distinct keys, Zipf s = 0.99; movement measured on the distinct keys of the trace `t.txt`, each once in order of first appearance.",
+		"Requests of the trace `t.txt`, replayed as recorded (79 requests), on today's members.",
+	} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("fleet section lacks %q:\n%s", want, rep)
+		}
 	}
 }

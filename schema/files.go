@@ -83,6 +83,10 @@ var (
 	// FleetSwitchingFile: leaving the profile's client for each other
 	// placement on today's members.
 	FleetSwitchingFile = File[Switch]{"fleet-switching.csv"}
+	// FleetReplicationFile: every planned change at the profile's
+	// replication factor R > 1 (op = the change's name, a staged change
+	// whole).
+	FleetReplicationFile = File[Replication]{"fleet-replication.csv"}
 )
 
 // The result files that hold no rows of this package.
@@ -90,6 +94,11 @@ const (
 	// LookupFile is the Go benchmark output of package bench, read by
 	// [ReadBenchmarks].
 	LookupFile = "lookup.txt"
+	// FleetLookupFile is the Go benchmark output of package bench's
+	// BenchmarkLookup (from=key) at a fleet profile's sizes on its
+	// placements (make fleet), read by [ReadBenchmarks]; written only with
+	// PROFILE, so not among [Files].
+	FleetLookupFile = "fleet-lookup.txt"
 	// ReportFile is the design-review report (package report).
 	ReportFile = "REPORT.md"
 	// PlotsDir is the subdirectory the plots go to (package plots).

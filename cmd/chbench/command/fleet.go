@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,9 @@ import (
 // traffic, every step of a staged change apart. It writes one storm.csv
 // row set (schema.Storm) whose op column is the change's name (NAME-step
 // for the steps of a staged one), for the report's "Your fleet" section.
+// -shares, -load, -switching and -replication write instead the rows of
+// spread -shares, load and switch on today's members, or of replication
+// at the profile's R on every change (fleetReplication).
 func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("fleet", "-profile FILE [-algo A[,B...]] [-sets S] [-seed N] [-commit C] [-keys N]", stderr)
 	profile := fs.String("profile", "", "the fleet profile (TOML, docs/fleet-profile.md); required")
@@ -35,6 +39,8 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	keys := fs.Int("keys", 0, "keys per generated key set without a key file in the profile (0 = the profile's traffic keys)")
 	load := fs.Bool("load", false, "instead of the storms: the request load on today's members under the profile's Zipf exponent over its keys, each node's requests against its weight (chbench load rows)")
 	switching := fs.Bool("switching", false, "instead of the storms: what leaving the profile's client costs, on today's members: the keys each other placement routes differently and the miss storm of the switch (chbench switch rows)")
+	replication := fs.Bool("replication", false, "instead of the storms: every planned change at the profile's replication factor R (> 1), the whole change at once: key-replica pairs re-homed and keys that lose every replica (chbench replication rows, op = the change's name)")
+	lookupArgs := fs.Bool("lookup-args", false, "instead of measuring: print the bench package's flags that time lookups at the profile's sizes (today's members and the largest planned membership) on its placements: go test -bench '^BenchmarkLookup$' ./bench/ -args $(chbench fleet -profile F -lookup-args)")
 	shares := fs.Bool("shares", false, "instead of the storms: each node's share of the keys on today's members against its weight share (chbench spread -shares rows)")
 	set, err := cli.Parse(fs, args)
 	if err != nil {
@@ -53,16 +59,16 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return cli.Usage(fmt.Errorf("-profile: %w", err))
 	}
-	if p.Traffic.Trace != "" {
-		return cli.Usage(fmt.Errorf("-profile %s: trace %q: the commands read key files only so far; give the trace's keys as key_file", p.Path, p.Traffic.Trace))
+	if boolCount(*load, *shares, *switching, *replication, *lookupArgs) > 1 {
+		return cli.Usage(errors.New("-load, -lookup-args, -replication, -shares and -switching: give one"))
 	}
-	if boolCount(*load, *shares, *switching) > 1 {
-		return cli.Usage(errors.New("-load, -shares and -switching: give one"))
+	if *replication && p.Replicas < 2 {
+		return cli.Usage(fmt.Errorf("-replication: the profile %s has replicas = %d: at R = 1 a key's one copy moves as the storms' moved fraction says; give replicas = 2 or more", p.Path, p.Replicas))
 	}
 	if *switching && p.Client == "" {
 		return cli.Usage(fmt.Errorf("-switching: the profile %s names no client", p.Path))
 	}
-	if len(p.Changes) == 0 && !*shares && !*load && !*switching {
+	if len(p.Changes) == 0 && (*replication || !*shares && !*load && !*switching && !*lookupArgs) {
 		return cli.Usage(fmt.Errorf("-profile %s: no [[change]]: nothing to measure", p.Path))
 	}
 	if *algo == "all" && p.Client != "" && catalog.IsDialect(p.Client) {
@@ -81,6 +87,14 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		*algo = strings.Join(append(keep, p.Client), ",")
 	}
+	if *lookupArgs {
+		names, err := lookupPlacements(p, *algo)
+		if err != nil {
+			return cli.Usage(err)
+		}
+		_, err = fmt.Fprintf(stdout, "-fleet-nodes=%s -fleet-algos=%s\n", strings.Join(lookupSizes(p), ","), strings.Join(names, ","))
+		return err
+	}
 	tmp, err := os.MkdirTemp("", "chbench-fleet-")
 	if err != nil {
 		return err
@@ -90,9 +104,27 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *commit != "" {
 		keyArgs = append(keyArgs, "-commit", *commit)
 	}
-	if p.Traffic.KeyFile != "" {
+	// traceKeys are the flags of a trace's distinct keys for the commands
+	// whose -trace-keys defaults otherwise (storm's to every request).
+	var traceKeys []string
+	switch {
+	case p.Traffic.Trace != "":
+		keyArgs = append(keyArgs, "-trace", p.Traffic.Trace)
+		if p.Traffic.TraceFormat != "" {
+			keyArgs = append(keyArgs, "-trace-format", p.Traffic.TraceFormat)
+		}
+		traceKeys = []string{"-trace-keys", "distinct"}
+		if p.Traffic.WorkingSet == 0 && (*switching || !*shares && !*load && !*replication) {
+			n, err := traceDistinct(p.Traffic, *sets, stderr)
+			if err != nil {
+				return err
+			}
+			p.Traffic.WorkingSet = n
+			fmt.Fprintf(stderr, "chbench: working set %d keys: the trace's distinct keys\n", n)
+		}
+	case p.Traffic.KeyFile != "":
 		keyArgs = append(keyArgs, "-keyfile", p.Traffic.KeyFile)
-	} else {
+	default:
 		n := p.Traffic.Keys
 		if *keys > 0 {
 			n = *keys
@@ -125,12 +157,17 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		a := append([]string{"-algo", *algo, "-members", members, "-format", "csv"}, keyArgs...)
 		var errs bytes.Buffer
 		if *shares {
-			err = runSpread(ctx, append(a, "-shares", "-draws", "0", "-placement", p.Placement), stdout, &errs)
+			err = runSpread(ctx, append(append(a, traceKeys...), "-shares", "-draws", "0", "-placement", p.Placement), stdout, &errs)
+		} else if p.Traffic.Trace != "" { // the trace's own requests, replayed
+			err = runLoad(ctx, a, stdout, &errs)
 		} else {
 			err = runLoad(ctx, append(a, "-zipf", num(p.Traffic.Zipf), "-requests", strconv.Itoa(p.Traffic.Requests)), stdout, &errs)
 		}
 		io.Copy(stderr, &errs)
 		return err
+	}
+	if *replication {
+		return fleetReplication(ctx, p, *algo, append(keyArgs, traceKeys...), tmp, stdout, stderr)
 	}
 	var all []schema.Storm
 	for i, c := range p.Changes {
@@ -141,7 +178,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		a := []string{"-algo", *algo, "-members", members, "-format", "csv", "-placement", p.Placement,
 			"-reads", num(p.Traffic.Reads), "-hit", num(p.Traffic.HitRatio),
 			"-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}
-		a = append(append(a, keyArgs...), changeFlags(c)...)
+		a = append(append(append(a, keyArgs...), traceKeys...), changeFlags(c)...)
 		var out, errs bytes.Buffer
 		if err := runStorm(ctx, a, &out, &errs); err != nil {
 			return fmt.Errorf("change %q: %w\n%s", c.Name, err, strings.TrimSpace(errs.String()))
@@ -163,6 +200,99 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		all = append(all, rows...)
 	}
 	return schema.WriteCSV(stdout, all)
+}
+
+// fleetReplication writes the replication rows (schema.Replication) of
+// every planned change of p at its replication factor: each change from
+// the membership it starts from, the whole change at once (a staged
+// change compares its first and last placement), op set to the change's
+// name. keyArgs are the key flags; tmp holds the membership files.
+func fleetReplication(ctx context.Context, p *fleet.Profile, algo string, keyArgs []string, tmp string, stdout, stderr io.Writer) error {
+	var all []schema.Replication
+	for i, c := range p.Changes {
+		members := filepath.Join(tmp, fmt.Sprintf("replication-%d.txt", i))
+		if err := writeMembership(members, p.Before(c)); err != nil {
+			return err
+		}
+		whole := c
+		whole.Step = 0
+		a := []string{"-algo", algo, "-members", members, "-format", "csv", "-placement", p.Placement, "-replicas", strconv.Itoa(p.Replicas)}
+		a = append(append(a, keyArgs...), changeFlags(whole)...)
+		var out, errs bytes.Buffer
+		if err := runReplication(ctx, a, &out, &errs); err != nil {
+			return fmt.Errorf("change %q: %w\n%s", c.Name, err, strings.TrimSpace(errs.String()))
+		}
+		for l := range strings.Lines(errs.String()) {
+			fmt.Fprintf(stderr, "change %s: %s", c.Name, l)
+		}
+		rows, err := schema.ReadCSV[schema.Replication](&out, "replication of change "+c.Name)
+		if err != nil {
+			return err
+		}
+		for j := range rows {
+			rows[j].Op = c.Name
+		}
+		all = append(all, rows...)
+	}
+	return schema.WriteCSV(stdout, all)
+}
+
+// traceDistinct returns the distinct keys of the trace of t, dealt into
+// sets key sets (trace.KeySource, read once; what it read is said on
+// stderr).
+func traceDistinct(t fleet.Traffic, sets int, stderr io.Writer) (int, error) {
+	tr := cli.Trace{Path: t.Trace, Format: t.TraceFormat}
+	in, err := tr.Input(stderr, false)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	ks, _, err := in.KeySource(sets, true)
+	if err != nil {
+		return 0, err
+	}
+	return ks.Keys(), nil
+}
+
+// lookupSizes returns the node counts a fleet's lookups are timed at:
+// today's members and, when larger, the largest membership any planned
+// change leads to.
+func lookupSizes(p *fleet.Profile) []string {
+	n, m := len(p.Nodes), len(p.Nodes)
+	for _, c := range p.Changes {
+		m = max(m, len(p.After(c)))
+	}
+	if m == n {
+		return []string{strconv.Itoa(n)}
+	}
+	return []string{strconv.Itoa(n), strconv.Itoa(m)}
+}
+
+// lookupPlacements returns the placements of a fleet's lookups: algo's
+// list, or for all every catalog algorithm that can place the fleet (a
+// weighted one: those that take weights) and the profile's client. A
+// placement the bench package cannot build (a program, exec:) is an
+// error naming it.
+func lookupPlacements(p *fleet.Profile, algo string) ([]string, error) {
+	var names []string
+	if algo == "all" {
+		for _, name := range catalog.Names() {
+			if in, err := catalog.Describe(name); err == nil && (in.Weighted || !p.Weighted()) {
+				names = append(names, name)
+			}
+		}
+	} else {
+		names = strings.Split(algo, ",")
+	}
+	if p.Client != "" && !slices.Contains(names, p.Client) && algo == "all" {
+		names = append(names, p.Client)
+	}
+	for _, n := range names {
+		if _, err := catalog.Describe(n); err != nil {
+			return nil, fmt.Errorf("-lookup-args: %q: the lookup benchmarks build catalog placements only: %w", n, err)
+		}
+	}
+	return names, nil
 }
 
 // changeFlags returns the storm flags of change c: its joins, leaves or

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -156,5 +157,183 @@ leave = ["10.0.0.2:11211"]
 	}
 	if _, _, err := runCLI(t, "fleet", "-profile", prof); err == nil || !strings.Contains(err.Error(), "no [[change]]") {
 		t.Errorf("profile without changes: %v", err)
+	}
+}
+
+// chbench fleet -replication measures every planned change at the
+// profile's replication factor, a staged change whole (its first and last
+// placement), on the membership it starts from: weights 2,1,1,1 growing
+// by two nodes of weight 1 hand 2/7 of the weight over, and the leave
+// after it one unit of 7. At replicas = 1 it is refused: the storms'
+// moved fraction already is the replica movement.
+func TestFleetReplication(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "r.toml")
+	text := `
+replicas = 2
+node = [ { id = "a", weight = 2 }, { id = "b" }, { id = "c" }, { id = "d" } ]
+[traffic]
+keys = 2000
+[[change]]
+name = "grow-to-6"
+join = [ { id = "e" }, { id = "f" } ]
+step = 1
+[[change]]
+name = "drop-b"
+after = "grow-to-6"
+leave = ["b"]
+`
+	if err := os.WriteFile(prof, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, err := runCLI(t, "fleet", "-profile", prof, "-replication", "-algo", "rendezvous,ring", "-sets", "2")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	rows, err := schema.ReadCSV[schema.Replication](strings.NewReader(out), "fleet replication")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		algo, op string
+		from, to int
+	}
+	want := map[key]float64{
+		{"rendezvous", "grow-to-6", 4, 6}: 2.0 / 7, {"ring", "grow-to-6", 4, 6}: 2.0 / 7,
+		{"rendezvous", "drop-b", 6, 5}: 1.0 / 7, {"ring", "drop-b", 6, 5}: 1.0 / 7,
+	}
+	if len(rows) != len(want) {
+		t.Errorf("%d rows, want %d:\n%s", len(rows), len(want), out)
+	}
+	for _, r := range rows {
+		ideal, ok := want[key{r.Algo, r.Op, r.From, r.To}]
+		if !ok || r.Replicas != 2 || math.Abs(r.IdealFrac-ideal) > 1e-12 || r.Keys != 2000 || r.Placement != schema.PlacementFixed {
+			t.Errorf("row %s %s %d -> %d: replicas %d ideal %v keys %d placement %s; want one of %v at R = 2, 2,000 keys, fixed", r.Algo, r.Op, r.From, r.To, r.Replicas, r.IdealFrac, r.Keys, r.Placement, want)
+		}
+	}
+	if err := os.WriteFile(prof, []byte(strings.Replace(text, "replicas = 2", "replicas = 1", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI(t, "fleet", "-profile", prof, "-replication"); err == nil || !strings.Contains(err.Error(), "replicas = 1") {
+		t.Errorf("-replication at R = 1: %v, want it refused naming replicas = 1", err)
+	}
+}
+
+// chbench fleet -lookup-args prints the bench package's flags that time
+// lookups at the profile's sizes: today's 4 members and the 6 after the
+// growth (the leave after it is smaller), on the given placements, or
+// with all on those that place a weighted fleet and the client; a
+// program (exec:) is refused, the bench package builds catalog
+// placements only.
+func TestFleetLookupArgs(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "l.toml")
+	if err := os.WriteFile(prof, []byte(`
+client = "twemproxy-ketama-md5"
+node = [ { id = "10.0.0.1:11211", weight = 2 }, { id = "10.0.0.2:11211" }, { id = "10.0.0.3:11211" }, { id = "10.0.0.4:11211" } ]
+[[change]]
+name = "grow-to-6"
+join = [ { id = "10.0.0.5:11211" }, { id = "10.0.0.6:11211" } ]
+[[change]]
+name = "drop-2"
+after = "grow-to-6"
+leave = ["10.0.0.2:11211", "10.0.0.3:11211", "10.0.0.4:11211"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI(t, "fleet", "-profile", prof, "-lookup-args", "-algo", "rendezvous,ring")
+	if err != nil || out != "-fleet-nodes=4,6 -fleet-algos=rendezvous,ring\n" {
+		t.Errorf("-lookup-args -algo rendezvous,ring: %q, %v", out, err)
+	}
+	out, _, err = runCLI(t, "fleet", "-profile", prof, "-lookup-args")
+	if err != nil || !strings.HasPrefix(out, "-fleet-nodes=4,6 -fleet-algos=ring,rendezvous,") || !strings.HasSuffix(out, ",twemproxy-ketama-md5\n") || strings.Contains(out, "jump") {
+		t.Errorf("-lookup-args: %q, %v; want the weighted algorithms and the client at 4 and 6 nodes", out, err)
+	}
+	if _, _, err := runCLI(t, "fleet", "-profile", prof, "-lookup-args", "-algo", "exec:./x"); err == nil || !strings.Contains(err.Error(), "exec:./x") {
+		t.Errorf("-lookup-args with a program: %v, want it refused naming it", err)
+	}
+}
+
+// A profile's trace is its key source: its 40 distinct keys (each once,
+// though the key-count trace requests them 79 times) are the keys of the
+// storms, the shares and the switch, and the working set when the
+// profile gives none; the request load replays the trace's 79 requests
+// instead of drawing Zipf ones. Weights 2,1,1,1 and one joining node of
+// weight 1: ideal 1/6.
+func TestFleetTraceKeys(t *testing.T) {
+	dir := t.TempDir()
+	var tr strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&tr, "key-%d\t%d\n", i, i%3+1) // 14 x 1 + 13 x 2 + 13 x 3 = 79 requests
+	}
+	trPath := filepath.Join(dir, "t.txt")
+	if err := os.WriteFile(trPath, []byte(tr.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(dir, "t.toml")
+	text := `
+client = "ketama"
+node = [ { id = "a", weight = 2 }, { id = "b" }, { id = "c" }, { id = "d" } ]
+[traffic]
+trace = "t.txt"
+trace_format = "key-count"
+[[change]]
+name = "grow-to-5"
+join = [ { id = "e" } ]
+`
+	if err := os.WriteFile(prof, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(extra ...string) string {
+		t.Helper()
+		out, stderr, err := runCLI(t, append([]string{"fleet", "-profile", prof, "-algo", "rendezvous,ketama", "-sets", "2"}, extra...)...)
+		if err != nil {
+			t.Fatalf("fleet %v: %v\n%s", extra, err, stderr)
+		}
+		return out
+	}
+	storms, err := schema.ReadCSV[schema.Storm](strings.NewReader(run()), "storms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range storms {
+		if r.Keys != 40 || r.WorkingSet != 40 || r.KeyFile != trPath || math.Abs(r.IdealFrac-1.0/6) > 1e-12 {
+			t.Errorf("storm %s: keys %d working set %d key file %q ideal %v; want the trace's 40 distinct keys, %s, 1/6", r.Algo, r.Keys, r.WorkingSet, r.KeyFile, r.IdealFrac, trPath)
+		}
+	}
+	shares, err := schema.ReadCSV[schema.ShareRow](strings.NewReader(run("-shares")), "shares")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range shares {
+		if r.Keys != 40 { // shares rows carry no key_file column
+			t.Errorf("share %s %s: keys %d; want the trace's 40", r.Algo, r.ID, r.Keys)
+		}
+	}
+	sws, err := schema.ReadCSV[schema.Switch](strings.NewReader(run("-switching")), "switching")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sws) != 1 || sws[0].Keys != 40 || sws[0].WorkingSet != 40 || sws[0].ToAlgo != "rendezvous" {
+		t.Errorf("switching rows %+v; want ketama -> rendezvous on 40 keys, working set 40", sws)
+	}
+	loads, err := schema.ReadCSV[schema.Load](strings.NewReader(run("-load")), "load")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range loads {
+		if r.Zipf != nil || r.Requests != 79 {
+			t.Errorf("load %s: zipf %v requests %d; want the trace's 79 requests, no Zipf law", r.Algo, r.Zipf, r.Requests)
+		}
+	}
+	// A working set the profile gives is kept.
+	if err := os.WriteFile(prof, []byte(strings.Replace(text, `trace_format = "key-count"`, "trace_format = \"key-count\"\nworking_set = 1000", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	storms, err = schema.ReadCSV[schema.Storm](strings.NewReader(run()), "storms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(storms) == 0 || storms[0].WorkingSet != 1000 || storms[0].Keys != 40 {
+		t.Errorf("storms with working_set = 1000: %+v", storms)
 	}
 }

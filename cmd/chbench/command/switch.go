@@ -27,7 +27,7 @@ func runSwitch(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return cli.Usage(err)
 	}
-	closeKeys, err := s.OpenKeys(&o)
+	closeKeys, err := s.OpenKeys(&o, stderr)
 	if err != nil {
 		return err
 	}

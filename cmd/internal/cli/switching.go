@@ -28,6 +28,9 @@ type Switch struct {
 	seed    uint64
 	kind    string
 	keyFile string
+	// Trace is -trace: its distinct keys, each once in order of first
+	// appearance, are the keys (trace.KeySource).
+	Trace   Trace
 	Model   analysis.StormModel
 	First   int
 	Format  string
@@ -56,6 +59,7 @@ func (s *Switch) Register(fs *flag.FlagSet) {
 	fs.IntVar(&s.sets, "sets", 5, "independent key sets; the interval of the fraction routed differently is over sets (>= 2 for an interval)")
 	fs.Uint64Var(&s.seed, "seed", 1, "seed of the key generator")
 	fs.StringVar(&s.kind, "keys-kind", string(keyset.KindRandom), "shape of generated keys: "+kindNames()+" (ignored with -keyfile)")
+	s.Trace.Register(fs, "")
 	fs.StringVar(&s.keyFile, "keyfile", "", "read keys from this file, one per line, split into -sets disjoint sets (line i -> set i mod sets); - is standard input")
 	m := analysis.DefaultStormModel()
 	fs.Float64Var(&s.Model.Reads, "reads", m.Reads, "storm of the switch: reads per second reaching the cache fleet, Q > 0")
@@ -97,10 +101,13 @@ func (s *Switch) Parse(set map[string]bool, stderr io.Writer) (analysis.Options,
 			}
 		}
 	}
+	if err := s.Trace.Check(set, "keyfile", "keys", "keys-kind"); err != nil {
+		return o, nil, nil, err
+	}
 	if s.First < 0 {
 		return o, nil, nil, fmt.Errorf("first %d: give 0 (none) or more", s.First)
 	}
-	if s.keyFile == "" && s.keys < 1 {
+	if s.keyFile == "" && !s.Trace.Given() && s.keys < 1 {
 		return o, nil, nil, fmt.Errorf("keys %d: need at least 1 key per set", s.keys)
 	}
 	if s.sets < 1 || s.sets > keyset.MaxSets {
@@ -137,7 +144,7 @@ func (s *Switch) Parse(set map[string]bool, stderr io.Writer) (analysis.Options,
 		return o, nil, nil, err
 	}
 	o = analysis.Options{Algo: from[0], Config: cfg, Seed: s.seed, Commit: commit, Placement: schema.PlacementFixed}
-	if s.keyFile == "" {
+	if s.keyFile == "" && !s.Trace.Given() {
 		kind, err := keyset.ParseKeyKind(s.kind)
 		if err != nil {
 			return o, nil, nil, err
@@ -179,10 +186,22 @@ func (s *Switch) fleet(set map[string]bool, names []string, stderr io.Writer) ([
 	return AddressMembers(names, nodes, stderr)
 }
 
-// OpenKeys opens -keyfile as o.Keys (generated keys need nothing) and
-// returns the function that closes it; an unreadable file is an error of
-// the run.
-func (s *Switch) OpenKeys(o *analysis.Options) (closeKeys func(), err error) {
+// OpenKeys opens -keyfile, or -trace's distinct keys (read once here to
+// count them, what it read said on stderr), as o.Keys (generated keys
+// need nothing) and returns the function that closes it; an unreadable
+// file or trace is an error of the run.
+func (s *Switch) OpenKeys(o *analysis.Options, stderr io.Writer) (closeKeys func(), err error) {
+	if s.Trace.Given() {
+		in, err := s.Trace.Input(stderr, true)
+		if err != nil {
+			return nil, err
+		}
+		if o.Keys, _, err = in.KeySource(s.sets, true); err != nil {
+			in.Close()
+			return nil, err
+		}
+		return in.Close, nil
+	}
 	if s.keyFile == "" {
 		return func() {}, nil
 	}
