@@ -384,7 +384,7 @@ fleets: build
 	$(CHBENCH) move -algo ring,rendezvous,slots,bounded -from 500 -weight 25 -reweight-frac 0.05,0.5,0.95 -reweight-to 75 -vnodes 4 $(FLEETARGS) -o $(OUT)/.reweight-5
 	{ cat $(firstword $(FLEETPARTS)) && for f in $(wordlist 2,5,$(FLEETPARTS)); do tail -n +2 "$$f"; done; } $(call save,reweight.csv)
 	rm -f $(FLEETPARTS)
-	$(CHBENCH) replication -algo all,-crush -from 10,100 -op add,remove-random -replicas 1,2,3,5 $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
+	$(CHBENCH) replication -algo all,-crush -from $(REPL_NODES) -op add,remove-random -replicas $(REPL_R) $(FLEETARGS) -sets $(REPL_SETS) $(call save,replication.csv)
 	$(CHBENCH) replication -algo all,-crush -from 10 -op remove-random -replicas 3 $(call keys,$(FLEET_KEYS)) $(KEYARGS)
 
 ## traffic: request load under Zipf popularity, the three forms of bounded loads against eps, the hash sweep on sequential keys.

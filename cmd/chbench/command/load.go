@@ -143,6 +143,14 @@ func placementList(algo string) ([]string, error) {
 	if head == "all" {
 		return append(schema.LoadPlacements(), execs...), cli.NoDuplicates("algo", execs)
 	}
+	if rest, ok := strings.CutPrefix(head, "all,"); ok {
+		names, err := allPlacementsExcept(rest)
+		if err != nil {
+			return nil, err
+		}
+		names = append(names, execs...)
+		return names, cli.NoDuplicates("algo", names)
+	}
 	var names []string
 	for _, a := range strings.Split(head, ",") {
 		a = strings.TrimSpace(a)
@@ -165,4 +173,34 @@ func placementList(algo string) ([]string, error) {
 	}
 	names = append(names, execs...)
 	return names, cli.NoDuplicates("algo", names)
+}
+
+// allPlacementsExcept returns load's placements (schema.LoadPlacements)
+// but those excluded names as -NAME, comma-separated: "all,-crush". It
+// returns an error naming an entry that is not -NAME, a NAME that is not a
+// placement or is left out twice, and a list that leaves none.
+func allPlacementsExcept(excluded string) ([]string, error) {
+	var drop []string
+	for _, e := range strings.Split(excluded, ",") {
+		name, ok := strings.CutPrefix(strings.TrimSpace(e), "-")
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("placement list \"all,%s\": entry %q: after all, give only placements to leave out, as -NAME", excluded, e)
+		case !slices.Contains(schema.LoadPlacements(), name):
+			return nil, fmt.Errorf("placement list \"all,%s\": %q is not a placement (known: %s)", excluded, name, strings.Join(schema.LoadPlacements(), ", "))
+		case slices.Contains(drop, name):
+			return nil, fmt.Errorf("placement list \"all,%s\": %q is left out twice", excluded, name)
+		}
+		drop = append(drop, name)
+	}
+	var out []string
+	for _, n := range schema.LoadPlacements() {
+		if !slices.Contains(drop, n) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("placement list \"all,%s\" leaves no placement", excluded)
+	}
+	return out, nil
 }

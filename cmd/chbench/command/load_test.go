@@ -167,3 +167,39 @@ func TestTrafficMultiFormat(t *testing.T) {
 		t.Errorf("several formats without -o: %v", err)
 	}
 }
+
+// load's -algo takes all,-NAME like the other commands: every placement
+// of load (the catalog's and the two request-level forms of bounded
+// loads) but those left out, in order; an entry that is not -NAME, an
+// unknown or repeated NAME, and a list leaving none are errors naming it.
+func TestLoadAllExcept(t *testing.T) {
+	got, err := placementList("all,-crush,-bounded-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, n := range schema.LoadPlacements() {
+		if n != "crush" && n != "bounded-key" {
+			want = append(want, n)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("all,-crush,-bounded-key = %v, want %v", got, want)
+	}
+	for list, msg := range map[string]string{
+		"all,ring":        `entry "ring": after all, give only placements to leave out`,
+		"all,-nosuch":     `"nosuch" is not a placement`,
+		"all,-ring,-ring": `"ring" is left out twice`,
+	} {
+		if _, err := placementList(list); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%s: %v, want an error containing %q", list, err, msg)
+		}
+	}
+	all := "all"
+	for _, n := range schema.LoadPlacements() {
+		all += ",-" + n
+	}
+	if _, err := placementList(all); err == nil || !strings.Contains(err.Error(), "leaves no placement") {
+		t.Errorf("every placement left out: %v", err)
+	}
+}
