@@ -31,25 +31,34 @@ func runAlgorithms(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 0 {
 		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 	}
+	return writeCatalogTable(stdout, *format, catalog.Names(), algorithmColumns, algorithmRow, 2)
+}
+
+// writeCatalogTable writes the catalog's facts about names, one row each
+// (row of its catalog.Info) under columns, as an aligned table (format
+// "table") or as a Markdown table whose first code columns are code
+// spans (format "markdown"). An unknown format is a usage error naming
+// it; a name the catalog does not describe is its error.
+func writeCatalogTable(w io.Writer, format string, names, columns []string, row func(catalog.Info) []string, code int) error {
 	var rows [][]string
-	for _, name := range catalog.Names() {
+	for _, name := range names {
 		in, err := catalog.Describe(name)
 		if err != nil {
 			return err
 		}
-		rows = append(rows, algorithmRow(in))
+		rows = append(rows, row(in))
 	}
-	switch *format {
+	switch format {
 	case "markdown":
-		return writeMarkdown(stdout, algorithmColumns, rows, 2)
+		return writeMarkdown(w, columns, rows, code)
 	case "table":
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		for _, r := range append([][]string{algorithmColumns}, rows...) {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, r := range append([][]string{columns}, rows...) {
 			fmt.Fprintln(tw, strings.Join(r, "\t"))
 		}
 		return tw.Flush()
 	}
-	return cli.Usage(fmt.Errorf("unknown format %q (known: table, markdown)", *format))
+	return cli.Usage(fmt.Errorf("unknown format %q (known: table, markdown)", format))
 }
 
 // writeMarkdown writes a Markdown table; the first code columns (the

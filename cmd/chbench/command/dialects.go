@@ -3,8 +3,6 @@ package command
 import (
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/cmd/internal/cli"
@@ -37,23 +35,5 @@ func runDialects(args []string, stdout, stderr io.Writer) error {
 	if *common {
 		names = catalog.CommonDialects()
 	}
-	var rows [][]string
-	for _, name := range names {
-		in, err := catalog.Describe(name)
-		if err != nil {
-			return err
-		}
-		rows = append(rows, dialectRow(in))
-	}
-	switch *format {
-	case "markdown":
-		return writeMarkdown(stdout, dialectColumns, rows, 1)
-	case "table":
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		for _, r := range append([][]string{dialectColumns}, rows...) {
-			fmt.Fprintln(tw, strings.Join(r, "\t"))
-		}
-		return tw.Flush()
-	}
-	return cli.Usage(fmt.Errorf("unknown format %q (known: table, markdown)", *format))
+	return writeCatalogTable(stdout, *format, names, dialectColumns, dialectRow, 1)
 }
