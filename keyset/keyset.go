@@ -525,12 +525,7 @@ func (f *File) Each(workers int, fn func(worker, set int, keys []string)) error 
 			defer wg.Done()
 			for c := range work {
 				// The chunk is complete, so its arena no longer moves.
-				c.keys = c.keys[:0]
-				start := 0
-				for _, e := range c.ends {
-					c.keys = append(c.keys, unsafe.String(unsafe.SliceData(c.arena[start:]), e-start))
-					start = e
-				}
+				c.keys = SplitArena(c.keys, c.arena, c.ends)
 				fn(w, c.set, c.keys)
 				select {
 				case free <- c:
@@ -583,3 +578,17 @@ func (g *Generator) SetKeys(dst []string, s int) []string {
 // valid during the call; copy it to keep it. It returns the file errors
 // that NewFile describes, naming the path.
 func (f *File) Scan(fn func(key string) error) error { return f.scan(fn) }
+
+// SplitArena returns keys[:0] extended with the keys of arena cut at ends
+// (each end the offset just past one key, in increasing order), as
+// strings sharing arena's bytes without a copy: arena must not change
+// while the keys are in use. It allocates only when keys lacks capacity.
+func SplitArena(keys []string, arena []byte, ends []int) []string {
+	keys = keys[:0]
+	start := 0
+	for _, e := range ends {
+		keys = append(keys, unsafe.String(unsafe.SliceData(arena[start:]), e-start))
+		start = e
+	}
+	return keys
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"sync"
-	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -74,12 +73,7 @@ func (k *KeySource) Each(workers int, fn func(worker, set int, keys []string)) e
 		go func() {
 			defer wg.Done()
 			for c := range work {
-				c.keys = c.keys[:0]
-				start := 0
-				for _, e := range c.ends {
-					c.keys = append(c.keys, unsafe.String(unsafe.SliceData(c.arena[start:]), e-start))
-					start = e
-				}
+				c.keys = keyset.SplitArena(c.keys, c.arena, c.ends)
 				fn(w, c.set, c.keys)
 				select {
 				case free <- c:
