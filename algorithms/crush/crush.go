@@ -223,22 +223,9 @@ func (p *Placer) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return nil, fmt.Errorf("crush: %w", err)
 	}
-	var members []topology.Member
-	byID := map[string]topology.Member{}
-	for _, m := range p.topo.Members() {
-		byID[m.Node.ID] = m
-	}
-	for _, n := range nodes {
-		m, ok := byID[n.ID]
-		if !ok {
-			return nil, fmt.Errorf("crush: node %q is not in the topology, so it has no failure domain: rebuild with WithTopology", n.ID)
-		}
-		m.Node = n
-		members = append(members, m)
-	}
-	t, err := topology.New(p.topo.Levels(), members)
+	t, err := p.topo.Place(nodes) // each node in its domains, with its new weight
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("crush: %w: rebuild with WithTopology", err)
 	}
 	return build(t, p.domain, false, p.lay, p.hash)
 }

@@ -201,22 +201,9 @@ func (p *Hierarchy) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return nil, fmt.Errorf("hierarchy: %w", err)
 	}
-	var members []topology.Member
-	byID := map[string]topology.Member{}
-	for _, m := range p.topo.Members() {
-		byID[m.Node.ID] = m
-	}
-	for _, n := range nodes {
-		m, ok := byID[n.ID]
-		if !ok {
-			return nil, fmt.Errorf("hierarchy: node %q is not in the topology", n.ID)
-		}
-		m.Node = n
-		members = append(members, m)
-	}
-	t, err := topology.New(p.topo.Levels(), members)
+	t, err := p.topo.Place(nodes) // each node in its domains, with its new weight
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("hierarchy: %w", err)
 	}
 	return NewHierarchy(t, p.topo.Levels()[p.level], p.hash)
 }
