@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/chbench/chbench/internal/inputs"
 	"io"
 	"os"
 	"runtime"
@@ -71,6 +72,7 @@ func (d *dumpFlags) parse(fs *flag.FlagSet, args []string) error {
 		return fmt.Errorf("want one dump file (KEY<TAB>SERVER lines), got %d arguments", fs.NArg())
 	}
 	d.path = fs.Arg(0)
+	inputs.Add(d.path) // the dump is an input: no -o file may replace it
 	modes := 0
 	for _, on := range []bool{d.p.Algo != "", d.against != "", d.guess} {
 		if on {

@@ -62,6 +62,12 @@ func TestNoOutputOverwritesAnInput(t *testing.T) {
 	copyFile(t, filepath.Join(reportRunDir, "movement.csv"), movement)
 	profile := writeTemp(t, "p.txt", "name = p\n")
 	strip := func(p string) string { return strings.TrimSuffix(p, filepath.Ext(p)) }
+	// A trace and a dump named as -o's table file: -trace and the
+	// positional dump are inputs like -keyfile.
+	traceTable := filepath.Join(t.TempDir(), "t.table")
+	copyFile(t, "../../../trace/testdata/twitter.csv", traceTable)
+	dumpTable := filepath.Join(t.TempDir(), "d.table")
+	copyFile(t, "testdata/dump-ketama.tsv", dumpTable)
 	for _, c := range []struct {
 		input string
 		args  []string
@@ -73,6 +79,9 @@ func TestNoOutputOverwritesAnInput(t *testing.T) {
 		{movement, []string{"report", "-dir", res, "-o", movement}},
 		{movement, []string{"report", "-dir", reportRunDir, "-compare", res, "-o", movement}},
 		{profile, []string{"report", "-dir", res, "-profile", profile, "-o", profile}},
+		{traceTable, []string{"switch", "-from", "ketama", "-to", "ring", "-nodes", "3", "-sets", "1", "-trace", traceTable, "-trace-format", "twitter", "-o", strip(traceTable)}},
+		{traceTable, []string{"simulate", "-algo", "ring", "-nodes", "3", "-trace", traceTable, "-trace-format", "twitter", "-o", strip(traceTable)}},
+		{dumpTable, []string{"dump-diff", "-algo", "ring", "-node-ids", "a,b", "-o", strip(dumpTable), dumpTable}},
 	} {
 		before, _ := os.ReadFile(c.input)
 		code, _, stderr := chbenchProc(t, nil, "", c.args...)

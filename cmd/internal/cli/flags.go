@@ -63,7 +63,7 @@ func Parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 // writer refuse to write onto it. The readers register the files again
 // when they open them, with the files they find (a directory's result
 // files).
-var InputFlags = []string{"keyfile", "members", "requestlog", "profile"}
+var InputFlags = []string{"keyfile", "members", "requestlog", "profile", "trace", "topology", "vectors", "against"}
 
 // declareInputs registers the input files named by fs's InputFlags given
 // in set.
