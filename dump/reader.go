@@ -85,7 +85,7 @@ func (r *Reader) Scan() bool {
 	line := bytes.TrimSuffix(r.sc.Bytes(), []byte{'\r'})
 	key, server, ok := bytes.Cut(line, []byte{'\t'})
 	if !ok {
-		return r.fail("no tab: want KEY<TAB>SERVER (bytes outside visible ASCII escaped as %%XX)")
+		return r.fail("no tab: want KEY<TAB>SERVER (bytes outside visible ASCII escaped as %XX)")
 	}
 	if bytes.IndexByte(server, '\t') >= 0 {
 		return r.fail(fmt.Sprintf("%d tab-separated fields, want 2 (KEY<TAB>SERVER; a tab inside a key is written %%09)", bytes.Count(line, []byte{'\t'})+1))

@@ -67,6 +67,9 @@ func (c *conformanceFlags) parse(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	c.explicit = set
+	if set["keys"] && c.cfg.Keys == 0 { // the library's 0 means its default; a user's 0 is out of range
+		return fmt.Errorf("-keys 0: need 1000 to 100000000")
+	}
 	if fs.NArg() != 0 {
 		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}

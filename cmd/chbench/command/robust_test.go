@@ -232,6 +232,10 @@ func TestUnusedFlagsAreRefused(t *testing.T) {
 		{[]string{"spread", "-algo", "jump", "-nodes", "3", "-keys", "100", "-sets", "2", "-vnodes", "7"}, "-vnodes is not used with -algo jump: none of them places virtual nodes"},
 		{[]string{"spread", "-algo", "jump,modulo", "-nodes", "3", "-keys", "100", "-sets", "2", "-placement", "fixed"}, "-placement is not used with -algo jump,modulo: none of them has a random layout"},
 		{[]string{"spread", "-algo", "crush", "-nodes", "3", "-keys", "100", "-sets", "2", "-draws", "9"}, "-draws is not used with -algo crush: none of them has a random layout"},
+		// A 0 the libraries read as their default is out of the flag's
+		// range when a user gives it.
+		{[]string{"conformance", "-algo", "ring", "-keys", "0"}, "-keys 0: need 1000 to 100000000"},
+		{[]string{"workload", "-clients", "0", "-requests", "10"}, "-clients 0: need 1 to 1048576"},
 	} {
 		_, _, err := runCLI(t, c.args...)
 		if !cli.IsUsage(err) || !strings.Contains(err.Error(), c.want) {

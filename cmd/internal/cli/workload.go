@@ -69,6 +69,9 @@ func (w *Workload) Seed() uint64 { return w.seed }
 // Config returns the workload of the flags, or an error naming the bad
 // flag and value.
 func (w *Workload) Config() (workload.Config, error) {
+	if w.clients < 1 { // the library's 0 means one client; the flag asks for 1..1048576
+		return workload.Config{}, fmt.Errorf("-clients %d: need 1 to %d", w.clients, 1<<20)
+	}
 	c := workload.Config{Keys: w.keys, Zipf: w.zipf, Requests: w.requests, Rate: w.Rate, Clients: w.clients, Numeric: w.numeric, Seed: w.seed}
 	var err error
 	if c.Values, err = ParseSizes(w.values); err != nil {
