@@ -347,14 +347,14 @@ func (bp *boundedPlan) row(variant string, eps, zs float64, ss []schema.BoundedS
 	}
 	var ci cis
 	setEstimate(&r.AwayFrac, &r.AwayFracLo, &r.AwayFracHi, ci.fraction("away fraction", away))
-	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
+	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m, maxPeakToMean(bp.nodes)))
 	setEstimate(&r.MovedJoinFrac, &r.MovedJoinFracLo, &r.MovedJoinFracHi, ci.fraction("moved on join", mj))
 	setEstimate(&r.MovedLeaveFrac, &r.MovedLeaveFracLo, &r.MovedLeaveFracHi, ci.fraction("moved on leave", ml))
 	r.IdealLeaveFrac = ci.of("ideal on leave", il).Mean
 	if len(cj) > 0 {
 		a, b := ci.of("moves per capacity on join", cj), ci.of("moves per capacity on leave", cl)
-		r.MovesPerCapJoin, r.MovesPerCapJoinLo, r.MovesPerCapJoinHi = &a.Mean, &a.Lo, &a.Hi
-		r.MovesPerCapLeave, r.MovesPerCapLeaveLo, r.MovesPerCapLeaveHi = &b.Mean, &b.Lo, &b.Hi
+		setOptional(&r.MovesPerCapJoin, &r.MovesPerCapJoinLo, &r.MovesPerCapJoinHi, a)
+		setOptional(&r.MovesPerCapLeave, &r.MovesPerCapLeaveLo, &r.MovesPerCapLeaveHi, b)
 	}
 	return r, ci.err
 }

@@ -85,7 +85,7 @@ func WriteDomainChangesTable(w io.Writer, rs []schema.DomainChange) error {
 	for i, r := range rs {
 		outer := "-"
 		if r.CrossOuterFrac != nil {
-			outer = r.OuterLevel + " " + ci(*r.CrossOuterFrac, *r.CrossOuterFracLo, *r.CrossOuterFracHi, pct)
+			outer = r.OuterLevel + " " + ci(*r.CrossOuterFrac, r.CrossOuterFracLo, r.CrossOuterFracHi, pct)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", labels[i], r.Scheme, r.Replicas, r.String(),
 			ci(r.CopiesFrac, r.CopiesFracLo, r.CopiesFracHi, pct), pct(r.IdealFrac), ci(r.CollateralFrac, r.CollateralFracLo, r.CollateralFracHi, pct),

@@ -173,8 +173,9 @@ func (f domainFleet) locators(o Options, scheme string) ([]algorithms.Locator, e
 	return out, nil
 }
 
-// estimate copies a domains.Estimate into a row's mean and interval.
-func estimate(mean, lo, hi *float64, e domains.Estimate) { *mean, *lo, *hi = e.Mean, e.Lo, e.Hi }
+// estimate copies a domains.Estimate into a row's mean and interval (no
+// interval when the estimate has none: one key set).
+func estimate(mean *float64, lo, hi **float64, e domains.Estimate) { setEstimate(mean, lo, hi, e) }
 
 // domainSizes returns the number of nodes of each domain at level of t.
 func domainSizes(t *topology.Topology, level string) ([]int, error) {
@@ -714,7 +715,7 @@ func changeRow(f domainFleet, ch domains.Change, scheme string, e DomainEvent, s
 	if fd > 0 {
 		c := ch.Cross[0]
 		row.OuterLevel = ch.Levels[0]
-		row.CrossOuterFrac, row.CrossOuterFracLo, row.CrossOuterFracHi = &c.Mean, &c.Lo, &c.Hi
+		setOptional(&row.CrossOuterFrac, &row.CrossOuterFracLo, &row.CrossOuterFracHi, c)
 	}
 	for _, c := range ch.Sets {
 		pairs := float64(c.Keys) * float64(ch.R)

@@ -30,7 +30,7 @@ func TestWeightedJoinZeroCollateral(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.CollateralFrac != 0 || r.CollateralFracHi != 0 {
+		if r.CollateralFrac != 0 || r.CollateralFracHi == nil || *r.CollateralFracHi != 0 {
 			t.Errorf("%s: collateral %v, want exactly 0", algo, r.CollateralFrac)
 		}
 		if math.Abs(r.IdealFrac-0.25) > 1e-15 {

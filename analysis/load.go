@@ -764,7 +764,7 @@ func loadRow(o LoadOptions, rc schema.Config, name string, nodes []algorithms.No
 		}
 	}
 	var ci cis
-	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m))
+	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", p2m, maxPeakToMean(nodes)))
 	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.cv("cv", cv, r.Nodes))
 	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.fraction("max share", maxs))
 	setEstimate(&r.HotShare, &r.HotShareLo, &r.HotShareHi, ci.fraction("hot share", hots))
@@ -772,7 +772,7 @@ func loadRow(o LoadOptions, rc schema.Config, name string, nodes []algorithms.No
 	if ci.err != nil {
 		return r, ci.err
 	}
-	if err := byteEstimates(&r, ss); err != nil {
+	if err := byteEstimates(&r, ss, maxPeakToMean(nodes)); err != nil {
 		return r, err
 	}
 	r.HotIsBusiest = float64(busiest) / float64(len(ss))
@@ -800,8 +800,8 @@ func hotKeyFloorOn(hotShare float64, nodes []algorithms.Node, w float64) float64
 }
 
 // byteEstimates sets r's load by bytes from its samples, when they have
-// one.
-func byteEstimates(r *schema.Load, ss []schema.LoadSample) error {
+// one; top is the largest peak-to-mean ratio the nodes allow.
+func byteEstimates(r *schema.Load, ss []schema.LoadSample, top float64) error {
 	var p2m, maxs []float64
 	for _, x := range ss {
 		if x.BytesPeakToMean == nil {
@@ -810,12 +810,12 @@ func byteEstimates(r *schema.Load, ss []schema.LoadSample) error {
 		p2m, maxs = append(p2m, *x.BytesPeakToMean), append(maxs, *x.BytesMaxShare)
 	}
 	var ci cis
-	p, m := ci.peakToMean("peak-to-mean by bytes", p2m), ci.of("max share by bytes", maxs)
+	p, m := ci.peakToMean("peak-to-mean by bytes", p2m, top), ci.fraction("max share by bytes", maxs)
 	if ci.err != nil {
 		return ci.err
 	}
-	r.BytesPeakToMean, r.BytesPeakToMeanLo, r.BytesPeakToMeanHi = &p.Mean, &p.Lo, &p.Hi
-	r.BytesMaxShare, r.BytesMaxShareLo, r.BytesMaxShareHi = &m.Mean, &m.Lo, &m.Hi
+	setOptional(&r.BytesPeakToMean, &r.BytesPeakToMeanLo, &r.BytesPeakToMeanHi, p)
+	setOptional(&r.BytesMaxShare, &r.BytesMaxShareLo, &r.BytesMaxShareHi, m)
 	return nil
 }
 

@@ -52,7 +52,7 @@ func TestLoadHotKeyFloor(t *testing.T) {
 		case schema.VariantRequest:
 			K := bounded.DefaultInFlightPerNode * n
 			C := float64(firstCap(n, K, 0.25))
-			if limit := n*C/float64(K) + n*float64(K)/R; r.PeakToMeanHi > limit {
+			if limit := n*C/float64(K) + n*float64(K)/R; *r.PeakToMeanHi > limit {
 				t.Errorf("bounded-request: peak-to-mean %v above %v", r.PeakToMean, limit)
 			}
 			if r.InFlight != K || r.MaxLoadOverCap == nil || *r.MaxLoadOverCap > 1 {

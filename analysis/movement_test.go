@@ -84,7 +84,7 @@ func TestMinimalMovers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.CollateralFrac != 0 || r.CollateralFracHi != 0 {
+			if r.CollateralFrac != 0 || r.CollateralFracHi == nil || *r.CollateralFracHi != 0 {
 				t.Errorf("%s %s: collateral %+v, want 0", algo, op, r.CollateralFrac)
 			}
 			p := r.IdealFrac
@@ -177,7 +177,7 @@ func TestRestore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.NetMovedFrac != 0 || r.NetMovedFracHi != 0 {
+		if r.NetMovedFrac != 0 || r.NetMovedFracHi == nil || *r.NetMovedFracHi != 0 {
 			t.Errorf("%s restore: net moved %+v, want 0", algo, r.NetMovedFrac)
 		}
 		for _, s := range r.Samples {

@@ -374,7 +374,7 @@ func Replication(o Options, scs []Scenario, r int) (schema.Replication, error) {
 	var ci cis
 	setEstimate(&res.PairsMovedFrac, &res.PairsMovedFracLo, &res.PairsMovedFracHi, ci.fraction("pairs moved", moved))
 	setEstimate(&res.AllLostFrac, &res.AllLostFracLo, &res.AllLostFracHi, ci.fraction("keys re-homed entirely", lost))
-	setEstimate(&res.LoadPeakToMean, &res.LoadPeakToMeanLo, &res.LoadPeakToMeanHi, ci.peakToMean("load peak-to-mean", ptm))
+	setEstimate(&res.LoadPeakToMean, &res.LoadPeakToMeanLo, &res.LoadPeakToMeanHi, ci.peakToMean("load peak-to-mean", ptm, maxPeakToMean(pl.first)))
 	setEstimate(&res.LoadCV, &res.LoadCVLo, &res.LoadCVHi, ci.cv("load cv", cv, n0))
 	setEstimate(&res.DistinctSets, &res.DistinctSetsLo, &res.DistinctSetsHi, ci.of("distinct sets", distinct))
 	if ci.err != nil {

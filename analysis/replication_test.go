@@ -57,7 +57,7 @@ func TestReplicationJoinRingRendezvous(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.AllLostFracHi != 0 {
+		if *r.AllLostFracHi != 0 {
 			t.Errorf("%s: %v of keys lost every replica on a join, want 0", algo, r.AllLostFrac)
 		}
 		// Rendezvous exactly in expectation: 3.29 se of a binomial over

@@ -344,7 +344,7 @@ func Spread(o Options, nodes []algorithms.Node) (schema.Spread, error) {
 		return schema.Spread{}, err
 	}
 	var ci cis
-	st.estimates(&ci, &r)
+	st.estimates(&ci, &r, maxPeakToMean(nodes))
 	sp.bounds(&ci, st.keyRatios, &r)
 	keys := int(st.minKeys)
 	if g := o.generated(); g != nil {
@@ -498,12 +498,13 @@ func (sp *spreadPlacements) stats(counts [][]int64, nodes []algorithms.Node) (*s
 	return st, nil
 }
 
-// estimates stores the samples and the estimates over key sets into r.
-func (st *spreadStats) estimates(ci *cis, r *schema.Spread) {
+// estimates stores the samples and the estimates over key sets into r;
+// top is the largest peak-to-mean ratio the nodes allow.
+func (st *spreadStats) estimates(ci *cis, r *schema.Spread, top float64) {
 	r.Samples = st.samples
 	setEstimate(&r.MinShare, &r.MinShareLo, &r.MinShareHi, ci.fraction("min share", st.mins))
 	setEstimate(&r.MaxShare, &r.MaxShareLo, &r.MaxShareHi, ci.fraction("max share", st.maxs))
-	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", st.p2ms))
+	setEstimate(&r.PeakToMean, &r.PeakToMeanLo, &r.PeakToMeanHi, ci.peakToMean("peak-to-mean", st.p2ms, top))
 	setEstimate(&r.CV, &r.CVLo, &r.CVHi, ci.cv("cv", st.cvs, r.Nodes))
 }
 
@@ -524,7 +525,7 @@ func (sp *spreadPlacements) bounds(ci *cis, keyRatios []float64, r *schema.Sprea
 		}
 	}
 	r.LoadFactor, r.PartitionLoadOverBound = &lf, &pr
-	r.KeyLoadOverBound, r.KeyLoadOverBoundLo, r.KeyLoadOverBoundHi = &kr.Mean, &kr.Lo, &kr.Hi
+	setOptional(&r.KeyLoadOverBound, &r.KeyLoadOverBoundLo, &r.KeyLoadOverBoundHi, kr)
 }
 
 // exact stores the exact balance of the first layout (the given node IDs)
@@ -557,8 +558,15 @@ func (sp *spreadPlacements) exact(o Options, cfg catalog.Config, info catalog.In
 	return exact, nil
 }
 
-// setEstimate stores e into the mean, lo and hi fields of a row.
-func setEstimate(mean, lo, hi *float64, e Estimate) { *mean, *lo, *hi = e.Mean, e.Lo, e.Hi }
+// setEstimate stores e into the mean, lo and hi fields of a row (lo and
+// hi nil when e has no interval).
+func setEstimate(mean *float64, lo, hi **float64, e Estimate) { *mean, *lo, *hi = e.Mean, e.Lo, e.Hi }
+
+// setOptional stores e into the optional mean, lo and hi fields of a row.
+func setOptional(mean, lo, hi **float64, e Estimate) {
+	m := e.Mean
+	*mean, *lo, *hi = &m, e.Lo, e.Hi
+}
 
 // CheckSpread returns the error Spread(o, nodes) would return before
 // streaming its first key: an unknown algorithm or key source, a bad

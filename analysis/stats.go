@@ -2,66 +2,39 @@ package analysis
 
 import (
 	"fmt"
+	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/analysis/interval"
 	"math"
 	"slices"
-
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Confidence is the two-sided confidence level of every interval chbench
-// reports.
-const Confidence = 0.95
+// reports ([interval.Confidence]).
+const Confidence = interval.Confidence
 
-// Estimate is a mean over key sets with a 95% confidence interval [Lo, Hi]
-// (see [MeanCI]). With a single key set the interval is undefined and
-// reported as Lo = Hi = Mean.
-type Estimate struct {
-	Mean, Lo, Hi float64
-}
+// Estimate is a mean over key sets with its 95% confidence interval, nil
+// when it cannot be computed ([interval.Estimate]).
+type Estimate = interval.Estimate
+
+// EstimateOf returns the Estimate of a row's mean and interval columns
+// ([interval.Of]).
+func EstimateOf(mean float64, lo, hi *float64) Estimate { return interval.Of(mean, lo, hi) }
 
 // MeanCI returns the mean of the per-set samples xs and its 95% Student-t
-// confidence interval: mean ± t(0.975, S-1) · s / sqrt(S), with s the sample
-// standard deviation (stat.StdDev, divisor S-1) and the quantile from
-// distuv.StudentsT. With one sample the interval is undefined; MeanCI then
-// returns Lo = Hi = Mean, so output never holds NaN. When every sample is
-// >= 0 (fractions, ratios, cv: quantities that cannot be negative) Lo is
-// truncated at 0. It returns an error for no samples or a sample that is
-// NaN or infinite.
-func MeanCI(xs []float64) (Estimate, error) {
-	if len(xs) == 0 {
-		return Estimate{}, fmt.Errorf("no samples: a mean needs at least one key set")
-	}
-	for i, x := range xs {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return Estimate{}, fmt.Errorf("sample %d is %v", i, x)
-		}
-	}
-	m := stat.Mean(xs, nil)
-	if len(xs) == 1 {
-		return Estimate{Mean: m, Lo: m, Hi: m}, nil
-	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(1 - (1-Confidence)/2)
-	half := t * stat.StdDev(xs, nil) / math.Sqrt(float64(len(xs)))
-	lo := m - half
-	if lo < 0 && !slices.ContainsFunc(xs, func(x float64) bool { return x < 0 }) {
-		lo = 0
-	}
-	return Estimate{Mean: m, Lo: lo, Hi: m + half}, nil
-}
+// confidence interval ([interval.MeanCI]).
+func MeanCI(xs []float64) (Estimate, error) { return interval.MeanCI(xs) }
 
 // PeakToMeanCI is [MeanCI] for peak-to-mean ratios, which are >= 1 by
 // definition (the busiest node carries at least the mean): Lo is truncated
 // at 1, or at the smallest sample should float rounding put one just below
-// 1, so Lo never exceeds Mean. With few key sets (t(0.975, 1) = 12.7 for
+// 1, so Lo never exceeds Mean (a missing interval stays missing). With few key sets (t(0.975, 1) = 12.7 for
 // two) the Student-t interval otherwise reaches below 1 and down to 0.
 func PeakToMeanCI(xs []float64) (Estimate, error) {
 	e, err := MeanCI(xs)
 	if err != nil {
 		return e, err
 	}
-	e.Lo = max(e.Lo, min(1, slices.Min(xs)))
-	return e, nil
+	return e.Clip(min(1, slices.Min(xs)), math.Inf(1)), nil
 }
 
 // cis collects MeanCI estimates of samples the package computed itself
@@ -94,10 +67,7 @@ func (c *cis) fraction(what string, xs []float64) Estimate {
 // rounding put the mean outside), recording the first error, named by
 // what.
 func (c *cis) within(what string, xs []float64, lo, hi float64) Estimate {
-	e := c.of(what, xs)
-	e.Lo = min(max(e.Lo, lo), e.Mean)
-	e.Hi = max(min(e.Hi, hi), e.Mean)
-	return e
+	return c.of(what, xs).Clip(lo, hi)
 }
 
 // cv returns MeanCI(xs) for the coefficients of variation of n node
@@ -109,12 +79,29 @@ func (c *cis) cv(what string, xs []float64, n int) Estimate {
 	return c.within(what, xs, 0, math.Sqrt(float64(max(n-1, 0))))
 }
 
-// peakToMean returns PeakToMeanCI(xs), recording the first error, named by
-// what; every interval of a peak-to-mean ratio goes through it.
-func (c *cis) peakToMean(what string, xs []float64) Estimate {
+// peakToMean returns PeakToMeanCI(xs) with its interval also clipped at
+// top, the largest peak-to-mean ratio the nodes allow ([maxPeakToMean]),
+// recording the first error, named by what; every interval of a
+// peak-to-mean ratio goes through it.
+func (c *cis) peakToMean(what string, xs []float64, top float64) Estimate {
 	e, err := PeakToMeanCI(xs)
 	if err != nil && c.err == nil {
 		c.err = fmt.Errorf("%s: %w", what, err)
 	}
-	return e
+	return e.Clip(math.Inf(-1), top)
+}
+
+// maxPeakToMean returns the largest peak-to-mean ratio of loads over
+// nodes (weights > 0): 1 / the smallest weight share, reached
+// when the lightest node carries everything (n for equal weights). A
+// ratio's samples, and so their mean, never exceed it.
+func maxPeakToMean(nodes []algorithms.Node) float64 {
+	if len(nodes) == 0 {
+		return math.Inf(1)
+	}
+	lightest := nodes[0].Weight
+	for _, n := range nodes {
+		lightest = min(lightest, n.Weight)
+	}
+	return algorithms.TotalWeight(nodes) / lightest
 }

@@ -213,7 +213,7 @@ func StormFromMove(r schema.Move, m StormModel) (schema.Storm, error) {
 		MovedFrac: r.MovedFrac, MovedFracLo: r.MovedFracLo, MovedFracHi: r.MovedFracHi, IdealFrac: r.IdealFrac,
 		DBSteady: m.SteadyDBReads(), TauS: m.TimeConstant(),
 	}
-	im := m.image(Estimate{Mean: r.MovedFrac, Lo: r.MovedFracLo, Hi: r.MovedFracHi})
+	im := m.image(EstimateOf(r.MovedFrac, r.MovedFracLo, r.MovedFracHi))
 	setEstimate(&s.HitAfter, &s.HitAfterLo, &s.HitAfterHi, im.hitAfter)
 	setEstimate(&s.DBReads, &s.DBReadsLo, &s.DBReadsHi, im.dbReads)
 	setEstimate(&s.DBMultiple, &s.DBMultipleLo, &s.DBMultipleHi, im.dbMultiple)
@@ -235,12 +235,13 @@ type stormImage struct {
 // the cache refills h f K and the seconds until the load is back within
 // StormRecoveryFactor of its steady state. The model is monotone in f, so
 // the images of the interval's ends are the values' interval (the hit
-// ratio falls as f grows: its ends swap).
+// ratio falls as f grows: its ends swap). Without an interval of f, the
+// values have none.
 func (m StormModel) image(f Estimate) stormImage {
-	img := func(g func(f float64) float64) Estimate { return Estimate{Mean: g(f.Mean), Lo: g(f.Lo), Hi: g(f.Hi)} }
+	img := func(g func(f float64) float64) Estimate { return f.Map(g, false) }
 	steady := m.SteadyDBReads()
 	return stormImage{
-		hitAfter:     Estimate{Mean: m.HitAt(f.Mean, 0), Lo: m.HitAt(f.Hi, 0), Hi: m.HitAt(f.Lo, 0)},
+		hitAfter:     f.Map(func(f float64) float64 { return m.HitAt(f, 0) }, true),
 		dbReads:      img(func(f float64) float64 { return m.DBReadsAt(f, 0) }),
 		dbMultiple:   img(func(f float64) float64 { return m.DBReadsAt(f, 0) / steady }),
 		extraDBReads: img(m.ExtraDBReads),
@@ -428,11 +429,14 @@ func StormTimeline(rs []schema.Storm, ts []float64, mem *memory.Budget) ([]schem
 	out := make([]schema.StormPoint, 0, len(rs)*len(ts))
 	for _, r := range rs {
 		m := ModelOf(r)
+		f := EstimateOf(r.MovedFrac, r.MovedFracLo, r.MovedFracHi)
 		for _, t := range ts {
+			hit := f.Map(func(f float64) float64 { return m.HitAt(f, t) }, true)
+			db := f.Map(func(f float64) float64 { return m.DBReadsAt(f, t) }, false)
 			out = append(out, schema.StormPoint{
 				Op: r.Op, From: r.From, To: r.To, TimeS: t,
-				HitRatio: m.HitAt(r.MovedFrac, t), HitRatioLo: m.HitAt(r.MovedFracHi, t), HitRatioHi: m.HitAt(r.MovedFracLo, t),
-				DBReads: m.DBReadsAt(r.MovedFrac, t), DBReadsLo: m.DBReadsAt(r.MovedFracLo, t), DBReadsHi: m.DBReadsAt(r.MovedFracHi, t),
+				HitRatio: hit.Mean, HitRatioLo: hit.Lo, HitRatioHi: hit.Hi,
+				DBReads: db.Mean, DBReadsLo: db.Lo, DBReadsHi: db.Hi,
 				DBSteady: r.DBSteady, Reads: m.Reads, SteadyHitRatio: m.HitRatio, WorkingSet: m.WorkingSet, Zipf: m.Zipf,
 				Config: r.Config,
 			})

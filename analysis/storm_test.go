@@ -21,7 +21,7 @@ func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 // 20 ln 152 = 100.47 s.
 func TestStormHandComputed(t *testing.T) {
 	m := DefaultStormModel()
-	r := schema.Move{Op: schema.OpAdd, From: 4, To: 5, Steps: 1, IdealFrac: 0.2, MovedFrac: 0.8, MovedFracLo: 0.79, MovedFracHi: 0.81}
+	r := schema.Move{Op: schema.OpAdd, From: 4, To: 5, Steps: 1, IdealFrac: 0.2, MovedFrac: 0.8, MovedFracLo: new(0.79), MovedFracHi: new(0.81)}
 	s, err := StormFromMove(r, m)
 	if err != nil {
 		t.Fatal(err)
@@ -31,12 +31,12 @@ func TestStormHandComputed(t *testing.T) {
 		got, want float64
 	}{
 		{"hit after", s.HitAfter, 0.19},
-		{"hit after lo (from moved hi)", s.HitAfterLo, 0.95 * 0.19},
-		{"hit after hi (from moved lo)", s.HitAfterHi, 0.95 * 0.21},
+		{"hit after lo (from moved hi)", *s.HitAfterLo, 0.95 * 0.19},
+		{"hit after hi (from moved lo)", *s.HitAfterHi, 0.95 * 0.21},
 		{"db reads", s.DBReads, 40500},
 		{"db steady", s.DBSteady, 2500},
 		{"db multiple", s.DBMultiple, 16.2},
-		{"db multiple lo", s.DBMultipleLo, 50000 * (1 - 0.95*0.21) / 2500},
+		{"db multiple lo", *s.DBMultipleLo, 50000 * (1 - 0.95*0.21) / 2500},
 		{"extra db reads", s.ExtraDBReads, 760000},
 		{"tau", s.TauS, 20},
 		{"recovery", s.RecoveryS, 20 * math.Log(152)},
@@ -79,7 +79,7 @@ func TestStormModuloHeadline(t *testing.T) {
 	if !near(s.DBMultiple, 16.2, 0.95*se*20) {
 		t.Errorf("db multiple %v, want ~16.2", s.DBMultiple)
 	}
-	if !(s.HitAfterLo <= s.HitAfter && s.HitAfter <= s.HitAfterHi) {
+	if !(*s.HitAfterLo <= s.HitAfter && s.HitAfter <= *s.HitAfterHi) {
 		t.Errorf("hit interval [%v, %v] does not bracket %v", s.HitAfterLo, s.HitAfterHi, s.HitAfter)
 	}
 	var b bytes.Buffer

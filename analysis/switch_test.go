@@ -37,18 +37,18 @@ func TestSwitchingLibmemcachedToTwemproxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	same, other := rows[0], rows[1]
-	if same.DifferFrac != 0 || same.DifferFracHi != 0 || same.DBMultiple != 1 || same.RecoveryS != 0 || len(same.First) != 0 {
+	if same.DifferFrac != 0 || *same.DifferFracHi != 0 || same.DBMultiple != 1 || same.RecoveryS != 0 || len(same.First) != 0 {
 		t.Errorf("same continuum: differ %v [%v, %v], db multiple %v, recovery %v s, first %v",
 			same.DifferFrac, same.DifferFracLo, same.DifferFracHi, same.DBMultiple, same.RecoveryS, same.First)
 	}
 	// 100,000 keys, each elsewhere with probability 0.9: the binomial
 	// standard error is sqrt(0.9 * 0.1 / 1e5) = 0.00095, so 5 of them is
 	// 0.0047; the interval over 5 sets must contain the mean.
-	if f := other.DifferFrac; math.Abs(f-0.9) > 0.005 || other.DifferFracLo > f || f > other.DifferFracHi {
+	if f := other.DifferFrac; math.Abs(f-0.9) > 0.005 || *other.DifferFracLo > f || f > *other.DifferFracHi {
 		t.Errorf("unrelated placements: differ %v [%v, %v], want 0.9 within 0.005", f, other.DifferFracLo, other.DifferFracHi)
 	}
 	h := m.HitRatio
-	if want := (1 - h*(1-other.DifferFrac)) / (1 - h); math.Abs(other.DBMultiple-want) > 1e-9 || other.DBMultipleLo > other.DBMultiple || other.DBMultiple > other.DBMultipleHi {
+	if want := (1 - h*(1-other.DifferFrac)) / (1 - h); math.Abs(other.DBMultiple-want) > 1e-9 || *other.DBMultipleLo > other.DBMultiple || other.DBMultiple > *other.DBMultipleHi {
 		t.Errorf("db multiple %v [%v, %v], want %v", other.DBMultiple, other.DBMultipleLo, other.DBMultipleHi, want)
 	}
 	if want := m.RecoveryTime(other.DifferFrac, StormRecoveryFactor); other.RecoveryS != want || other.TauS != 20 {

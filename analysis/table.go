@@ -18,8 +18,8 @@ import (
 
 func pct(x float64) string { return numfmt.Percent(x, 2) }
 
-func ci(mean, lo, hi float64, f func(float64) string) string {
-	return numfmt.Interval(f(mean), f(lo), f(hi))
+func ci(mean float64, lo, hi *float64, f func(float64) string) string {
+	return numfmt.Estimate(mean, lo, hi, f)
 }
 
 func f4(x float64) string { return numfmt.Fixed(x, 4) }
@@ -118,7 +118,7 @@ func WriteLoadTable(w io.Writer, rs []schema.Load) error {
 			r.HotKeyNode, pct(r.HotIsBusiest), ci(r.AwayFrac, r.AwayFracLo, r.AwayFracHi, pct), mc)
 		switch {
 		case r.BytesPeakToMean != nil:
-			fmt.Fprintf(tw, "\t%s\t%s", ci(*r.BytesPeakToMean, *r.BytesPeakToMeanLo, *r.BytesPeakToMeanHi, f4), ci(*r.BytesMaxShare, *r.BytesMaxShareLo, *r.BytesMaxShareHi, pct))
+			fmt.Fprintf(tw, "\t%s\t%s", ci(*r.BytesPeakToMean, r.BytesPeakToMeanLo, r.BytesPeakToMeanHi, f4), ci(*r.BytesMaxShare, r.BytesMaxShareLo, r.BytesMaxShareHi, pct))
 		case byBytes:
 			fmt.Fprint(tw, "\t-\t-")
 		}
@@ -141,8 +141,8 @@ func WriteBoundedTable(w io.Writer, rs []schema.Bounded) error {
 			mc = f4(*r.MaxLoadOverCap)
 		}
 		if r.MovesPerCapJoin != nil {
-			cj = ci(*r.MovesPerCapJoin, *r.MovesPerCapJoinLo, *r.MovesPerCapJoinHi, f4)
-			cl = ci(*r.MovesPerCapLeave, *r.MovesPerCapLeaveLo, *r.MovesPerCapLeaveHi, f4)
+			cj = ci(*r.MovesPerCapJoin, r.MovesPerCapJoinLo, r.MovesPerCapJoinHi, f4)
+			cl = ci(*r.MovesPerCapLeave, r.MovesPerCapLeaveLo, r.MovesPerCapLeaveHi, f4)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s (%s)\t%s (%s)\t%s\t%s\t%s\n", r.Algo, r.Nodes, ftoa(r.Eps), ftoa(r.Zipf), mc,
 			ci(r.AwayFrac, r.AwayFracLo, r.AwayFracHi, pct), f4(r.PeakToMean),

@@ -72,7 +72,7 @@ func domainsSharedFigure(rows []schema.DomainViolation) (*figure, error) {
 		p.title = fmt.Sprintf("%s, replicas in distinct %ss, R = %d (%d nodes in %d %ss)", r.Topology, r.Domain, r.Replicas, r.Nodes, r.Domains, r.Domain)
 		p.slots = append(p.slots, dotSlot{
 			slot:      slices.Index(algos, r.Algo),
-			value:     xy{Y: r.KeysSharedFrac, Lo: r.KeysSharedFracLo, Hi: r.KeysSharedFracHi, CI: true},
+			value:     estimate(r.KeysSharedFrac, r.KeysSharedFracLo, r.KeysSharedFracHi),
 			theory:    r.RandomSharedFrac,
 			hasTheory: true,
 		})
@@ -131,7 +131,7 @@ func domainChangesFigure(rows []schema.DomainChange) (*figure, error) {
 			return nil, fmt.Errorf("domains-changes: two rows give %s at %s, %s", r.Algo, k.topology, k.change)
 		}
 		seen[id] = true
-		ratio := xy{Y: r.CopiesFrac / r.IdealFrac, Lo: r.CopiesFracLo / r.IdealFrac, Hi: r.CopiesFracHi / r.IdealFrac, CI: true}
+		ratio := estimate(r.CopiesFrac, r.CopiesFracLo, r.CopiesFracHi).over(r.IdealFrac)
 		if r.Algo == ratioOmitted {
 			omitted = append(omitted, fmt.Sprintf("%.2fx at %s", ratio.Y, k.change))
 			continue
@@ -246,7 +246,7 @@ func domainRanksFigure(rows []schema.DomainRank) (*figure, error) {
 			if !ok {
 				continue
 			}
-			s := dotSlot{slot: j, value: xy{Y: r.Relative, Lo: r.RelativeLo, Hi: r.RelativeHi, CI: true}}
+			s := dotSlot{slot: j, value: estimate(r.Relative, r.RelativeLo, r.RelativeHi)}
 			if r.TheoryShare != nil && r.WeightShare > 0 {
 				s.theory, s.hasTheory = *r.TheoryShare/r.WeightShare, true
 			}

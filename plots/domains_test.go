@@ -9,7 +9,7 @@ import (
 
 func domainRow(algo, scheme, topo string, r int, shared float64) schema.DomainViolation {
 	v := schema.DomainViolation{Scheme: scheme, Nodes: 12, Domains: 4, Replicas: r,
-		KeysSharedFrac: shared, KeysSharedFracLo: shared / 2, KeysSharedFracHi: shared * 1.5, RandomSharedFrac: 0.3}
+		KeysSharedFrac: shared, KeysSharedFracLo: new(shared / 2), KeysSharedFracHi: new(shared * 1.5), RandomSharedFrac: 0.3}
 	v.Algo, v.Hash, v.Topology, v.Domain, v.Keys, v.Sets, v.Seed = algo, "xxhash", topo, "rack", 1000, 2, 1
 	return v
 }
@@ -50,7 +50,7 @@ func TestDomainsSharedFigure(t *testing.T) {
 func TestDomainChangesFigure(t *testing.T) {
 	change := func(algo, scheme, domain string, copies float64) schema.DomainChange {
 		c := schema.DomainChange{Scheme: scheme, Nodes: 12, Replicas: 3, Event: schema.EventLoss, EventLevel: "rack", EventDomain: domain,
-			NodesLeft: 2, CopiesFrac: copies, CopiesFracLo: copies * 0.9, CopiesFracHi: copies * 1.1, IdealFrac: 0.2}
+			NodesLeft: 2, CopiesFrac: copies, CopiesFracLo: new(copies * 0.9), CopiesFracHi: new(copies * 1.1), IdealFrac: 0.2}
 		c.Algo, c.Hash, c.Topology, c.Domain, c.Keys, c.Sets, c.Seed = algo, "xxhash", "rack=6", "rack", 1000, 2, 1
 		return c
 	}
@@ -84,7 +84,7 @@ func TestDomainRanksFigure(t *testing.T) {
 	theory := 0.2
 	rank := func(algo, id, topo string, rk int, w, rel float64) schema.DomainRank {
 		r := schema.DomainRank{Scheme: schema.SchemePlain, Nodes: 4, Replicas: 2, Rank: rk, ID: id, Weight: w, WeightShare: w / 10,
-			Relative: rel, RelativeLo: rel - 0.1, RelativeHi: rel + 0.1, TheoryShare: &theory}
+			Relative: rel, RelativeLo: new(rel - 0.1), RelativeHi: new(rel + 0.1), TheoryShare: &theory}
 		r.Algo, r.Hash, r.Topology, r.Keys, r.Sets, r.Seed = algo, "xxhash", topo, 1000, 2, 1
 		return r
 	}

@@ -96,13 +96,13 @@ func reweightFigures(rows []schema.Move) ([]*figure, error) {
 	for _, m := range rows {
 		from := float64(m.From)
 		r := groupedRow{group: changeLabel(m.Op, from, float64(m.To)), algo: m.Algo, nodes: from, info: schema.RunOf(m),
-			value: xy{Y: m.MovedFrac, Lo: m.MovedFracLo, Hi: m.MovedFracHi, CI: true}, mark: m.IdealFrac, hasMark: true}
+			value: estimate(m.MovedFrac, m.MovedFracLo, m.MovedFracHi), mark: m.IdealFrac, hasMark: true}
 		if strings.HasPrefix(m.Op, "reweight-") {
 			reweights = append(reweights, r)
 		} else {
 			changes = append(changes, r)
 		}
-		r.value, r.hasMark = xy{Y: m.CollateralFrac, Lo: m.CollateralFracLo, Hi: m.CollateralFracHi, CI: true}, false
+		r.value, r.hasMark = estimate(m.CollateralFrac, m.CollateralFracLo, m.CollateralFracHi), false
 		if strings.HasPrefix(m.Op, "reweight-") {
 			reweightsColl = append(reweightsColl, r)
 		} else {
@@ -155,10 +155,10 @@ func replicationFigures(rows []schema.Replication) ([]*figure, error) {
 		}
 		rf := float64(r.Replicas)
 		g := groupedRow{group: "R = " + strconv.Itoa(r.Replicas), algo: r.Algo, info: schema.RunOf(r),
-			value: xy{Y: r.PairsMovedFrac, Lo: r.PairsMovedFracLo, Hi: r.PairsMovedFracHi, CI: true}, mark: r.IdealFrac, hasMark: true}
+			value: estimate(r.PairsMovedFrac, r.PairsMovedFracLo, r.PairsMovedFracHi), mark: r.IdealFrac, hasMark: true}
 		moved[k] = append(moved[k], g)
 		lost[k] = append(lost[k], lostRow{algo: r.Algo, replicas: rf, info: g.info,
-			value: xy{Y: r.AllLostFrac, Lo: r.AllLostFracLo, Hi: r.AllLostFracHi, CI: true}})
+			value: estimate(r.AllLostFrac, r.AllLostFracLo, r.AllLostFracHi)})
 	}
 	var figs []*figure
 	for _, k := range keys {

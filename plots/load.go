@@ -101,7 +101,7 @@ func loadSeries(rows []schema.Load) (nodes []float64, series map[float64][]curve
 			return nil, nil, nil, fmt.Errorf("load: two rows give algo=%s nodes=%v zipf=%v", k.algo, n, s)
 		}
 		seen[k][s] = true
-		pts[k] = append(pts[k], xy{X: s, Y: r.PeakToMean, Lo: r.PeakToMeanLo, Hi: r.PeakToMeanHi, CI: true})
+		pts[k] = append(pts[k], estimate(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi).atX(s))
 		if !slices.Contains(nodes, n) {
 			nodes = append(nodes, n)
 		}
@@ -294,9 +294,6 @@ type boundedMetric struct {
 	skipRing            bool
 }
 
-// estimate is the estimate x with its 95% interval [lo, hi] (X left 0).
-func estimate(x, lo, hi float64) xy { return xy{Y: x, Lo: lo, Hi: hi, CI: true} }
-
 var boundedMetrics = []boundedMetric{
 	{name: "max-load-over-cap", title: "Bounded loads: largest load / capacity against eps (must stay <= 1)", yLabel: "max load / capacity (partitions, keys or requests in flight)",
 		value: func(r schema.Bounded) (xy, bool) {
@@ -325,7 +322,7 @@ var boundedMetrics = []boundedMetric{
 			if r.MovesPerCapJoin == nil {
 				return xy{}, false
 			}
-			return estimate(*r.MovesPerCapJoin, *r.MovesPerCapJoinLo, *r.MovesPerCapJoinHi), true
+			return estimate(*r.MovesPerCapJoin, r.MovesPerCapJoinLo, r.MovesPerCapJoinHi), true
 		},
 		ref: func(r schema.Bounded) float64 { return 1 / (r.Eps * r.Eps) }, refLabel: "1/eps^2 (bound's shape)", skipRing: true},
 }

@@ -114,9 +114,10 @@ func movedSeries(rows []schema.Move, op string, ratio bool) (series []curve, ide
 		if _, ok := idealAt[x]; !ok {
 			idealAt[x] = r.IdealFrac
 		}
-		p := xy{X: x, Y: r.MovedFrac, Lo: r.MovedFracLo, Hi: r.MovedFracHi, CI: true}
+		p := estimate(r.MovedFrac, r.MovedFracLo, r.MovedFracHi).atX(x)
 		if ratio {
-			p.Y, p.Lo, p.Hi = r.MovedOverIdeal, r.MovedFracLo/r.IdealFrac, r.MovedFracHi/r.IdealFrac
+			p = p.over(r.IdealFrac)
+			p.Y = r.MovedOverIdeal
 		}
 		pts[k] = append(pts[k], p)
 	}

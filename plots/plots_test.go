@@ -320,7 +320,7 @@ func TestRenderAllBadNumbers(t *testing.T) {
 func TestMovementZeroUsesLinearAxis(t *testing.T) {
 	rows := []schema.Move{
 		{Config: schema.Config{Algo: "jump"}, Op: "add", From: 10, To: 11, MovedFrac: 0, IdealFrac: 1.0 / 11, ExpectedMoves: 1e6},
-		{Config: schema.Config{Algo: "jump"}, Op: "add", From: 100, To: 101, MovedFrac: 0.01, MovedFracLo: 0.01, MovedFracHi: 0.01, IdealFrac: 1.0 / 101, MovedOverIdeal: 1.01, ExpectedMoves: 1e6},
+		{Config: schema.Config{Algo: "jump"}, Op: "add", From: 100, To: 101, MovedFrac: 0.01, MovedFracLo: new(0.01), MovedFracHi: new(0.01), IdealFrac: 1.0 / 101, MovedOverIdeal: 1.01, ExpectedMoves: 1e6},
 	}
 	figs, err := movementFigures(rows)
 	if err != nil {

@@ -101,9 +101,9 @@ func propagateSeries(rows []schema.Propagate) (sim, model []curve, stale, staleM
 	sortKeys(keys)
 	totals = map[string]schema.Propagate{}
 	// Only positive values can be drawn on the log axis.
-	add := func(c *curve, x, y, lo, hi float64, ci bool) {
-		if y > 0 {
-			c.Points = append(c.Points, xy{X: x, Y: y, Lo: lo, Hi: hi, CI: ci})
+	add := func(c *curve, x float64, p xy) {
+		if p.Y > 0 {
+			c.Points = append(c.Points, p.atX(x))
 		}
 	}
 	for i, k := range keys {
@@ -116,11 +116,11 @@ func propagateSeries(rows []schema.Propagate) (sim, model []curve, stale, staleM
 		}
 		for _, w := range ws {
 			x := (w.StartS + w.EndS) / 2
-			add(&s, x, w.Misrouted, w.MisroutedLo, w.MisroutedHi, true)
-			add(&m, x, w.MisroutedExpected, 0, 0, false)
+			add(&s, x, estimate(w.Misrouted, w.MisroutedLo, w.MisroutedHi))
+			add(&m, x, estimate(w.MisroutedExpected, nil, nil))
 			if i == 0 {
-				add(&stale, x, w.Stale, w.StaleLo, w.StaleHi, true)
-				add(&staleModel, x, w.StaleExpected, 0, 0, false)
+				add(&stale, x, estimate(w.Stale, w.StaleLo, w.StaleHi))
+				add(&staleModel, x, estimate(w.StaleExpected, nil, nil))
 			}
 		}
 		sim, model = append(sim, s), append(model, m)

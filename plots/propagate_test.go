@@ -68,7 +68,7 @@ func TestPropagateFigure(t *testing.T) {
 	}
 
 	// A window with nothing astray has no marker but keeps the model.
-	rows[0].Misrouted, rows[0].MisroutedLo, rows[0].MisroutedHi = 0, 0, 0
+	rows[0].Misrouted, rows[0].MisroutedLo, rows[0].MisroutedHi = 0, new(0.0), new(0.0)
 	sim, model, _, _, _, err := propagateSeries(rows)
 	if err != nil {
 		t.Fatal(err)

@@ -185,7 +185,7 @@ func TestSpreadDotChart(t *testing.T) {
 	}
 	lo, hi := 1.0, 1.0
 	for _, r := range rows {
-		lo, hi = min(lo, r.PeakToMeanLo), max(hi, r.PeakToMeanHi)
+		lo, hi = min(lo, *r.PeakToMeanLo), max(hi, *r.PeakToMeanHi)
 		if x := r.ExactPeakToMean; x != nil {
 			lo, hi = min(lo, *x), max(hi, *x)
 		}
@@ -232,7 +232,7 @@ func TestSpreadDirectLabels(t *testing.T) {
 		for i, a := range catalog.Names() {
 			v := 1.02 + 0.01*float64(i)
 			r := schema.Spread{Config: schema.Config{Algo: a, Hash: "xxhash", VNodes: 160}, Nodes: n,
-				PeakToMean: v, PeakToMeanLo: v - 0.005, PeakToMeanHi: v + 0.005, NoisePeakToMean: 1.02}
+				PeakToMean: v, PeakToMeanLo: new(v - 0.005), PeakToMeanHi: new(v + 0.005), NoisePeakToMean: 1.02}
 			if a == "bounded" {
 				r.Label = "bounded (partitions)"
 			}
@@ -766,7 +766,7 @@ func shareRows(n int, algos []string, ratio func(algo string, i int) float64) []
 			share := wt / w * ratio(a, i)
 			rows = append(rows, schema.ShareRow{Config: schema.Config{Algo: a, Hash: "xxhash", VNodes: 160, Keys: 100000, Sets: 5, Seed: 1},
 				Nodes: n, Share: schema.Share{ID: fmt.Sprintf("cache-%03d:11211", i+1), Weight: wt, WeightShare: wt / w,
-					Share: share, ShareLo: share * 0.98, ShareHi: share * 1.02}})
+					Share: share, ShareLo: new(share * 0.98), ShareHi: new(share * 1.02)}})
 		}
 	}
 	return rows

@@ -28,6 +28,28 @@ type curve struct {
 	index  int // position among sibling series, for styles (unexported)
 }
 
+// estimate returns the point of a row's value y and its 95% interval
+// columns [lo, hi] (X left 0); without an interval (nil: the run had one
+// key set) the point has none and no error bar is drawn.
+func estimate(y float64, lo, hi *float64) xy {
+	if lo == nil || hi == nil {
+		return xy{Y: y, Lo: y, Hi: y}
+	}
+	return xy{Y: y, Lo: *lo, Hi: *hi, CI: true}
+}
+
+// atX returns p at X = x.
+func (p xy) atX(x float64) xy {
+	p.X = x
+	return p
+}
+
+// over returns p with Y and its interval divided by d > 0.
+func (p xy) over(d float64) xy {
+	p.Y, p.Lo, p.Hi = p.Y/d, p.Lo/d, p.Hi/d
+	return p
+}
+
 func (s curve) ys() []float64 {
 	v := make([]float64, 0, 3*len(s.Points))
 	for _, p := range s.Points {

@@ -92,7 +92,7 @@ func spreadBar(r schema.Spread, group, series int) bar {
 // peakPoint is the measured peak-to-mean of r with its 95% interval (X
 // left 0).
 func peakPoint(r schema.Spread) xy {
-	return xy{Y: r.PeakToMean, Lo: r.PeakToMeanLo, Hi: r.PeakToMeanHi, CI: true}
+	return estimate(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi)
 }
 
 // layoutPoint is the exact peak-to-mean of r over independent layouts: Y
@@ -239,7 +239,7 @@ func (bc barChart) layers() *barLayers {
 			continue
 		}
 		if b.Value.CI {
-			l.ci = append(l.ci, xy{X: x, Y: b.Value.Y, Lo: b.Value.Lo, Hi: b.Value.Hi, CI: true})
+			l.ci = append(l.ci, b.Value.atX(x))
 		}
 		grow(b.Value.Lo, b.Value.Hi)
 		if b.HasNoise {

@@ -40,7 +40,7 @@ func stormSeries(rows []schema.StormPoint) (series []curve, steady float64, err 
 			return nil, 0, fmt.Errorf("storm timeline: two rows give algo=%s hash=%s vnodes=%d time_s=%v", r.Algo, r.Hash, r.VNodes, r.TimeS)
 		}
 		seen[k][r.TimeS] = true
-		pts[k] = append(pts[k], xy{X: r.TimeS, Y: r.DBReads, Lo: r.DBReadsLo, Hi: r.DBReadsHi, CI: true})
+		pts[k] = append(pts[k], estimate(r.DBReads, r.DBReadsLo, r.DBReadsHi).atX(r.TimeS))
 	}
 	sortKeys(keys)
 	for _, k := range keys {

@@ -24,7 +24,7 @@ func switchRows(names []string, w string, frac func(i, j int) float64) []schema.
 			f := frac(i, j)
 			rows = append(rows, schema.Switch{Config: schema.Config{Algo: a, Keys: 1000, Sets: 2, Seed: 1, Commit: "c"}, ToAlgo: b,
 				Nodes: 3, Weights: w, FirstNode: "127.0.0.1:11211", LastNode: "127.0.0.1:11213",
-				DifferFrac: f, DifferFracLo: f, DifferFracHi: f, Reads: 50000, HitRatio: 0.95, DBMultiple: 1 + 19*f})
+				DifferFrac: f, DifferFracLo: new(f), DifferFracHi: new(f), Reads: 50000, HitRatio: 0.95, DBMultiple: 1 + 19*f})
 		}
 	}
 	return rows

@@ -65,7 +65,7 @@ func weightBars(rows []schema.ShareRow) (groups, labels, algos []string, bars []
 		b := bar{
 			Group:  slices.Index(nodes, node{r.Nodes, r.ID}),
 			Series: slices.Index(keys, keyOf(r.Config, "")),
-			Value:  xy{Y: r.Share.Share, Lo: r.ShareLo, Hi: r.ShareHi, CI: true}, Noise: r.WeightShare, HasNoise: true,
+			Value:  estimate(r.Share.Share, r.ShareLo, r.ShareHi), Noise: r.WeightShare, HasNoise: true,
 		}
 		if r.Exact != nil {
 			b.Exact, b.HasExact = *r.Exact, true
@@ -164,7 +164,7 @@ func weightRatioFigure(rows []schema.ShareRow) (*figure, error) {
 		}
 	}
 	ratio := func(r schema.ShareRow) xy {
-		return xy{Y: r.Share.Share / r.WeightShare, Lo: r.ShareLo / r.WeightShare, Hi: r.ShareHi / r.WeightShare, CI: true}
+		return estimate(r.Share.Share, r.ShareLo, r.ShareHi).over(r.WeightShare)
 	}
 	// The legend's range of each algorithm, over every node.
 	labels := map[seriesKey]string{}

@@ -59,7 +59,12 @@ type value struct {
 
 // est returns the Value of an estimate with its 95% interval read from a
 // results file.
-func est(mean, lo, hi float64) value { return value{mean, true, lo, hi, true} }
+func est(mean float64, lo, hi *float64) value {
+	if lo == nil || hi == nil { // no interval: the run had one key set
+		return value{mean, true, mean, mean, false}
+	}
+	return value{mean, true, *lo, *hi, true}
+}
 
 // scaled returns v with its value and interval divided by d (> 0).
 func (v value) scaled(d float64) value { return value{v.V / d, v.OK, v.Lo / d, v.Hi / d, v.CI} }

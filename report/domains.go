@@ -232,7 +232,7 @@ func crossTakeaway(rows []schema.DomainChange) string {
 		}
 		cross[s] = append(cross[s], nameOf(r.Algo, est(r.CrossFrac, r.CrossFracLo, r.CrossFracHi)))
 		if r.CrossOuterFrac != nil {
-			outer[s] = append(outer[s], nameOf(r.Algo, est(*r.CrossOuterFrac, *r.CrossOuterFracLo, *r.CrossOuterFracHi)))
+			outer[s] = append(outer[s], nameOf(r.Algo, est(*r.CrossOuterFrac, r.CrossOuterFracLo, r.CrossOuterFracHi)))
 		}
 	}
 	schemes := [2]string{"with one replica per " + f.Domain, "with their own replicas"}

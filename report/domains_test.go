@@ -29,7 +29,7 @@ func config(algo, topo, domain string) schema.Config {
 
 func violation(algo, scheme string, shared, lo, hi float64) schema.DomainViolation {
 	return schema.DomainViolation{Scheme: scheme, Nodes: 12, Domains: 4, Replicas: 3, Config: config(algo, "rack=4", "rack"),
-		KeysSharedFrac: shared, KeysSharedFracLo: lo, KeysSharedFracHi: hi, PairsSharedFrac: shared, PairsSharedFracLo: lo, PairsSharedFracHi: hi,
+		KeysSharedFrac: shared, KeysSharedFracLo: new(lo), KeysSharedFracHi: new(hi), PairsSharedFrac: shared, PairsSharedFracLo: new(lo), PairsSharedFracHi: new(hi),
 		KeysOneDomainFrac: 0, RandomSharedFrac: 0.4}
 }
 
@@ -49,7 +49,7 @@ func TestRacksAndZones(t *testing.T) {
 	})
 	loss := func(algo string, copies float64) schema.DomainChange {
 		return schema.DomainChange{Scheme: schema.SchemeAware, Nodes: 12, Replicas: 3, Event: schema.EventLoss, EventLevel: "rack", EventDomain: "rack-1",
-			NodesLeft: 3, CopiesFrac: copies, CopiesFracLo: copies - 0.01, CopiesFracHi: copies + 0.01, IdealFrac: 0.25, Config: config(algo, "rack=4", "rack")}
+			NodesLeft: 3, CopiesFrac: copies, CopiesFracLo: new(copies - 0.01), CopiesFracHi: new(copies + 0.01), IdealFrac: 0.25, Config: config(algo, "rack=4", "rack")}
 	}
 	writeRows(t, dir, schema.DomainChangesFile, []schema.DomainChange{loss("rendezvous", 0.25), loss("anchor", 0.5)})
 	theory := 0.19
@@ -60,7 +60,7 @@ func TestRacksAndZones(t *testing.T) {
 			rel = 2.0
 		}
 		ranks = append(ranks, schema.DomainRank{Scheme: schema.SchemePlain, Nodes: 4, Replicas: 3, Rank: 3, ID: "node-" + string(rune('0'+i)), Weight: w, WeightShare: w / 10,
-			Share: rel * w / 10, ShareLo: rel * w / 10, ShareHi: rel * w / 10, Relative: rel, RelativeLo: rel - 0.1, RelativeHi: rel + 0.1, TheoryShare: &theory, Config: config("rendezvous", "", "")})
+			Share: rel * w / 10, ShareLo: new(rel * w / 10), ShareHi: new(rel * w / 10), Relative: rel, RelativeLo: new(rel - 0.1), RelativeHi: new(rel + 0.1), TheoryShare: &theory, Config: config("rendezvous", "", "")})
 	}
 	writeRows(t, dir, schema.DomainRanksFile, ranks)
 	rep := render(t, dir, DefaultProfile())
@@ -111,8 +111,8 @@ func TestRacksAndZonesCrossDomainCopies(t *testing.T) {
 	loss := func(algo, scheme string, cross, outer float64) schema.DomainChange {
 		lo, hi := outer-0.01, outer+0.01
 		return schema.DomainChange{Scheme: scheme, Nodes: 12, Replicas: 3, Event: schema.EventLoss, EventLevel: "rack", EventDomain: "rack-1",
-			NodesLeft: 3, CopiesFrac: 0.25, CopiesFracLo: 0.24, CopiesFracHi: 0.26, IdealFrac: 0.25,
-			CrossFrac: cross, CrossFracLo: cross - 0.01, CrossFracHi: cross, OuterLevel: "zone", CrossOuterFrac: &outer, CrossOuterFracLo: &lo, CrossOuterFracHi: &hi,
+			NodesLeft: 3, CopiesFrac: 0.25, CopiesFracLo: new(0.24), CopiesFracHi: new(0.26), IdealFrac: 0.25,
+			CrossFrac: cross, CrossFracLo: new(cross - 0.01), CrossFracHi: new(cross), OuterLevel: "zone", CrossOuterFrac: &outer, CrossOuterFracLo: &lo, CrossOuterFracHi: &hi,
 			Config: config(algo, "zone=2,rack=4", "rack")}
 	}
 	writeRows(t, dir, schema.DomainChangesFile, []schema.DomainChange{

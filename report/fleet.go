@@ -29,12 +29,11 @@ type changeCost struct {
 	moved     float64 // moved fraction of the keys, summed over the steps
 	ideal     float64
 	peakDB    float64 // database reads/s right after the change (the largest step's)
-	peakLo    float64
-	peakHi    float64
 	steady    float64 // database reads/s before the change
 	extra     float64 // database reads the change adds until refilled, summed over the steps
-	extraLo   float64
+	extraLo   float64 // its 95% interval, summed over the steps (= extra without one)
 	extraHi   float64
+	extraCI   bool    // every step has an interval
 	recovery  float64 // seconds to 1.1x steady, the longest step's
 	steps     int
 	overSteps []string // steps past stagedFactor x ideal: "45 -> 46 (2.09x)"
@@ -55,20 +54,20 @@ func fleetCosts(p *fleet.Profile, rows []schema.Storm) map[string][]changeCost {
 			if !ok {
 				i = len(cs)
 				idx[r.Algo] = i
-				cs = append(cs, changeCost{algo: r.Algo, steady: r.DBSteady})
+				cs = append(cs, changeCost{algo: r.Algo, steady: r.DBSteady, extraCI: true})
 			}
 			cc := &cs[i]
 			cc.moved += r.MovedFrac
 			cc.ideal += r.IdealFrac
-			cc.extra += r.ExtraDBReads
-			cc.extraLo += r.ExtraDBReadsLo
-			cc.extraHi += r.ExtraDBReadsHi
-			if r.DBReads > cc.peakDB {
-				cc.peakDB, cc.peakLo, cc.peakHi = r.DBReads, r.DBReadsLo, r.DBReadsHi
-			}
+			extra := est(r.ExtraDBReads, r.ExtraDBReadsLo, r.ExtraDBReadsHi)
+			cc.extra += extra.V
+			cc.extraLo += extra.Lo
+			cc.extraHi += extra.Hi
+			cc.extraCI = cc.extraCI && extra.CI
+			cc.peakDB = max(cc.peakDB, r.DBReads)
 			cc.recovery = max(cc.recovery, r.RecoveryS)
 			cc.steps++
-			if r.Op == c.Name+"-step" && r.MovedFracLo > stagedFactor*r.IdealFrac {
+			if r.Op == c.Name+"-step" && est(r.MovedFrac, r.MovedFracLo, r.MovedFracHi).Lo > stagedFactor*r.IdealFrac {
 				cc.overSteps = append(cc.overSteps, fmt.Sprintf("%d -> %d (%sx)", r.From, r.To, fixed2(r.MovedFrac/r.IdealFrac)))
 			}
 		}
@@ -172,7 +171,7 @@ func writeFleetChanges(b *strings.Builder, d *Data) (least map[string][]string, 
 				name += " (today)"
 			}
 			fmt.Fprintf(b, "| %s | %s | %sx | %s | %s | %s s |\n", name, numfmt.Percent(cc.moved, 2), fixed2(cc.moved/cc.ideal),
-				reads(cc.peakDB), numfmt.Interval(reads(cc.extra), reads(cc.extraLo), reads(cc.extraHi)), numfmt.Sig3(cc.recovery))
+				reads(cc.peakDB), interval(value{cc.extra, true, cc.extraLo, cc.extraHi, cc.extraCI}, reads, ""), numfmt.Sig3(cc.recovery))
 		}
 		b.WriteString("\n")
 		text, ls := changeTakeaway(p, c, order)
@@ -348,9 +347,9 @@ func (cc changeCost) followed() bool { return cc.moved >= 0.5*cc.ideal }
 
 // nodeRatio is one node's share of the keys over its weight share.
 type nodeRatio struct {
-	id            string
-	weight        float64
-	ratio, lo, hi float64
+	id     string
+	weight float64
+	value  // share / weight share, with its 95% interval
 }
 
 // writeFleetShares writes how uneven the keys, and so the memory they
@@ -369,7 +368,7 @@ func writeFleetShares(b *strings.Builder, d *Data) (even []string) {
 		if _, ok := by[r.Algo]; !ok {
 			algos = append(algos, r.Algo)
 		}
-		by[r.Algo] = append(by[r.Algo], nodeRatio{r.ID, r.Weight, r.Share.Share / r.WeightShare, r.ShareLo / r.WeightShare, r.ShareHi / r.WeightShare})
+		by[r.Algo] = append(by[r.Algo], nodeRatio{r.ID, r.Weight, est(r.Share.Share, r.ShareLo, r.ShareHi).scaled(r.WeightShare)})
 	}
 	what := "holds 1.2 times its weight's part of the keys"
 	if p.Memory != nil {
@@ -387,31 +386,31 @@ func writeFleetShares(b *strings.Builder, d *Data) (even []string) {
 	var rows []row
 	for _, a := range algos {
 		ns := by[a]
-		full := slices.MaxFunc(ns, func(x, y nodeRatio) int { return cmp.Compare(x.ratio, y.ratio) })
-		empty := slices.MinFunc(ns, func(x, y nodeRatio) int { return cmp.Compare(x.ratio, y.ratio) })
+		full := slices.MaxFunc(ns, func(x, y nodeRatio) int { return cmp.Compare(x.V, y.V) })
+		empty := slices.MinFunc(ns, func(x, y nodeRatio) int { return cmp.Compare(x.V, y.V) })
 		rows = append(rows, row{a, full, empty})
 	}
-	slices.SortStableFunc(rows, func(x, y row) int { return cmp.Compare(x.full.ratio, y.full.ratio) })
+	slices.SortStableFunc(rows, func(x, y row) int { return cmp.Compare(x.full.V, y.full.V) })
 	for _, r := range rows {
 		name := "`" + r.algo + "`"
 		if r.algo == p.Client {
 			name += " (today)"
 		}
 		fmt.Fprintf(b, "| %s | `%s` (weight %s) | %s | `%s` (weight %s) | %s |\n", name,
-			r.full.id, num(r.full.weight), numfmt.Interval(fixed2(r.full.ratio), fixed2(r.full.lo), fixed2(r.full.hi)),
-			r.empty.id, num(r.empty.weight), numfmt.Interval(fixed2(r.empty.ratio), fixed2(r.empty.lo), fixed2(r.empty.hi)))
+			r.full.id, num(r.full.weight), interval(r.full.value, fixed2, ""),
+			r.empty.id, num(r.empty.weight), interval(r.empty.value, fixed2, ""))
 	}
 	b.WriteString("\n")
 	if len(rows) > 0 {
 		best := rows[0]
 		var tied []string
 		for _, r := range rows {
-			if r.full.lo <= best.full.hi {
+			if r.full.Lo <= best.full.Hi {
 				tied = append(tied, "`"+r.algo+"`")
 				even = append(even, r.algo)
 			}
 		}
-		fmt.Fprintf(b, "Most even for this fleet (fullest node least over its weight, within the 95%% intervals): %s, whose fullest node holds %sx its weight's share.\n\n", strings.Join(tied, ", "), fixed2(best.full.ratio))
+		fmt.Fprintf(b, "Most even for this fleet (fullest node least over its weight, within the 95%% intervals): %s, whose fullest node holds %sx its weight's share.\n\n", strings.Join(tied, ", "), fixed2(best.full.V))
 	}
 	return even
 }
@@ -440,12 +439,12 @@ func writeFleetLoad(b *strings.Builder, d *Data) {
 		if r.Algo == p.Client {
 			name += " (today)"
 		}
-		fmt.Fprintf(b, "| %s | %s | `%s` | %s |\n", name, numfmt.Interval(fixed2(r.PeakToMean), fixed2(r.PeakToMeanLo), fixed2(r.PeakToMeanHi)), r.HotKeyNode, fixed2(r.FloorHotNode))
+		fmt.Fprintf(b, "| %s | %s | `%s` | %s |\n", name, interval(est(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi), fixed2, ""), r.HotKeyNode, fixed2(r.FloorHotNode))
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(b, "The hottest key alone draws %s of the requests, and every placement sends all of them to one node: the node holding it serves at least hot share x W / w of its weight's part, whatever the algorithm (the hot-key floor; it assumes no replication of hot keys and no client-side cache). On one of the largest nodes that floor is %s, on one of the smallest %s. ",
 		numfmt.Percent(r0.HotShare, 2), fixed2(r0.Floor), fixed2(r0.FloorMinNode))
-	if r0.PeakToMeanLo <= r0.FloorMinNode {
+	if est(r0.PeakToMean, r0.PeakToMeanLo, r0.PeakToMeanHi).Lo <= r0.FloorMinNode {
 		b.WriteString("The least measured peak-to-mean's interval reaches below the smallest node's floor: the skew of the traffic, not the placement, makes the busiest node (where the hot key lands decides how busy: a node of twice the weight halves the floor); an algorithm cannot fix it, replicating the hot keys or a near cache can.\n\n")
 	} else {
 		fmt.Fprintf(b, "The least peak-to-mean, `%s`'s, is above that floor: the placement adds to the skew.\n\n", r0.Algo)
@@ -471,7 +470,7 @@ func writeFleetSwitching(b *strings.Builder, d *Data) {
 	b.WriteString("| to | keys routed differently [95%] | db reads/s right after | extra db reads | to 1.1x steady |\n|---|---|---|---|---|\n")
 	for _, r := range rows {
 		fmt.Fprintf(b, "| `%s` | %s | %s (%sx steady) | %s | %s s |\n", r.ToAlgo,
-			numfmt.Interval(numfmt.Percent(r.DifferFrac, 2), numfmt.Percent(r.DifferFracLo, 2), numfmt.Percent(r.DifferFracHi, 2)),
+			interval(est(r.DifferFrac, r.DifferFracLo, r.DifferFracHi), pct2, ""),
 			reads(r.DBReads), fixed2(r.DBMultiple), reads(r.ExtraDBReads), numfmt.Sig3(r.RecoveryS))
 	}
 	b.WriteString("\n")
@@ -545,16 +544,16 @@ func writeFleetReplication(b *strings.Builder, d *Data) {
 				name += " (today)"
 			}
 			fmt.Fprintf(b, "| %s | %s | %sx | %s |\n", name,
-				numfmt.Interval(numfmt.Percent(r.PairsMovedFrac, 2), numfmt.Percent(r.PairsMovedFracLo, 2), numfmt.Percent(r.PairsMovedFracHi, 2)),
+				interval(est(r.PairsMovedFrac, r.PairsMovedFracLo, r.PairsMovedFracHi), pct2, ""),
 				fixed2(r.PairsMovedFrac/r.IdealFrac),
-				numfmt.Interval(numfmt.Percent(r.AllLostFrac, 3), numfmt.Percent(r.AllLostFracLo, 3), numfmt.Percent(r.AllLostFracHi, 3)))
+				interval(est(r.AllLostFrac, r.AllLostFracLo, r.AllLostFracHi), func(x float64) string { return numfmt.Percent(x, 3) }, ""))
 		}
 		var fewest, none []string
 		for _, r := range rows {
-			if r.PairsMovedFracLo <= rows[0].PairsMovedFracHi {
+			if est(r.PairsMovedFrac, r.PairsMovedFracLo, r.PairsMovedFracHi).Lo <= est(rows[0].PairsMovedFrac, rows[0].PairsMovedFracLo, rows[0].PairsMovedFracHi).Hi {
 				fewest = append(fewest, "`"+r.Algo+"`")
 			}
-			if r.AllLostFracHi == 0 {
+			if est(r.AllLostFrac, r.AllLostFracLo, r.AllLostFracHi).Hi == 0 {
 				none = append(none, "`"+r.Algo+"`")
 			}
 		}

@@ -18,12 +18,12 @@ func stormRow(algo, op string, from, to int, f, lo, hi, ideal float64) schema.St
 	const q, h, k = 1000.0, 0.9, 1000
 	return schema.Storm{
 		Op: op, From: from, To: to, Reads: q, HitRatio: h, WorkingSet: k,
-		MovedFrac: f, MovedFracLo: lo, MovedFracHi: hi, IdealFrac: ideal,
-		HitAfter: h * (1 - f), HitAfterLo: h * (1 - hi), HitAfterHi: h * (1 - lo),
-		DBReads: q * (1 - h*(1-f)), DBReadsLo: q * (1 - h*(1-lo)), DBReadsHi: q * (1 - h*(1-hi)), DBSteady: q * (1 - h),
-		DBMultiple: (1 - h*(1-f)) / (1 - h), DBMultipleLo: (1 - h*(1-lo)) / (1 - h), DBMultipleHi: (1 - h*(1-hi)) / (1 - h),
-		ExtraDBReads: h * f * k, ExtraDBReadsLo: h * lo * k, ExtraDBReadsHi: h * hi * k,
-		RecoveryS: 1, RecoverySLo: 1, RecoverySHi: 1, TauS: 1,
+		MovedFrac: f, MovedFracLo: new(lo), MovedFracHi: new(hi), IdealFrac: ideal,
+		HitAfter: h * (1 - f), HitAfterLo: new(h * (1 - hi)), HitAfterHi: new(h * (1 - lo)),
+		DBReads: q * (1 - h*(1-f)), DBReadsLo: new(q * (1 - h*(1-lo))), DBReadsHi: new(q * (1 - h*(1-hi))), DBSteady: q * (1 - h),
+		DBMultiple: (1 - h*(1-f)) / (1 - h), DBMultipleLo: new((1 - h*(1-lo)) / (1 - h)), DBMultipleHi: new((1 - h*(1-hi)) / (1 - h)),
+		ExtraDBReads: h * f * k, ExtraDBReadsLo: new(h * lo * k), ExtraDBReadsHi: new(h * hi * k),
+		RecoveryS: 1, RecoverySLo: new(1.0), RecoverySHi: new(1.0), TauS: 1,
 		Config: schema.Config{Algo: algo, Hash: "xxhash", Keys: 1000, Sets: 2, Seed: 1, Placement: schema.PlacementFixed, GoVersion: "go1.26", Commit: "test"},
 	}
 }
@@ -75,7 +75,7 @@ reweight = [ { id = "b", weight = 2 } ]
 	}
 	f.Close()
 	share := func(algo, id string, w, ws, sh float64) schema.ShareRow {
-		return schema.ShareRow{Nodes: 4, Share: schema.Share{ID: id, Weight: w, WeightShare: ws, Share: sh, ShareLo: sh - 0.01, ShareHi: sh + 0.01, Error: sh - ws},
+		return schema.ShareRow{Nodes: 4, Share: schema.Share{ID: id, Weight: w, WeightShare: ws, Share: sh, ShareLo: new(sh - 0.01), ShareHi: new(sh + 0.01), Error: sh - ws},
 			Config: schema.Config{Algo: algo, Hash: "xxhash", Keys: 1000, Sets: 2, Seed: 1, Placement: schema.PlacementFixed, GoVersion: "go1.26", Commit: "test"}}
 	}
 	var shares []schema.ShareRow
@@ -101,8 +101,8 @@ reweight = [ { id = "b", weight = 2 } ]
 	f.Close()
 	z := 0.99
 	load := func(algo string, p2m float64) schema.Load {
-		return schema.Load{Nodes: 4, Zipf: &z, Requests: 1000, PeakToMean: p2m, PeakToMeanLo: p2m - 0.1, PeakToMeanHi: p2m + 0.1,
-			CV: 0.1, CVLo: 0.05, CVHi: 0.15, MaxShare: 0.5, MaxShareLo: 0.45, MaxShareHi: 0.55, HotShare: 0.3, HotShareLo: 0.3, HotShareHi: 0.3,
+		return schema.Load{Nodes: 4, Zipf: &z, Requests: 1000, PeakToMean: p2m, PeakToMeanLo: new(p2m - 0.1), PeakToMeanHi: new(p2m + 0.1),
+			CV: 0.1, CVLo: new(0.05), CVHi: new(0.15), MaxShare: 0.5, MaxShareLo: new(0.45), MaxShareHi: new(0.55), HotShare: 0.3, HotShareLo: new(0.3), HotShareHi: new(0.3),
 			Floor: 1, FloorMinNode: 1.5, FloorHotNode: 1.5, HotKeyNode: "b", HotIsBusiest: 1,
 			Config: schema.Config{Algo: algo, Hash: "xxhash", Keys: 1000, Sets: 2, Seed: 1, GoVersion: "go1.26", Commit: "test"}}
 	}
@@ -117,11 +117,11 @@ reweight = [ { id = "b", weight = 2 } ]
 	sw := func(to string, f float64) schema.Switch {
 		r := stormRow("ketama", "x", 4, 4, f, f-0.01, f+0.01, 1)
 		return schema.Switch{ToAlgo: to, Nodes: 4, Weights: "2,1,1,1", FirstNode: "a", LastNode: "d",
-			DifferFrac: f, DifferFracLo: f - 0.01, DifferFracHi: f + 0.01, Reads: r.Reads, HitRatio: r.HitRatio, WorkingSet: r.WorkingSet,
+			DifferFrac: f, DifferFracLo: new(f - 0.01), DifferFracHi: new(f + 0.01), Reads: r.Reads, HitRatio: r.HitRatio, WorkingSet: r.WorkingSet,
 			HitAfter: r.HitAfter, HitAfterLo: r.HitAfterLo, HitAfterHi: r.HitAfterHi, DBReads: r.DBReads, DBReadsLo: r.DBReadsLo, DBReadsHi: r.DBReadsHi,
 			DBSteady: r.DBSteady, DBMultiple: r.DBMultiple, DBMultipleLo: r.DBMultipleLo, DBMultipleHi: r.DBMultipleHi,
 			ExtraDBReads: r.ExtraDBReads, ExtraDBReadsLo: r.ExtraDBReadsLo, ExtraDBReadsHi: r.ExtraDBReadsHi,
-			RecoveryS: 1, RecoverySLo: 1, RecoverySHi: 1, TauS: 1, Config: r.Config}
+			RecoveryS: 1, RecoverySLo: new(1.0), RecoverySHi: new(1.0), TauS: 1, Config: r.Config}
 	}
 	f, err = os.Create(schema.FleetSwitchingFile.Path(dir))
 	if err != nil {
@@ -206,10 +206,10 @@ reweight = [ { id = "b", weight = 2 } ]
 // keys losing every replica lost in [0, 2 lost].
 func replRow(algo, op string, from, to int, f, lost, ideal float64) schema.Replication {
 	return schema.Replication{Replicas: 3, Op: op, From: from, To: to,
-		PairsMovedFrac: f, PairsMovedFracLo: f - 0.01, PairsMovedFracHi: f + 0.01,
-		AllLostFrac: lost, AllLostFracLo: 0, AllLostFracHi: 2 * lost, IdealFrac: ideal,
-		LoadPeakToMean: 1.1, LoadPeakToMeanLo: 1, LoadPeakToMeanHi: 1.2, LoadCV: 0.1, LoadCVLo: 0.05, LoadCVHi: 0.15,
-		DistinctSets: 4, DistinctSetsLo: 4, DistinctSetsHi: 4, MaxSets: 4,
+		PairsMovedFrac: f, PairsMovedFracLo: new(f - 0.01), PairsMovedFracHi: new(f + 0.01),
+		AllLostFrac: lost, AllLostFracLo: new(0.0), AllLostFracHi: new(2 * lost), IdealFrac: ideal,
+		LoadPeakToMean: 1.1, LoadPeakToMeanLo: new(1.0), LoadPeakToMeanHi: new(1.2), LoadCV: 0.1, LoadCVLo: new(0.05), LoadCVHi: new(0.15),
+		DistinctSets: 4, DistinctSetsLo: new(4.0), DistinctSetsHi: new(4.0), MaxSets: 4,
 		Config: schema.Config{Algo: algo, Hash: "xxhash", Keys: 1000, Sets: 2, Seed: 1, Placement: schema.PlacementFixed, GoVersion: "go1.26", Commit: "test"}}
 }
 
@@ -354,8 +354,8 @@ trace_format = "key-count"
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := schema.WriteCSV(f, []schema.Load{{Nodes: 2, Requests: 79, PeakToMean: 1.2, PeakToMeanLo: 1.1, PeakToMeanHi: 1.3,
-		CV: 0.1, CVLo: 0.05, CVHi: 0.15, MaxShare: 0.5, MaxShareLo: 0.45, MaxShareHi: 0.55, HotShare: 0.04, HotShareLo: 0.04, HotShareHi: 0.04,
+	if err := schema.WriteCSV(f, []schema.Load{{Nodes: 2, Requests: 79, PeakToMean: 1.2, PeakToMeanLo: new(1.1), PeakToMeanHi: new(1.3),
+		CV: 0.1, CVLo: new(0.05), CVHi: new(0.15), MaxShare: 0.5, MaxShareLo: new(0.45), MaxShareHi: new(0.55), HotShare: 0.04, HotShareLo: new(0.04), HotShareHi: new(0.04),
 		Floor: 1, FloorMinNode: 1, FloorHotNode: 1, HotKeyNode: "b",
 		Config: schema.Config{Algo: "rendezvous", Hash: "xxhash", Keys: 79, Sets: 2, Seed: 1, KeyFile: "t.txt", GoVersion: "go1.26", Commit: "test"}}}); err != nil {
 		t.Fatal(err)

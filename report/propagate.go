@@ -171,13 +171,21 @@ func headlineText(h []schema.Propagate) string {
 	if fewest.Misrouted > 0 && most.Algo != fewest.Algo {
 		t += fmt.Sprintf(" `%s` sends %sx as many astray as the fewest, `%s`.", most.Label, sig3(most.Misrouted/fewest.Misrouted), fewest.Label)
 	}
-	in := 0
+	in, withCI := 0, 0
 	for _, r := range h {
-		if r.MisroutedLo <= r.MisroutedExpected && r.MisroutedExpected <= r.MisroutedHi {
+		v := est(r.Misrouted, r.MisroutedLo, r.MisroutedHi)
+		if v.CI {
+			withCI++
+		}
+		if v.CI && v.Lo <= r.MisroutedExpected && r.MisroutedExpected <= v.Hi {
 			in++
 		}
 	}
-	t += fmt.Sprintf(" The model (moved fraction x the stale requests, integrated over the rollout) lies inside the simulated 95%% interval (over %d replays) for %d of %d algorithms.", r0.Replays, in, len(h))
+	if withCI == 0 {
+		t += fmt.Sprintf(" With %d replay the simulation has no 95%% interval to hold the model (moved fraction x the stale requests, integrated over the rollout) against.", r0.Replays)
+	} else {
+		t += fmt.Sprintf(" The model (moved fraction x the stale requests, integrated over the rollout) lies inside the simulated 95%% interval (over %d replays) for %d of %d algorithms.", r0.Replays, in, withCI)
+	}
 	return t
 }
 
@@ -187,8 +195,8 @@ func headlineTable(h []schema.Propagate) string {
 	var b strings.Builder
 	b.WriteString("| algorithm | moved | astray, simulated [95% CI] | astray, model |\n|---|---:|---:|---:|\n")
 	for _, r := range h {
-		fmt.Fprintf(&b, "| `%s` | %s | %s [%s, %s] | %s |\n", r.Label, numfmt.Percent(r.MovedFrac, 3),
-			count(math.Round(r.Misrouted)), count(math.Round(r.MisroutedLo)), count(math.Round(r.MisroutedHi)), count(math.Round(r.MisroutedExpected)))
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.Label, numfmt.Percent(r.MovedFrac, 3),
+			interval(est(r.Misrouted, r.MisroutedLo, r.MisroutedHi), func(x float64) string { return count(math.Round(x)) }, ""), count(math.Round(r.MisroutedExpected)))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

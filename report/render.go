@@ -142,11 +142,11 @@ func ranking(ns []named, f func(float64) string, unit string) string {
 	return out
 }
 
-// interval formats v as "7.22x [7.08, 7.35]" (without brackets when it
-// has no interval).
+// interval formats v as "7.22x [7.08, 7.35]" ("7.22x [no interval]"
+// when it has none).
 func interval(v value, f func(float64) string, unit string) string {
 	if !v.CI {
-		return f(v.V) + unit
+		return f(v.V) + unit + " " + numfmt.NoInterval
 	}
 	return numfmt.Interval(f(v.V)+unit, f(v.Lo), f(v.Hi))
 }

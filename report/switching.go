@@ -89,7 +89,11 @@ func switchingSection(d *Data) section {
 	}
 	r0 := rows[0]
 	m := func(r schema.Switch) string {
-		return fmt.Sprintf("%s of keys routed differently [%s, %s]", percent(r.DifferFrac), percent(r.DifferFracLo), percent(r.DifferFracHi))
+		v := est(r.DifferFrac, r.DifferFracLo, r.DifferFracHi)
+		if !v.CI {
+			return percent(v.V) + " of keys routed differently " + numfmt.NoInterval
+		}
+		return fmt.Sprintf("%s of keys routed differently [%s, %s]", percent(v.V), percent(v.Lo), percent(v.Hi))
 	}
 	storm := func(r schema.Switch) string {
 		if r.DifferFrac == 0 {
@@ -150,7 +154,7 @@ func switchTable(rs []schema.Switch) string {
 	var b strings.Builder
 	b.WriteString("| from | to | keys routed differently [95% CI] | database reads/s right after (x steady) | seconds until within a tenth of steady |\n|---|---|---|---|---|\n")
 	for _, r := range rs {
-		fmt.Fprintf(&b, "| `%s` | `%s` | %s [%s, %s] | %s (%sx) | %s |\n", r.Algo, r.ToAlgo, percent(r.DifferFrac), percent(r.DifferFracLo), percent(r.DifferFracHi),
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s (%sx) | %s |\n", r.Algo, r.ToAlgo, interval(est(r.DifferFrac, r.DifferFracLo, r.DifferFracHi), percent, ""),
 			numfmt.Thousands(r.DBReads), fixed2(r.DBMultiple), numfmt.Thousands(r.RecoveryS))
 	}
 	return strings.TrimSuffix(b.String(), "\n")

@@ -121,7 +121,8 @@ type checker interface{ check() error }
 // (0, 1], positive ideal fractions and weights, non-negative reads,
 // durations, cvs and moved fractions summed over steps, ops that are
 // labels: [IsLabel]; an X_lo or X_hi column in the domain of X), or,
-// for a column X with X_lo and X_hi columns, lies outside [X_lo, X_hi];
+// for a column X with X_lo and X_hi columns, lies outside [X_lo, X_hi] or
+// has one bound without the other (a missing interval misses both);
 // then the row type's own relations between columns.
 func Check[R Row](r R) error {
 	l := layoutOf[R]()
@@ -205,6 +206,9 @@ func Check[R Row](r R) error {
 		}
 		a, okA := num(l.cols[lo])
 		b, okB := num(l.cols[hi])
+		if okA != okB {
+			return columnErr(c.name+"_lo", "an interval has both bounds or neither (missing: it could not be computed), not only one of %s_lo and %s_hi", c.name, c.name)
+		}
 		if okA && okB && (a > x || b < x) {
 			return columnErr(c.name, "%v outside its interval [%v, %v]", x, a, b)
 		}

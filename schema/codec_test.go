@@ -85,7 +85,7 @@ func TestRoundTrip(t *testing.T) {
 	roundTrip(t, r)
 	c := filled[DomainChange]()
 	c.Scheme, c.Event, c.NodesLeft, c.NodesJoined = SchemeAware, EventLoss, 3, 0
-	c.CollateralFrac, c.CollateralFracLo, c.CollateralFracHi = 0.2, 0.1, 0.3 // a fraction in a DomainChange, not in a Move
+	c.CollateralFrac, c.CollateralFracLo, c.CollateralFracHi = 0.2, new(0.1), new(0.3) // a fraction in a DomainChange, not in a Move
 	roundTrip(t, c)
 }
 
@@ -149,7 +149,7 @@ func roundTrip[R Row](t *testing.T, row R) {
 // other fields, as encoding/json would write them.
 func TestJSONShape(t *testing.T) {
 	x := 0.5
-	rows := []Spread{{Nodes: 2, PeakToMean: 1, PeakToMeanLo: 1, PeakToMeanHi: 1, ExactCV: &x, Shares: []Share{{ID: "a", Weight: 1, WeightShare: 1, Share: 1, ShareLo: 1, ShareHi: 1}},
+	rows := []Spread{{Nodes: 2, PeakToMean: 1, PeakToMeanLo: new(1.0), PeakToMeanHi: new(1.0), ExactCV: &x, Shares: []Share{{ID: "a", Weight: 1, WeightShare: 1, Share: 1, ShareLo: new(1.0), ShareHi: new(1.0)}},
 		Samples: []SpreadSample{{CV: 0.1}}, Config: Config{Algo: "ring", Eps: 0.25, Placement: PlacementFixed, Keys: 4, Sets: 1}}}
 	var b bytes.Buffer
 	if err := WriteJSON(&b, rows); err != nil {
@@ -248,7 +248,7 @@ func TestReadCSVOptionalColumns(t *testing.T) {
 // the column.
 func TestWritersCheckRows(t *testing.T) {
 	bad := filled[Move]()
-	bad.MovedFrac = bad.MovedFracHi + 1
+	bad.MovedFrac = *bad.MovedFracHi + 1
 	var b bytes.Buffer
 	if err := WriteCSV(&b, []Move{filled[Move](), bad}); err == nil || !strings.Contains(err.Error(), "row 2: column moved_frac") {
 		t.Errorf("CSV: %v", err)
@@ -310,24 +310,24 @@ func TestWriteBench(t *testing.T) {
 // column, as are a negative recovery time and zipf exponent.
 func TestCheckBoundsInTheirDomain(t *testing.T) {
 	storm := filled[Storm]()
-	storm.HitAfterLo = -0.77
+	storm.HitAfterLo = new(-0.77)
 	spread := filled[Spread]()
-	spread.MaxShareHi = 1.55
+	spread.MaxShareHi = new(1.55)
 	move := filled[Move]()
-	move.NetMovedFracHi = 2.8
+	move.NetMovedFracHi = new(2.8)
 	slow := filled[Storm]()
-	slow.RecoverySLo = -2
+	slow.RecoverySLo = new(-2.0)
 	zipf := filled[Storm]()
 	zipf.Zipf = -1
 	// A population cv of n loads is at most sqrt(n-1) (one node holds
 	// everything), a peak-to-mean at least 1 (the busiest node carries
 	// the mean): 2 nodes allow a cv_hi of 1, not 2.26.
 	cv := filled[Spread]()
-	cv.Nodes, cv.CVHi = 2, 2.26
+	cv.Nodes, cv.CVHi = 2, new(2.26)
 	cvLoad := filled[Replication]()
-	cvLoad.From, cvLoad.LoadCV, cvLoad.LoadCVLo, cvLoad.LoadCVHi = 3, 1.5, 1.4, 1.6
+	cvLoad.From, cvLoad.LoadCV, cvLoad.LoadCVLo, cvLoad.LoadCVHi = 3, 1.5, new(1.4), new(1.6)
 	peak := filled[Load]()
-	peak.PeakToMeanLo = 0.9
+	peak.PeakToMeanLo = new(0.9)
 	for _, c := range []struct {
 		err  error
 		want string
@@ -353,7 +353,7 @@ func TestCheckBoundsInTheirDomain(t *testing.T) {
 // significant digits (1 part in 1e6, RatioTolerance), passes.
 func TestCheckMovedOverIdeal(t *testing.T) {
 	m := filled[Move]()
-	m.MovedFrac, m.MovedFracLo, m.MovedFracHi, m.IdealFrac = 0.25, 0.2, 0.3, 0.25
+	m.MovedFrac, m.MovedFracLo, m.MovedFracHi, m.IdealFrac = 0.25, new(0.2), new(0.3), 0.25
 	var b bytes.Buffer
 	m.MovedOverIdeal = 1
 	if err := WriteCSV(&b, []Move{m}); err != nil {
@@ -407,4 +407,46 @@ func TestAddedColumnsOptional(t *testing.T) {
 	if _, err := ReadCSV[Replication](strings.NewReader(older), "older.csv"); err == nil || !strings.Contains(err.Error(), `missing column "placement"`) {
 		t.Errorf("file without placement: %v, want it named missing", err)
 	}
+}
+
+// A missing interval (nil bounds: one key set) is written as empty CSV
+// cells and JSON null and reads back missing; a row with one bound and
+// not the other is refused, naming the column.
+func TestMissingIntervalRoundTrips(t *testing.T) {
+	m := filled[Move]()
+	m.MovedFracLo, m.MovedFracHi, m.CollateralFracLo, m.CollateralFracHi, m.NetMovedFracLo, m.NetMovedFracHi = nil, nil, nil, nil, nil, nil
+	roundTrip(t, m)
+	var b bytes.Buffer
+	if err := WriteCSV(&b, []Move{m}); err != nil {
+		t.Fatal(err)
+	}
+	if rec := strings.Split(strings.Split(b.String(), "\n")[1], ","); !slices.Contains(rec, "") {
+		t.Errorf("CSV row %q has no empty cell for the missing interval", rec)
+	}
+	b.Reset()
+	if err := WriteJSON(&b, []Move{m}); err != nil || !strings.Contains(b.String(), `"moved_frac_lo": null`) {
+		t.Errorf("JSON: %v\n%s", err, b.String())
+	}
+	half := filled[Storm]()
+	half.HitAfterHi = nil
+	if err := WriteCSV(io.Discard, []Storm{half}); err == nil || !strings.Contains(err.Error(), "column hit_after_lo: an interval has both bounds or neither") {
+		t.Errorf("one bound of hit_after: %v", err)
+	}
+	if _, err := ReadCSV[Move](strings.NewReader(strings.Join(Columns[Move](), ",")+"\n"+csvRowWithout(t, m, "moved_frac_hi")), "m.csv"); err == nil || !strings.Contains(err.Error(), "moved_frac_lo") {
+		t.Errorf("a file with moved_frac_lo and no moved_frac_hi: %v", err)
+	}
+}
+
+// csvRowWithout returns the CSV line of row m with column col emptied
+// and moved_frac's interval filled.
+func csvRowWithout(t *testing.T, m Move, col string) string {
+	t.Helper()
+	m.MovedFracLo, m.MovedFracHi = new(m.MovedFrac-1), new(m.MovedFrac+1)
+	var b bytes.Buffer
+	if err := WriteCSV(&b, []Move{m}); err != nil {
+		t.Fatal(err)
+	}
+	rec := strings.Split(strings.TrimSpace(strings.Split(b.String(), "\n")[1]), ",")
+	rec[slices.Index(Columns[Move](), col)] = ""
+	return strings.Join(rec, ",") + "\n"
 }

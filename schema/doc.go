@@ -112,11 +112,18 @@
 //     than the last leaves (catalog.Info.Label).
 //
 // Intervals (*_lo, *_hi) are 95% Student-t intervals over the key sets
-// (gonum distuv.StudentsT); with one set there is none and lo = hi =
-// mean. Intervals of quantities that cannot be negative are truncated at
-// 0, and those of peak-to-mean ratios (peak_to_mean_lo; >= 1 by
-// definition) at 1 (analysis.PeakToMeanCI): with few sets, t(0.975, 1) =
-// 12.7 for two, the Student-t interval would otherwise reach below 1.
+// (gonum distuv.StudentsT, analysis/interval). With one set an interval
+// cannot be computed and is missing: both bounds are empty cells in CSV
+// and null in JSON, never a made-up [mean, mean]; a row with one bound and
+// not the other is refused. (The bench format carries each set's value,
+// from which benchstat computes its own statistics.)
+// Intervals are clipped to their quantity's domain: at 0 for quantities
+// that cannot be negative, to [0, 1] for fractions, to [0, sqrt(n-1)]
+// for a cv of n node loads, and for peak-to-mean ratios (>= 1 by
+// definition, analysis.PeakToMeanCI) to [1, W / smallest weight]: with
+// few sets, t(0.975, 1) = 12.7 for two, the Student-t interval would
+// otherwise reach below 1 or past what the lightest node holding
+// everything gives.
 //
 // # Movement (move): [Move]
 //

@@ -41,20 +41,20 @@ type DomainViolationSample struct {
 // algorithm and scheme, one topology and level (Config.Topology,
 // Config.Domain), one replication factor. One row of domains.csv.
 type DomainViolation struct {
-	Scheme              string  `json:"scheme"`
-	Nodes               int     `json:"nodes"`
-	Domains             int     `json:"domains"`
-	Replicas            int     `json:"replicas"`
-	KeysSharedFrac      float64 `json:"keys_shared_frac"`
-	KeysSharedFracLo    float64 `json:"keys_shared_frac_lo"`
-	KeysSharedFracHi    float64 `json:"keys_shared_frac_hi"`
-	PairsSharedFrac     float64 `json:"pairs_shared_frac"`
-	PairsSharedFracLo   float64 `json:"pairs_shared_frac_lo"`
-	PairsSharedFracHi   float64 `json:"pairs_shared_frac_hi"`
-	KeysOneDomainFrac   float64 `json:"keys_one_domain_frac"`
-	KeysOneDomainFracLo float64 `json:"keys_one_domain_frac_lo"`
-	KeysOneDomainFracHi float64 `json:"keys_one_domain_frac_hi"`
-	RandomSharedFrac    float64 `json:"random_shared_frac"`
+	Scheme              string   `json:"scheme"`
+	Nodes               int      `json:"nodes"`
+	Domains             int      `json:"domains"`
+	Replicas            int      `json:"replicas"`
+	KeysSharedFrac      float64  `json:"keys_shared_frac"`
+	KeysSharedFracLo    *float64 `json:"keys_shared_frac_lo"`
+	KeysSharedFracHi    *float64 `json:"keys_shared_frac_hi"`
+	PairsSharedFrac     float64  `json:"pairs_shared_frac"`
+	PairsSharedFracLo   *float64 `json:"pairs_shared_frac_lo"`
+	PairsSharedFracHi   *float64 `json:"pairs_shared_frac_hi"`
+	KeysOneDomainFrac   float64  `json:"keys_one_domain_frac"`
+	KeysOneDomainFracLo *float64 `json:"keys_one_domain_frac_lo"`
+	KeysOneDomainFracHi *float64 `json:"keys_one_domain_frac_hi"`
+	RandomSharedFrac    float64  `json:"random_shared_frac"`
 	Config              `json:"config"`
 	Samples             []DomainViolationSample `json:"samples"`
 }
@@ -108,11 +108,11 @@ type DomainRank struct {
 	Weight      float64  `json:"weight"`
 	WeightShare float64  `json:"weight_share"`
 	Share       float64  `json:"share"`
-	ShareLo     float64  `json:"share_lo"`
-	ShareHi     float64  `json:"share_hi"`
+	ShareLo     *float64 `json:"share_lo"`
+	ShareHi     *float64 `json:"share_hi"`
 	Relative    float64  `json:"relative"`
-	RelativeLo  float64  `json:"relative_lo"`
-	RelativeHi  float64  `json:"relative_hi"`
+	RelativeLo  *float64 `json:"relative_lo"`
+	RelativeHi  *float64 `json:"relative_hi"`
 	TheoryShare *float64 `json:"theory_share"`
 	Config      `json:"config"`
 	Samples     []float64 `json:"samples"`
@@ -162,21 +162,21 @@ type DomainChange struct {
 	NodesLeft        int      `json:"nodes_left"`
 	NodesJoined      int      `json:"nodes_joined"`
 	CopiesFrac       float64  `json:"copies_frac"`
-	CopiesFracLo     float64  `json:"copies_frac_lo"`
-	CopiesFracHi     float64  `json:"copies_frac_hi"`
+	CopiesFracLo     *float64 `json:"copies_frac_lo"`
+	CopiesFracHi     *float64 `json:"copies_frac_hi"`
 	IdealFrac        float64  `json:"ideal_frac"`
 	CollateralFrac   float64  `json:"collateral_frac"`
-	CollateralFracLo float64  `json:"collateral_frac_lo"`
-	CollateralFracHi float64  `json:"collateral_frac_hi"`
+	CollateralFracLo *float64 `json:"collateral_frac_lo"`
+	CollateralFracHi *float64 `json:"collateral_frac_hi"`
 	KeysMovedFrac    float64  `json:"keys_moved_frac"`
-	KeysMovedFracLo  float64  `json:"keys_moved_frac_lo"`
-	KeysMovedFracHi  float64  `json:"keys_moved_frac_hi"`
+	KeysMovedFracLo  *float64 `json:"keys_moved_frac_lo"`
+	KeysMovedFracHi  *float64 `json:"keys_moved_frac_hi"`
 	KeysLostFrac     float64  `json:"keys_lost_frac"`
-	KeysLostFracLo   float64  `json:"keys_lost_frac_lo"`
-	KeysLostFracHi   float64  `json:"keys_lost_frac_hi"`
+	KeysLostFracLo   *float64 `json:"keys_lost_frac_lo"`
+	KeysLostFracHi   *float64 `json:"keys_lost_frac_hi"`
 	CrossFrac        float64  `json:"cross_frac"`
-	CrossFracLo      float64  `json:"cross_frac_lo"`
-	CrossFracHi      float64  `json:"cross_frac_hi"`
+	CrossFracLo      *float64 `json:"cross_frac_lo"`
+	CrossFracHi      *float64 `json:"cross_frac_hi"`
 	OuterLevel       string   `json:"outer_level"`
 	CrossOuterFrac   *float64 `json:"cross_outer_frac"`
 	CrossOuterFracLo *float64 `json:"cross_outer_frac_lo"`

@@ -12,12 +12,12 @@ import (
 func TestCollateralDomainPerRowType(t *testing.T) {
 	c := filled[DomainChange]()
 	c.Scheme, c.Event, c.NodesLeft, c.NodesJoined = SchemeAware, EventLoss, 3, 0
-	c.CollateralFrac, c.CollateralFracLo, c.CollateralFracHi = 1.5, 1.4, 1.6
+	c.CollateralFrac, c.CollateralFracLo, c.CollateralFracHi = 1.5, new(1.4), new(1.6)
 	if err := Check(c); err == nil || !strings.Contains(err.Error(), "collateral_frac") {
 		t.Errorf("DomainChange with collateral 1.5: %v, want an error naming collateral_frac", err)
 	}
 	m := filled[Move]()
-	m.CollateralFrac, m.CollateralFracLo, m.CollateralFracHi = 895.4, 894.8, 895.9
+	m.CollateralFrac, m.CollateralFracLo, m.CollateralFracHi = 895.4, new(894.8), new(895.9)
 	if err := Check(m); err != nil {
 		t.Errorf("Move with collateral summed over steps: %v", err)
 	}

@@ -31,25 +31,25 @@ type Load struct {
 	Zipf           *float64 `json:"zipf"`
 	Requests       int      `json:"requests"`
 	PeakToMean     float64  `json:"peak_to_mean"`
-	PeakToMeanLo   float64  `json:"peak_to_mean_lo"`
-	PeakToMeanHi   float64  `json:"peak_to_mean_hi"`
+	PeakToMeanLo   *float64 `json:"peak_to_mean_lo"`
+	PeakToMeanHi   *float64 `json:"peak_to_mean_hi"`
 	CV             float64  `json:"cv"`
-	CVLo           float64  `json:"cv_lo"`
-	CVHi           float64  `json:"cv_hi"`
+	CVLo           *float64 `json:"cv_lo"`
+	CVHi           *float64 `json:"cv_hi"`
 	MaxShare       float64  `json:"max_share"`
-	MaxShareLo     float64  `json:"max_share_lo"`
-	MaxShareHi     float64  `json:"max_share_hi"`
+	MaxShareLo     *float64 `json:"max_share_lo"`
+	MaxShareHi     *float64 `json:"max_share_hi"`
 	HotShare       float64  `json:"hot_share"`
-	HotShareLo     float64  `json:"hot_share_lo"`
-	HotShareHi     float64  `json:"hot_share_hi"`
+	HotShareLo     *float64 `json:"hot_share_lo"`
+	HotShareHi     *float64 `json:"hot_share_hi"`
 	Floor          float64  `json:"floor"`
 	FloorMinNode   float64  `json:"floor_min_node"`
 	FloorHotNode   float64  `json:"floor_hot_node"`
 	HotKeyNode     string   `json:"hot_key_node"`
 	HotIsBusiest   float64  `json:"hot_is_busiest"`
 	AwayFrac       float64  `json:"away_frac"`
-	AwayFracLo     float64  `json:"away_frac_lo"`
-	AwayFracHi     float64  `json:"away_frac_hi"`
+	AwayFracLo     *float64 `json:"away_frac_lo"`
+	AwayFracHi     *float64 `json:"away_frac_hi"`
 	MaxLoadOverCap *float64 `json:"max_load_over_cap"`
 	InFlight       int      `json:"in_flight"`
 	// The load by bytes, for a trace with sizes (nil otherwise): see the
@@ -136,18 +136,18 @@ type Bounded struct {
 	Requests           int      `json:"requests"`
 	MaxLoadOverCap     *float64 `json:"max_load_over_cap"`
 	AwayFrac           float64  `json:"away_frac"`
-	AwayFracLo         float64  `json:"away_frac_lo"`
-	AwayFracHi         float64  `json:"away_frac_hi"`
+	AwayFracLo         *float64 `json:"away_frac_lo"`
+	AwayFracHi         *float64 `json:"away_frac_hi"`
 	PeakToMean         float64  `json:"peak_to_mean"`
-	PeakToMeanLo       float64  `json:"peak_to_mean_lo"`
-	PeakToMeanHi       float64  `json:"peak_to_mean_hi"`
+	PeakToMeanLo       *float64 `json:"peak_to_mean_lo"`
+	PeakToMeanHi       *float64 `json:"peak_to_mean_hi"`
 	MovedJoinFrac      float64  `json:"moved_join_frac"`
-	MovedJoinFracLo    float64  `json:"moved_join_frac_lo"`
-	MovedJoinFracHi    float64  `json:"moved_join_frac_hi"`
+	MovedJoinFracLo    *float64 `json:"moved_join_frac_lo"`
+	MovedJoinFracHi    *float64 `json:"moved_join_frac_hi"`
 	IdealJoinFrac      float64  `json:"ideal_join_frac"`
 	MovedLeaveFrac     float64  `json:"moved_leave_frac"`
-	MovedLeaveFracLo   float64  `json:"moved_leave_frac_lo"`
-	MovedLeaveFracHi   float64  `json:"moved_leave_frac_hi"`
+	MovedLeaveFracLo   *float64 `json:"moved_leave_frac_lo"`
+	MovedLeaveFracHi   *float64 `json:"moved_leave_frac_hi"`
 	IdealLeaveFrac     float64  `json:"ideal_leave_frac"`
 	MovesPerCapJoin    *float64 `json:"moves_per_cap_join"`
 	MovesPerCapJoinLo  *float64 `json:"moves_per_cap_join_lo"`

@@ -19,23 +19,23 @@ type MoveSample struct {
 // movement JSON array. The columns are documented in the package
 // documentation (Movement).
 type Move struct {
-	Op               string  `json:"op"`
-	From             int     `json:"from"`
-	To               int     `json:"to"`
-	MovedFrac        float64 `json:"moved_frac"`
-	MovedFracLo      float64 `json:"moved_frac_lo"`
-	MovedFracHi      float64 `json:"moved_frac_hi"`
-	IdealFrac        float64 `json:"ideal_frac"`
-	MovedOverIdeal   float64 `json:"moved_over_ideal"`
-	CollateralFrac   float64 `json:"collateral_frac"`
-	CollateralFracLo float64 `json:"collateral_frac_lo"`
-	CollateralFracHi float64 `json:"collateral_frac_hi"`
-	NetMovedFrac     float64 `json:"net_moved_frac"`
-	NetMovedFracLo   float64 `json:"net_moved_frac_lo"`
-	NetMovedFracHi   float64 `json:"net_moved_frac_hi"`
-	Steps            int     `json:"steps"`
-	Label            string  `json:"label"`          // the algorithm and its variant, e.g. "jump (swap-last)"
-	ExpectedMoves    float64 `json:"expected_moves"` // ideal fraction x keys of one set
+	Op               string   `json:"op"`
+	From             int      `json:"from"`
+	To               int      `json:"to"`
+	MovedFrac        float64  `json:"moved_frac"`
+	MovedFracLo      *float64 `json:"moved_frac_lo"`
+	MovedFracHi      *float64 `json:"moved_frac_hi"`
+	IdealFrac        float64  `json:"ideal_frac"`
+	MovedOverIdeal   float64  `json:"moved_over_ideal"`
+	CollateralFrac   float64  `json:"collateral_frac"`
+	CollateralFracLo *float64 `json:"collateral_frac_lo"`
+	CollateralFracHi *float64 `json:"collateral_frac_hi"`
+	NetMovedFrac     float64  `json:"net_moved_frac"`
+	NetMovedFracLo   *float64 `json:"net_moved_frac_lo"`
+	NetMovedFracHi   *float64 `json:"net_moved_frac_hi"`
+	Steps            int      `json:"steps"`
+	Label            string   `json:"label"`          // the algorithm and its variant, e.g. "jump (swap-last)"
+	ExpectedMoves    float64  `json:"expected_moves"` // ideal fraction x keys of one set
 	Config           `json:"config"`
 	Samples          []MoveSample `json:"samples"`
 }

@@ -29,20 +29,20 @@ type Propagate struct {
 	Reads             float64  `json:"reads"`
 	MovedFrac         float64  `json:"moved_frac"`
 	Stale             float64  `json:"stale"`
-	StaleLo           float64  `json:"stale_lo"`
-	StaleHi           float64  `json:"stale_hi"`
+	StaleLo           *float64 `json:"stale_lo"`
+	StaleHi           *float64 `json:"stale_hi"`
 	StaleExpected     float64  `json:"stale_expected"`
 	Misrouted         float64  `json:"misrouted"`
-	MisroutedLo       float64  `json:"misrouted_lo"`
-	MisroutedHi       float64  `json:"misrouted_hi"`
+	MisroutedLo       *float64 `json:"misrouted_lo"`
+	MisroutedHi       *float64 `json:"misrouted_hi"`
 	MisroutedExpected float64  `json:"misrouted_expected"`
 	NotYet            float64  `json:"not_yet"`
-	NotYetLo          float64  `json:"not_yet_lo"`
-	NotYetHi          float64  `json:"not_yet_hi"`
+	NotYetLo          *float64 `json:"not_yet_lo"`
+	NotYetHi          *float64 `json:"not_yet_hi"`
 	NotYetExpected    float64  `json:"not_yet_expected"`
 	AnyMore           float64  `json:"any_more"`
-	AnyMoreLo         float64  `json:"any_more_lo"`
-	AnyMoreHi         float64  `json:"any_more_hi"`
+	AnyMoreLo         *float64 `json:"any_more_lo"`
+	AnyMoreHi         *float64 `json:"any_more_hi"`
 	AnyMoreExpected   float64  `json:"any_more_expected"`
 	Misses            *float64 `json:"misses"`
 	MissesLo          *float64 `json:"misses_lo"`
@@ -110,9 +110,9 @@ func (r Propagate) check() error {
 	for _, c := range []struct {
 		col string
 		v   *float64
-	}{{"requests", &r.Requests}, {"reads", &r.Reads}, {"stale_lo", &r.StaleLo}, {"stale_expected", &r.StaleExpected},
-		{"misrouted_lo", &r.MisroutedLo}, {"misrouted_expected", &r.MisroutedExpected}, {"not_yet_lo", &r.NotYetLo},
-		{"not_yet_expected", &r.NotYetExpected}, {"any_more_lo", &r.AnyMoreLo}, {"any_more_expected", &r.AnyMoreExpected},
+	}{{"requests", &r.Requests}, {"reads", &r.Reads}, {"stale_lo", r.StaleLo}, {"stale_expected", &r.StaleExpected},
+		{"misrouted_lo", r.MisroutedLo}, {"misrouted_expected", &r.MisroutedExpected}, {"not_yet_lo", r.NotYetLo},
+		{"not_yet_expected", &r.NotYetExpected}, {"any_more_lo", r.AnyMoreLo}, {"any_more_expected", &r.AnyMoreExpected},
 		{"misses_lo", r.MissesLo}, {"split_misses_lo", r.SplitMissesLo}, {"double_cached_lo", r.DoubleCachedLo},
 		{"stale_reads_lo", r.StaleReadsLo}} {
 		if c.v != nil && *c.v < 0 {

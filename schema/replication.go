@@ -15,27 +15,27 @@ type ReplicationSample struct {
 // estimate has _lo and _hi columns (95% interval). The columns are
 // documented in the package documentation (Replication).
 type Replication struct {
-	Replicas         int     `json:"replicas"` // replication factor R: distinct nodes per key
-	Op               string  `json:"op"`
-	From             int     `json:"from"`
-	To               int     `json:"to"`
-	PairsMovedFrac   float64 `json:"pairs_moved_frac"` // key-replica pairs of the first placement whose node holds no replica of the key after
-	PairsMovedFracLo float64 `json:"pairs_moved_frac_lo"`
-	PairsMovedFracHi float64 `json:"pairs_moved_frac_hi"`
-	AllLostFrac      float64 `json:"all_lost_frac"` // keys none of whose replicas stays: re-homed entirely
-	AllLostFracLo    float64 `json:"all_lost_frac_lo"`
-	AllLostFracHi    float64 `json:"all_lost_frac_hi"`
-	IdealFrac        float64 `json:"ideal_frac"`
-	LoadPeakToMean   float64 `json:"load_peak_to_mean"` // replicas per node, first placement: max of share / weight share
-	LoadPeakToMeanLo float64 `json:"load_peak_to_mean_lo"`
-	LoadPeakToMeanHi float64 `json:"load_peak_to_mean_hi"`
-	LoadCV           float64 `json:"load_cv"` // coefficient of variation of the replicas per node
-	LoadCVLo         float64 `json:"load_cv_lo"`
-	LoadCVHi         float64 `json:"load_cv_hi"`
-	DistinctSets     float64 `json:"distinct_sets"` // distinct replica sets among the keys of a key set
-	DistinctSetsLo   float64 `json:"distinct_sets_lo"`
-	DistinctSetsHi   float64 `json:"distinct_sets_hi"`
-	MaxSets          float64 `json:"max_distinct_sets"` // C(n, R), the most there can be
+	Replicas         int      `json:"replicas"` // replication factor R: distinct nodes per key
+	Op               string   `json:"op"`
+	From             int      `json:"from"`
+	To               int      `json:"to"`
+	PairsMovedFrac   float64  `json:"pairs_moved_frac"` // key-replica pairs of the first placement whose node holds no replica of the key after
+	PairsMovedFracLo *float64 `json:"pairs_moved_frac_lo"`
+	PairsMovedFracHi *float64 `json:"pairs_moved_frac_hi"`
+	AllLostFrac      float64  `json:"all_lost_frac"` // keys none of whose replicas stays: re-homed entirely
+	AllLostFracLo    *float64 `json:"all_lost_frac_lo"`
+	AllLostFracHi    *float64 `json:"all_lost_frac_hi"`
+	IdealFrac        float64  `json:"ideal_frac"`
+	LoadPeakToMean   float64  `json:"load_peak_to_mean"` // replicas per node, first placement: max of share / weight share
+	LoadPeakToMeanLo *float64 `json:"load_peak_to_mean_lo"`
+	LoadPeakToMeanHi *float64 `json:"load_peak_to_mean_hi"`
+	LoadCV           float64  `json:"load_cv"` // coefficient of variation of the replicas per node
+	LoadCVLo         *float64 `json:"load_cv_lo"`
+	LoadCVHi         *float64 `json:"load_cv_hi"`
+	DistinctSets     float64  `json:"distinct_sets"` // distinct replica sets among the keys of a key set
+	DistinctSetsLo   *float64 `json:"distinct_sets_lo"`
+	DistinctSetsHi   *float64 `json:"distinct_sets_hi"`
+	MaxSets          float64  `json:"max_distinct_sets"` // C(n, R), the most there can be
 	Config           `json:"config"`
 	Samples          []ReplicationSample `json:"samples"`
 }

@@ -24,8 +24,8 @@ type Share struct {
 	WeightShare float64  `json:"weight_share"`
 	Exact       *float64 `json:"exact_share"`
 	Share       float64  `json:"share"`
-	ShareLo     float64  `json:"share_lo"`
-	ShareHi     float64  `json:"share_hi"`
+	ShareLo     *float64 `json:"share_lo"`
+	ShareHi     *float64 `json:"share_hi"`
 	Error       float64  `json:"share_error"`
 }
 
@@ -37,17 +37,17 @@ type Share struct {
 type Spread struct {
 	Nodes           int      `json:"nodes"`
 	MinShare        float64  `json:"min_share"`
-	MinShareLo      float64  `json:"min_share_lo"`
-	MinShareHi      float64  `json:"min_share_hi"`
+	MinShareLo      *float64 `json:"min_share_lo"`
+	MinShareHi      *float64 `json:"min_share_hi"`
 	MaxShare        float64  `json:"max_share"`
-	MaxShareLo      float64  `json:"max_share_lo"`
-	MaxShareHi      float64  `json:"max_share_hi"`
+	MaxShareLo      *float64 `json:"max_share_lo"`
+	MaxShareHi      *float64 `json:"max_share_hi"`
 	PeakToMean      float64  `json:"peak_to_mean"`
-	PeakToMeanLo    float64  `json:"peak_to_mean_lo"`
-	PeakToMeanHi    float64  `json:"peak_to_mean_hi"`
+	PeakToMeanLo    *float64 `json:"peak_to_mean_lo"`
+	PeakToMeanHi    *float64 `json:"peak_to_mean_hi"`
 	CV              float64  `json:"cv"`
-	CVLo            float64  `json:"cv_lo"`
-	CVHi            float64  `json:"cv_hi"`
+	CVLo            *float64 `json:"cv_lo"`
+	CVHi            *float64 `json:"cv_hi"`
 	NoisePeakToMean float64  `json:"noise_peak_to_mean"`
 	NoiseCV         float64  `json:"noise_cv"`
 	ExactPeakToMean *float64 `json:"exact_peak_to_mean"`

@@ -6,34 +6,34 @@ package schema
 // to the ends of the moved fraction's 95% interval. The columns are
 // documented in the package documentation (Miss storm).
 type Storm struct {
-	Op             string  `json:"op"`
-	From           int     `json:"from"`
-	To             int     `json:"to"`
-	Reads          float64 `json:"reads"`             // Q: reads per second reaching the cache fleet
-	HitRatio       float64 `json:"hit_ratio"`         // h: steady hit ratio before the change
-	WorkingSet     int     `json:"working_set"`       // K: distinct keys the fleet serves (sets the refill time scale)
-	Zipf           float64 `json:"zipf"`              // s: Zipf exponent of the key popularity, 0 for uniform reads
-	MovedFrac      float64 `json:"moved_frac"`        // f, measured on the key sets
-	MovedFracLo    float64 `json:"moved_frac_lo"`     //
-	MovedFracHi    float64 `json:"moved_frac_hi"`     //
-	IdealFrac      float64 `json:"ideal_frac"`        //
-	HitAfter       float64 `json:"hit_after"`         // hit ratio right after the change, h (1 - f)
-	HitAfterLo     float64 `json:"hit_after_lo"`      //
-	HitAfterHi     float64 `json:"hit_after_hi"`      //
-	DBReads        float64 `json:"db_reads"`          // database reads per second right after the change
-	DBReadsLo      float64 `json:"db_reads_lo"`       //
-	DBReadsHi      float64 `json:"db_reads_hi"`       //
-	DBSteady       float64 `json:"db_steady"`         // database reads per second before the change, Q (1 - h)
-	DBMultiple     float64 `json:"db_multiple"`       // db_reads / db_steady
-	DBMultipleLo   float64 `json:"db_multiple_lo"`    //
-	DBMultipleHi   float64 `json:"db_multiple_hi"`    //
-	ExtraDBReads   float64 `json:"extra_db_reads"`    // database reads the change adds until the cache has refilled, h f K
-	ExtraDBReadsLo float64 `json:"extra_db_reads_lo"` //
-	ExtraDBReadsHi float64 `json:"extra_db_reads_hi"` //
-	RecoveryS      float64 `json:"recovery_s"`        // seconds until the database load is back within 1.1x its steady state
-	RecoverySLo    float64 `json:"recovery_s_lo"`     //
-	RecoverySHi    float64 `json:"recovery_s_hi"`     //
-	TauS           float64 `json:"tau_s"`             // the warm-up model's time constant K/Q, seconds
+	Op             string   `json:"op"`
+	From           int      `json:"from"`
+	To             int      `json:"to"`
+	Reads          float64  `json:"reads"`             // Q: reads per second reaching the cache fleet
+	HitRatio       float64  `json:"hit_ratio"`         // h: steady hit ratio before the change
+	WorkingSet     int      `json:"working_set"`       // K: distinct keys the fleet serves (sets the refill time scale)
+	Zipf           float64  `json:"zipf"`              // s: Zipf exponent of the key popularity, 0 for uniform reads
+	MovedFrac      float64  `json:"moved_frac"`        // f, measured on the key sets
+	MovedFracLo    *float64 `json:"moved_frac_lo"`     //
+	MovedFracHi    *float64 `json:"moved_frac_hi"`     //
+	IdealFrac      float64  `json:"ideal_frac"`        //
+	HitAfter       float64  `json:"hit_after"`         // hit ratio right after the change, h (1 - f)
+	HitAfterLo     *float64 `json:"hit_after_lo"`      //
+	HitAfterHi     *float64 `json:"hit_after_hi"`      //
+	DBReads        float64  `json:"db_reads"`          // database reads per second right after the change
+	DBReadsLo      *float64 `json:"db_reads_lo"`       //
+	DBReadsHi      *float64 `json:"db_reads_hi"`       //
+	DBSteady       float64  `json:"db_steady"`         // database reads per second before the change, Q (1 - h)
+	DBMultiple     float64  `json:"db_multiple"`       // db_reads / db_steady
+	DBMultipleLo   *float64 `json:"db_multiple_lo"`    //
+	DBMultipleHi   *float64 `json:"db_multiple_hi"`    //
+	ExtraDBReads   float64  `json:"extra_db_reads"`    // database reads the change adds until the cache has refilled, h f K
+	ExtraDBReadsLo *float64 `json:"extra_db_reads_lo"` //
+	ExtraDBReadsHi *float64 `json:"extra_db_reads_hi"` //
+	RecoveryS      float64  `json:"recovery_s"`        // seconds until the database load is back within 1.1x its steady state
+	RecoverySLo    *float64 `json:"recovery_s_lo"`     //
+	RecoverySHi    *float64 `json:"recovery_s_hi"`     //
+	TauS           float64  `json:"tau_s"`             // the warm-up model's time constant K/Q, seconds
 	Config         `json:"config"`
 }
 
@@ -55,21 +55,21 @@ func (Storm) columns() []string {
 // the warm-up model's hit ratio and database load TimeS seconds after the
 // change, with the images of the moved fraction's 95% interval.
 type StormPoint struct {
-	Op             string  `json:"op"`
-	From           int     `json:"from"`
-	To             int     `json:"to"`
-	TimeS          float64 `json:"time_s"` // seconds after the change
-	HitRatio       float64 `json:"hit_ratio"`
-	HitRatioLo     float64 `json:"hit_ratio_lo"`
-	HitRatioHi     float64 `json:"hit_ratio_hi"`
-	DBReads        float64 `json:"db_reads"`
-	DBReadsLo      float64 `json:"db_reads_lo"`
-	DBReadsHi      float64 `json:"db_reads_hi"`
-	DBSteady       float64 `json:"db_steady"`
-	Reads          float64 `json:"reads"`
-	SteadyHitRatio float64 `json:"steady_hit_ratio"` // the hit ratio before the change
-	WorkingSet     int     `json:"working_set"`
-	Zipf           float64 `json:"zipf"`
+	Op             string   `json:"op"`
+	From           int      `json:"from"`
+	To             int      `json:"to"`
+	TimeS          float64  `json:"time_s"` // seconds after the change
+	HitRatio       float64  `json:"hit_ratio"`
+	HitRatioLo     *float64 `json:"hit_ratio_lo"`
+	HitRatioHi     *float64 `json:"hit_ratio_hi"`
+	DBReads        float64  `json:"db_reads"`
+	DBReadsLo      *float64 `json:"db_reads_lo"`
+	DBReadsHi      *float64 `json:"db_reads_hi"`
+	DBSteady       float64  `json:"db_steady"`
+	Reads          float64  `json:"reads"`
+	SteadyHitRatio float64  `json:"steady_hit_ratio"` // the hit ratio before the change
+	WorkingSet     int      `json:"working_set"`
+	Zipf           float64  `json:"zipf"`
 	Config         `json:"config"`
 }
 
@@ -89,7 +89,7 @@ func (p StormPoint) check() error {
 	for _, c := range []struct {
 		col string
 		v   float64
-	}{{"time_s", p.TimeS}, {"db_reads_lo", p.DBReadsLo}, {"zipf", p.Zipf}} {
+	}{{"time_s", p.TimeS}, {"zipf", p.Zipf}} {
 		if c.v < 0 {
 			return columnErr(c.col, "%v is negative", c.v)
 		}

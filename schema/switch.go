@@ -10,35 +10,35 @@ package schema
 // [Storm]'s are to a resize's moved fraction. The columns are documented
 // in the package documentation (Switching clients).
 type Switch struct {
-	ToAlgo         string  `json:"to_algo"`
-	Nodes          int     `json:"nodes"`
-	Weights        string  `json:"weights"`    // the servers' weights in fleet order, comma-separated; one value when all are equal
-	FirstNode      string  `json:"first_node"` // the fleet's first server ID
-	LastNode       string  `json:"last_node"`  // and its last
-	DifferFrac     float64 `json:"differ_frac"`
-	DifferFracLo   float64 `json:"differ_frac_lo"`
-	DifferFracHi   float64 `json:"differ_frac_hi"`
-	Reads          float64 `json:"reads"`
-	HitRatio       float64 `json:"hit_ratio"`
-	WorkingSet     int     `json:"working_set"`
-	Zipf           float64 `json:"zipf"`
-	HitAfter       float64 `json:"hit_after"`
-	HitAfterLo     float64 `json:"hit_after_lo"`
-	HitAfterHi     float64 `json:"hit_after_hi"`
-	DBReads        float64 `json:"db_reads"`
-	DBReadsLo      float64 `json:"db_reads_lo"`
-	DBReadsHi      float64 `json:"db_reads_hi"`
-	DBSteady       float64 `json:"db_steady"`
-	DBMultiple     float64 `json:"db_multiple"`
-	DBMultipleLo   float64 `json:"db_multiple_lo"`
-	DBMultipleHi   float64 `json:"db_multiple_hi"`
-	ExtraDBReads   float64 `json:"extra_db_reads"`
-	ExtraDBReadsLo float64 `json:"extra_db_reads_lo"`
-	ExtraDBReadsHi float64 `json:"extra_db_reads_hi"`
-	RecoveryS      float64 `json:"recovery_s"`
-	RecoverySLo    float64 `json:"recovery_s_lo"`
-	RecoverySHi    float64 `json:"recovery_s_hi"`
-	TauS           float64 `json:"tau_s"`
+	ToAlgo         string   `json:"to_algo"`
+	Nodes          int      `json:"nodes"`
+	Weights        string   `json:"weights"`    // the servers' weights in fleet order, comma-separated; one value when all are equal
+	FirstNode      string   `json:"first_node"` // the fleet's first server ID
+	LastNode       string   `json:"last_node"`  // and its last
+	DifferFrac     float64  `json:"differ_frac"`
+	DifferFracLo   *float64 `json:"differ_frac_lo"`
+	DifferFracHi   *float64 `json:"differ_frac_hi"`
+	Reads          float64  `json:"reads"`
+	HitRatio       float64  `json:"hit_ratio"`
+	WorkingSet     int      `json:"working_set"`
+	Zipf           float64  `json:"zipf"`
+	HitAfter       float64  `json:"hit_after"`
+	HitAfterLo     *float64 `json:"hit_after_lo"`
+	HitAfterHi     *float64 `json:"hit_after_hi"`
+	DBReads        float64  `json:"db_reads"`
+	DBReadsLo      *float64 `json:"db_reads_lo"`
+	DBReadsHi      *float64 `json:"db_reads_hi"`
+	DBSteady       float64  `json:"db_steady"`
+	DBMultiple     float64  `json:"db_multiple"`
+	DBMultipleLo   *float64 `json:"db_multiple_lo"`
+	DBMultipleHi   *float64 `json:"db_multiple_hi"`
+	ExtraDBReads   float64  `json:"extra_db_reads"`
+	ExtraDBReadsLo *float64 `json:"extra_db_reads_lo"`
+	ExtraDBReadsHi *float64 `json:"extra_db_reads_hi"`
+	RecoveryS      float64  `json:"recovery_s"`
+	RecoverySLo    *float64 `json:"recovery_s_lo"`
+	RecoverySHi    *float64 `json:"recovery_s_hi"`
+	TauS           float64  `json:"tau_s"`
 	Config         `json:"config"`
 	// Flows (JSON only) is the from -> to matrix without its zero cells:
 	// the keys algo sends to each server and to_algo to each, sorted by

@@ -21,54 +21,39 @@ import (
 	"math"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/analysis/interval"
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/topology"
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Confidence is the level of every interval: 95%.
-const Confidence = 0.95
+const Confidence = interval.Confidence
 
 // MaxReplicas is the largest replication factor the measures take.
 const MaxReplicas = algorithms.MaxReplicas
 
 // Estimate is a mean over key sets with its 95% Student-t interval [Lo,
-// Hi]. With one key set the interval cannot be computed: Lo and Hi equal
-// Mean and HasInterval is false.
-type Estimate struct {
-	Mean, Lo, Hi float64
-	Sets         int
-	HasInterval  bool
-}
+// Hi], nil when it cannot be computed (one key set): [interval.Estimate].
+type Estimate = interval.Estimate
 
 // estimate returns the mean of xs (one value per key set, len >= 1) and
-// its Student-t interval with len(xs)-1 degrees of freedom.
+// its Student-t interval with len(xs)-1 degrees of freedom. Samples that
+// give no mean (none, or one not finite: ratios of counts never are)
+// give a NaN mean, which the results layer refuses naming the column.
 func estimate(xs []float64) Estimate {
-	m := stat.Mean(xs, nil)
-	e := Estimate{Mean: m, Lo: m, Hi: m, Sets: len(xs)}
-	if len(xs) < 2 {
-		return e
+	e, err := interval.MeanCI(xs)
+	if err != nil {
+		return Estimate{Mean: math.NaN()}
 	}
-	half := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(1-(1-Confidence)/2) * stat.StdErr(stat.StdDev(xs, nil), float64(len(xs)))
-	e.Lo, e.Hi, e.HasInterval = m-half, m+half, true
 	return e
 }
 
 // nonNegative is estimate of a quantity that cannot be negative (a
 // ratio of shares): the interval is cut at 0.
-func nonNegative(xs []float64) Estimate {
-	e := estimate(xs)
-	e.Lo = math.Max(0, e.Lo)
-	return e
-}
+func nonNegative(xs []float64) Estimate { return estimate(xs).Clip(0, math.Inf(1)) }
 
 // fraction is estimate of a fraction: the interval is cut to [0, 1].
-func fraction(xs []float64) Estimate {
-	e := estimate(xs)
-	e.Lo, e.Hi = math.Max(0, e.Lo), math.Min(1, e.Hi)
-	return e
-}
+func fraction(xs []float64) Estimate { return estimate(xs).Clip(0, 1) }
 
 // checkR returns an error naming r unless 1 <= r <= min(MaxReplicas, n).
 func checkR(r, n int) error { return algorithms.CheckReplicas(r, n) }

@@ -141,7 +141,7 @@ func TestViolationsPlainMatchTheory(t *testing.T) {
 		if math.Abs(c.got.Mean-c.want) > 5*sd {
 			t.Errorf("plain rendezvous: %v, theory %v within %v", c.got.Mean, c.want, 5*sd)
 		}
-		if !c.got.HasInterval || c.got.Lo > c.got.Mean || c.got.Hi < c.got.Mean {
+		if !c.got.HasInterval() || *c.got.Lo > c.got.Mean || *c.got.Hi < c.got.Mean {
 			t.Errorf("interval %+v", c.got)
 		}
 	}

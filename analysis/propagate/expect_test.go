@@ -16,7 +16,7 @@ import (
 func within(e analysis.Estimate, want float64, n int, q float64) (bool, float64) {
 	t95 := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
 	tq := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile((1 + q) / 2)
-	half := (e.Hi - e.Mean) / t95 * tq
+	half := (*e.Hi - e.Mean) / t95 * tq
 	return math.Abs(e.Mean-want) <= half, half
 }
 
@@ -60,7 +60,7 @@ func TestSimulatedMatchesExpectation(t *testing.T) {
 			for _, c := range checks {
 				name := c.name
 				ok, half := within(c.e, c.want, replays, 0.9999)
-				t.Logf("%s %s %s: simulated %.1f (95%% %.1f..%.1f), expected %.1f", m.Spec(), r.Algorithm, name, c.e.Mean, c.e.Lo, c.e.Hi, c.want)
+				t.Logf("%s %s %s: simulated %.1f (95%% %.1f..%.1f), expected %.1f", m.Spec(), r.Algorithm, name, c.e.Mean, *c.e.Lo, *c.e.Hi, c.want)
 				if !ok {
 					t.Errorf("%s %s %s: simulated %.1f, expected %.1f: off by more than %.1f (99.99%%)", m.Spec(), r.Algorithm, name, c.e.Mean, c.want, half)
 				}
@@ -163,7 +163,7 @@ func TestOverlappingChanges(t *testing.T) {
 		}
 		for _, c := range checks {
 			ok, half := within(c.e, c.want, replays, 0.9999)
-			t.Logf("%s %s: simulated %.1f (95%% %.1f..%.1f), expected %.1f", r.Algorithm, c.name, c.e.Mean, c.e.Lo, c.e.Hi, c.want)
+			t.Logf("%s %s: simulated %.1f (95%% %.1f..%.1f), expected %.1f", r.Algorithm, c.name, c.e.Mean, *c.e.Lo, *c.e.Hi, c.want)
 			if !ok {
 				t.Errorf("%s %s: simulated %.1f, expected %.1f: off by more than %.1f (99.99%%)", r.Algorithm, c.name, c.e.Mean, c.want, half)
 			}

@@ -157,7 +157,7 @@ func TestInstantNothingStale(t *testing.T) {
 	for _, r := range res.Totals {
 		for name, e := range map[string]analysis.Estimate{"stale": r.Stale, "misrouted": r.Misrouted, "not yet": r.NotYet,
 			"any more": r.AnyMore, "split misses": r.SplitMisses, "double-cached": r.DoubleCached, "stale reads": r.StaleReads} {
-			if e != (analysis.Estimate{}) {
+			if e.Mean != 0 || !e.HasInterval() || *e.Lo != 0 || *e.Hi != 0 {
 				t.Errorf("%s: %s = %+v, want 0", r.Algorithm, name, e)
 			}
 		}

@@ -330,7 +330,7 @@ func rowOf(base schema.Propagate, rc schema.Config, r Row, cache bool) schema.Pr
 	p.NotYet, p.NotYetLo, p.NotYetHi, p.NotYetExpected = r.NotYet.Mean, r.NotYet.Lo, r.NotYet.Hi, r.NotYetExpected
 	p.AnyMore, p.AnyMoreLo, p.AnyMoreHi, p.AnyMoreExpected = r.AnyMore.Mean, r.AnyMore.Lo, r.AnyMore.Hi, r.AnyMoreExpected
 	if cache {
-		ptr := func(e analysis.Estimate) (*float64, *float64, *float64) { return &e.Mean, &e.Lo, &e.Hi }
+		ptr := func(e analysis.Estimate) (*float64, *float64, *float64) { return &e.Mean, e.Lo, e.Hi }
 		p.Misses, p.MissesLo, p.MissesHi = ptr(r.Misses)
 		p.SplitMisses, p.SplitMissesLo, p.SplitMissesHi = ptr(r.SplitMisses)
 		p.DoubleCached, p.DoubleCachedLo, p.DoubleCachedHi = ptr(r.DoubleCached)

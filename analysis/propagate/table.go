@@ -51,8 +51,8 @@ func WriteTable(w io.Writer, rows []schema.Propagate) error {
 			est(r.NotYet, r.NotYetLo, r.NotYetHi), numfmt.Thousands(r.NotYetExpected),
 			est(r.AnyMore, r.AnyMoreLo, r.AnyMoreHi), numfmt.Thousands(r.AnyMoreExpected))
 		if r.Misses != nil {
-			line += fmt.Sprintf("\t%s\t%s\t%s\t%s", est(*r.Misses, *r.MissesLo, *r.MissesHi), est(*r.SplitMisses, *r.SplitMissesLo, *r.SplitMissesHi),
-				est(*r.DoubleCached, *r.DoubleCachedLo, *r.DoubleCachedHi), est(*r.StaleReads, *r.StaleReadsLo, *r.StaleReadsHi))
+			line += fmt.Sprintf("\t%s\t%s\t%s\t%s", est(*r.Misses, r.MissesLo, r.MissesHi), est(*r.SplitMisses, r.SplitMissesLo, r.SplitMissesHi),
+				est(*r.DoubleCached, r.DoubleCachedLo, r.DoubleCachedHi), est(*r.StaleReads, r.StaleReadsLo, r.StaleReadsHi))
 		}
 		fmt.Fprintln(tw, line)
 	}
@@ -88,6 +88,6 @@ func WriteRedirectTable(w io.Writer, rows []schema.Redirect) error {
 	return tw.Flush()
 }
 
-func est(mean, lo, hi float64) string {
-	return numfmt.Interval(numfmt.Thousands(mean), numfmt.Thousands(lo), numfmt.Thousands(hi))
+func est(mean float64, lo, hi *float64) string {
+	return numfmt.Estimate(mean, lo, hi, numfmt.Thousands)
 }

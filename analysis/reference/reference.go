@@ -355,7 +355,7 @@ func hashCheck(in Input, sum func(name, input string) (uint64, error)) ([]Row, e
 
 // moved returns the moved fraction of r with its 95% interval.
 func moved(r schema.Move) analysis.Estimate {
-	return analysis.Estimate{Mean: r.MovedFrac, Lo: r.MovedFracLo, Hi: r.MovedFracHi}
+	return analysis.EstimateOf(r.MovedFrac, r.MovedFracLo, r.MovedFracHi)
 }
 
 // resizeMove measures the moved fraction of o's algorithm from -> to nodes.
@@ -534,8 +534,8 @@ func ringShareRows(o analysis.Options, sz Size, in Input) ([]Row, error) {
 			pub  float64
 			ours analysis.Estimate
 			reps []float64
-		}{{"smallest", c.Min, analysis.Estimate{Mean: sr.MinShare, Lo: sr.MinShareLo, Hi: sr.MinShareHi}, mins},
-			{"largest", c.Max, analysis.Estimate{Mean: sr.MaxShare, Lo: sr.MaxShareLo, Hi: sr.MaxShareHi}, maxs}} {
+		}{{"smallest", c.Min, analysis.EstimateOf(sr.MinShare, sr.MinShareLo, sr.MinShareHi), mins},
+			{"largest", c.Max, analysis.EstimateOf(sr.MaxShare, sr.MaxShareLo, sr.MaxShareHi), maxs}} {
 			rows = append(rows, ringRangeRow(
 				fmt.Sprintf("ring %s share, 5 nodes, %d vnodes, one ring (%s keys)", side.name, c.VNodes, count(sz.ShareKeys)),
 				side.pub, estPct(side.ours, 1)+" (default ring)", side.reps))
@@ -756,7 +756,7 @@ func weightCheck(weights []float64, shares []schema.Share, n int) []Row {
 		rows = append(rows, Row{
 			Quantity:  fmt.Sprintf("rendezvous share, weight %g of %v (%s keys)", weights[i], weights, count(n)),
 			Kind:      KindFormula,
-			Published: "w_i/W = " + pct(q, 1), Ours: estPct(analysis.Estimate{Mean: s.Share, Lo: s.ShareLo, Hi: s.ShareHi}, 2),
+			Published: "w_i/W = " + pct(q, 1), Ours: estPct(analysis.EstimateOf(s.Share, s.ShareLo, s.ShareHi), 2),
 			Accept: rangePct(q-tol, q+tol, 2),
 			Basis:  fmt.Sprintf("w_i/W ± %.2f·sqrt(q(1-q)/N) binomial", refZ),
 			Pass:   math.Abs(s.Share-q) <= tol,
@@ -884,19 +884,25 @@ func boundedCheck(steps []analysis.BoundedStep, eps float64, m, nodes int) Row {
 // at t = 0): a key that moved misses, so the new hit ratio is old hit
 // ratio · (1 - moved); the database sees reads · (1 - hit ratio). Our
 // intervals follow from the moved fraction's; a published "about" figure
-// passes if it lies within half its rounding step of our interval.
+// passes if it lies within half its rounding step of our interval (of our
+// mean, should the moved fraction have no interval).
 func cacheExample(c published.Cache, moved analysis.Estimate) []Row {
 	sm := analysis.StormModel{Reads: c.Reads, HitRatio: c.OldHit, WorkingSet: 1} // t = 0: the working set plays no part
 	hit := func(m float64) float64 { return sm.HitAt(m, 0) }
 	db := func(m float64) float64 { return sm.DBReadsAt(m, 0) }
 	old := sm.SteadyDBReads()
 	row := func(q string, pub, step float64, f func(float64) float64, fmtV func(float64) string) Row {
-		mid, a, b := f(moved.Mean), f(moved.Lo), f(moved.Hi)
-		lo, hi := min(a, b), max(a, b)
+		mid, lo, hi := f(moved.Mean), f(moved.Mean), f(moved.Mean)
+		ours := fmtV(mid) + " " + numfmt.NoInterval
+		if moved.HasInterval() {
+			a, b := f(*moved.Lo), f(*moved.Hi)
+			lo, hi = min(a, b), max(a, b)
+			ours = numfmt.Interval(fmtV(mid), fmtV(lo), fmtV(hi))
+		}
 		return Row{
 			Quantity:  q,
 			Kind:      KindPublished,
-			Published: "about " + fmtV(pub), Ours: fmt.Sprintf("%s [%s, %s]", fmtV(mid), fmtV(lo), fmtV(hi)),
+			Published: "about " + fmtV(pub), Ours: ours,
 			Accept: fmt.Sprintf("[%s, %s]", fmtV(lo-step/2), fmtV(hi+step/2)),
 			Basis:  "from measured moved fraction; ± half the published rounding " + fmtV(step),
 			Pass:   lo-step/2 <= pub && pub <= hi+step/2,
@@ -927,7 +933,10 @@ func halfUnit(digits int) float64 { return 0.5 * math.Pow(10, -float64(digits)) 
 func pct(x float64, d int) string { return numfmt.Percent(x, d) }
 
 func estPct(e analysis.Estimate, d int) string {
-	return numfmt.Interval(pct(e.Mean, d), strconv.FormatFloat(100*e.Lo, 'f', d, 64), strconv.FormatFloat(100*e.Hi, 'f', d, 64))
+	if !e.HasInterval() {
+		return pct(e.Mean, d) + " " + numfmt.NoInterval
+	}
+	return numfmt.Interval(pct(e.Mean, d), strconv.FormatFloat(100**e.Lo, 'f', d, 64), strconv.FormatFloat(100**e.Hi, 'f', d, 64))
 }
 
 func rangePct(lo, hi float64, d int) string {

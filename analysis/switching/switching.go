@@ -16,19 +16,16 @@ package switching
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/analysis/interval"
 	"github.com/chbench/chbench/keyset"
 )
 
 // Confidence is the level of the interval over key sets.
-const Confidence = 0.95
+const Confidence = interval.Confidence
 
 // Flow is one cell of the from -> to matrix: Keys keys routed to node
 // From by the first placement and to node To by the second (indexes into
@@ -54,9 +51,10 @@ type Result struct {
 	// Fraction is the mean over key sets of each set's fraction of keys
 	// routed differently (0..1), and [Lo, Hi] its 95% Student-t interval
 	// (mean ± t(0.975, S-1) s/sqrt(S), cut to [0, 1]). With one key set the
-	// interval is undefined and Lo = Hi = Fraction.
-	Fraction, Lo, Hi float64
-	PerSet           []float64 // each set's fraction routed differently
+	// interval cannot be computed: Lo and Hi are nil.
+	Fraction float64
+	Lo, Hi   *float64
+	PerSet   []float64 // each set's fraction routed differently
 	// Flows is the from -> to matrix without its zero cells, sorted by
 	// From, then To (nil when Pairs was not asked for flows).
 	Flows []Flow
@@ -231,7 +229,9 @@ func Pairs(ls []algorithms.Locator, pairs []Pair, keys keyset.Source, o Options)
 	}
 	out := make([]Result, len(ts))
 	for i, t := range ts {
-		out[i] = t.result(ls, ids, perSet)
+		if out[i], err = t.result(ls, ids, perSet); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -259,8 +259,8 @@ func (t *tally) add(set int, chunk []string, a, b []int, ids []string, n, maxFir
 }
 
 // result returns the pair's Result from its counts and the keys of each
-// set.
-func (t *tally) result(ls []algorithms.Locator, ids []string, perSet []int64) Result {
+// set (none empty); the error is interval.MeanCI's.
+func (t *tally) result(ls []algorithms.Locator, ids []string, perSet []int64) (Result, error) {
 	r := Result{From: ls[t.pair.From].Algorithm(), To: ls[t.pair.To].Algorithm(), Nodes: ids, Sets: len(perSet), First: t.first}
 	for s, k := range perSet {
 		r.Keys += k
@@ -282,8 +282,13 @@ func (t *tally) result(ls []algorithms.Locator, ids []string, perSet []int64) Re
 		}
 		return cmp.Compare(x.To, y.To)
 	})
-	r.Fraction, r.Lo, r.Hi = interval(r.PerSet)
-	return r
+	e, err := interval.MeanCI(r.PerSet)
+	if err != nil {
+		return Result{}, fmt.Errorf("%s vs %s: fraction routed differently: %w", r.From, r.To, err)
+	}
+	e = e.Clip(0, 1)
+	r.Fraction, r.Lo, r.Hi = e.Mean, e.Lo, e.Hi
+	return r, nil
 }
 
 // fleetIndexes returns the node IDs of ls[0] and, for every placement,
@@ -317,17 +322,4 @@ func fleetIndexes(ls []algorithms.Locator) ([]string, [][]int, error) {
 		}
 	}
 	return ids, toFleet, nil
-}
-
-// interval returns the mean of fractions xs (each 0..1) and its
-// Confidence Student-t interval, cut to [0, 1]; Lo = Hi = mean for one
-// sample.
-func interval(xs []float64) (mean, lo, hi float64) {
-	mean = stat.Mean(xs, nil)
-	if len(xs) == 1 {
-		return mean, mean, mean
-	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(1 - (1-Confidence)/2)
-	half := t * stat.StdDev(xs, nil) / math.Sqrt(float64(len(xs)))
-	return mean, max(0, mean-half), min(1, mean+half)
 }

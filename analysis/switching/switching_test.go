@@ -59,7 +59,7 @@ func TestSamePlacementCostsNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Differ != 0 || r.Fraction != 0 || r.Lo != 0 || r.Hi != 0 || len(r.First) != 0 {
+		if r.Differ != 0 || r.Fraction != 0 || r.Lo == nil || *r.Lo != 0 || *r.Hi != 0 || len(r.First) != 0 {
 			t.Errorf("%s vs itself: %d differ, fraction %v [%v, %v], first %v", r.From, r.Differ, r.Fraction, r.Lo, r.Hi, r.First)
 		}
 		for _, f := range r.Flows {
@@ -128,8 +128,8 @@ func TestUnrelatedModulaDifferOnNineTenths(t *testing.T) {
 	if math.Abs(r.Fraction-0.9) > 5*math.Sqrt(0.9*0.1/100000) {
 		t.Errorf("fraction %v, want 0.9 within 0.0047", r.Fraction)
 	}
-	if !(r.Lo <= r.Fraction && r.Fraction <= r.Hi && r.Hi-r.Lo < 0.02) {
-		t.Errorf("interval [%v, %v] around %v", r.Lo, r.Hi, r.Fraction)
+	if !(*r.Lo <= r.Fraction && r.Fraction <= *r.Hi && *r.Hi-*r.Lo < 0.02) {
+		t.Errorf("interval [%v, %v] around %v", *r.Lo, *r.Hi, r.Fraction)
 	}
 	if len(r.PerSet) != 5 || len(r.First) != 10 {
 		t.Errorf("%d per-set fractions, %d first mismatches", len(r.PerSet), len(r.First))
@@ -201,8 +201,8 @@ func TestOneSetHasNoInterval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Lo != r.Fraction || r.Hi != r.Fraction || math.IsNaN(r.Fraction) || len(r.First) != 0 {
-		t.Errorf("one set: %v [%v, %v], %d first", r.Fraction, r.Lo, r.Hi, len(r.First))
+	if r.Lo != nil || r.Hi != nil || math.IsNaN(r.Fraction) || len(r.First) != 0 {
+		t.Errorf("one set: %v [%v, %v], %d first, want no interval", r.Fraction, r.Lo, r.Hi, len(r.First))
 	}
 }
 
@@ -238,7 +238,7 @@ func TestPairsMatchesCompare(t *testing.T) {
 		if p.From != 0 { // Pairs' flows index ls[0]'s order; this fleet lists the same order everywhere
 			want.Nodes = g.Nodes
 		}
-		if g.Differ != want.Differ || g.Keys != want.Keys || g.Fraction != want.Fraction || g.Lo != want.Lo || g.Hi != want.Hi ||
+		if g.Differ != want.Differ || g.Keys != want.Keys || g.Fraction != want.Fraction || *g.Lo != *want.Lo || *g.Hi != *want.Hi ||
 			!slices.Equal(g.Flows, want.Flows) || !slices.Equal(g.First, want.First) || g.From != names[p.From] || g.To != names[p.To] {
 			t.Errorf("%s -> %s: Pairs %+v\nCompare %+v", names[p.From], names[p.To], g, want)
 		}

@@ -89,6 +89,20 @@ func Fixed(x float64, d int) string {
 // formatted: "7.22x [7.08, 7.35]".
 func Interval(mid, lo, hi string) string { return mid + " [" + lo + ", " + hi + "]" }
 
+// NoInterval is what [Estimate] writes in place of an interval that
+// could not be computed (one key set: a Student-t interval needs two).
+const NoInterval = "[no interval]"
+
+// Estimate writes mid and its 95% interval [lo, hi], each formatted by f,
+// as [Interval] does; when lo or hi is nil (the interval could not be
+// computed) it writes mid and [NoInterval]: "7.22x [no interval]".
+func Estimate(mid float64, lo, hi *float64, f func(float64) string) string {
+	if lo == nil || hi == nil {
+		return f(mid) + " " + NoInterval
+	}
+	return Interval(f(mid), f(*lo), f(*hi))
+}
+
 // Short formats x with a k, M or G suffix and 3 significant digits
 // (1234567 -> "1.23M"), whole below 1,000.
 func Short(x float64) string {
