@@ -226,10 +226,8 @@ func (r DomainChange) check() error {
 	if (r.CrossOuterFrac == nil) != (r.OuterLevel == "") {
 		return columnErr("cross_outer_frac", "set %v with outer level %q: both or neither", r.CrossOuterFrac != nil, r.OuterLevel)
 	}
-	if r.CrossOuterFrac != nil {
-		if r.CrossOuterFracLo == nil || r.CrossOuterFracHi == nil || *r.CrossOuterFracLo > *r.CrossOuterFrac || *r.CrossOuterFracHi < *r.CrossOuterFrac {
-			return columnErr("cross_outer_frac", "%v without an interval around it", *r.CrossOuterFrac)
-		}
+	if r.CrossOuterFrac == nil && (r.CrossOuterFracLo != nil || r.CrossOuterFracHi != nil) {
+		return columnErr("cross_outer_frac_lo", "an interval without its value cross_outer_frac")
 	}
 	return nil
 }

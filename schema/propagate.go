@@ -119,11 +119,19 @@ func (r Propagate) check() error {
 			return columnErr(c.col, "%v is negative", *c.v)
 		}
 	}
-	cache := []*float64{r.Misses, r.MissesLo, r.MissesHi, r.SplitMisses, r.SplitMissesLo, r.SplitMissesHi,
-		r.DoubleCached, r.DoubleCachedLo, r.DoubleCachedHi, r.StaleReads, r.StaleReadsLo, r.StaleReadsHi}
+	// The cache-aside means come together; their intervals are missing
+	// with one replay, and never without their means.
+	cache := []*float64{r.Misses, r.SplitMisses, r.DoubleCached, r.StaleReads}
 	for _, p := range cache[1:] {
 		if (p == nil) != (cache[0] == nil) {
 			return columnErr("misses", "the cache-aside columns are all present or all empty")
+		}
+	}
+	if r.Misses == nil {
+		for _, p := range []*float64{r.MissesLo, r.MissesHi, r.SplitMissesLo, r.SplitMissesHi, r.DoubleCachedLo, r.DoubleCachedHi, r.StaleReadsLo, r.StaleReadsHi} {
+			if p != nil {
+				return columnErr("misses", "cache-aside intervals without their values")
+			}
 		}
 	}
 	return nil

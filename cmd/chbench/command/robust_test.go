@@ -264,7 +264,9 @@ func TestOneKeySetHasNoInterval(t *testing.T) {
 		{"domains", "-algo", "ring", "-nodes", "6", "-racks", "3", "-replicas", "2", "-keys", "200", "-sets", "1"},
 		{"domains", "-algo", "ring", "-nodes", "6", "-racks", "3", "-replicas", "2", "-keys", "200", "-sets", "1", "-changes"},
 		{"domains", "-algo", "ring", "-nodes", "6", "-racks", "3", "-replicas", "2", "-keys", "200", "-sets", "1", "-ranks"},
+		{"domains", "-algo", "ring", "-nodes", "12", "-racks", "6", "-zones", "3", "-replicas", "2", "-keys", "200", "-sets", "1", "-changes"}, // copies across zones too
 		{"propagate", "-algo", "ring", "-from", "5", "-op", "add", "-keys", "200", "-replays", "1"},
+		{"propagate", "-algo", "ring", "-from", "5", "-op", "add", "-keys", "200", "-replays", "1", "-cache"},
 	} {
 		name := strings.Join(args, " ")
 		out, stderr, err := runCLI(t, append(args, "-format", "csv")...)
