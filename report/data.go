@@ -50,24 +50,31 @@ const (
 // value is one measured number; OK is false when the run has none. CI is
 // true when the file gives a 95% interval [Lo, Hi] for it (over key sets,
 // layouts or request streams, or benchmath's interval of a median).
+// Single is true for a single draw: a measured value whose interval is
+// missing (one key set, one replay), unlike an exact value, which needs
+// none.
 type value struct {
 	V      float64
 	OK     bool
 	Lo, Hi float64
 	CI     bool
+	Single bool
 }
 
 // est returns the Value of an estimate with its 95% interval read from a
 // results file.
 func est(mean float64, lo, hi *float64) value {
 	if lo == nil || hi == nil { // no interval: the run had one key set
-		return value{mean, true, mean, mean, false}
+		return value{V: mean, OK: true, Lo: mean, Hi: mean, Single: true}
 	}
-	return value{mean, true, *lo, *hi, true}
+	return value{V: mean, OK: true, Lo: *lo, Hi: *hi, CI: true}
 }
 
 // scaled returns v with its value and interval divided by d (> 0).
-func (v value) scaled(d float64) value { return value{v.V / d, v.OK, v.Lo / d, v.Hi / d, v.CI} }
+func (v value) scaled(d float64) value {
+	v.V, v.Lo, v.Hi = v.V/d, v.Lo/d, v.Hi/d
+	return v
+}
 
 // algoRow is one line of the trade-off table: a catalog algorithm, or a form
 // of bounded loads that load.csv measures beside the catalog's bounded
@@ -84,6 +91,9 @@ type algoRow struct {
 // algorithm is run.
 type Data struct {
 	dir     string
+	// noIntervals are the result files with values whose 95% interval is
+	// missing (one key set or one replay), in reading order.
+	noIntervals []string
 	profile Profile
 	// fleetStorm holds fleet-storm.csv's rows when the profile is a
 	// fleet's and the file is in the run, nil otherwise.
@@ -415,7 +425,32 @@ func readInto[R schema.Row](ld *loader, dir string, file schema.File[R], take fu
 	if err := take(rows); err != nil {
 		return fmt.Errorf("%s: %w", file.Path(dir), err)
 	}
+	if lacksIntervals(rows) {
+		ld.d.noIntervals = append(ld.d.noIntervals, file.Name)
+	}
 	return nil
+}
+
+// lacksIntervals reports whether a row of rows has a value whose 95%
+// interval is missing (X present, X_lo and X_hi empty: one key set or
+// one replay).
+func lacksIntervals[R schema.Row](rows []R) bool {
+	cols := schema.Columns[R]()
+	for _, r := range rows {
+		for _, c := range cols {
+			base, ok := strings.CutSuffix(c, "_lo")
+			if !ok || !slices.Contains(cols, base) {
+				continue
+			}
+			if v, _ := schema.Text(r, base); v == "" {
+				continue
+			}
+			if lo, _ := schema.Text(r, c); lo == "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // notPlacements are the result files whose algo column names something
@@ -1214,7 +1249,7 @@ func seriesXs(ss []schema.BenchSeries) []float64 {
 func pointAt(s schema.BenchSeries, x float64) (value, bool) {
 	for _, p := range s.Points {
 		if p.Nodes == x {
-			return value{p.Median, true, p.Lo, p.Hi, p.CI}, true
+			return value{V: p.Median, OK: true, Lo: p.Lo, Hi: p.Hi, CI: p.CI}, true
 		}
 	}
 	return value{}, false

@@ -171,7 +171,7 @@ func writeFleetChanges(b *strings.Builder, d *Data) (least map[string][]string, 
 				name += " (today)"
 			}
 			fmt.Fprintf(b, "| %s | %s | %sx | %s | %s | %s s |\n", name, numfmt.Percent(cc.moved, 2), fixed2(cc.moved/cc.ideal),
-				reads(cc.peakDB), interval(value{cc.extra, true, cc.extraLo, cc.extraHi, cc.extraCI}, reads, ""), numfmt.Sig3(cc.recovery))
+				reads(cc.peakDB), interval(value{V: cc.extra, OK: true, Lo: cc.extraLo, Hi: cc.extraHi, CI: cc.extraCI, Single: !cc.extraCI}, reads, ""), numfmt.Sig3(cc.recovery))
 		}
 		b.WriteString("\n")
 		text, ls := changeTakeaway(p, c, order)

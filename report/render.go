@@ -136,17 +136,24 @@ func ranking(ns []named, f func(float64) string, unit string) string {
 		parts[i] = fmt.Sprintf("`%s` (%s%s)", n.Name, f(n.V), unit)
 	}
 	out := strings.Join(parts, " ≈ ")
-	if len(rest) > 0 {
+	switch {
+	case len(rest) > 0 && single(ns):
+		out += "; above the lowest, by values without intervals: " + list(rest, f, unit)
+	case len(rest) > 0:
 		out += "; clearly above the lowest: " + list(rest, f, unit)
 	}
 	return out
 }
 
-// interval formats v as "7.22x [7.08, 7.35]" ("7.22x [no interval]"
-// when it has none).
+// interval formats v as "7.22x [7.08, 7.35]": "7.22x [no interval]" for
+// a single draw, "7.22x" for a value that has no interval to give (an
+// exact one).
 func interval(v value, f func(float64) string, unit string) string {
-	if !v.CI {
+	switch {
+	case v.Single:
 		return f(v.V) + unit + " " + numfmt.NoInterval
+	case !v.CI:
+		return f(v.V) + unit
 	}
 	return numfmt.Interval(f(v.V)+unit, f(v.Lo), f(v.Hi))
 }
@@ -247,6 +254,9 @@ func writeRun(b *strings.Builder, d *Data) {
 	}
 	if w := keyFileWarning(d); w != "" {
 		fmt.Fprintf(b, "- **Warning**: %s\n", w)
+	}
+	if len(d.noIntervals) > 0 {
+		fmt.Fprintf(b, "- **Warning**: no 95%% intervals in %s: they were measured on one key set (or one replay), and a Student-t interval needs two. Their values are single draws, shown with %s; where the text below weighs intervals (ties, \"contains the ideal\", \"within the 95%% intervals\") those values have none, so only equal values tie and none contains a target. Run with `SETS` (and `PROPAGATE_REPLAYS`) of 2 or more, the default 5, for intervals.\n", codeList(d.noIntervals), code(numfmt.NoInterval))
 	}
 	if len(d.missing) > 0 {
 		item("Not in this run", strings.Join(d.missing, ", "))
@@ -480,6 +490,15 @@ func sameKeyFile(a, b string) bool {
 }
 
 // mdList returns the texts of list, each through md, joined by ", ".
+// codeList formats list as code spans joined by ", ".
+func codeList(list []string) string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = code(s)
+	}
+	return strings.Join(out, ", ")
+}
+
 func mdList(list []string) string {
 	out := make([]string, len(list))
 	for i, s := range list {
@@ -532,6 +551,14 @@ func variantNames(d *Data) string {
 	return strings.Join(vs, ", ")
 }
 
+// noIntervals says why a takeaway weighs no intervals: the run had one
+// key set (one request stream, one replay) for them.
+const noIntervals = "no 95% intervals (one key set)"
+
+// single reports whether a value of ns is a single draw, its 95%
+// interval missing ([value]).
+func single(ns []named) bool { return slices.ContainsFunc(ns, func(n named) bool { return n.Val.Single }) }
+
 // containsIdeal reports whether v's interval contains 1 (moved/ideal).
 func containsIdeal(v value) bool { return v.CI && v.Lo <= 1 && 1 <= v.Hi }
 
@@ -569,8 +596,12 @@ func movementSection(d *Data) section {
 		s.text = append(s.text, notIn("Movement", schema.MovementFile.Name))
 	} else {
 		ci := countIf(join, func(n named) bool { return containsIdeal(n.Val) })
-		t := fmt.Sprintf("**Takeaway:** when one node joins %s nodes, %d of %d algorithms move at most %sx the ideal fraction (for %d of %d the 95%% interval contains the ideal itself)",
-			count(d.moveN), countIf(join, func(n named) bool { return near(n.V) }), len(join), fixed2(nearIdeal), ci, len(join))
+		inIdeal := fmt.Sprintf("for %d of %d the 95%% interval contains the ideal itself", ci, len(join))
+		if single(join) {
+			inIdeal = "one key set: no 95% intervals"
+		}
+		t := fmt.Sprintf("**Takeaway:** when one node joins %s nodes, %d of %d algorithms move at most %sx the ideal fraction (%s)",
+			count(d.moveN), countIf(join, func(n named) bool { return near(n.V) }), len(join), fixed2(nearIdeal), inIdeal)
 		if far := lastK(join, top, func(v float64) bool { return !near(v) }); len(far) > 0 {
 			t += "; most: " + list(far, fixed2, "x")
 		}
@@ -666,7 +697,12 @@ func hotKeySection(d *Data) section {
 		}
 		tied, rest := tiedWithFirst(zipf)
 		t += fmt.Sprintf(" the whole-key placements' busiest node serves from %s to %s the mean.", interval(zipf[0].Val, fixed2, "x"), interval(zipf[len(zipf)-1].Val, fixed2, "x"))
-		t += fmt.Sprintf(" For %d of these %d the 95%% interval (over request streams) overlaps the lowest's, so this run cannot rank them: at this skew the hot key, not the algorithm, sets the peak", len(tied), len(zipf))
+		if !single(zipf) {
+			t += fmt.Sprintf(" For %d of these %d the 95%% interval (over request streams) overlaps the lowest's, so this run cannot rank them: at this skew the hot key, not the algorithm, sets the peak", len(tied), len(zipf))
+		} else {
+			t += " With " + noIntervals + ", this run cannot say which of them differ by noise"
+			rest = nil
+		}
 		if len(rest) > 0 {
 			t += "; clearly above: " + list(rest, fixed2, "x")
 		}
@@ -754,6 +790,10 @@ func replicationSection(d *Data) section {
 		}
 		t := fmt.Sprintf("**Takeaway:** with R = %s replicas on %s nodes, a random node failure must re-home %s of key-replica pairs (the ideal). For %d of %d algorithms the 95%% interval (over key sets, failing nodes and layouts) contains the ideal",
 			count(d.replR), n, percent(ideal), len(atIdeal), len(repl))
+		if single(repl) {
+			t = fmt.Sprintf("**Takeaway:** with R = %s replicas on %s nodes, a random node failure must re-home %s of key-replica pairs (the ideal); with %s, none can be said to contain it",
+				count(d.replR), n, percent(ideal), noIntervals)
+		}
 		if len(atIdeal) > 0 {
 			t += ": " + list(atIdeal, percent, "")
 		}
@@ -782,7 +822,10 @@ func stormSection(d *Data) section {
 	} else {
 		t := fmt.Sprintf("**Takeaway:** a cache fleet resize %s, multiplies database reads by %s up to %s.",
 			d.storm, list(head(storm, top), fixed2, "x"), list(storm[len(storm)-1:], fixed2, "x"))
-		if tied, _ := tiedWithFirst(storm); len(tied) > 1 {
+		switch tied, _ := tiedWithFirst(storm); {
+		case single(storm):
+			t += " With " + noIntervals + ", this run cannot say which of them differ by noise."
+		case len(tied) > 1:
 			t += fmt.Sprintf(" For %d of %d algorithms the 95%% interval overlaps the lowest's: they differ by noise, not by design.", len(tied), len(storm))
 		}
 		s.text = append(s.text, t)

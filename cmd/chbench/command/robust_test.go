@@ -309,3 +309,33 @@ func TestOneKeySetHasNoInterval(t *testing.T) {
 		t.Errorf("move -format json with one set: %v %s\n%s", err, stderr, js)
 	}
 }
+
+// A report of one-key-set results says so once in "The run", and its
+// takeaways and picks weigh no interval: no "contains the ideal" count,
+// no "clearly above" from values without intervals.
+func TestReportOfOneKeySet(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, err := runCLI(t, "move", "-algo", "all", "-from", "10", "-op", "add,remove-random", "-keys", "2000", "-sets", "1",
+		"-format", "csv", "-o", filepath.Join(dir, "movement")); err != nil {
+		t.Fatalf("move: %v\n%s", err, stderr)
+	}
+	out := filepath.Join(dir, "REPORT.md")
+	if _, stderr, err := runCLI(t, "report", "-dir", dir, "-o", out); err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, want := range []string{"- **Warning**: no 95% intervals in `movement.csv`", "(one key set: no 95% intervals)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"the 95% interval contains the ideal", "clearly above the lowest"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("the report says %q of values without intervals", bad)
+		}
+	}
+}
