@@ -47,7 +47,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cli.Usage(err)
 	}
 	if fs.NArg() != 0 {
-		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return cli.Usage(cli.Args(fs, 0, ""))
 	}
 	if *profile == "" {
 		return cli.Usage(errors.New("-profile FILE is required"))

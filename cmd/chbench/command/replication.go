@@ -67,7 +67,7 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 		return o, sw, nil, err
 	}
 	if fs.NArg() != 0 {
-		return o, sw, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return o, sw, nil, cli.Args(fs, 0, "")
 	}
 	if err := a.RefuseUnused(set); err != nil {
 		return o, sw, nil, err

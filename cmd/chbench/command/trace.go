@@ -23,7 +23,7 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case err != nil:
 	case fs.NArg() != 0:
-		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		err = cli.Args(fs, 0, "")
 	case !tr.Given():
 		err = fmt.Errorf("-trace FILE is required")
 	case *format != schema.FormatTable && *format != schema.FormatCSV && *format != schema.FormatJSON:
