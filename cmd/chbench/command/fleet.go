@@ -87,6 +87,15 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		*algo = strings.Join(append(keep, p.Client), ",")
 	}
+	switch {
+	case *lookupArgs:
+		err = cli.NoExec("fleet -lookup-args", "algo", *algo, "the lookup benchmarks (go test) build every placement in process")
+	case *switching:
+		err = cli.NoExec("fleet -switching", "algo", *algo, "it builds both placements of each switch in process, on the fleet's layout (chbench switch)")
+	}
+	if err != nil {
+		return cli.Usage(err)
+	}
 	if *lookupArgs {
 		names, err := lookupPlacements(p, *algo)
 		if err != nil {

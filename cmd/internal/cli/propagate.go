@@ -240,6 +240,9 @@ func (p *Propagation) OpenTrace(st *propagate.Study, stderr io.Writer) (func(), 
 
 // placements checks -algo and the catalog flags.
 func (p *Propagation) placements() ([]string, catalog.Config, error) {
+	if err := NoExec("propagate", "algo", p.Algo, "it builds every placement in process, once per membership version its clients hold"); err != nil {
+		return nil, catalog.Config{}, err
+	}
 	algos, err := catalog.ParseNames(p.Algo)
 	if err != nil {
 		return nil, catalog.Config{}, err
