@@ -28,7 +28,7 @@ func runReplication(ctx context.Context, args []string, stdout, stderr io.Writer
 		"scenario(s) instead of -to: "+strings.Join(schema.Ops(), ", ")+" (default add); multi-step scenarios compare the first and last placement")
 	o, sw, rs, err := replicationSweep(&a, &c, fs, args, replicas, stderr)
 	if err == nil { // with a topology, every algorithm's replicas are spread over its domains
-		o.Domains, err = tp.Spec()
+		o.Domains, err = tp.Spec(sw)
 	}
 	if err != nil {
 		return cli.Usage(err)
