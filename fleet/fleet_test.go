@@ -68,6 +68,7 @@ func TestProfileErrors(t *testing.T) {
 		{members + "[traffic]\nhit_ratio = 1\n", "p.toml:7: hit_ratio = 1: want 0 <= h < 1"},
 		{members + "[traffic]\nzipff = 1\n", "p.toml:7: unknown key \"traffic.zipff\""},
 		{"client = \"nonesuch\"\n" + members, "p.toml:1: client = \"nonesuch\": unknown algorithm \"nonesuch\""},
+		{"client = \"exec:python3 x\"\n" + members, "p.toml:1: client = \"exec:python3 x\": a profile's client is a dialect or an algorithm of the catalog, not an exec: program: the fleet's switches and lookups build it in process"},
 		{members + "[[change]]\nname = \"x\"\nleave = [\"z\"]\n", "p.toml:8: change 0: leave 0 (\"z\"): not a member"},
 		{members + "[[change]]\nname = \"add\"\nleave = [\"a\"]\n", "p.toml:7: change 0 (\"add\"): name: want a label"},
 		{members + "[[change]]\nname = \"g\"\ngrow_to = 2\n", "p.toml:8: change 0 (\"g\"): grow_to = 2: want more than the 2 nodes"},

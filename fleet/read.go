@@ -15,6 +15,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/algorithms/external"
 	"github.com/chbench/chbench/schema"
 	"github.com/chbench/chbench/topology"
 	"github.com/chbench/chbench/trace"
@@ -213,6 +214,9 @@ func (rd *reader) client() error {
 		return nil
 	}
 	line := rd.loc.top("client")
+	if strings.HasPrefix(strings.TrimSpace(c), external.Prefix) {
+		return rd.loc.errAt(line, "client = %q: a profile's client is a dialect or an algorithm of the catalog, not an %s program: the fleet's switches and lookups build it in process", c, external.Prefix)
+	}
 	if _, err := catalog.Describe(c); err != nil {
 		return rd.loc.errAt(line, "client = %q: %v", c, err)
 	}

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -15,14 +16,16 @@ func benchFiguresFrom(path string) ([]*figure, error) {
 		return nil, err
 	}
 	var figs []*figure
-	for _, s := range sets {
+	var errs []error
+	for _, s := range sets { // a set that cannot be drawn leaves the others drawn
 		f, err := benchFigure(s)
 		if err != nil {
-			return figs, fmt.Errorf("%s: %w", path, err)
+			errs = append(errs, fmt.Errorf("%s: %w", path, err))
+			continue
 		}
 		figs = append(figs, f)
 	}
-	return figs, nil
+	return figs, errors.Join(errs...)
 }
 
 // benchTitle returns the title and y label of a plot of s: a description

@@ -218,14 +218,15 @@ func newZeroLogAxis(minPos, hi float64, zeros bool) zeroLog {
 		minPos, hi = 1e-3, 1
 	}
 	hi = max(hi, minPos)
-	d := math.Log10(hi / minPos)
+	d := math.Log10(hi) - math.Log10(minPos) // decades (hi/minPos may overflow)
 	pad := math.Pow(10, max(0.1, 0.05*d))
-	a := zeroLog{min: minPos / pad, brk: minPos / pad, max: hi * pad}
+	a := zeroLog{}
+	a.brk, a.max = logRange(minPos, hi, pad, pad)
+	a.min = a.brk
 	if zeros {
-		gap := math.Pow(10, max(0.35, 0.09*d))
 		a.hasZero = true
-		a.zero = a.brk / gap
-		a.min = a.zero / math.Pow(10, max(0.12, 0.03*d))
+		a.zero, _ = logRange(a.brk, a.brk, math.Pow(10, max(0.35, 0.09*d)), 1)
+		a.min, _ = logRange(a.zero, a.zero, math.Pow(10, max(0.12, 0.03*d)), 1)
 	}
 	return a
 }

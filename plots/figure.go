@@ -267,6 +267,29 @@ func labelRank(v float64) int {
 	return 3
 }
 
+// logRange returns the range of a log axis showing lo to hi (0 < lo <=
+// hi), widened by a factor down below lo and up above hi (each >= 1):
+// lo/down to hi*up, each end kept within the finite floats > 0
+// (math.SmallestNonzeroFloat64 to math.MaxFloat64) so that values near
+// either limit widen to the limit instead of underflowing to 0 or
+// overflowing to +Inf, which a log axis cannot draw (gonum turns an
+// infinite end into 0, then panics). The range it returns is never empty:
+// when clamping leaves min >= max, the free end moves a factor 2 away. Every
+// log axis of the plots takes its range from here.
+func logRange(lo, hi, down, up float64) (min, max float64) {
+	const tiny, huge = math.SmallestNonzeroFloat64, math.MaxFloat64
+	clamp := func(v float64) float64 { return math.Min(math.Max(v, tiny), huge) }
+	min, max = clamp(clamp(lo)/down), clamp(clamp(hi)*up)
+	if !(min < max) {
+		if max <= huge/2 {
+			max = clamp(min * 2)
+		} else {
+			min = max / 2
+		}
+	}
+	return min, max
+}
+
 // logRangeErr returns an error naming the axis (x or y) and its lowest
 // value when a, on a log scale, would reach a value <= 0 once gonum has
 // sanitized its range (an empty range is widened by 1 each side), and
@@ -276,6 +299,9 @@ func logRangeErr(name string, a *plot.Axis) error {
 		return nil
 	}
 	lo, hi := math.Min(a.Min, a.Max), math.Max(a.Min, a.Max)
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
+		return fmt.Errorf("%s axis on a log scale has range %v to %v: a log axis needs finite values", name, a.Min, a.Max)
+	}
 	if lo == hi {
 		lo--
 	}
@@ -384,7 +410,7 @@ func logYClipped(f *figure, ss []curve) bool {
 	if math.IsInf(floor, 1) {
 		return false
 	}
-	floor /= 2
+	floor, _ = logRange(floor, floor, 2, 1)
 	for _, s := range ss {
 		for i := range s.Points {
 			if p := &s.Points[i]; p.CI && p.Lo <= 0 {
@@ -544,8 +570,14 @@ func (linTicks) Ticks(lo, hi float64) []plot.Tick {
 			break
 		}
 	}
+	// The slack above hi overflows to +Inf next to math.MaxFloat64 (an
+	// axis logRange clamped there), where every tick value would pass.
+	top := hi + 1e-9*step
+	if math.IsInf(top, 0) {
+		top = hi
+	}
 	var ticks []plot.Tick
-	for k := math.Ceil(lo/step*2 - 1e-9); k/2*step <= hi+1e-9*step; k++ {
+	for k := math.Ceil(lo/step*2 - 1e-9); k/2*step <= top; k++ {
 		v := k / 2 * step
 		if math.Abs(v) < 1e-12*step {
 			v = 0
@@ -573,13 +605,11 @@ func padAxes(f *figure) {
 			// gonum would widen an empty range by 1 each side, below 0
 			// for values under 1, which a log scale cannot draw.
 			if a.Min == a.Max && a.Min > 0 {
-				a.Min /= 2
-				a.Max *= 2
+				a.Min, a.Max = logRange(a.Min, a.Max, 2, 2)
 				continue
 			}
-			k := math.Min(1.12, math.Pow(a.Max/a.Min, 0.05))
-			a.Min /= k
-			a.Max *= k
+			k := math.Min(1.12, math.Pow(a.Max/a.Min, 0.05)) // an overflowing ratio (+Inf) gives 1.12
+			a.Min, a.Max = logRange(a.Min, a.Max, k, k)
 			continue
 		}
 		d := 0.05 * (a.Max - a.Min)

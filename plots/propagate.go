@@ -253,7 +253,7 @@ func addModelAndSim(f *figure, s, m curve, label string, st ...style) error {
 		}
 		points.Color, points.Shape, points.Radius = sty.Color, sty.Glyph, vg.Points(4)
 		f.p.Add(points)
-		bars, err := errorBars(s.Points, sty.Color)
+		bars, err := errorBars(s.Points, sty.Color, true) // setPropagateAxes puts y on a log scale
 		if err != nil {
 			return fmt.Errorf("series %s: %w", label, err)
 		}
@@ -288,7 +288,8 @@ func propagateRange(ys []float64) (lo, hi float64) {
 	if hi == 0 {
 		return 0.5, 2
 	}
-	return math.Max(lo/4, hi*1e-5), hi * 1.5
+	lo, top := logRange(lo, hi, 4, 1.5)
+	return math.Max(lo, hi*1e-5), top
 }
 
 // setPropagateAxes sets the y axis to the log range lo..hi and the x axis
@@ -464,7 +465,7 @@ func movedPanel(wins []schema.Redirect) (*figure, error) {
 	if err := migrationSpan(f, wins[0], top); err != nil {
 		return nil, err
 	}
-	bars, err := errorBars(bounds, color.Gray{Y: 90})
+	bars, err := errorBars(bounds, color.Gray{Y: 90}, false) // a linear count from 0
 	if err != nil {
 		return nil, err
 	}

@@ -112,7 +112,8 @@ func addSeries(f *figure, s curve, st style) error {
 	}
 	f.drawn = append(f.drawn, xys)
 	f.p.Add(line, points)
-	if bars, err := errorBars(s.Points, st.Color); err != nil {
+	_, logY := f.p.Y.Scale.(plot.LogScale)
+	if bars, err := errorBars(s.Points, st.Color, logY); err != nil {
 		return fmt.Errorf("series %s: %w", s.Label, err)
 	} else if bars != nil {
 		f.p.Add(bars)
@@ -152,13 +153,20 @@ func (c ciPoints) XY(i int) (x, y float64)       { return c[i].X, c[i].Y }
 func (c ciPoints) YError(i int) (lo, hi float64) { return c[i].Y - c[i].Lo, c[i].Hi - c[i].Y }
 
 // errorBars returns error bars for the points of pts that have a CI, or nil
-// if none has one.
-func errorBars(pts []xy, col color.Color) (*plotter.YErrorBars, error) {
+// if none has one. On a log axis (logY) a CI whose low end, drawn as the
+// offset Y-Lo below Y, would land on 0 or below (Lo <= 0, or Lo under
+// Y's float precision: more than about 15 decades below it) is an error
+// naming the values: gonum would panic on it.
+func errorBars(pts []xy, col color.Color, logY bool) (*plotter.YErrorBars, error) {
 	var ci ciPoints
 	for _, p := range pts {
-		if p.CI {
-			ci = append(ci, p)
+		if !p.CI {
+			continue
 		}
+		if logY && !(p.Y-(p.Y-p.Lo) > 0) {
+			return nil, fmt.Errorf("95%% CI [%v, %v] at %v around %v: its low end cannot be drawn on a log axis (an error bar is an offset from the centre, and %v - (%v - %v) is not > 0)", p.Lo, p.Hi, p.X, p.Y, p.Y, p.Y, p.Lo)
+		}
+		ci = append(ci, p)
 	}
 	if len(ci) == 0 {
 		return nil, nil

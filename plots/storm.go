@@ -204,7 +204,8 @@ func addTimeSeries(f *figure, s curve, st style) error {
 	}
 	f.drawn = append(f.drawn, xys)
 	f.p.Add(line, points)
-	bars, err := errorBars(marked, st.Color)
+	_, logY := f.p.Y.Scale.(plot.LogScale)
+	bars, err := errorBars(marked, st.Color, logY)
 	if err != nil {
 		return fmt.Errorf("series %s: %w", s.Label, err)
 	}

@@ -29,7 +29,7 @@ func runAlgorithms(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(err)
 	}
 	if fs.NArg() != 0 {
-		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return cli.Usage(cli.Args(fs, 0, ""))
 	}
 	return writeCatalogTable(stdout, *format, catalog.Names(), algorithmColumns, algorithmRow, 2)
 }

@@ -23,7 +23,7 @@ func runBounded(args []string, stdout, stderr io.Writer) error {
 			return analysis.LoadOptions{}, nil, nil, err
 		}
 		if fs.NArg() != 0 {
-			return analysis.LoadOptions{}, nil, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+			return analysis.LoadOptions{}, nil, nil, cli.Args(fs, 0, "")
 		}
 		eps, err := cli.Floats("eps", *epsL, 0, true)
 		if err != nil {

@@ -71,7 +71,7 @@ func (c *conformanceFlags) parse(fs *flag.FlagSet, args []string) error {
 		return fmt.Errorf("-keys 0: need 1000 to 100000000")
 	}
 	if fs.NArg() != 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return cli.Args(fs, 0, "")
 	}
 	if c.p.Algo == "" {
 		return errors.New("-algo is required: the placement to check (a catalog name, or exec:COMMAND)")

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/chbench/chbench/algorithms/catalog"
@@ -29,7 +28,7 @@ func runDialects(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(err)
 	}
 	if fs.NArg() != 0 {
-		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return cli.Usage(cli.Args(fs, 0, ""))
 	}
 	names := catalog.Dialects()
 	if *common {

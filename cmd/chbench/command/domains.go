@@ -119,10 +119,6 @@ func domainsInputs(a *cli.Analysis, tp *cli.Topology, set map[string]bool, nodes
 	if ranks && changes {
 		return nil, nil, errors.New("-ranks and -changes: give one (or neither, for domain sharing)")
 	}
-	var err error
-	if o.Domains, err = tp.Spec(); err != nil {
-		return nil, nil, err
-	}
 	rs, err := cli.Ints("replicas", replicas, 1)
 	if err != nil {
 		return nil, nil, err
@@ -131,14 +127,21 @@ func domainsInputs(a *cli.Analysis, tp *cli.Topology, set map[string]bool, nodes
 		return nil, nil, fmt.Errorf("-replicas %s: -ranks and -changes take one replication factor", replicas)
 	}
 	var list []algorithms.Node
-	switch {
-	case a.NodeIDs != "" || a.Weights != "" || set["nodes"]:
+	if a.NodeIDs != "" || a.Weights != "" || set["nodes"] {
 		if a.NodeIDs == "" && !set["nodes"] {
 			a.Nodes, set = len(strings.Split(a.Weights, ",")), map[string]bool{"nodes": true}
 		} else {
 			a.Nodes = nodes
 		}
-		list, err = a.Membership(set)
+		if list, err = a.Membership(set); err != nil {
+			return nil, nil, err
+		}
+	}
+	if o.Domains, err = tp.Spec(analysis.Sweep{Members: list}); err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case list != nil:
 	case o.Domains.File != nil:
 		list = o.Domains.File.Nodes()
 	default:

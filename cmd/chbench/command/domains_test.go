@@ -23,7 +23,7 @@ func TestDomainsBadInput(t *testing.T) {
 		{[]string{"domains", "-nodes", "12"}, []string{"topology"}},
 		{[]string{"domains", "-nodes", "12", "-racks", "4", "-domain", "zone"}, []string{`no level "zone"`, "rack"}},
 		{[]string{"domains", "-nodes", "12", "-racks", "4,x"}, []string{`"4,x"`, `"x"`}},
-		{[]string{"domains", "-nodes", "3", "-racks", "4"}, []string{"4 domains for 3 units"}},
+		{[]string{"domains", "-nodes", "3", "-racks", "4"}, []string{"-racks 4: 4 racks for 3 nodes"}},
 		{[]string{"domains", "-nodes", "12", "-racks", "4", "-replicas", "9"}, []string{"replicas 9"}},
 		{[]string{"domains", "-nodes", "12", "-racks", "4", "-ranks", "-changes"}, []string{"-ranks and -changes"}},
 		{[]string{"domains", "-nodes", "12", "-racks", "4", "-ranks", "-replicas", "2,3"}, []string{"one replication factor"}},
@@ -34,7 +34,7 @@ func TestDomainsBadInput(t *testing.T) {
 		{[]string{"domains", "-nodes", "12", "-racks", "4", "-format", "bench"}, []string{"format bench"}},
 		{[]string{"replication", "-from", "12", "-racks", "4", "-topology", "x.toml"}, []string{"not both"}},
 		{[]string{"spread", "-nodes", "12", "-domain", "rack"}, []string{"-domain", "needs a topology"}},
-		{[]string{"move", "-algo", "crush", "-from", "2", "-to", "3", "-racks", "3"}, []string{"3 domains for 2 units"}},
+		{[]string{"move", "-algo", "crush", "-from", "2", "-to", "3", "-racks", "3"}, []string{"-racks 3: 3 racks for 2 nodes"}},
 	} {
 		wantCLIError(t, c.args, c.parts...)
 		if _, _, err := runCLI(t, c.args...); err != nil && !cli.IsUsage(err) {
@@ -44,6 +44,44 @@ func TestDomainsBadInput(t *testing.T) {
 	_, _, err := runCLI(t, "domains", "-topology", filepath.Join(t.TempDir(), "none.toml"))
 	if err == nil || cli.IsUsage(err) || !strings.Contains(err.Error(), "none.toml") {
 		t.Errorf("missing topology file: %v, want an error while running naming it", err)
+	}
+}
+
+// Counts of racks and zones that leave a domain empty are a usage error
+// naming the flag, its value and both numbers, whatever the command and
+// whether or not its algorithms read the topology (ring does not: spread
+// and move ran and ignored -racks 5 on 3 nodes).
+func TestTopologyCountsFitTheNodes(t *testing.T) {
+	const racks5 = "-racks 5: 5 racks for 3 nodes: at most one per node, or a rack would be empty"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"spread", "-algo", "ring", "-nodes", "3", "-racks", "5", "-keys", "1000", "-sets", "2"}, racks5},
+		{[]string{"spread", "-algo", "ring", "-nodes", "10,3", "-racks", "5", "-keys", "1000", "-sets", "2"}, racks5},
+		{[]string{"spread", "-algo", "ring", "-node-ids", "a,b,c", "-racks", "5", "-keys", "1000", "-sets", "2"}, racks5},
+		{[]string{"move", "-algo", "ring", "-from", "3", "-to", "4", "-racks", "5", "-keys", "1000", "-sets", "2"}, racks5},
+		{[]string{"move", "-algo", "ring", "-from", "3", "-op", "add,remove-last", "-racks", "5", "-keys", "1000", "-sets", "2"}, racks5},
+		{[]string{"replication", "-algo", "ring", "-replicas", "2", "-from", "3", "-to", "4", "-racks", "5", "-keys", "1000", "-sets", "2"}, racks5},
+		{[]string{"domains", "-algo", "ring", "-nodes", "3", "-racks", "5", "-keys", "1000", "-sets", "2"}, racks5},
+		{[]string{"domains", "-algo", "ring", "-nodes", "6", "-racks", "3", "-zones", "4"}, "-zones 4: 4 zones for 3 racks: at most one per rack, or a zone would be empty"},
+		{[]string{"domains", "-algo", "ring", "-nodes", "3", "-zones", "4"}, "-zones 4: 4 zones for 3 nodes: at most one per node, or a zone would be empty"},
+		{[]string{"spread", "-algo", "ring", "-nodes", "6", "-racks", "2,2,1"}, "-racks 2,2,1: 3 racks of 5 nodes in all, for 6 nodes"},
+		{[]string{"domains", "-algo", "ring", "-nodes", "6", "-racks", "3", "-zones", "1,1"}, "-zones 1,1: 2 zones of 2 racks in all, for 3 racks"},
+	} {
+		_, _, err := runCLI(t, c.args...)
+		if err == nil || !cli.IsUsage(err) || err.Error() != c.want {
+			t.Errorf("chbench %s:\n error %v (usage error: %v)\n want the usage error %q", strings.Join(c.args, " "), err, cli.IsUsage(err), c.want)
+		}
+	}
+	// As many racks as nodes, and as many zones as racks, fit.
+	for _, args := range [][]string{
+		{"spread", "-algo", "ring", "-nodes", "5", "-racks", "5", "-keys", "1000", "-sets", "2", "-draws", "0"},
+		{"domains", "-algo", "ring", "-nodes", "6", "-racks", "3", "-zones", "3", "-keys", "1000", "-sets", "2"},
+	} {
+		if _, _, err := runCLI(t, args...); err != nil {
+			t.Errorf("chbench %s: %v", strings.Join(args, " "), err)
+		}
 	}
 }
 

@@ -68,8 +68,8 @@ func (d *dumpFlags) parse(fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("want one dump file (KEY<TAB>SERVER lines), got %d arguments", fs.NArg())
+	if err := cli.Args(fs, 1, "one dump file (KEY<TAB>SERVER lines)"); err != nil {
+		return err
 	}
 	d.path = fs.Arg(0)
 	inputs.Add(d.path) // the dump is an input: no -o file may replace it

@@ -47,7 +47,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cli.Usage(err)
 	}
 	if fs.NArg() != 0 {
-		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return cli.Usage(cli.Args(fs, 0, ""))
 	}
 	if *profile == "" {
 		return cli.Usage(errors.New("-profile FILE is required"))
@@ -86,6 +86,15 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			fmt.Fprintf(stderr, "chbench: skipping %s: no weights other than 1\n", strings.Join(out, ", "))
 		}
 		*algo = strings.Join(append(keep, p.Client), ",")
+	}
+	switch {
+	case *lookupArgs:
+		err = cli.NoExec("fleet -lookup-args", "algo", *algo, "the lookup benchmarks (go test) build every placement in process")
+	case *switching:
+		err = cli.NoExec("fleet -switching", "algo", *algo, "it builds both placements of each switch in process, on the fleet's layout (chbench switch)")
+	}
+	if err != nil {
+		return cli.Usage(err)
 	}
 	if *lookupArgs {
 		names, err := lookupPlacements(p, *algo)

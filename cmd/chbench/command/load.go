@@ -35,7 +35,7 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 			return analysis.LoadOptions{}, nil, nil, err
 		}
 		if fs.NArg() != 0 {
-			return analysis.LoadOptions{}, nil, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+			return analysis.LoadOptions{}, nil, nil, cli.Args(fs, 0, "")
 		}
 		if err := tr.Check(set, "requestlog", "keys", "requests", "zipf", "keys-kind"); err != nil {
 			return analysis.LoadOptions{}, nil, nil, err

@@ -28,6 +28,9 @@ func locate(args []string, stdout, stderr io.Writer) error {
 	if pf.Algo == "" {
 		return fmt.Errorf("-algo is required (one of %s)", strings.Join(catalog.Names(), ", "))
 	}
+	if err := cli.NoExec("locate", "algo", pf.Algo, "it builds the placement in process"); err != nil {
+		return err
+	}
 	if fs.NArg() == 0 {
 		return fmt.Errorf("no keys given: chbench locate -algo NAME -nodes N KEY...")
 	}

@@ -41,7 +41,7 @@ func runMove(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	if err := cli.AddressSweep(&sw, !c.Fleet.Explicit(), stderr); err != nil {
 		return cli.Usage(err)
 	}
-	if o.Domains, err = tp.Spec(); err != nil {
+	if o.Domains, err = tp.Spec(sw); err != nil {
 		return cli.Usage(err)
 	}
 	cli.NamedPlacement(&o, set, c.Fleet.Named(), stderr)

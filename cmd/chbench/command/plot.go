@@ -16,7 +16,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(err)
 	}
 	if fs.NArg() != 0 {
-		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return cli.Usage(cli.Args(fs, 0, ""))
 	}
 	files, err := plots.RenderAll(*dir)
 	for _, f := range files {

@@ -31,7 +31,7 @@ func runPropagate(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	l.register(fs)
 	set, err := cli.Parse(fs, args)
 	if err == nil && fs.NArg() != 0 {
-		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		err = cli.Args(fs, 0, "")
 	}
 	if err != nil {
 		return cli.Usage(err)

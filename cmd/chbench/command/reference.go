@@ -21,7 +21,7 @@ func runReference(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(err)
 	}
 	if fs.NArg() != 0 {
-		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return cli.Usage(cli.Args(fs, 0, ""))
 	}
 	if err := cli.CheckWorkers(*workers); err != nil {
 		return cli.Usage(err)

@@ -28,7 +28,7 @@ func runReplication(ctx context.Context, args []string, stdout, stderr io.Writer
 		"scenario(s) instead of -to: "+strings.Join(schema.Ops(), ", ")+" (default add); multi-step scenarios compare the first and last placement")
 	o, sw, rs, err := replicationSweep(&a, &c, fs, args, replicas, stderr)
 	if err == nil { // with a topology, every algorithm's replicas are spread over its domains
-		o.Domains, err = tp.Spec()
+		o.Domains, err = tp.Spec(sw)
 	}
 	if err != nil {
 		return cli.Usage(err)
@@ -67,7 +67,7 @@ func replicationSweep(a *cli.Analysis, c *cli.Change, fs *flag.FlagSet, args []s
 		return o, sw, nil, err
 	}
 	if fs.NArg() != 0 {
-		return o, sw, nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return o, sw, nil, cli.Args(fs, 0, "")
 	}
 	if err := a.RefuseUnused(set); err != nil {
 		return o, sw, nil, err

@@ -128,7 +128,7 @@ func (s *simFlags) parse(fs *flag.FlagSet, args []string) (*simRun, error) {
 		return nil, err
 	}
 	if fs.NArg() != 0 {
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return nil, cli.Args(fs, 0, "")
 	}
 	if err := s.tr.Check(set); err != nil {
 		return nil, err

@@ -44,7 +44,7 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 			break
 		}
 		if err = spreadMembers(&a, set, *nodesL, &sw, stderr); err == nil {
-			o.Domains, err = tp.Spec()
+			o.Domains, err = tp.Spec(sw)
 		}
 	}
 	if err != nil {

@@ -156,7 +156,7 @@ func (s *stormFlags) parse(fs *flag.FlagSet, args []string) (map[string]bool, er
 		return nil, err
 	}
 	if fs.NArg() != 0 {
-		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return nil, cli.Args(fs, 0, "")
 	}
 	if err := s.a.OneFormat("storm"); err != nil {
 		return nil, err

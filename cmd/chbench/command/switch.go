@@ -1,7 +1,6 @@
 package command
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/chbench/chbench/analysis"
@@ -21,7 +20,7 @@ func runSwitch(args []string, stdout, stderr io.Writer) error {
 		return cli.Usage(err)
 	}
 	if fs.NArg() != 0 {
-		return cli.Usage(fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return cli.Usage(cli.Args(fs, 0, ""))
 	}
 	o, nodes, pairs, err := s.Parse(set, stderr)
 	if err != nil {

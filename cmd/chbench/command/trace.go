@@ -1,6 +1,7 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -8,7 +9,6 @@ import (
 	"github.com/chbench/chbench/analysis/simulate"
 	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/schema"
-	"github.com/chbench/chbench/trace"
 )
 
 // runTrace reads a trace and writes what it holds: the reader's summary,
@@ -23,7 +23,7 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 	switch {
 	case err != nil:
 	case fs.NArg() != 0:
-		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		err = cli.Args(fs, 0, "")
 	case !tr.Given():
 		err = fmt.Errorf("-trace FILE is required")
 	case *format != schema.FormatTable && *format != schema.FormatCSV && *format != schema.FormatJSON:
@@ -46,17 +46,19 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer f.Close()
-	var bad []trace.SyntaxError
 	for f.Scan() {
-		if e, ok := f.Record().(*trace.SyntaxError); ok && len(bad) < cli.MaxBadShown {
-			bad = append(bad, *e)
-		}
 	}
 	bar.Stop()
-	if err := f.Err(); err != nil {
+	// A trace without a readable request is an error, after the table
+	// has shown what was read and its first unreadable records.
+	var unreadable *cli.UnreadableTraceError
+	if err := f.Err(); err != nil && !errors.As(err, &unreadable) {
 		return err
 	}
 	if *format != schema.FormatTable {
+		if unreadable != nil {
+			return unreadable // no row: an unreadable trace has no statistics
+		}
 		row := simulate.StatsRow(f.Stats(), schema.Config{KeyFile: tr.Path, GoVersion: runtime.Version(), Commit: cli.Revision()})
 		return schema.Write(stdout, *format, []schema.TraceStats{row}, nil)
 	}
@@ -65,8 +67,11 @@ func runTrace(args []string, stdout, stderr io.Writer) error {
 	for _, w := range f.Stats().Warnings() {
 		fmt.Fprintf(stdout, "warning: %s\n", w)
 	}
-	for _, e := range bad {
+	for _, e := range f.Bad() {
 		fmt.Fprintf(stdout, "unreadable: %s\n", e.Error())
+	}
+	if unreadable != nil {
+		return unreadable
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ func runWorkload(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "write the trace to FILE (through a temporary file renamed once complete) instead of standard output")
 	_, err := cli.Parse(fs, args)
 	if err == nil && fs.NArg() != 0 {
-		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		err = cli.Args(fs, 0, "")
 	}
 	var cfg workload.Config
 	if err == nil {

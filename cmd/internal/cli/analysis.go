@@ -82,7 +82,7 @@ func (a *Analysis) Parse(fs *flag.FlagSet, args []string) (map[string]bool, anal
 		return nil, analysis.Options{}, analysis.Sweep{}, err
 	}
 	if fs.NArg() != 0 {
-		return nil, analysis.Options{}, analysis.Sweep{}, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+		return nil, analysis.Options{}, analysis.Sweep{}, Args(fs, 0, "")
 	}
 	if err := a.RefuseUnused(set); err != nil {
 		return nil, analysis.Options{}, analysis.Sweep{}, err

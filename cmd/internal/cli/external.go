@@ -90,6 +90,22 @@ func SplitExec(s string) (head string, execs []string, err error) {
 	return strings.Join(parts[:first], ","), execs, nil
 }
 
+// ExecCommands are the commands whose -algo takes exec: placements, as
+// NoExec names them.
+const ExecCommands = "move, spread, replication, domains, storm, load, simulate, conformance and dump-diff"
+
+// NoExec returns an error when the list value of -flag holds an exec:
+// entry, which command does not take: it says so, why (one clause), and
+// which commands do take them, instead of catalog.ParseNames' unknown
+// name and its list of every catalog name. It returns nil for a list of
+// names. A command calls it before it reads the list as catalog names.
+func NoExec(command, flag, value, why string) error {
+	if !slices.ContainsFunc(strings.Split(value, ","), isExec) {
+		return nil
+	}
+	return fmt.Errorf("%s does not take exec: placements (-%s %q): %s; %s take them", command, flag, value, why, ExecCommands)
+}
+
 // isExec reports whether an entry of an -algo list begins a program.
 func isExec(entry string) bool { return strings.HasPrefix(strings.TrimSpace(entry), external.Prefix) }
 

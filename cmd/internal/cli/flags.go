@@ -56,6 +56,40 @@ func Parse(fs *flag.FlagSet, args []string) (map[string]bool, error) {
 	return set, nil
 }
 
+// Args returns an error unless exactly n arguments are left after fs's
+// flags, naming every argument it got, each quoted: for n = 0
+// `unexpected argument "x"` (`unexpected arguments "x" "y"`), otherwise
+// `want WANT, got 3 arguments: "a" "b" "c"` (`got none`), want saying
+// what the arguments are. An argument that looks like a flag adds that
+// flags go before the arguments (the flag package stops at the first
+// argument, so a flag after one is an argument too).
+func Args(fs *flag.FlagSet, n int, want string) error {
+	args := fs.Args()
+	if len(args) == n {
+		return nil
+	}
+	quoted := make([]string, len(args))
+	hint := ""
+	for i, a := range args {
+		quoted[i] = strconv.Quote(a)
+		if hint == "" && i > 0 && len(a) > 1 && a[0] == '-' {
+			hint = fmt.Sprintf(" (%s is read as an argument: flags go before the first argument)", quoted[i])
+		}
+	}
+	list := strings.Join(quoted, " ")
+	switch {
+	case n == 0 && len(args) == 1:
+		return fmt.Errorf("unexpected argument %s%s", list, hint)
+	case n == 0:
+		return fmt.Errorf("unexpected arguments %s%s", list, hint)
+	case len(args) == 0:
+		return fmt.Errorf("want %s, got none", want)
+	case len(args) == 1:
+		return fmt.Errorf("want %s, got 1 argument: %s%s", want, list, hint)
+	}
+	return fmt.Errorf("want %s, got %d arguments: %s%s", want, len(args), list, hint)
+}
+
 // InputFlags are the flags, in every command that has them, whose value
 // is a file the command reads: Parse registers each one given as an
 // input of the command (internal/inputs; "-" is standard input), so that

@@ -15,7 +15,6 @@ import (
 	"github.com/chbench/chbench/analysis/propagate"
 	"github.com/chbench/chbench/internal/numfmt"
 	"github.com/chbench/chbench/schema"
-	"github.com/chbench/chbench/trace"
 )
 
 // Propagation is the flag group of propagate: the placements, the
@@ -225,15 +224,13 @@ func (p *Propagation) OpenTrace(st *propagate.Study, stderr io.Writer) (func(), 
 		err = fmt.Errorf("trace %q: format %s has no timestamps; propagate replays requests at their times (docs/traces.md names the formats with a clock)", name, stats.Format)
 	case stats.Backwards > 0:
 		err = fmt.Errorf("trace %q: %d requests earlier than the one before them; propagate needs the requests in time order", name, stats.Backwards)
-	case stats.Requests == 0:
-		err = fmt.Errorf("trace %q: no requests", name)
 	}
 	if err != nil {
 		in.Close()
 		return func() {}, err
 	}
 	st.Trace = &propagate.Trace{Path: in.Path(), Keys: int(min(stats.DistinctKeys, math.MaxInt32)),
-		Open: func() (trace.Reader, error) { return in.Open(nil) }}
+		Open: in.Reopen}
 	if err := st.Check(); err != nil {
 		in.Close()
 		return func() {}, err
@@ -243,6 +240,9 @@ func (p *Propagation) OpenTrace(st *propagate.Study, stderr io.Writer) (func(), 
 
 // placements checks -algo and the catalog flags.
 func (p *Propagation) placements() ([]string, catalog.Config, error) {
+	if err := NoExec("propagate", "algo", p.Algo, "it builds every placement in process, once per membership version its clients hold"); err != nil {
+		return nil, catalog.Config{}, err
+	}
 	algos, err := catalog.ParseNames(p.Algo)
 	if err != nil {
 		return nil, catalog.Config{}, err

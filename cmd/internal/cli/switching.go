@@ -80,6 +80,11 @@ func (s *Switch) Parse(set map[string]bool, stderr io.Writer) (analysis.Options,
 	if s.from == "" || s.to == "" {
 		return o, nil, nil, fmt.Errorf("-from and -to are required: the placement the fleet runs and the one it switches to")
 	}
+	for _, f := range [][2]string{{"from", s.from}, {"to", s.to}} {
+		if err := NoExec("switch", f[0], f[1], "it builds both placements of each switch in process, on the fleet's layout"); err != nil {
+			return o, nil, nil, err
+		}
+	}
 	from, err := catalog.ParseNames(s.from)
 	if err != nil {
 		return o, nil, nil, fmt.Errorf("-from: %w", err)

@@ -156,8 +156,12 @@ func (in *TraceInput) Close() { in.remove() }
 
 // Open opens the trace for one pass, reporting the input bytes it reads
 // to progress (nil: none). After the first pass every pass reads the
-// format that pass detected, so detection runs once.
-func (in *TraceInput) Open(progress func(int64)) (*trace.File, error) {
+// format that pass detected, so detection runs once. The reader keeps the
+// first [MaxBadShown] unreadable records (TraceReader.Bad), and a pass
+// that reaches a clean end without one readable request ends with an
+// [*UnreadableTraceError] from Err: every command refuses such a trace
+// here, where each of its passes opens it.
+func (in *TraceInput) Open(progress func(int64)) (*TraceReader, error) {
 	f, err := trace.Open(in.read, trace.Options{Format: in.format, Progress: progress})
 	if err != nil {
 		if in.read != in.path { // the copy's name means nothing to the user
@@ -167,7 +171,73 @@ func (in *TraceInput) Open(progress func(int64)) (*trace.File, error) {
 	}
 	in.format = f.Format().Name
 	in.passes++
-	return f, nil
+	return &TraceReader{File: f, path: in.path}, nil
+}
+
+// Reopen opens the trace for a later pass, without progress: Open as a
+// trace.Reader (nil with the error), for the sources that read the trace
+// again.
+func (in *TraceInput) Reopen() (trace.Reader, error) {
+	r, err := in.Open(nil)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// TraceReader is one pass over a trace opened by [TraceInput.Open]: a
+// trace.Reader and io.Closer that keeps the pass's first unreadable
+// records and refuses a trace with no readable request.
+type TraceReader struct {
+	*trace.File
+	path  string                // as given
+	bad   []trace.SyntaxError   // the first MaxBadShown
+	empty *UnreadableTraceError // set at a clean end with 0 requests
+}
+
+// Scan advances to the next record (trace.Reader's Scan), keeping the
+// first MaxBadShown syntax errors; at a clean end with no request read
+// it makes Err return an *UnreadableTraceError.
+func (r *TraceReader) Scan() bool {
+	if !r.File.Scan() {
+		if st := r.Stats(); r.File.Err() == nil && st.Requests == 0 {
+			r.empty = &UnreadableTraceError{Path: r.path, Format: r.Format().Name, Bad: st.BadRecords}
+		}
+		return false
+	}
+	if e, ok := r.Record().(*trace.SyntaxError); ok && len(r.bad) < MaxBadShown {
+		r.bad = append(r.bad, *e)
+	}
+	return true
+}
+
+// Err returns the error that ended the pass early (trace.Reader's Err),
+// or an *UnreadableTraceError for a trace read to its end without one
+// readable request; nil otherwise.
+func (r *TraceReader) Err() error {
+	if err := r.File.Err(); err != nil {
+		return err
+	}
+	if r.empty != nil {
+		return r.empty
+	}
+	return nil
+}
+
+// Bad returns the first MaxBadShown unreadable records read so far.
+func (r *TraceReader) Bad() []trace.SyntaxError { return r.bad }
+
+// UnreadableTraceError is a trace read to its end without one readable
+// request: an empty file, or one whose every record failed to parse in
+// its format (the wrong -trace-format, say).
+type UnreadableTraceError struct {
+	Path   string // as given ("-" for standard input)
+	Format string // the format it was read in
+	Bad    int64  // records that could not be read
+}
+
+func (e *UnreadableTraceError) Error() string {
+	return fmt.Sprintf("trace %q: 0 readable requests in format %s, %d unreadable records", e.Path, e.Format, e.Bad)
 }
 
 // unwrapPath strips the `trace "PATH": ` prefix trace.Open puts on err.
@@ -210,46 +280,21 @@ func (in *TraceInput) Report(st *trace.Stats, bad []trace.SyntaxError) {
 // MaxBadShown is how many unreadable records Report shows.
 const MaxBadShown = 10
 
-// recorder is a trace.Reader that keeps the first MaxBadShown syntax
-// errors it passes on.
-type recorder struct {
-	trace.Reader
-	bad *[]trace.SyntaxError
-}
-
-func (r recorder) Scan() bool {
-	if !r.Reader.Scan() {
-		return false
-	}
-	if e, ok := r.Record().(*trace.SyntaxError); ok && len(*r.bad) < MaxBadShown {
-		*r.bad = append(*r.bad, *e)
-	}
-	return true
-}
-
-func (r recorder) Close() error {
-	if c, ok := r.Reader.(io.Closer); ok {
-		return c.Close()
-	}
-	return nil
-}
-
 // Pass opens the trace for a pass that reads it to its end, with a
 // progress bar on a terminal, and returns its reader and the function to
 // call once the pass is over: it stops the bar and writes what the pass
-// read (Report; nothing if the reader was never scanned to its end by an
-// open that failed). The reader is an io.Closer.
+// read (Report). The reader's Err refuses a trace without a readable
+// request (see Open).
 func (in *TraceInput) Pass() (trace.Reader, func(), error) {
 	bar := in.Progress()
-	f, err := in.Open(bar.Hook())
+	r, err := in.Open(bar.Hook())
 	if err != nil {
 		bar.Stop()
 		return nil, func() {}, err
 	}
-	var bad []trace.SyntaxError
-	return recorder{f, &bad}, func() {
+	return r, func() {
 		bar.Stop()
-		in.Report(f.Stats(), bad)
+		in.Report(r.Stats(), r.Bad())
 	}, nil
 }
 
@@ -278,7 +323,7 @@ func (in *TraceInput) KeySource(sets int, distinct bool) (analysis.FileSource, *
 	if n.Load() < int64(sets) {
 		return nil, nil, fmt.Errorf("trace %q: %d keys, fewer than the %d key sets (-sets)", in.path, n.Load(), sets)
 	}
-	ks := &traceKeys{KeySource: trace.KeySource{SetCount: sets, Distinct: distinct, Open: func() (trace.Reader, error) { return in.Open(nil) }},
+	ks := &traceKeys{KeySource: trace.KeySource{SetCount: sets, Distinct: distinct, Open: in.Reopen},
 		path: in.path, keys: int(n.Load())}
 	if first.Format().HasSize {
 		return traceRequests{ks, in}, first.Stats(), nil
@@ -302,4 +347,4 @@ type traceRequests struct {
 	in *TraceInput
 }
 
-func (r traceRequests) Requests() (trace.Reader, error) { return r.in.Open(nil) }
+func (r traceRequests) Requests() (trace.Reader, error) { return r.in.Reopen() }
