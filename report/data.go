@@ -90,11 +90,11 @@ type algoRow struct {
 // lookup.txt computed with benchmath through schema.ReadBenchmarks); no
 // algorithm is run.
 type Data struct {
-	dir     string
+	dir string
 	// noIntervals are the result files with values whose 95% interval is
 	// missing (one key set or one replay), in reading order.
 	noIntervals []string
-	profile Profile
+	profile     Profile
 	// fleetStorm holds fleet-storm.csv's rows when the profile is a
 	// fleet's and the file is in the run, nil otherwise.
 	fleetStorm []schema.Storm

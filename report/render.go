@@ -557,7 +557,9 @@ const noIntervals = "no 95% intervals (one key set)"
 
 // single reports whether a value of ns is a single draw, its 95%
 // interval missing ([value]).
-func single(ns []named) bool { return slices.ContainsFunc(ns, func(n named) bool { return n.Val.Single }) }
+func single(ns []named) bool {
+	return slices.ContainsFunc(ns, func(n named) bool { return n.Val.Single })
+}
 
 // containsIdeal reports whether v's interval contains 1 (moved/ideal).
 func containsIdeal(v value) bool { return v.CI && v.Lo <= 1 && 1 <= v.Hi }

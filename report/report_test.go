@@ -634,7 +634,9 @@ func TestMovementTakeawayWithoutFarJoins(t *testing.T) {
 // ranking joins the values whose intervals overlap the lowest's with ≈
 // and lists the others after "clearly above the lowest", in value order.
 func TestRanking(t *testing.T) {
-	iv := func(name string, v, lo, hi float64) named { return named{name, v, value{V: v, OK: true, Lo: lo, Hi: hi, CI: true}} }
+	iv := func(name string, v, lo, hi float64) named {
+		return named{name, v, value{V: v, OK: true, Lo: lo, Hi: hi, CI: true}}
+	}
 	ns := []named{iv("a", 1.0, 0.9, 1.1), iv("b", 1.1, 1.08, 1.3), iv("c", 1.2, 1.15, 1.25), iv("d", 1.3, 0.5, 2)}
 	got := ranking(ns, fixed2, "x")
 	want := "`a` (1.00x) ≈ `b` (1.10x) ≈ `d` (1.30x); clearly above the lowest: `c` (1.20x)"
