@@ -132,7 +132,7 @@ func TestPeakToMeanIntervalsTwoSets(t *testing.T) {
 		for _, s := range r.Samples {
 			xs = append(xs, s.PeakToMean)
 		}
-		if check("load "+r.Algo, xs, Estimate{r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi}) {
+		if check("load "+r.Algo, xs, EstimateOf(r.PeakToMean, r.PeakToMeanLo, r.PeakToMeanHi)) {
 			dipped++
 		}
 	}
@@ -149,7 +149,7 @@ func TestPeakToMeanIntervalsTwoSets(t *testing.T) {
 		for _, s := range sr.Samples {
 			xs = append(xs, s.PeakToMean)
 		}
-		if check("spread "+algo, xs, Estimate{sr.PeakToMean, sr.PeakToMeanLo, sr.PeakToMeanHi}) {
+		if check("spread "+algo, xs, EstimateOf(sr.PeakToMean, sr.PeakToMeanLo, sr.PeakToMeanHi)) {
 			dipped++
 		}
 	}
