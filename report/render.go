@@ -348,6 +348,15 @@ func writeSections(b *strings.Builder, d *Data) {
 	if err != nil {
 		fmt.Fprintf(b, "(the plot index: %s; no plot is shown)\n\n", md(err.Error()))
 	}
+	changed, err := schema.ChangedPlotInputs(d.dir)
+	switch {
+	case err != nil:
+		fmt.Fprintf(b, "(the plot index: %s; no plot is shown)\n\n", md(err.Error()))
+		drawn = nil
+	case len(changed) > 0:
+		fmt.Fprintf(b, "(No plot is shown: the plots in `plots/` were drawn from other result files than these (%s since `chbench plot` ran). Run `chbench plot -dir %s`, then the report again.)\n\n", md(strings.Join(changed, ", ")), md(d.dir))
+		drawn = nil
+	}
 	for _, sec := range sections(d) {
 		fmt.Fprintf(b, "## %s\n\n", sec.title)
 		for _, pl := range sec.plots {

@@ -339,3 +339,51 @@ func TestReportOfOneKeySet(t *testing.T) {
 		}
 	}
 }
+
+// A plot drawn from result files since replaced is stale: the report
+// embeds it while spread.csv is the one it was drawn from, and none once
+// spread.csv is rewritten, saying which file changed; plotting again
+// makes it current.
+func TestReportRefusesPlotsOfReplacedResults(t *testing.T) {
+	dir := t.TempDir()
+	spread := func(nodes string) {
+		t.Helper()
+		if _, stderr, err := runCLI(t, "spread", "-algo", "ring,jump", "-nodes", nodes, "-keys", "2000", "-sets", "2", "-draws", "0",
+			"-format", "csv", "-o", filepath.Join(dir, "spread")); err != nil {
+			t.Fatalf("spread: %v\n%s", err, stderr)
+		}
+	}
+	report := func() string {
+		t.Helper()
+		out := filepath.Join(dir, "REPORT.md")
+		if _, stderr, err := runCLI(t, "report", "-dir", dir, "-o", out); err != nil {
+			t.Fatalf("report: %v\n%s", err, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	plot := func() {
+		t.Helper()
+		if _, stderr, err := runCLI(t, "plot", "-dir", dir); err != nil {
+			t.Fatalf("plot: %v\n%s", err, stderr)
+		}
+	}
+	const embed = "![spread-peak-to-mean](plots/spread-peak-to-mean.png)"
+	spread("10")
+	plot()
+	if md := report(); !strings.Contains(md, embed) {
+		t.Fatalf("the report of freshly plotted results does not embed the spread plot")
+	}
+	spread("50")
+	md := report()
+	if strings.Contains(md, embed) || !strings.Contains(md, "spread.csv changed since `chbench plot` ran") {
+		t.Errorf("after spread.csv was rewritten the report still embeds its old plot, or does not say why not")
+	}
+	plot()
+	if md := report(); !strings.Contains(md, embed) {
+		t.Errorf("after plotting again the report does not embed the spread plot")
+	}
+}
