@@ -24,13 +24,18 @@ func Compare(w io.Writer, old, new *Data) error {
 	if old.machine != new.machine {
 		fmt.Fprintf(&b, "Different machines, so lookup and build differences include the hardware:\n- old: %s\n- new: %s\n\n", orNone(old.machine), orNone(new.machine))
 	}
+	listed := false
 	for _, c := range []struct {
 		what     string
 		old, new []string
 	}{{"Go", old.goVersions, new.goVersions}, {"commit", old.commits, new.commits}, {"seed", old.seeds, new.seeds}, {"keys", old.keySources, new.keySources}} {
 		if o, n := strings.Join(c.old, ", "), strings.Join(c.new, ", "); o != n {
 			fmt.Fprintf(&b, "- %s: %s -> %s\n", c.what, orNone(o), orNone(n))
+			listed = true
 		}
+	}
+	if listed { // a blank line ends the list, or Markdown takes what follows into it
+		b.WriteString("\n")
 	}
 	if uo, un := usedValues(old), usedValues(new); uo != un {
 		fmt.Fprintf(&b, "Read at different sizes, compare with care:\n- old: %s\n- new: %s\n\n", uo, un)

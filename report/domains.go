@@ -163,7 +163,11 @@ func sharedTakeaway(d *Data) string {
 	t := fmt.Sprintf("**Takeaway:** with R = %d replicas on %d nodes in %d %ss (%s), %d of %d algorithms keep every key's %d replicas in %d distinct %ss with their own replicas",
 		r, first.Nodes, first.Domains, first.Domain, first.Topology, countIf(plain, zero), len(plain), r, r, first.Domain)
 	if len(plain) > 0 {
-		t += fmt.Sprintf(" (R nodes at random would share a %s for %s of keys; fewest sharing %s, most %s)", first.Domain, percent(first.RandomSharedFrac), list(head(plain, 2), percent, ""), list(plain[len(plain)-1:], percent, ""))
+		ends := fmt.Sprintf("fewest sharing %s, most %s", list(head(plain[:len(plain)-1], 2), percent, ""), list(plain[len(plain)-1:], percent, ""))
+		if len(plain) == 1 {
+			ends = "measured " + list(plain, percent, "")
+		}
+		t += fmt.Sprintf(" (R nodes at random would share a %s for %s of keys; %s)", first.Domain, percent(first.RandomSharedFrac), ends)
 	}
 	t += fmt.Sprintf(", and %d of %d with one replica per %s (each algorithm's domain scheme, crush's rule)", countIf(aware, zero), len(aware), first.Domain)
 	if bad := slices.DeleteFunc(slices.Clone(aware), zero); len(bad) > 0 {

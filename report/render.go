@@ -832,7 +832,10 @@ func stormSection(d *Data) section {
 		s.text = append(s.text, notIn("Miss storm", schema.StormFile.Name))
 	} else {
 		t := fmt.Sprintf("**Takeaway:** a cache fleet resize %s, multiplies database reads by %s up to %s.",
-			d.storm, list(head(storm, top), fixed2, "x"), list(storm[len(storm)-1:], fixed2, "x"))
+			d.storm, list(head(storm[:len(storm)-1], top), fixed2, "x"), list(storm[len(storm)-1:], fixed2, "x"))
+		if len(storm) == 1 {
+			t = fmt.Sprintf("**Takeaway:** a cache fleet resize %s multiplies database reads by %s.", d.storm, list(storm, fixed2, "x"))
+		}
 		switch tied, _ := tiedWithFirst(storm); {
 		case single(storm):
 			t += " With " + noIntervals + ", this run cannot say which of them differ by noise."

@@ -511,8 +511,27 @@ func TestCompare(t *testing.T) {
 	if err := Compare(&b, d, d3); err != nil {
 		t.Fatal(err)
 	}
-	if out := b.String(); !strings.Contains(out, "Different machines") || !strings.Contains(out, "- new: linux/arm64, cpu other") || !strings.Contains(out, "- commit: "+strings.Join(d.commits, ", ")+" -> abc1234") {
-		t.Errorf("compare across machines and commits:\n%s", out)
+	if out := b.String(); !strings.Contains(out, "Different machines") || !strings.Contains(out, "- new: linux/arm64, cpu other") || !strings.Contains(out, "- commit: "+strings.Join(d.commits, ", ")+" -> abc1234\n\n") {
+		t.Errorf("compare across machines and commits (the list of what differs ends in a blank line, or Markdown takes the table into it):\n%s", out)
+	}
+}
+
+// The storm takeaway names the costliest algorithm once: "by a, b, c up
+// to d", never "a, b up to b" when few algorithms are in the run.
+func TestStormTakeawayNamesEachOnce(t *testing.T) {
+	d, err := Load(runDir, DefaultProfile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := map[string]bool{"jump": true, "modulo": true}
+	for i := range d.rows {
+		if !keep[d.rows[i].Info.Name] {
+			d.rows[i].Vals[stormMultiple] = value{}
+		}
+	}
+	text := strings.Join(stormSection(d).text, " ")
+	if strings.Count(text, "`modulo`") != 1 || !strings.Contains(text, "`jump` (") {
+		t.Errorf("storm takeaway of jump and modulo:\n%s", text)
 	}
 }
 
