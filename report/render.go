@@ -560,6 +560,15 @@ func variantNames(d *Data) string {
 	return strings.Join(vs, ", ")
 }
 
+// sizeOr returns the node count n as a rule states it, or "N (FILE is not
+// in this run)" when the run has no file to take it from (n = 0).
+func sizeOr(n float64, file string) string {
+	if n > 0 {
+		return count(n)
+	}
+	return "N (" + file + " is not in this run)"
+}
+
 // noIntervals says why a takeaway weighs no intervals: the run had one
 // key set (one request stream, one replay) for them.
 const noIntervals = "no 95% intervals (one key set)"
@@ -1000,11 +1009,11 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 	rs.add(withDomains(d, storeRule(d, pairs, even, evenText)))
 	flat, flatText, measured := growth(d)
 	arb := spec{need: "Arbitrary removal and a lookup that does not slow down as the fleet grows",
-		text:  fmt.Sprintf("a random leave moves at most %sx the ideal, and %s; fastest at %s nodes first, a tie broken by random-leave moved/ideal", fixed2(nearIdeal), flatText, count(d.lookupHiN)),
+		text:  fmt.Sprintf("a random leave moves at most %sx the ideal, and %s; fastest at %s nodes first, a tie broken by random-leave moved/ideal", fixed2(nearIdeal), flatText, sizeOr(d.lookupHiN, schema.LookupFile)),
 		order: lookupHi, ties: []metric{leaveRatio}, cs: []criterion{leave, flat}}
 	if !measured {
 		arb.cs = arb.cs[:1]
-		arb.text = fmt.Sprintf("a random leave moves at most %sx the ideal (%s); fastest at %s nodes first, a tie broken by random-leave moved/ideal", fixed2(nearIdeal), flatText, count(d.lookupHiN))
+		arb.text = fmt.Sprintf("a random leave moves at most %sx the ideal (%s); fastest at %s nodes first, a tie broken by random-leave moved/ideal", fixed2(nearIdeal), flatText, sizeOr(d.lookupHiN, schema.LookupFile))
 	}
 	rs.add(arb)
 	wtext := "the algorithm takes weights (catalog) and was measured with them; ordered by the busiest node's share over its weight's share"
@@ -1014,10 +1023,10 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 	rs.add(spec{need: "Nodes of different sizes (weights)", text: wtext + ", lowest first; a tie broken by key peak-to-mean, then random-leave moved/ideal",
 		order: weightPeak, ties: []metric{keyPeak, leaveRatio}, keep: func(r algoRow) bool { return r.Info.Weighted && !r.Variant }})
 	rs.add(spec{need: "Nodes only join or leave at the end (a numbered shard list)",
-		text:  fmt.Sprintf("a join and a last-node leave each move at most %sx the ideal at %s; fastest lookup at %s nodes first, a tie broken by join moved/ideal", fixed2(nearIdeal), nodes, count(d.lookupHiN)),
+		text:  fmt.Sprintf("a join and a last-node leave each move at most %sx the ideal at %s; fastest lookup at %s nodes first, a tie broken by join moved/ideal", fixed2(nearIdeal), nodes, sizeOr(d.lookupHiN, schema.LookupFile)),
 		order: lookupHi, ties: []metric{joinRatio, lastLeaveRatio}, cs: []criterion{join, last}})
 	rs.add(spec{need: "Memory is tight",
-		text:  fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s; ordered by bytes retained per node at %s nodes, fewest first, a tie broken by join and random-leave moved/ideal", fixed2(nearIdeal), nodes, count(d.buildN)),
+		text:  fmt.Sprintf("a join and a random leave each move at most %sx the ideal at %s; ordered by bytes retained per node at %s nodes, fewest first, a tie broken by join and random-leave moved/ideal", fixed2(nearIdeal), nodes, sizeOr(d.buildN, schema.LookupFile)),
 		order: retainedPerNode, ties: []metric{joinRatio, leaveRatio}, cs: []criterion{join, leave}})
 	return rs.out
 }
@@ -1036,12 +1045,12 @@ func storeRule(d *Data, pairs, even criterion, evenText string) spec {
 		sp.ties = []metric{keyPeak}
 		sp.cs = []criterion{pairs, even}
 		sp.text = fmt.Sprintf("when a random node of %s fails at R = 1, at most %sx the ideal %s of keys are re-homed (replication.csv; at R = 1 each of the failed node's keys loses its only copy, so keys re-homed entirely equal that fraction and the 1-in-10,000 limit of R >= 2 does not apply), and %s; ordered by keys re-homed, fewest first, a tie broken by key peak-to-mean",
-			count(d.replN), fixed2(nearIdeal), percent(d.replIdeal.V), evenText)
+			sizeOr(d.replN, schema.ReplicationFile.Name), fixed2(nearIdeal), percent(d.replIdeal.V), evenText)
 		return sp
 	}
 	sp.cs = []criterion{pairs, {replicaLost, noMetric, lossLimit, "keys re-homed entirely"}, even}
 	sp.text = fmt.Sprintf("when a random node of %s fails at R = %s, at most %sx the ideal %s of key-replica pairs are re-homed and at most %s of keys have every replica re-homed (replication.csv), and %s; ordered by pairs re-homed, fewest first, a tie broken by keys re-homed entirely, then key peak-to-mean",
-		count(d.replN), count(r), fixed2(nearIdeal), percent(d.replIdeal.V), percent(lossLimit), evenText)
+		sizeOr(d.replN, schema.ReplicationFile.Name), count(r), fixed2(nearIdeal), percent(d.replIdeal.V), percent(lossLimit), evenText)
 	return sp
 }
 

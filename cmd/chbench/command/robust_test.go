@@ -338,6 +338,12 @@ func TestReportOfOneKeySet(t *testing.T) {
 			t.Errorf("the report says %q of values without intervals", bad)
 		}
 	}
+	// Rules that take a node count from a file the run lacks say so.
+	for _, bad := range []string{"a random node of 0 fails", "at 0 nodes"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("the report says %q, a node count of a file not in the run", bad)
+		}
+	}
 }
 
 // A plot drawn from result files since replaced is stale: the report
