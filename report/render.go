@@ -569,6 +569,15 @@ func sizeOr(n float64, file string) string {
 	return "N (" + file + " is not in this run)"
 }
 
+// idealOr returns the ideal fraction v as a percentage, or "(the ideal
+// of the run's replication.csv)" when the run has none.
+func idealOr(v value) string {
+	if !v.OK {
+		return "(the ideal of " + schema.ReplicationFile.Name + ")"
+	}
+	return percent(v.V)
+}
+
 // noIntervals says why a takeaway weighs no intervals: the run had one
 // key set (one request stream, one replay) for them.
 const noIntervals = "no 95% intervals (one key set)"
@@ -998,6 +1007,9 @@ func rules(d *Data, mi [numMetrics]metricInfo) []rule {
 		nodes = "the sizes movement.csv draws (none here)"
 	}
 	evenText := fmt.Sprintf("the busiest node holds at most %sx the noise floor's %sx the mean keys at %s nodes (memory headroom)", fixed2(nearIdeal), fixed2(d.noisePeak.V), count(d.spreadNUsed))
+	if !d.noisePeak.OK {
+		evenText = fmt.Sprintf("the busiest node holds at most %sx the noise floor of the mean keys at N nodes (memory headroom; %s is not in this run)", fixed2(nearIdeal), schema.SpreadFile.Name)
+	}
 	hotTies := []metric{keyPeak, leaveRatio, joinRatio}
 	if hot == keyPeak {
 		hotTies = hotTies[1:]
@@ -1045,12 +1057,12 @@ func storeRule(d *Data, pairs, even criterion, evenText string) spec {
 		sp.ties = []metric{keyPeak}
 		sp.cs = []criterion{pairs, even}
 		sp.text = fmt.Sprintf("when a random node of %s fails at R = 1, at most %sx the ideal %s of keys are re-homed (replication.csv; at R = 1 each of the failed node's keys loses its only copy, so keys re-homed entirely equal that fraction and the 1-in-10,000 limit of R >= 2 does not apply), and %s; ordered by keys re-homed, fewest first, a tie broken by key peak-to-mean",
-			sizeOr(d.replN, schema.ReplicationFile.Name), fixed2(nearIdeal), percent(d.replIdeal.V), evenText)
+			sizeOr(d.replN, schema.ReplicationFile.Name), fixed2(nearIdeal), idealOr(d.replIdeal), evenText)
 		return sp
 	}
 	sp.cs = []criterion{pairs, {replicaLost, noMetric, lossLimit, "keys re-homed entirely"}, even}
 	sp.text = fmt.Sprintf("when a random node of %s fails at R = %s, at most %sx the ideal %s of key-replica pairs are re-homed and at most %s of keys have every replica re-homed (replication.csv), and %s; ordered by pairs re-homed, fewest first, a tie broken by keys re-homed entirely, then key peak-to-mean",
-		sizeOr(d.replN, schema.ReplicationFile.Name), count(r), fixed2(nearIdeal), percent(d.replIdeal.V), percent(lossLimit), evenText)
+		sizeOr(d.replN, schema.ReplicationFile.Name), count(r), fixed2(nearIdeal), idealOr(d.replIdeal), percent(lossLimit), evenText)
 	return sp
 }
 
