@@ -56,7 +56,11 @@ func TestExitStatus(t *testing.T) {
 		{1, []string{"report", "-profile", missing}},
 		{1, []string{"move", "-algo", "ring", "-members", missing, "-leave", "node-0"}},
 		{1, []string{"load", "-nodes", "3", "-requestlog", missing}},
-		{1, []string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", filepath.Join(missing, "x")}},
+		// An -o whose directory is missing names no place to write: a
+		// usage error, as every other bad -o.
+		{2, []string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", filepath.Join(missing, "x")}},
+		{2, []string{"move", "-algo", "ring", "-from", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", filepath.Join(missing, "x")}},
+		{2, []string{"report", "-o", filepath.Join(missing, "x.md")}},
 		{1, []string{"plot", "-dir", missing}},
 	} {
 		cmd := exec.Command(os.Args[0], c.args...)
