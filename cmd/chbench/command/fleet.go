@@ -32,7 +32,7 @@ import (
 func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("fleet", "-profile FILE [-algo A[,B...]] [-sets S] [-seed N] [-commit C] [-keys N]", stderr)
 	profile := fs.String("profile", "", "the fleet profile (TOML, docs/fleet-profile.md); required")
-	algo := fs.String("algo", "all", "comma-separated algorithms, or all (with the profile's client when it is a dialect); those that take no weights are left out of a weighted fleet's changes (said on stderr)")
+	algo := fs.String("algo", "all", "comma-separated algorithms, or all (with the profile's client when it is a dialect); those that take no weights are left out of a weighted fleet's runs, -shares and -load too (said on stderr)")
 	sets := fs.Int("sets", 5, "independent key sets; means and 95% intervals are over sets")
 	seed := fs.Uint64("seed", 1, "seed of the generated keys")
 	commit := fs.String("commit", "", "the commit recorded in the rows")

@@ -66,6 +66,9 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		if err := cli.RefuseUnusedConfig(set, "", names); err != nil {
 			return o, nodes, names, err
 		}
+		if t.Placement.Algo == "all" { // a weighted membership: the placements that can place it
+			names = cli.SkipUnweighted(names, nodes, stderr)
+		}
 		if set["node-ids"] {
 			return o, nodes, names, nil
 		}

@@ -42,9 +42,14 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 		if err = refuseLayoutFlags(set, *draws, sw.Algos); err != nil {
 			break
 		}
-		if err = spreadMembers(&a, set, *nodesL, &sw, stderr); err == nil {
-			o.Domains, err = tp.Spec(sw)
+		if err = spreadMembers(&a, set, *nodesL, &sw, stderr); err != nil {
+			break
 		}
+		if a.Algo == "all" && sw.Members != nil { // a weighted membership: the algorithms that can place it
+			sw.Algos = cli.SkipUnweighted(sw.Algos, sw.Members, stderr)
+			o.Algo = sw.Algos[0]
+		}
+		o.Domains, err = tp.Spec(sw)
 	}
 	if err != nil {
 		return cli.Usage(err)
