@@ -242,7 +242,7 @@ OUT     ?= $(RESULTS)
 keys     = $(if $(KEYFILE),,-keys $(1))
 KEYARGS  = -sets $(SETS) -seed $(SEED) -commit $(COMMIT) -placement $(PLACEMENT) $(if $(KEYFILE),-keyfile $(KEYFILE))
 # KEYARGS without -placement, for a spread of algorithms without a random
-# layout (crush): spread refuses a flag none of its algorithms reads.
+# layout (crush): every command refuses a flag none of its algorithms reads.
 LAYOUTLESSARGS = $(filter-out -placement $(PLACEMENT),$(KEYARGS))
 MOVEARGS = -min-moves $(MIN_MOVES) -max-keys $(MAX_KEYS)
 # save FILE: write stdout to $(OUT)/FILE atomically (temporary file + rename).
@@ -333,9 +333,9 @@ peers:
 analyses: build
 	mkdir -p $(OUT)
 	$(CHBENCH) move -algo all,-crush -from $(MOVE_NODES) -op $(MOVE_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-grid
-	$(CHBENCH) move -algo crush -from $(CRUSH_NODES) -op $(MOVE_OPS) $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-crush
+	$(CHBENCH) move -algo crush -from $(CRUSH_NODES) -op $(MOVE_OPS) $(call keys,$(KEYS)) $(LAYOUTLESSARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-crush
 	$(CHBENCH) move -algo all,-crush -from $(MANY_NODES) -op add-many $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-many
-	$(CHBENCH) move -algo crush -from $(CRUSH_MANY) -op add-many $(call keys,$(KEYS)) $(KEYARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-crush-many
+	$(CHBENCH) move -algo crush -from $(CRUSH_MANY) -op add-many $(call keys,$(KEYS)) $(LAYOUTLESSARGS) $(MOVEARGS) -format csv,bench -o $(OUT)/.movement-crush-many
 	{ cat $(OUT)/.movement-grid.csv && for f in crush many crush-many; do tail -n +2 $(OUT)/.movement-$$f.csv; done; } $(call save,movement.csv)
 	cat $(OUT)/.movement-grid.txt $(OUT)/.movement-crush.txt $(OUT)/.movement-many.txt $(OUT)/.movement-crush-many.txt $(call save,movement.txt)
 	rm -f $(OUT)/.movement-grid.* $(OUT)/.movement-crush.* $(OUT)/.movement-many.* $(OUT)/.movement-crush-many.*

@@ -38,9 +38,8 @@ func (b Buckets) Swapped(algo string, next []Node, maxBuckets int) (Buckets, err
 
 // bucketsOf is NewBuckets for a validated membership.
 func bucketsOf(algo string, nodes []Node, h Hash, maxBuckets int) (Buckets, error) {
-	if !Uniform(nodes) {
-		return Buckets{}, fmt.Errorf("%s: weights are not supported (node %q has weight %v, node %q %v)",
-			algo, nodes[0].ID, nodes[0].Weight, nodes[len(nodes)-1].ID, nodes[len(nodes)-1].Weight)
+	if err := CheckUniform(algo, nodes); err != nil {
+		return Buckets{}, err
 	}
 	if len(nodes) > maxBuckets {
 		return Buckets{}, fmt.Errorf("%s: %d nodes exceed the %d buckets it supports", algo, len(nodes), maxBuckets)

@@ -160,12 +160,33 @@ func ValidateWeight(w float64) error {
 
 // Uniform reports whether every node has the same weight.
 func Uniform(nodes []Node) bool {
+	_, ok := unequal(nodes)
+	return !ok
+}
+
+// unequal returns the first node whose weight differs from the first
+// node's, and whether there is one.
+func unequal(nodes []Node) (Node, bool) {
 	for _, n := range nodes[1:] {
 		if n.Weight != nodes[0].Weight {
-			return false
+			return n, true
 		}
 	}
-	return true
+	return Node{}, false
+}
+
+// CheckUniform returns nil when every node of nodes (at least one) has the
+// same weight, else the error of algorithm algo, which takes equal
+// weights only, naming the first node and the first node of another
+// weight: "jump: weights are not supported (node "a" has weight 1, node
+// "b" 2)".
+func CheckUniform(algo string, nodes []Node) error {
+	n, ok := unequal(nodes)
+	if !ok {
+		return nil
+	}
+	return fmt.Errorf("%s: weights are not supported (node %q has weight %v, node %q %v)",
+		algo, nodes[0].ID, nodes[0].Weight, n.ID, n.Weight)
 }
 
 // TotalWeight returns the sum of the nodes' weights.

@@ -23,3 +23,17 @@ func TestValidateNodesRejects(t *testing.T) {
 		t.Errorf("printable unicode ID rejected: %v", err)
 	}
 }
+
+// An algorithm that takes equal weights only names the first node and the
+// first node of another weight, not the last node (which may weigh as
+// much as the first: "node-0 has weight 1, node-9 1").
+func TestCheckUniformNamesTheUnequalNode(t *testing.T) {
+	nodes := []Node{{ID: "a", Weight: 1}, {ID: "b", Weight: 2}, {ID: "c", Weight: 1}}
+	err := CheckUniform("jump", nodes)
+	if want := `jump: weights are not supported (node "a" has weight 1, node "b" 2)`; err == nil || err.Error() != want {
+		t.Errorf("CheckUniform: %v, want %q", err, want)
+	}
+	if err := CheckUniform("jump", []Node{{ID: "a", Weight: 3}, {ID: "b", Weight: 3}}); err != nil {
+		t.Errorf("CheckUniform of equal weights 3: %v, want nil", err)
+	}
+}

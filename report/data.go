@@ -992,19 +992,49 @@ func shapes(ops []string, byOp map[string][]float64) []string {
 	return out
 }
 
-// Inputs returns the paths of the result files in dir that Load reads
-// (those that exist), for a command to register as its inputs before any
-// work, so that no output replaces them (Load registers every file it
-// opens, too).
+// Inputs returns the paths of the files of results directory dir that
+// the report reads, links or describes (those that exist), for a command
+// to register as its inputs before any work, so that no output replaces
+// them: every result file of a run (schema.Files, the report itself
+// aside) and of a fleet profile's runs, the plot index, and every figure
+// in plots/ (the PNGs the report embeds, the SVGs beside them). Load
+// registers every file it opens, too, but only as it opens it.
 func Inputs(dir string) []string {
+	var names []string
+	for _, e := range schema.Files() {
+		if e.Name != ReportFile && !strings.ContainsRune(e.Name, '*') {
+			names = append(names, e.Name)
+		}
+	}
+	names = append(names, resultFiles()...)
+	names = append(names, schema.FleetStormFile.Name, schema.FleetSharesFile.Name, schema.FleetLoadFile.Name,
+		schema.FleetSwitchingFile.Name, schema.FleetReplicationFile.Name, schema.FleetLookupFile,
+		filepath.Join(schema.PlotsDir, schema.PlotIndex))
 	var out []string
-	for _, name := range resultFiles() {
+	for _, name := range names {
 		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err == nil {
+		if _, err := os.Stat(p); err == nil && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
+	for _, ext := range []string{"*.png", "*.svg"} {
+		figures, _ := filepath.Glob(filepath.Join(globEscape(dir), schema.PlotsDir, ext)) // only ErrBadPattern, which the escape rules out
+		out = append(out, figures...)
+	}
 	return out
+}
+
+// globEscape returns path with the characters filepath.Match reads as a
+// pattern escaped, so that a directory named "a[1]" globs as itself.
+func globEscape(path string) string {
+	var b strings.Builder
+	for _, r := range path {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // resultFiles returns the result files Load reads, in its order.

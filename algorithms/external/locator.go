@@ -47,12 +47,9 @@ func (p *Process) Check(nodes []algorithms.Node) error {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return fmt.Errorf("external %s: %w", p.name, err)
 	}
-	if !p.facts.Weighted && !algorithms.Uniform(nodes) {
-		for _, n := range nodes {
-			if n.Weight != nodes[0].Weight {
-				return fmt.Errorf("external %s: node %q has weight %v, node %q %v: the program declared weighted=no, so weights must be equal",
-					p.name, nodes[0].ID, nodes[0].Weight, n.ID, n.Weight)
-			}
+	if !p.facts.Weighted {
+		if err := algorithms.CheckUniform("external "+p.name, nodes); err != nil {
+			return fmt.Errorf("%w: the program declared weighted=no", err)
 		}
 	}
 	return nil

@@ -52,9 +52,8 @@ func New(nodes []algorithms.Node, h algorithms.Hash) (*Jump, error) {
 
 // build is New for a validated membership.
 func build(nodes []algorithms.Node, h algorithms.Hash) (*Jump, error) {
-	if !algorithms.Uniform(nodes) {
-		return nil, fmt.Errorf("jump: weights are not supported (node %q has weight %v, node %q %v)",
-			nodes[0].ID, nodes[0].Weight, nodes[len(nodes)-1].ID, nodes[len(nodes)-1].Weight)
+	if err := algorithms.CheckUniform(Name, nodes); err != nil {
+		return nil, err
 	}
 	if len(nodes) > 1<<31-1 {
 		return nil, fmt.Errorf("jump: %d nodes exceed the 2^31-1 buckets jump hash supports", len(nodes))

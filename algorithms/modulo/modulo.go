@@ -53,20 +53,10 @@ func New(nodes []algorithms.Node, h algorithms.Hash) (*Modulo, error) {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return nil, fmt.Errorf("modulo: %w", err)
 	}
-	if !algorithms.Uniform(nodes) {
-		return nil, fmt.Errorf("modulo: weights are not supported (node %q has weight %v, node %q %v)",
-			nodes[0].ID, nodes[0].Weight, firstOther(nodes).ID, firstOther(nodes).Weight)
+	if err := algorithms.CheckUniform(Name, nodes); err != nil {
+		return nil, err
 	}
 	return &Modulo{nodes: append([]algorithms.Node(nil), nodes...), n: uint64(len(nodes)), hash: h}, nil
-}
-
-func firstOther(nodes []algorithms.Node) algorithms.Node {
-	for _, n := range nodes {
-		if n.Weight != nodes[0].Weight {
-			return n
-		}
-	}
-	return nodes[0]
 }
 
 // Algorithm returns "modulo".

@@ -95,9 +95,8 @@ func New(nodes []algorithms.Node, k int, h algorithms.Hash) (*MultiProbe, error)
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return nil, fmt.Errorf("multiprobe: %w", err)
 	}
-	if !algorithms.Uniform(nodes) {
-		return nil, fmt.Errorf("multiprobe: weights are not supported (node %q has weight %v, node %q %v)",
-			nodes[0].ID, nodes[0].Weight, nodes[len(nodes)-1].ID, nodes[len(nodes)-1].Weight)
+	if err := algorithms.CheckUniform(Name, nodes); err != nil {
+		return nil, err
 	}
 	if err := ValidateProbes(k); err != nil {
 		return nil, fmt.Errorf("multiprobe: %w", err)

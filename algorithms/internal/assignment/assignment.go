@@ -24,11 +24,7 @@ func Validate(name string, nodes []algorithms.Node) error {
 	if err := algorithms.ValidateNodes(nodes); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	if !algorithms.Uniform(nodes) {
-		return fmt.Errorf("%s: weights are not supported (node %q has weight %v, node %q %v)",
-			name, nodes[0].ID, nodes[0].Weight, nodes[len(nodes)-1].ID, nodes[len(nodes)-1].Weight)
-	}
-	return nil
+	return algorithms.CheckUniform(name, nodes)
 }
 
 // ValidateCapacity checks a bucket array of a buckets for n nodes: n <= a

@@ -45,12 +45,22 @@ func TestExitStatus(t *testing.T) {
 		{2, []string{"locate", "-algo", "bounded", "-nodes", "3", "-eps", "1e-300", "k"}},
 		{2, []string{"replication", "-algo", "ring", "-from", "2", "-replicas", "3", "-keys", "10"}},
 		{1, []string{"move", "-algo", "ring", "-from", "3", "-keyfile", missing}},
+		// A weighted change of an algorithm that takes no weights is a
+		// usage error in move as in storm, replication and propagate.
+		{2, []string{"move", "-algo", "ring,jump", "-from", "10", "-join-n", "2", "-join-weight", "2", "-keys", "100", "-sets", "1"}},
+		{2, []string{"move", "-algo", "modulo", "-from", "10", "-reweight", "node-1=2", "-keys", "100", "-sets", "1"}},
+		{2, []string{"storm", "-algo", "ring,jump", "-from", "10", "-join-n", "2", "-join-weight", "2", "-keys", "100", "-sets", "1"}},
+		{2, []string{"propagate", "-algo", "ring,jump", "-from", "10", "-join-n", "2", "-join-weight", "2", "-keys", "100"}},
 		// Every input file that is missing is an error while running, as
 		// -keyfile is, though found before any work.
 		{1, []string{"report", "-profile", missing}},
 		{1, []string{"move", "-algo", "ring", "-members", missing, "-leave", "node-0"}},
 		{1, []string{"load", "-nodes", "3", "-requestlog", missing}},
-		{1, []string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", filepath.Join(missing, "x")}},
+		// An -o whose directory is missing names no place to write: a
+		// usage error, as every other bad -o.
+		{2, []string{"spread", "-algo", "ring", "-nodes", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", filepath.Join(missing, "x")}},
+		{2, []string{"move", "-algo", "ring", "-from", "3", "-keys", "10", "-sets", "2", "-format", "csv", "-o", filepath.Join(missing, "x")}},
+		{2, []string{"report", "-o", filepath.Join(missing, "x.md")}},
 		{1, []string{"plot", "-dir", missing}},
 	} {
 		cmd := exec.Command(os.Args[0], c.args...)
@@ -69,5 +79,16 @@ func TestExitStatus(t *testing.T) {
 		if code != 0 && !strings.Contains(string(out), "chbench: ") {
 			t.Errorf("chbench %s: exit %d without an error message:\n%s", strings.Join(c.args, " "), code, out)
 		}
+	}
+}
+
+// The refusal of a reweight by an algorithm that takes no weights names
+// the reweighted node and its new weight, not a node of the first
+// node's weight.
+func TestWeightedChangeNamesTheReweightedNode(t *testing.T) {
+	_, _, err := runCLI(t, "move", "-algo", "jump", "-from", "10", "-reweight", "node-1=2", "-keys", "100", "-sets", "1")
+	want := `jump: weights are not supported (node "node-0" has weight 1, node "node-1" 2)`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("move -reweight node-1=2: %v, want an error containing %q", err, want)
 	}
 }

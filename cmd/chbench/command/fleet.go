@@ -32,7 +32,7 @@ import (
 func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := cli.NewFlagSet("fleet", "-profile FILE [-algo A[,B...]] [-sets S] [-seed N] [-commit C] [-keys N]", stderr)
 	profile := fs.String("profile", "", "the fleet profile (TOML, docs/fleet-profile.md); required")
-	algo := fs.String("algo", "all", "comma-separated algorithms, or all (with the profile's client when it is a dialect); those that take no weights are left out of a weighted fleet's changes (said on stderr)")
+	algo := fs.String("algo", "all", "comma-separated algorithms, or all (with the profile's client when it is a dialect); those that take no weights are left out of a weighted fleet's runs, -shares and -load too (said on stderr)")
 	sets := fs.Int("sets", 5, "independent key sets; means and 95% intervals are over sets")
 	seed := fs.Uint64("seed", 1, "seed of the generated keys")
 	commit := fs.String("commit", "", "the commit recorded in the rows")
@@ -166,7 +166,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		a := append([]string{"-algo", *algo, "-members", members, "-format", "csv"}, keyArgs...)
 		var errs bytes.Buffer
 		if *shares {
-			err = runSpread(ctx, append(append(a, traceKeys...), "-shares", "-draws", "0", "-placement", p.Placement), stdout, &errs)
+			err = runSpread(ctx, append(append(append(a, traceKeys...), "-shares", "-draws", "0"), placementArgs(*algo, p.Placement)...), stdout, &errs)
 		} else if p.Traffic.Trace != "" { // the trace's own requests, replayed
 			err = runLoad(ctx, a, stdout, &errs)
 		} else {
@@ -184,9 +184,9 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err := writeMembership(members, p.Before(c)); err != nil {
 			return err
 		}
-		a := []string{"-algo", *algo, "-members", members, "-format", "csv", "-placement", p.Placement,
+		a := append([]string{"-algo", *algo, "-members", members, "-format", "csv",
 			"-reads", num(p.Traffic.Reads), "-hit", num(p.Traffic.HitRatio),
-			"-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}
+			"-working-set", strconv.Itoa(p.Traffic.KeyCount()), "-zipf", num(p.Traffic.Zipf)}, placementArgs(*algo, p.Placement)...)
 		a = append(append(append(a, keyArgs...), traceKeys...), changeFlags(c)...)
 		var out, errs bytes.Buffer
 		if err := runStorm(ctx, a, &out, &errs); err != nil {
@@ -225,7 +225,7 @@ func fleetReplication(ctx context.Context, p *fleet.Profile, algo string, keyArg
 		}
 		whole := c
 		whole.Step = 0
-		a := []string{"-algo", algo, "-members", members, "-format", "csv", "-placement", p.Placement, "-replicas", strconv.Itoa(p.Replicas)}
+		a := append([]string{"-algo", algo, "-members", members, "-format", "csv", "-replicas", strconv.Itoa(p.Replicas)}, placementArgs(algo, p.Placement)...)
 		a = append(append(a, keyArgs...), changeFlags(whole)...)
 		var out, errs bytes.Buffer
 		if err := runReplication(ctx, a, &out, &errs); err != nil {
@@ -302,6 +302,17 @@ func lookupPlacements(p *fleet.Profile, algo string) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// placementArgs returns the -placement flag of the profile's placement
+// mode for a run of the algorithms of algo, or none when none of them has
+// a random layout (the commands refuse a -placement nothing reads; the
+// mode changes nothing for those algorithms).
+func placementArgs(algo, placement string) []string {
+	if algos, err := cli.ParseAlgos(algo); err == nil && !cli.ReadsConfig("placement", algos) {
+		return nil
+	}
+	return []string{"-placement", placement}
 }
 
 // changeFlags returns the storm flags of change c: its joins, leaves or

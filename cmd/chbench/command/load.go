@@ -55,18 +55,19 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 			return o, nodes, names, err
 		}
 		// What the run consumes: a request log replaces the Zipf draws,
-		// -inflight serves the request form and -eps the bounded forms
-		// (and any placement outside the catalog's algorithms, such as a
-		// dialect, which may read it).
-		usesEps := slices.ContainsFunc(names, func(n string) bool {
-			return strings.HasPrefix(n, "bounded") || !slices.Contains(catalog.Names(), n)
-		})
+		// -inflight serves the request form, and the configuration flags
+		// (-eps, -vnodes, ...) the placements that read them.
 		if err := cli.RefuseUnused(set,
 			cli.Consumes{Flags: []string{"zipf", "requests", "keys", "keys-kind"}, On: *logPath == "", Unless: "with -requestlog (the log gives the requests and their keys)"},
 			cli.Consumes{Flags: []string{"inflight"}, On: slices.Contains(names, schema.VariantRequest), Unless: "without the " + schema.VariantRequest + " placement in -algo"},
-			cli.Consumes{Flags: []string{"eps"}, On: usesEps, Unless: "without a bounded placement in -algo"},
 		); err != nil {
 			return o, nodes, names, err
+		}
+		if err := cli.RefuseUnusedConfig(set, "", names); err != nil {
+			return o, nodes, names, err
+		}
+		if t.Placement.Algo == "all" { // a weighted membership: the placements that can place it
+			names = cli.SkipUnweighted(names, nodes, stderr)
 		}
 		if set["node-ids"] {
 			return o, nodes, names, nil

@@ -31,6 +31,9 @@ func locate(args []string, stdout, stderr io.Writer) error {
 	if err := cli.NoExec("locate", "algo", pf.Algo, "it builds the placement in process"); err != nil {
 		return err
 	}
+	if err := cli.RefuseUnusedConfig(set, "", []string{pf.Algo}); err != nil {
+		return err
+	}
 	if fs.NArg() == 0 {
 		return fmt.Errorf("no keys given: chbench locate -algo NAME -nodes N KEY...")
 	}

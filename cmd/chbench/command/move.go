@@ -68,11 +68,9 @@ func runMove(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 	defer progs.CloseInto(&err)
 	// Every configuration and change before the first key is streamed (a
 	// bad one would otherwise fail after the others had run): a usage
-	// error, except for a fleet's change, whose membership is an input.
+	// error, as in storm, replication and propagate, a fleet's change
+	// too (a -members file that cannot be read has failed above, exit 1).
 	if err := sw.CheckMove(o); err != nil {
-		if fleet {
-			return err
-		}
 		return cli.Usage(err)
 	}
 	bar := cli.StartProgress(stderr, analysis.SweepKeys(o, sw)) // stderr terminals only

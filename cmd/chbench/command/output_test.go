@@ -98,7 +98,7 @@ func TestOutPrefixRefused(t *testing.T) {
 		{sub + "/..", 2, "names a directory"},
 		{fifo, 2, "is a named pipe (FIFO), not a file name prefix"},
 		{old, 2, old + ".json exists and is a directory, which the output must not replace"},
-		{filepath.Join(dir, "missing", "x"), 1, "no such file or directory"},
+		{filepath.Join(dir, "missing", "x"), 2, "no such file or directory"},
 	} {
 		for _, cmd := range [][]string{
 			{"move", "-algo", "ring", "-from", "10", "-keys", "1000000000"},
@@ -253,9 +253,9 @@ func TestOutNameTooLong(t *testing.T) {
 }
 
 // report -o follows the -o PREFIX checks before any work: a value ending
-// in / names a directory (exit 2) and a missing directory is an error
-// while running (exit 1) naming the value given, never the temporary
-// file's random name.
+// in / names a directory and a missing directory is no place to write
+// (both exit 2), naming the value given, never the temporary file's
+// random name.
 func TestReportOutChecked(t *testing.T) {
 	run := copyRun(t)
 	missing := filepath.Join(t.TempDir(), "nonexist", "dir", "x.md")
@@ -266,12 +266,47 @@ func TestReportOutChecked(t *testing.T) {
 	}{
 		{"nonexist/", 2, `-o "nonexist/": names a directory, not a file`},
 		{filepath.Join(run, "REPORT.md") + "/", 2, "names a directory, not a file"},
-		{missing, 1, fmt.Sprintf("-o %q: stat %s: no such file or directory", missing, filepath.Dir(missing))},
+		{missing, 2, fmt.Sprintf("-o %q: stat %s: no such file or directory", missing, filepath.Dir(missing))},
 		{filepath.Join(run, "movement.csv", "x.md"), 2, "movement.csv is a regular file, not a directory"},
 	} {
 		out, code, stderr := exitOf(t, "report", "-dir", run, "-o", c.o)
 		if code != c.code || out != "" || !strings.Contains(stderr, c.want) || strings.Contains(stderr, ".tmp") {
 			t.Errorf("report -o %s: exit %d, stdout %q, stderr %q; want exit %d and %q", c.o, code, out, stderr, c.code, c.want)
+		}
+	}
+}
+
+// report -o onto a file of its results directory that it reads, links
+// or describes (a result file, the plot index, a figure it embeds) is a
+// usage error before any work, naming the file, and leaves it as it was.
+func TestReportOutNotOntoItsResults(t *testing.T) {
+	run := copyRun(t)
+	plots := filepath.Join(run, "plots")
+	if err := os.MkdirAll(plots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"index.txt", "spread-peak-to-mean.png", "spread-peak-to-mean.svg"} {
+		if err := os.WriteFile(filepath.Join(plots, name), []byte("spread-peak-to-mean\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"storm.txt", "sim.table"} {
+		if err := os.WriteFile(filepath.Join(run, name), []byte("a table\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"plots/index.txt", "plots/spread-peak-to-mean.png", "plots/spread-peak-to-mean.svg", "storm.txt", "sim.table", "spread.csv"} {
+		p := filepath.Join(run, name)
+		before, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, code, stderr := exitOf(t, "report", "-dir", run, "-o", p)
+		if code != 2 || out != "" || !strings.Contains(stderr, p+" is an input of this command") {
+			t.Errorf("report -o %s: exit %d, stdout %q, stderr %q; want exit 2 naming it as an input", name, code, out, stderr)
+		}
+		if after, _ := os.ReadFile(p); string(after) != string(before) {
+			t.Errorf("report -o %s replaced it", name)
 		}
 	}
 }

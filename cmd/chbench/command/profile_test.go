@@ -337,3 +337,40 @@ join = [ { id = "e" } ]
 		t.Errorf("storms with working_set = 1000: %+v", storms)
 	}
 }
+
+// A weighted profile without a client: -shares and -load leave out the
+// algorithms that take no weights, as the storms do, and say so, instead
+// of failing on the first of them.
+func TestFleetWeightedWithoutClientSkipsEverywhere(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "p.toml")
+	if err := os.WriteFile(prof, []byte(`
+node = [ { id = "a" }, { id = "b" }, { id = "c", weight = 2 }, { id = "d" } ]
+[traffic]
+keys = 1000
+requests = 2000
+[[change]]
+name = "drop-d"
+leave = ["d"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range [][]string{nil, {"-shares"}, {"-load"}} {
+		args := append([]string{"fleet", "-profile", prof, "-sets", "2"}, mode...)
+		out, stderr, err := runCLI(t, args...)
+		if err != nil {
+			t.Errorf("fleet %v: %v\n%s", mode, err, stderr)
+			continue
+		}
+		if !strings.Contains(stderr, "chbench: skipping modulo, jump") {
+			t.Errorf("fleet %v: stderr does not name the algorithms left out:\n%s", mode, stderr)
+		}
+		for l := range strings.Lines(out) {
+			if strings.HasPrefix(l, "jump,") || strings.HasPrefix(l, "modulo,") {
+				t.Errorf("fleet %v: an algorithm without weights measured on a weighted fleet: %s", mode, l)
+			}
+		}
+		if !strings.Contains(out, "\nrendezvous,") {
+			t.Errorf("fleet %v: no rendezvous row:\n%s", mode, out)
+		}
+	}
+}

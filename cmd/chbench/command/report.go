@@ -3,6 +3,7 @@ package command
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/chbench/chbench/cmd/internal/cli"
@@ -39,6 +40,10 @@ func runReport(args []string, stdout, stderr io.Writer) error {
 	case target == "" && *compare != "":
 		target = "-"
 	case target == "":
+		// A missing -dir is a missing input (exit 1), not a bad -o.
+		if _, err := os.Stat(*dir); err != nil {
+			return err
+		}
 		// Before any work: a DIR/REPORT.md that is a directory, a device
 		// or a symbolic link must not be replaced by the rename.
 		target = filepath.Join(*dir, report.ReportFile)

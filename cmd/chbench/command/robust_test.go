@@ -228,12 +228,25 @@ func TestUnusedFlagsAreRefused(t *testing.T) {
 		{[]string{"spread", "-algo", "ring", "-nodes", "3", "-keyfile", keys, "-sets", "2", "-keys-kind", "uuid"}, "-keys-kind is not used with -keyfile"},
 		{[]string{"load", "-algo", "ring", "-nodes", "3", "-requestlog", keys, "-sets", "2", "-zipf", "3"}, "-zipf is not used with -requestlog"},
 		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-inflight", "5"}, "-inflight is not used without the bounded-request placement"},
-		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-eps", "3"}, "-eps is not used without a bounded placement"},
+		{[]string{"load", "-algo", "ring", "-nodes", "3", "-keys", "100", "-requests", "100", "-sets", "2", "-eps", "3"}, "-eps is not used with -algo ring: none of them bounds loads"},
 		// spread's layout flags: jump places no virtual nodes and has no
 		// random layout; crush and modulo neither.
 		{[]string{"spread", "-algo", "jump", "-nodes", "3", "-keys", "100", "-sets", "2", "-vnodes", "7"}, "-vnodes is not used with -algo jump: none of them places virtual nodes"},
 		{[]string{"spread", "-algo", "jump,modulo", "-nodes", "3", "-keys", "100", "-sets", "2", "-placement", "fixed"}, "-placement is not used with -algo jump,modulo: none of them has a random layout"},
 		{[]string{"spread", "-algo", "crush", "-nodes", "3", "-keys", "100", "-sets", "2", "-draws", "9"}, "-draws is not used with -algo crush: none of them has a random layout"},
+		// The same rule for every command with an algorithm list: a
+		// configuration flag none of the chosen algorithms reads.
+		{[]string{"move", "-algo", "ring", "-from", "10", "-to", "11", "-keys", "100", "-min-moves", "0", "-sets", "2", "-eps", "0.5"}, "-eps is not used with -algo ring: none of them bounds loads (c = 1 + eps) (those that do: bounded)"},
+		{[]string{"move", "-algo", "jump", "-from", "10", "-to", "11", "-keys", "100", "-min-moves", "0", "-sets", "2", "-vnodes", "10"}, "-vnodes is not used with -algo jump: none of them places virtual nodes (those that do: ring, bounded)"},
+		{[]string{"move", "-algo", "ring", "-from", "10", "-to", "11", "-keys", "100", "-min-moves", "0", "-sets", "2", "-probes", "5"}, "-probes is not used with -algo ring: none of them probes (those that do: multiprobe)"},
+		{[]string{"move", "-algo", "crush", "-from", "10", "-to", "11", "-keys", "100", "-min-moves", "0", "-sets", "2", "-placement", "fixed"}, "-placement is not used with -algo crush: none of them has a random layout"},
+		{[]string{"storm", "-algo", "jump", "-keys", "100", "-sets", "2", "-vnodes", "10"}, "-vnodes is not used with -algo jump"},
+		{[]string{"replication", "-algo", "jump", "-from", "10", "-keys", "100", "-sets", "2", "-eps", "3"}, "-eps is not used with -algo jump"},
+		{[]string{"domains", "-algo", "jump", "-nodes", "6", "-racks", "3", "-keys", "100", "-sets", "2", "-capacity", "40"}, "-capacity is not used with -algo jump: none of them has a fixed number of buckets (those that do: anchor, dx)"},
+		{[]string{"propagate", "-algo", "jump", "-keys", "100", "-table-size", "101"}, "-table-size is not used with -algo jump: none of them builds a lookup table (those that do: maglev)"},
+		{[]string{"switch", "-from", "jump", "-to", "modulo", "-nodes", "4", "-keys", "100", "-vnodes", "3"}, "-vnodes is not used with -from/-to jump,modulo"},
+		{[]string{"locate", "-algo", "slots", "-nodes", "3", "-hash", "md5", "k"}, "-hash is not used with -algo slots: none of them hashes keys with -hash"},
+		{[]string{"simulate", "-algo", "jump", "-nodes", "3", "-partitions", "64"}, "-partitions is not used with -algo jump: none of them places fixed partitions"},
 		// A 0 the libraries read as their default is out of the flag's
 		// range when a user gives it.
 		{[]string{"conformance", "-algo", "ring", "-keys", "0"}, "-keys 0: need 1000 to 100000000"},

@@ -143,6 +143,9 @@ func (s *simFlags) parse(fs *flag.FlagSet, args []string) (*simRun, error) {
 	if run.names, err = placementNames(s.p.Algo, set["algo"]); err != nil {
 		return nil, err
 	}
+	if err := cli.RefuseUnusedConfig(set, "", run.names); err != nil {
+		return nil, err
+	}
 	if err := s.p.CheckExec(); err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,9 +42,14 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 		if err = refuseLayoutFlags(set, *draws, sw.Algos); err != nil {
 			break
 		}
-		if err = spreadMembers(&a, set, *nodesL, &sw, stderr); err == nil {
-			o.Domains, err = tp.Spec(sw)
+		if err = spreadMembers(&a, set, *nodesL, &sw, stderr); err != nil {
+			break
 		}
+		if a.Algo == "all" && sw.Members != nil { // a weighted membership: the algorithms that can place it
+			sw.Algos = cli.SkipUnweighted(sw.Algos, sw.Members, stderr)
+			o.Algo = sw.Algos[0]
+		}
+		o.Domains, err = tp.Spec(sw)
 	}
 	if err != nil {
 		return cli.Usage(err)
@@ -81,33 +85,26 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	})
 }
 
-// refuseLayoutFlags returns the usage error for -vnodes given when no
-// algorithm of algos reads virtual nodes (catalog Info.UsesVNodes), or
-// -placement or -draws when none has a random layout (Info.RandomLayout:
-// per-set layouts and layout draws change nothing for the others), naming
-// the flag and the algorithms; -draws 0 (no draws) asks for nothing and
-// passes. A program outside the catalog reads none of them.
+// refuseLayoutFlags returns the usage error for -draws (other than 0,
+// which asks for nothing) when no algorithm of algos has a random layout
+// (catalog Info.RandomLayout: layout draws change nothing for the
+// others), naming the flag and the algorithms; the configuration flags
+// every command shares (-vnodes, -placement, ...) are refused by
+// cli.RefuseUnusedConfig, through Analysis.Parse. A program outside the
+// catalog has no random layout.
 func refuseLayoutFlags(set map[string]bool, draws int, algos []string) error {
 	if draws == 0 {
-		set = maps.Clone(set)
-		delete(set, "draws")
+		return nil
 	}
-	uses := func(f func(catalog.Info) bool) bool {
-		return slices.ContainsFunc(algos, func(n string) bool { in, err := catalog.Describe(n); return err == nil && f(in) })
-	}
-	list := strings.Join(algos, ",")
-	var random []string
+	random := slices.ContainsFunc(algos, func(n string) bool { in, err := catalog.Describe(n); return err == nil && in.RandomLayout })
+	var layouts []string
 	for _, n := range catalog.Names() {
 		if in, _ := catalog.Describe(n); in.RandomLayout {
-			random = append(random, n)
+			layouts = append(layouts, n)
 		}
 	}
-	return cli.RefuseUnused(set,
-		cli.Consumes{Flags: []string{"vnodes"}, On: uses(func(in catalog.Info) bool { return in.UsesVNodes }),
-			Unless: "with -algo " + list + ": none of them places virtual nodes"},
-		cli.Consumes{Flags: []string{"placement", "draws"}, On: uses(func(in catalog.Info) bool { return in.RandomLayout }),
-			Unless: "with -algo " + list + ": none of them has a random layout (per-set layouts and layout draws change only " + strings.Join(random, ", ") + ")"},
-	)
+	return cli.RefuseUnused(set, cli.Consumes{Flags: []string{"draws"}, On: random,
+		Unless: "with -algo " + strings.Join(algos, ",") + ": none of them has a random layout (layout draws change only " + strings.Join(layouts, ", ") + ")"})
 }
 
 // spreadMembers sets sw's memberships: the explicit one of -node-ids and

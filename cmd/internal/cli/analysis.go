@@ -96,9 +96,16 @@ func (a *Analysis) Parse(fs *flag.FlagSet, args []string) (map[string]bool, anal
 
 // RefuseUnused returns the error for a flag of the group given but not
 // consumed ([RefuseUnused]): -keys and -keys-kind with -keyfile, which
-// gives the keys itself.
+// gives the keys itself, and a configuration flag no algorithm of -algo
+// reads ([RefuseUnusedConfig]). A bad -algo is left to Options.
 func (a *Analysis) RefuseUnused(set map[string]bool) error {
-	return RefuseUnused(set, Consumes{Flags: []string{"keys", "keys-kind"}, On: a.keyFile == "", Unless: "with -keyfile (the file gives the keys)"})
+	if err := RefuseUnused(set, Consumes{Flags: []string{"keys", "keys-kind"}, On: a.keyFile == "", Unless: "with -keyfile (the file gives the keys)"}); err != nil {
+		return err
+	}
+	if algos, err := ParseAlgos(a.Algo); err == nil {
+		return RefuseUnusedConfig(set, "", algos)
+	}
+	return nil
 }
 
 // CheckTrace checks the trace flags (Trace.Check): -trace replaces

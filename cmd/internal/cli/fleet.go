@@ -259,6 +259,31 @@ func KeepWeighted(a *Analysis, o *analysis.Options, sw *analysis.Sweep, stderr i
 	o.Algo = sw.Algos[0]
 }
 
+// SkipUnweighted returns the placements of algos (the list of -algo all)
+// that can place nodes: all of them when every node weighs 1, else those
+// that take weights (catalog Info.Weighted; a bounded-loads form as
+// bounded), naming the others on stderr as KeepWeighted does. spread and
+// load call it for -algo all, so that a weighted membership runs the
+// algorithms that can place it in every command (fleet -shares and -load
+// too) instead of failing on the first that cannot.
+func SkipUnweighted(algos []string, nodes []algorithms.Node, stderr io.Writer) []string {
+	if !slices.ContainsFunc(nodes, func(n algorithms.Node) bool { return n.Weight != 1 }) {
+		return algos
+	}
+	var keep, skip []string
+	for _, name := range algos {
+		if in, ok := describeForm(name); ok && in.Weighted {
+			keep = append(keep, name)
+		} else {
+			skip = append(skip, name)
+		}
+	}
+	if len(skip) > 0 {
+		fmt.Fprintf(stderr, "chbench: skipping %s: no weights other than 1\n", strings.Join(skip, ", "))
+	}
+	return keep
+}
+
 // Explicit reports whether the fleet flags give the initial membership
 // themselves (-members, -node-ids or -weights) rather than a -from count.
 func (f *Fleet) Explicit() bool { return f.members != "" || f.NodeIDs != "" || f.Weights != "" }

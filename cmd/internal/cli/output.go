@@ -19,10 +19,10 @@ import (
 // -o), names no file (it ends in a separator, is "." or "..", or is an
 // existing directory, device, FIFO or socket: -o /dev/null used to write
 // /dev/null.table), when one of the files exists as something a rename
-// must not replace (see checkOutPaths) or when a file or its temporary
-// name is too long a name; an *fs.PathError (exit status 1, as for a
-// missing input file) when prefix's directory does not exist or no file
-// can be created in it. An empty prefix (standard output) is fine.
+// must not replace (see checkOutPaths), when a file or its temporary
+// name is too long a name, or when prefix's directory does not exist or
+// no file can be created in it. An empty prefix (standard output) is
+// fine.
 func CheckPrefix(prefix string, exts []string) error {
 	if prefix == "" {
 		return nil
@@ -45,9 +45,9 @@ func CheckPrefix(prefix string, exts []string) error {
 
 // CheckFile is CheckPrefix for an -o that names the output file
 // itself (report): a usage error when path names a directory (a trailing
-// separator, "." or "..") or fails checkOutPaths' checks, an
-// *fs.PathError when its directory does not exist or takes no new file.
-// "-" (standard output) is the caller's to handle.
+// separator, "." or "..") or fails checkOutPaths' checks (its directory
+// missing or taking no new file too). "-" (standard output) is the
+// caller's to handle.
 func CheckFile(path string) error {
 	if namesDir(path) {
 		return fmt.Errorf("-o %q: names a directory, not a file; give DIR/NAME", path)
@@ -69,11 +69,22 @@ func namesDir(path string) bool {
 // exists as something other than a regular file (a symbolic link, which the rename would replace rather than
 // write through, or a directory, device, FIFO or socket, which it must
 // not replace), or when a path or its temporary name (.NAME.NNNNNNNNNN.tmp,
-// longer than NAME) is too long for the file system; an *fs.PathError
-// wrapped with value when the directory is missing or takes no new file.
-// Only the missing directory and the unwritable one are errors while
-// running (exit status 1); the others are the command line's.
+// longer than NAME) is too long for the file system, or when the
+// directory is missing or takes no new file. Every one is a usage error
+// (exit status 2), however the caller classifies it: the -o value names
+// a place no output can go, found before any work (an input file that
+// cannot be read is an error while running, but -o is no input). A
+// failure while the output is written (a full disk) stays an error of
+// the run.
 func checkOutPaths(value string, paths []string) error {
+	if err := checkOutPathsOf(value, paths); err != nil {
+		return Usage(errors.New(err.Error())) // not an *fs.PathError, which Usage would leave at exit 1
+	}
+	return nil
+}
+
+// checkOutPathsOf is checkOutPaths, its errors unclassified.
+func checkOutPathsOf(value string, paths []string) error {
 	for _, p := range paths {
 		if err := CheckReplaceable(p); err != nil {
 			return fmt.Errorf("-o %q: %w", value, err)

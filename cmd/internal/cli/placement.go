@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/chbench/chbench/algorithms"
@@ -185,4 +186,85 @@ func NamedPlacement(o *analysis.Options, set map[string]bool, named bool, stderr
 	if o.Placement == schema.PlacementPerSet {
 		fmt.Fprintln(stderr, "chbench: -placement per-set on named nodes: key sets 2 and later place ring, bounded, ketama, maglev and multiprobe on salted IDs (r<s>/ID), so their numbers describe random layouts like yours, not yours; -placement fixed (the default for named nodes) measures your layout")
 	}
+}
+
+// configFlags are the catalog configuration flags and -placement, each
+// with the catalog fact saying which algorithms read it and what the
+// error says they do: a flag is read by an algorithm whose Info has the
+// fact.
+var configFlags = []struct {
+	flag, does string
+	reads      func(catalog.Info) bool
+}{
+	{"vnodes", "places virtual nodes", func(in catalog.Info) bool { return in.UsesVNodes }},
+	{"hash", "hashes keys with -hash", func(in catalog.Info) bool { return in.UsesHash }},
+	{"eps", "bounds loads (c = 1 + eps)", func(in catalog.Info) bool { return in.UsesEps }},
+	{"partitions", "places fixed partitions", func(in catalog.Info) bool { return in.UsesPartitions }},
+	{"table-size", "builds a lookup table", func(in catalog.Info) bool { return in.UsesTableSize }},
+	{"probes", "probes", func(in catalog.Info) bool { return in.UsesProbes }},
+	{"capacity", "has a fixed number of buckets", func(in catalog.Info) bool { return in.UsesCapacity }},
+	{"placement", "has a random layout (per-set layouts change only", func(in catalog.Info) bool { return in.RandomLayout }},
+}
+
+// RefuseUnusedConfig returns the usage error for a configuration flag
+// given explicitly (set) that no placement of algos (the list of -algo,
+// or of the flags named by list, such as "-from/-to") reads, naming the
+// flag, the list and the catalog algorithms that do read it: -vnodes,
+// -hash, -eps, -partitions, -table-size, -probes and -capacity (catalog
+// Info.UsesVNodes ... UsesCapacity) and -placement (Info.RandomLayout).
+// Every command that takes an algorithm list calls it once the list is
+// parsed, so that a flag none of the chosen placements reads is refused
+// alike everywhere, never silently ignored. The bounded-loads forms of
+// load (bounded-key, bounded-request) read what bounded reads; a program
+// (exec:) reads none of these flags.
+func RefuseUnusedConfig(set map[string]bool, list string, algos []string) error {
+	if list == "" {
+		list = "-algo"
+	}
+	list += " " + strings.Join(algos, ",")
+	for _, f := range configFlags {
+		if !set[f.flag] || readsConfig(f.reads, algos) {
+			continue
+		}
+		var readers []string
+		for _, n := range catalog.Names() {
+			if in, _ := catalog.Describe(n); f.reads(in) {
+				readers = append(readers, n)
+			}
+		}
+		if f.flag == "placement" {
+			return fmt.Errorf("-placement is not used with %s: none of them %s %s): leave it out", list, f.does, strings.Join(readers, ", "))
+		}
+		return fmt.Errorf("-%s is not used with %s: none of them %s (those that do: %s): leave it out", f.flag, list, f.does, strings.Join(readers, ", "))
+	}
+	return nil
+}
+
+// ReadsConfig reports whether a placement of algos reads configuration
+// flag name (one [RefuseUnusedConfig] checks: "vnodes", ...,
+// "placement"); false for any other name.
+func ReadsConfig(name string, algos []string) bool {
+	for _, f := range configFlags {
+		if f.flag == name {
+			return readsConfig(f.reads, algos)
+		}
+	}
+	return false
+}
+
+// readsConfig reports whether a placement of algos has the catalog fact
+// reads (see describeForm).
+func readsConfig(reads func(catalog.Info) bool, algos []string) bool {
+	return slices.ContainsFunc(algos, func(n string) bool { in, ok := describeForm(n); return ok && reads(in) })
+}
+
+// describeForm returns the catalog facts of placement name: an
+// algorithm or dialect, or a bounded-loads form of load (the facts of
+// bounded); false for a program or an unknown name.
+func describeForm(name string) (catalog.Info, bool) {
+	if name == schema.VariantKey || name == schema.VariantRequest || name == schema.VariantPartition {
+		name = "bounded"
+	}
+	in, err := catalog.Describe(name)
+	return in, err == nil
 }

@@ -141,6 +141,9 @@ func (p *Propagation) Study(set map[string]bool) (propagate.Study, error) {
 	if err != nil {
 		return propagate.Study{}, err
 	}
+	if err := RefuseUnusedConfig(set, "", algos); err != nil {
+		return propagate.Study{}, err
+	}
 	if p.Headline {
 		if given := ScenarioGiven(set); len(given) > 0 {
 			return propagate.Study{}, fmt.Errorf("-headline is a fixed scenario; it cannot be combined with %s", strings.Join(given, ", "))

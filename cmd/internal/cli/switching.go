@@ -98,6 +98,9 @@ func (s *Switch) Parse(set map[string]bool, stderr io.Writer) (analysis.Options,
 			return o, nil, nil, err
 		}
 	}
+	if err := RefuseUnusedConfig(set, "-from/-to", append(slices.Clone(from), to...)); err != nil {
+		return o, nil, nil, err
+	}
 	var pairs []analysis.SwitchPair
 	for _, f := range from {
 		for _, t := range to {

@@ -40,7 +40,7 @@ func (w *Workload) Register(fs *flag.FlagSet) {
 	fs.Float64Var(&w.zipf, "zipf", 0.99, "generated workload: Zipf exponent s >= 0 of key popularity (0 = uniform)")
 	fs.Int64Var(&w.requests, "requests", 1000000, "generated workload: requests to generate, >= 1")
 	fs.Float64Var(&w.Rate, "rate", 10000, "requests per second of the generated workload (request i at i/rate), and the clock of a trace without one; with a trace that has a clock, leave it out to replay the trace's own times")
-	fs.StringVar(&w.values, "value-size", "lognormal:230,1,1,65536", "generated workload: each key's value size in bytes, drawn once: fixed:N, uniform:MIN-MAX or lognormal:MEDIAN,SIGMA[,MIN,MAX] (sigma of ln size; cache values are heavy-tailed)")
+	fs.StringVar(&w.values, "value-size", "lognormal:230,1,1,65536", "generated workload: each key's value size in bytes, drawn once: fixed:N, uniform:MIN-MAX or lognormal:MEDIAN,SIGMA[,MIN,MAX] (SIGMA: the standard deviation of ln size, in (0, 30]; cache values are heavy-tailed)")
 	fs.StringVar(&w.ops, "ops", "get=0.9,set=0.08,delete=0.02", "generated workload: operation mix, op=share,... summing to 1 (ops: "+opNames()+")")
 	fs.StringVar(&w.ttls, "ttl", "0=1", "generated workload: TTLs of writes, duration=share,... summing to 1 (0 = none), e.g. 0=0.7,30s=0.3")
 	fs.IntVar(&w.clients, "clients", 1, "generated workload: clients, each request from one drawn uniformly, 1..1048576")
@@ -127,6 +127,21 @@ func shareOf(f string) (string, float64, error) {
 	return strings.TrimSpace(name), x, nil
 }
 
+// MaxSigma bounds the sigma of a log-normal value size: ln(2^30), the
+// widest spread of ln(size) over the sizes a value may have (0..2^30
+// bytes), is about 20.8; a wider one only piles the sizes on MIN and MAX.
+const MaxSigma = 30
+
+// sigma parses part, the SIGMA of the value size distribution s: the
+// standard deviation of ln(size), a plain number in (0, MaxSigma].
+func sigma(s, part string) (float64, error) {
+	x, err := algorithms.ParseDecimal(strings.TrimSpace(part))
+	if err != nil || !(x > 0) || x > MaxSigma {
+		return 0, fmt.Errorf("%q: sigma %q is not a standard deviation of ln(size) in (0, %d]", s, part, MaxSigma)
+	}
+	return x, nil
+}
+
 // ParseSizes parses a value size distribution: fixed:N, uniform:MIN-MAX
 // or lognormal:MEDIAN,SIGMA[,MIN,MAX] (bytes; MIN and MAX default to 0
 // and 1 MiB), with an error naming the bad part.
@@ -171,7 +186,7 @@ func ParseSizes(s string) (workload.Sizes, error) {
 		}
 		z.Kind, z.Max = workload.LogNormal, 1<<20
 		if z.Median, err = num(parts[0]); err == nil {
-			z.Sigma, err = num(parts[1])
+			z.Sigma, err = sigma(s, parts[1])
 		}
 		if err == nil && len(parts) == 4 {
 			if z.Min, err = whole(parts[2]); err == nil {
