@@ -309,7 +309,8 @@ func planReplication(o Options, scs []Scenario, r int) (*replicationPlan, error)
 // (peak-to-mean of share over weight share; coefficient of variation of
 // the loads), DistinctSets the distinct replica sets among a key set's
 // keys, and MaxSets C(n, R) of the first membership (at most the keys
-// too). Estimates are means over key sets with 95% intervals.
+// too). Estimates are means over key sets with 95% intervals, clipped to
+// the estimate's domain (DistinctSets' to [1, MaxSets]).
 // scs is one
 // scenario for every key set, or one per key set (set s runs scs[s], its
 // own history: see NewScenarioForSet), all with the same op, node counts
@@ -376,7 +377,7 @@ func Replication(o Options, scs []Scenario, r int) (schema.Replication, error) {
 	setEstimate(&res.AllLostFrac, &res.AllLostFracLo, &res.AllLostFracHi, ci.fraction("keys re-homed entirely", lost))
 	setEstimate(&res.LoadPeakToMean, &res.LoadPeakToMeanLo, &res.LoadPeakToMeanHi, ci.peakToMean("load peak-to-mean", ptm, maxPeakToMean(pl.first)))
 	setEstimate(&res.LoadCV, &res.LoadCVLo, &res.LoadCVHi, ci.cv("load cv", cv, n0))
-	setEstimate(&res.DistinctSets, &res.DistinctSetsLo, &res.DistinctSetsHi, ci.of("distinct sets", distinct))
+	setEstimate(&res.DistinctSets, &res.DistinctSetsLo, &res.DistinctSetsHi, ci.within("distinct sets", distinct, 1, res.MaxSets))
 	if ci.err != nil {
 		return schema.Replication{}, ci.err
 	}

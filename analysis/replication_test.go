@@ -228,3 +228,34 @@ func TestLayoutScenarioKeepsEveryStep(t *testing.T) {
 		}
 	}
 }
+
+// The distinct replica sets of a key set lie in [1, C(n, R)], so their
+// interval does too: 3 keys on 2 nodes at R = 1 make 1 or 2 sets, whose
+// Student-t interval over 2 key sets (t = 12.7) reached [0, 7.85].
+func TestReplicationDistinctSetsIntervalClipped(t *testing.T) {
+	sc, err := Resize(2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 20; seed++ {
+		o := Options{Algo: "ring", Config: catalog.DefaultConfig(), Keys: genKeys(3, 2, seed), Seed: seed}
+		r, err := Replication(o, []Scenario{sc}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Samples[0].DistinctSets == r.Samples[1].DistinctSets {
+			continue // no spread: the interval is [mean, mean]
+		}
+		if r.MaxSets != 2 || r.DistinctSets != 1.5 {
+			t.Fatalf("seed %d: distinct sets %v of %v, want 1.5 of 2", seed, r.DistinctSets, r.MaxSets)
+		}
+		if *r.DistinctSetsLo != 1 || *r.DistinctSetsHi != 2 {
+			t.Errorf("seed %d: distinct sets interval [%v, %v], want [1, 2]", seed, *r.DistinctSetsLo, *r.DistinctSetsHi)
+		}
+		if err := schema.Check(r); err != nil {
+			t.Error(err)
+		}
+		return
+	}
+	t.Fatal("no seed of 1..20 gave key sets with 1 and 2 replica sets")
+}

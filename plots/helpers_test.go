@@ -74,7 +74,8 @@ func complete[R schema.Row](t *testing.T, text string) string {
 		"bytes_peak_to_mean_lo", "bytes_peak_to_mean_hi", "bytes_max_share", "bytes_max_share_lo", "bytes_max_share_hi"}
 	// peak-to-mean ratios are >= 1: a missing one is the even spread, 1.
 	ones := []string{"from", "to", "nodes", "replicas", "keys", "sets", "steps", "ideal_frac", "weight", "working_set", "reads", "db_steady",
-		"peak_to_mean", "peak_to_mean_lo", "peak_to_mean_hi", "load_peak_to_mean", "load_peak_to_mean_lo", "load_peak_to_mean_hi"}
+		"peak_to_mean", "peak_to_mean_lo", "peak_to_mean_hi", "load_peak_to_mean", "load_peak_to_mean_lo", "load_peak_to_mean_hi",
+		"distinct_sets", "distinct_sets_lo", "distinct_sets_hi", "max_distinct_sets"}
 	strs := []string{"algo", "hash", "op", "key_file", "key_kind", "placement", "label", "go_version", "commit", "noise_method", "hot_key_node", "id", "busiest_node"}
 	head := recs[0]
 	var add []string

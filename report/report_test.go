@@ -287,8 +287,9 @@ func TestSentenceFollowsInput(t *testing.T) {
 		}
 		if f == schema.StormFile.Name {
 			for _, r := range recs[1:] {
-				if r[0] == "ring" {
-					r[col], r[col+1], r[col+2] = "1.5", "1.5", "1.5" // db_multiple and its interval
+				if r[0] == "ring" { // db_multiple (1 - h (1-f)) / (1-h) = 1.5
+					h, _ := strconv.ParseFloat(r[slices.Index(recs[0], "hit_ratio")], 64)
+					setWarmUp(t, recs[0], r, "moved_frac", 1-(1-1.5*(1-h))/h)
 				}
 			}
 			var sb strings.Builder
@@ -537,6 +538,33 @@ func TestStormTakeawayNamesEachOnce(t *testing.T) {
 
 // copyRun copies the files of runDir into a new directory, passing each
 // CSV through edit (nil: unchanged), and returns the directory.
+// setWarmUp sets the fraction column fCol of storm or switching record r
+// (header h) to f, its interval to [f, f], and the columns the warm-up
+// model derives from it as analysis.StormModel does, so the row stays
+// consistent (schema.Check refuses one edited alone).
+func setWarmUp(t *testing.T, h, r []string, fCol string, f float64) {
+	t.Helper()
+	num := func(c string) float64 {
+		v, err := strconv.ParseFloat(r[slices.Index(h, c)], 64)
+		if err != nil {
+			t.Fatalf("column %s: %v", c, err)
+		}
+		return v
+	}
+	q, hit, k := num("reads"), num("hit_ratio"), num("working_set")
+	set := func(c string, v float64) {
+		s := strconv.FormatFloat(v, 'g', -1, 64)
+		for _, name := range []string{c, c + "_lo", c + "_hi"} {
+			r[slices.Index(h, name)] = s
+		}
+	}
+	set(fCol, f)
+	set("hit_after", hit*(1-f))
+	set("db_reads", q*(1-hit*(1-f)))
+	set("db_multiple", q*(1-hit*(1-f))/(q*(1-hit)))
+	set("extra_db_reads", hit*f*k)
+}
+
 func copyRun(t *testing.T, edit func(file string, recs [][]string)) string {
 	t.Helper()
 	dir := t.TempDir()

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/chbench/chbench/algorithms/catalog"
 )
 
 // ColumnError is a row value outside its column's domain. The readers
@@ -121,9 +123,13 @@ type checker interface{ check() error }
 // (0, 1], positive ideal fractions and weights, non-negative reads,
 // durations, cvs and moved fractions summed over steps, ops that are
 // labels: [IsLabel]; an X_lo or X_hi column in the domain of X), or,
-// for a column X with X_lo and X_hi columns, lies outside [X_lo, X_hi] or
-// has one bound without the other (a missing interval misses both);
-// then the row type's own relations between columns.
+// for a column X with X_lo and X_hi columns, lies outside [X_lo, X_hi],
+// has one bound without the other (a missing interval misses both; the
+// error names the missing one) or has an interval in a row of one key set
+// (sets = 1) or one replay (replays = 1); a peak-to-mean ratio (or bound)
+// above W / the smallest weight where the row knows it ([peakToMeanTop]);
+// then the row type's own relations between columns (a storm's warm-up
+// model, a replication's distinct sets at most max_distinct_sets, ...).
 func Check[R Row](r R) error {
 	l := layoutOf[R]()
 	v := reflect.ValueOf(r)
@@ -153,6 +159,18 @@ func Check[R Row](r R) error {
 		}
 		return 0, false
 	}
+	// single names the column (sets, or replays for rows whose
+	// intervals are over replays) that says the row's estimates come
+	// from one sample, and so can have no interval.
+	single := ""
+	for _, name := range []string{"sets", "replays"} {
+		if j, ok := l.byName[name]; ok {
+			if x, ok := num(l.cols[j]); ok && x == 1 {
+				single = name
+			}
+		}
+	}
+	top, bounded := peakToMeanTop(r, v, l, num)
 	for _, c := range l.cols {
 		if domainOf(c.name) == label {
 			if s := cell(v, c); !IsLabel(s) {
@@ -193,6 +211,9 @@ func Check[R Row](r R) error {
 			if x < 1-ratioSlack {
 				return columnErr(c.name, "%q is not a peak-to-mean ratio >= 1", shown)
 			}
+			if bounded && x > top*(1+ratioSlack) {
+				return columnErr(c.name, "%q is above %.6g, the largest peak-to-mean ratio these nodes allow (total weight / the smallest weight: the node count for equal weights)", shown, top)
+			}
 		case cvOverNodes:
 			n, ok := nodeCount()
 			if top := math.Sqrt(max(n-1, 0)); x < 0 || ok && x > top*(1+ratioSlack) {
@@ -207,7 +228,14 @@ func Check[R Row](r R) error {
 		a, okA := num(l.cols[lo])
 		b, okB := num(l.cols[hi])
 		if okA != okB {
-			return columnErr(c.name+"_lo", "an interval has both bounds or neither (missing: it could not be computed), not only one of %s_lo and %s_hi", c.name, c.name)
+			missing, other := c.name+"_hi", c.name+"_lo"
+			if !okA {
+				missing, other = other, missing
+			}
+			return columnErr(missing, "missing while %s is filled: an interval has both bounds or neither (missing: it could not be computed)", other)
+		}
+		if okA && single != "" {
+			return columnErr(c.name+"_lo", "an interval with %s = 1: a 95%% interval needs at least two %s, so %s_lo and %s_hi must be empty", single, map[string]string{"sets": "key sets", "replays": "replays"}[single], c.name, c.name)
 		}
 		if okA && okB && (a > x || b < x) {
 			return columnErr(c.name, "%v outside its interval [%v, %v]", x, a, b)
@@ -217,6 +245,39 @@ func Check[R Row](r R) error {
 		return c.check()
 	}
 	return nil
+}
+
+// peakBounder is implemented by row types that carry their nodes'
+// weights (a spread's JSON shares): peakToMeanTop returns W / the smallest
+// weight, and true, when they are known.
+type peakBounder interface{ peakToMeanTop() (float64, bool) }
+
+// peakToMeanTop returns the largest peak-to-mean ratio row r's nodes
+// allow, W / the smallest weight (a ratio's every sample, and so its mean
+// and interval, lie at or below it), and whether the row knows it: from
+// the weights it carries ([peakBounder]), or for an algorithm of the
+// catalog that takes no weights (equal weights: the node count of its
+// nodes or from column). A row of a weighted algorithm without its weights
+// (a CSV row) does not know it.
+func peakToMeanTop(r any, v reflect.Value, l *layout, num func(field) (float64, bool)) (float64, bool) {
+	if b, ok := r.(peakBounder); ok {
+		if top, ok := b.peakToMeanTop(); ok {
+			return top, true
+		}
+	}
+	j, ok := l.byName["algo"]
+	if !ok {
+		return 0, false
+	}
+	if in, err := catalog.Describe(cell(v, l.cols[j])); err != nil || in.Weighted {
+		return 0, false
+	}
+	for _, name := range []string{"nodes", "from"} {
+		if j, ok := l.byName[name]; ok {
+			return num(l.cols[j])
+		}
+	}
+	return 0, false
 }
 
 // Text returns the cell of row r in column (its CSV name) as the CSV

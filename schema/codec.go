@@ -186,7 +186,7 @@ func setCell(v reflect.Value, c field, s string) error {
 				return errors.New("empty, want a whole number")
 			}
 			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil {
+			if err != nil || !plainNumber(s, false) {
 				return fmt.Errorf("%q is not a whole number", s)
 			}
 			x.SetInt(n)
@@ -195,7 +195,7 @@ func setCell(v reflect.Value, c field, s string) error {
 				return errors.New("empty, want a whole number")
 			}
 			n, err := strconv.ParseUint(s, 10, 64)
-			if err != nil {
+			if err != nil || !plainNumber(s, false) {
 				return fmt.Errorf("%q is not a whole number >= 0", s)
 			}
 			x.SetUint(n)
@@ -209,13 +209,57 @@ func setCell(v reflect.Value, c field, s string) error {
 				return errors.New("empty, want a number")
 			}
 			f, err := strconv.ParseFloat(s, 64)
-			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-				return fmt.Errorf("%q is not a finite number", s)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) || !plainNumber(s, true) {
+				return fmt.Errorf("%q is not a finite number written in plain decimal (digits with an optional '-', '.' and exponent, as chbench writes numbers)", s)
 			}
 			x.SetFloat(f)
 		}
 	}
 	return nil
+}
+
+// plainNumber reports whether s is a number as chbench writes one
+// (strconv.FormatFloat 'g' and FormatInt, encoding/json): an optional
+// '-', digits, and for a float (fraction true) an optional '.' followed
+// by digits and an optional exponent e or E with an optional sign and
+// digits. strconv alone also reads "1_3", "0x1.4p0", "+1", ".5" and "Inf".
+func plainNumber(s string, fraction bool) bool {
+	digits := func(i int) int { // the index after the digits from i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i
+	}
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	j := digits(i)
+	if j == i {
+		return false
+	}
+	if !fraction {
+		return j == len(s)
+	}
+	if j < len(s) && s[j] == '.' {
+		k := digits(j + 1)
+		if k == j+1 {
+			return false
+		}
+		j = k
+	}
+	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		j++
+		if j < len(s) && (s[j] == '+' || s[j] == '-') {
+			j++
+		}
+		k := digits(j)
+		if k == j {
+			return false
+		}
+		j = k
+	}
+	return j == len(s)
 }
 
 // WriteCSV writes rows as CSV: the row type's header, then one line per
@@ -247,10 +291,12 @@ func WriteCSV[R Row](w io.Writer, rows []R) error {
 // ReadCSV reads rows of type R from CSV written by [WriteCSV], naming it
 // file in errors. Columns are found by header name, in any order; columns
 // the row type does not have are ignored. It returns an error for an empty
-// file, a header without rows, a repeated or missing column, malformed
-// CSV, a cell holding a control character or not of its column's type, or
-// a row that fails [Check]; every error names the file, the line and, for
-// a cell, the column and the value.
+// file, a file that starts with a UTF-8 byte-order mark (chbench writes
+// none), a header without rows, a repeated or missing column, malformed
+// CSV, a cell holding a control character or not of its column's type (a
+// number other than plain decimal: [plainNumber]), or a row that fails
+// [Check]; every error names the file, the line and, for a cell, the
+// column and the value.
 func ReadCSV[R Row](r io.Reader, file string) ([]R, error) {
 	l := layoutOf[R]()
 	cr := csv.NewReader(r)
@@ -260,6 +306,9 @@ func ReadCSV[R Row](r io.Reader, file string) ([]R, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(header) > 0 && strings.HasPrefix(header[0], "\uFEFF") {
+		return nil, fmt.Errorf("%s:1: the file starts with a UTF-8 byte-order mark (BOM), which chbench never writes: save it without one", file)
 	}
 	at := make([]int, len(l.cols)) // at[j]: position of column j in the file
 	seen := map[string]bool{}

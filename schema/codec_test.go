@@ -70,7 +70,8 @@ func TestRoundTrip(t *testing.T) {
 	roundTrip(t, filled[ShareRow]())
 	roundTrip(t, filled[Load]())
 	roundTrip(t, filled[Bounded]())
-	roundTrip(t, filled[Storm]())
+	roundTrip(t, filledStorm())
+	roundTrip(t, filledSwitch())
 	roundTrip(t, filled[StormPoint]())
 	roundTrip(t, filled[Replication]())
 	roundTrip(t, filled[StormLive]())
@@ -97,6 +98,48 @@ func filledPropagate() Propagate {
 	r.Requests, r.Reads = r.Reads, r.Requests
 	r.Stale, r.StaleLo, r.StaleHi, r.Misrouted, r.MisroutedLo, r.MisroutedHi = r.Misrouted, r.MisroutedLo, r.MisroutedHi, r.Stale, r.StaleLo, r.StaleHi
 	r.MovedFrac, r.Writes = 0.25, 0.125
+	return r
+}
+
+// warmUpOf returns the warm-up model's columns for a moved fraction
+// 0.25 in [0.125, 0.375], 50,000 reads/s, hit ratio 0.9 and 1,000 keys,
+// computed as analysis.StormModel does.
+func warmUpOf() (q, h float64, k int, f, fLo, fHi float64, hit, db, mult, extra [3]float64, tau float64) {
+	q, h, k, f, fLo, fHi = 50000, 0.9, 1000, 0.25, 0.125, 0.375
+	for i, x := range []float64{f, fHi, fLo} { // hit ratio: decreasing in f
+		hit[i] = h * (1 - x)
+	}
+	for i, x := range []float64{f, fLo, fHi} {
+		db[i] = q * (1 - h*(1-x))
+		mult[i] = db[i] / (q * (1 - h))
+		extra[i] = h * x * float64(k)
+	}
+	return q, h, k, f, fLo, fHi, hit, db, mult, extra, float64(k) / q
+}
+
+// filledStorm is filled[Storm] with the warm-up model's columns tied to
+// its moved fraction ([warmUpOf]).
+func filledStorm() Storm {
+	r := filled[Storm]()
+	q, h, k, f, fLo, fHi, hit, db, mult, extra, tau := warmUpOf()
+	r.Reads, r.HitRatio, r.WorkingSet, r.MovedFrac, r.MovedFracLo, r.MovedFracHi = q, h, k, f, new(fLo), new(fHi)
+	r.HitAfter, r.HitAfterLo, r.HitAfterHi = hit[0], new(hit[1]), new(hit[2])
+	r.DBReads, r.DBReadsLo, r.DBReadsHi, r.DBSteady = db[0], new(db[1]), new(db[2]), q*(1-h)
+	r.DBMultiple, r.DBMultipleLo, r.DBMultipleHi = mult[0], new(mult[1]), new(mult[2])
+	r.ExtraDBReads, r.ExtraDBReadsLo, r.ExtraDBReadsHi, r.TauS = extra[0], new(extra[1]), new(extra[2]), tau
+	return r
+}
+
+// filledSwitch is filled[Switch] with the warm-up model's columns tied to
+// its differ fraction ([warmUpOf]).
+func filledSwitch() Switch {
+	r := filled[Switch]()
+	q, h, k, f, fLo, fHi, hit, db, mult, extra, tau := warmUpOf()
+	r.Reads, r.HitRatio, r.WorkingSet, r.DifferFrac, r.DifferFracLo, r.DifferFracHi = q, h, k, f, new(fLo), new(fHi)
+	r.HitAfter, r.HitAfterLo, r.HitAfterHi = hit[0], new(hit[1]), new(hit[2])
+	r.DBReads, r.DBReadsLo, r.DBReadsHi, r.DBSteady = db[0], new(db[1]), new(db[2]), q*(1-h)
+	r.DBMultiple, r.DBMultipleLo, r.DBMultipleHi = mult[0], new(mult[1]), new(mult[2])
+	r.ExtraDBReads, r.ExtraDBReadsLo, r.ExtraDBReadsHi, r.TauS = extra[0], new(extra[1]), new(extra[2]), tau
 	return r
 }
 
@@ -150,7 +193,7 @@ func roundTrip[R Row](t *testing.T, row R) {
 func TestJSONShape(t *testing.T) {
 	x := 0.5
 	rows := []Spread{{Nodes: 2, PeakToMean: 1, PeakToMeanLo: new(1.0), PeakToMeanHi: new(1.0), ExactCV: &x, Shares: []Share{{ID: "a", Weight: 1, WeightShare: 1, Share: 1, ShareLo: new(1.0), ShareHi: new(1.0)}},
-		Samples: []SpreadSample{{CV: 0.1}}, Config: Config{Algo: "ring", Eps: 0.25, Placement: PlacementFixed, Keys: 4, Sets: 1}}}
+		Samples: []SpreadSample{{CV: 0.1}}, Config: Config{Algo: "ring", Eps: 0.25, Placement: PlacementFixed, Keys: 4, Sets: 2}}}
 	var b bytes.Buffer
 	if err := WriteJSON(&b, rows); err != nil {
 		t.Fatal(err)
@@ -198,6 +241,17 @@ func TestReadCSVErrors(t *testing.T) {
 		{with("nodes", "0"), `f.csv:2: column nodes (` + strconv.Itoa(nodes) + `): "0" is not a whole number >= 1`},
 		{with("nodes", "2.5"), `f.csv:2: column nodes (` + strconv.Itoa(nodes) + `): "2.5" is not a whole number`},
 		{with("share", "NaN"), `"NaN" is not a finite number`},
+		// Numbers only as chbench writes them: strconv alone reads these.
+		{with("share_hi", "1_3"), `column share_hi (13): "1_3" is not a finite number written in plain decimal`},
+		{with("share_hi", "0x1.4p0"), `column share_hi (13): "0x1.4p0" is not a finite number written in plain decimal`},
+		{with("share", "+0.1"), `"+0.1" is not a finite number written in plain decimal`},
+		{with("share", ".1"), `".1" is not a finite number written in plain decimal`},
+		{with("share", "1."), `"1." is not a finite number written in plain decimal`},
+		{with("share", "1e"), `"1e" is not a finite number written in plain decimal`},
+		{with("nodes", "+40"), `column nodes (` + strconv.Itoa(nodes) + `): "+40" is not a whole number`},
+		{with("share_lo", "1e-2"), ""},
+		{with("share_hi", "0.5E+0"), ""},
+		{"\uFEFF" + good, `f.csv:1: the file starts with a UTF-8 byte-order mark (BOM)`},
 		{with("share", "1.5"), `column share (11): "1.5" is not a fraction in 0..1`},
 		{with("share", "0.0001"), `column share (11): 0.0001 outside its interval`},
 		{with("id", "a\tb"), `control characters are not allowed`},
@@ -427,12 +481,12 @@ func TestMissingIntervalRoundTrips(t *testing.T) {
 	if err := WriteJSON(&b, []Move{m}); err != nil || !strings.Contains(b.String(), `"moved_frac_lo": null`) {
 		t.Errorf("JSON: %v\n%s", err, b.String())
 	}
-	half := filled[Storm]()
+	half := filledStorm()
 	half.HitAfterHi = nil
-	if err := WriteCSV(io.Discard, []Storm{half}); err == nil || !strings.Contains(err.Error(), "column hit_after_lo: an interval has both bounds or neither") {
+	if err := WriteCSV(io.Discard, []Storm{half}); err == nil || !strings.Contains(err.Error(), "column hit_after_hi: missing while hit_after_lo is filled") {
 		t.Errorf("one bound of hit_after: %v", err)
 	}
-	if _, err := ReadCSV[Move](strings.NewReader(strings.Join(Columns[Move](), ",")+"\n"+csvRowWithout(t, m, "moved_frac_hi")), "m.csv"); err == nil || !strings.Contains(err.Error(), "moved_frac_lo") {
+	if _, err := ReadCSV[Move](strings.NewReader(strings.Join(Columns[Move](), ",")+"\n"+csvRowWithout(t, m, "moved_frac_hi")), "m.csv"); err == nil || !strings.Contains(err.Error(), "column moved_frac_hi (") {
 		t.Errorf("a file with moved_frac_lo and no moved_frac_hi: %v", err)
 	}
 }

@@ -51,3 +51,21 @@ func (Replication) columns() []string {
 		"~eps", "~partitions", "~key_file", "~go_version", "~commit", "~placement", "~?topology", "~?domain",
 	}
 }
+
+// check: a key set's distinct replica sets number at least 1 and at most
+// max_distinct_sets = C(n, R), so their mean and its interval lie there
+// too.
+func (r Replication) check() error {
+	if r.MaxSets < 1 {
+		return columnErr("max_distinct_sets", "%v is not a number of replica sets >= 1", r.MaxSets)
+	}
+	for _, c := range []struct {
+		col string
+		v   *float64
+	}{{"distinct_sets", &r.DistinctSets}, {"distinct_sets_lo", r.DistinctSetsLo}, {"distinct_sets_hi", r.DistinctSetsHi}} {
+		if c.v != nil && (*c.v < 1 || *c.v > r.MaxSets) {
+			return columnErr(c.col, "%v is not a number of distinct replica sets in [1, max_distinct_sets] = [1, %v]", *c.v, r.MaxSets)
+		}
+	}
+	return nil
+}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"golang.org/x/perf/benchfmt"
@@ -102,6 +103,23 @@ func (Spread) columns() []string {
 		"~?topology", "~?domain", "noise_method",
 		"?object_bytes", "?busiest_node", "?busiest_bytes", "?bytes_peak_to_mean", "?bytes_cv", "?bytes_sample_rate",
 	}
+}
+
+// peakToMeanTop returns W / the smallest weight of the nodes of r's
+// shares (JSON rows carry them), and false for a row without shares.
+func (r Spread) peakToMeanTop() (float64, bool) {
+	if len(r.Shares) == 0 {
+		return 0, false
+	}
+	total, lightest := 0.0, r.Shares[0].Weight
+	for _, s := range r.Shares {
+		total += s.Weight
+		lightest = min(lightest, s.Weight)
+	}
+	if !(lightest > 0) || math.IsInf(total/lightest, 0) {
+		return 0, false
+	}
+	return total / lightest, true
 }
 
 // check: the layouts' percentiles do not cross (their mean may lie

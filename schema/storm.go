@@ -1,5 +1,7 @@
 package schema
 
+import "math"
+
 // Storm is one miss-storm result (one algorithm, one membership change):
 // one row of storm.csv and storm-zipf.csv, one object of the storm JSON
 // array. Every estimate has _lo and _hi columns: the warm-up model applied
@@ -49,6 +51,103 @@ func (Storm) columns() []string {
 		"recovery_s", "recovery_s_lo", "recovery_s_hi", "tau_s",
 		"~eps", "~partitions", "~key_file", "~go_version", "~commit",
 	}
+}
+
+// check: the warm-up model's relations ([warmUp.check]) with f the moved
+// fraction.
+func (r Storm) check() error {
+	return warmUp{
+		fCol: "moved_frac", f: r.MovedFrac, fHi: r.MovedFracHi, reads: r.Reads, hit: r.HitRatio, workingSet: r.WorkingSet,
+		hitAfter: r.HitAfter, hitAfterLo: r.HitAfterLo, hitAfterHi: r.HitAfterHi,
+		dbReads: r.DBReads, dbReadsLo: r.DBReadsLo, dbReadsHi: r.DBReadsHi, dbSteady: r.DBSteady,
+		dbMultiple: r.DBMultiple, dbMultipleLo: r.DBMultipleLo, dbMultipleHi: r.DBMultipleHi,
+		extra: r.ExtraDBReads, extraHi: r.ExtraDBReadsHi, tau: r.TauS,
+	}.check()
+}
+
+// warmUp is the miss-storm columns of a row ([Storm], [Switch]) that the
+// warm-up model (analysis.StormModel) derives from a moved fraction f
+// with Q reads/s, steady hit ratio h and working set K.
+type warmUp struct {
+	fCol                       string // f's column
+	f                          float64
+	fHi                        *float64
+	reads, hit                 float64 // Q, h
+	workingSet                 int     // K
+	hitAfter                   float64
+	hitAfterLo, hitAfterHi     *float64
+	dbReads                    float64
+	dbReadsLo, dbReadsHi       *float64
+	dbSteady, dbMultiple       float64
+	dbMultipleLo, dbMultipleHi *float64
+	extra                      float64
+	extraHi                    *float64
+	tau                        float64
+}
+
+// modelSlack is the relative float rounding a column derived by the
+// warm-up model may differ by from the same formula applied to the row's
+// other columns (a Zipf popularity sums its probabilities to 1 within
+// rounding).
+const modelSlack = 1e-9
+
+// near reports whether a and b agree to modelSlack relative.
+func near(a, b float64) bool { return math.Abs(a-b) <= modelSlack*max(math.Abs(a), math.Abs(b)) }
+
+// check returns an error naming the first column that breaks a relation
+// of the warm-up model: Q > 0, 0 <= h < 1, K >= 1, 0 <= f <= 1 (one
+// change's moved fraction, with its interval), hit_after = h (1-f) in
+// [0, h], db_steady = Q (1-h), db_reads = Q (1 - hit_after) in
+// [db_steady, Q], db_multiple = db_reads / db_steady in [1, Q / db_steady],
+// extra_db_reads = h f K (at most h K) and tau_s = K / Q; the interval
+// bounds lie in the same ranges as their values.
+func (w warmUp) check() error {
+	switch {
+	case w.reads <= 0:
+		return columnErr("reads", "%v must be > 0", w.reads)
+	case w.hit >= 1:
+		return columnErr("hit_ratio", "%v: the warm-up model needs a steady hit ratio < 1 (at 1 the steady database load is 0)", w.hit)
+	case w.workingSet < 1:
+		return columnErr("working_set", "%d is not a number of keys >= 1", w.workingSet)
+	case w.f > 1:
+		return columnErr(w.fCol, "%v is not the fraction of keys one change moves, in [0, 1]", w.f)
+	case w.fHi != nil && *w.fHi > 1:
+		return columnErr(w.fCol+"_hi", "%v is not a bound of the fraction of keys one change moves, in [0, 1]", *w.fHi)
+	case !near(w.hitAfter, w.hit*(1-w.f)):
+		return columnErr("hit_after", "%v is not hit_ratio x (1 - %s) = %v x (1 - %v) = %v", w.hitAfter, w.fCol, w.hit, w.f, w.hit*(1-w.f))
+	case !near(w.dbSteady, w.reads*(1-w.hit)):
+		return columnErr("db_steady", "%v is not reads x (1 - hit_ratio) = %v x (1 - %v) = %v", w.dbSteady, w.reads, w.hit, w.reads*(1-w.hit))
+	case !near(w.dbReads, w.reads*(1-w.hitAfter)):
+		return columnErr("db_reads", "%v is not reads x (1 - hit_after) = %v x (1 - %v) = %v", w.dbReads, w.reads, w.hitAfter, w.reads*(1-w.hitAfter))
+	case !near(w.dbMultiple, w.dbReads/w.dbSteady):
+		return columnErr("db_multiple", "%v is not db_reads / db_steady = %v / %v = %v", w.dbMultiple, w.dbReads, w.dbSteady, w.dbReads/w.dbSteady)
+	case !near(w.extra, w.hit*w.f*float64(w.workingSet)):
+		return columnErr("extra_db_reads", "%v is not hit_ratio x %s x working_set = %v x %v x %d = %v", w.extra, w.fCol, w.hit, w.f, w.workingSet, w.hit*w.f*float64(w.workingSet))
+	case !near(w.tau, float64(w.workingSet)/w.reads):
+		return columnErr("tau_s", "%v is not working_set / reads = %d / %v = %v", w.tau, w.workingSet, w.reads, float64(w.workingSet)/w.reads)
+	}
+	for _, c := range []struct {
+		col    string
+		v      *float64
+		lo, hi float64
+		what   string
+	}{
+		{"hit_after", &w.hitAfter, 0, w.hit, "a hit ratio after the change in [0, hit_ratio]"},
+		{"hit_after_lo", w.hitAfterLo, 0, w.hit, "a hit ratio after the change in [0, hit_ratio]"},
+		{"hit_after_hi", w.hitAfterHi, 0, w.hit, "a hit ratio after the change in [0, hit_ratio]"},
+		{"db_reads", &w.dbReads, w.dbSteady, w.reads, "database reads/s in [db_steady, reads]"},
+		{"db_reads_lo", w.dbReadsLo, w.dbSteady, w.reads, "database reads/s in [db_steady, reads]"},
+		{"db_reads_hi", w.dbReadsHi, w.dbSteady, w.reads, "database reads/s in [db_steady, reads]"},
+		{"db_multiple", &w.dbMultiple, 1, w.reads / w.dbSteady, "a multiple of the steady database load in [1, reads / db_steady]"},
+		{"db_multiple_lo", w.dbMultipleLo, 1, w.reads / w.dbSteady, "a multiple of the steady database load in [1, reads / db_steady]"},
+		{"db_multiple_hi", w.dbMultipleHi, 1, w.reads / w.dbSteady, "a multiple of the steady database load in [1, reads / db_steady]"},
+		{"extra_db_reads_hi", w.extraHi, 0, w.hit * float64(w.workingSet), "extra database reads in [0, hit_ratio x working_set]"},
+	} {
+		if c.v != nil && (*c.v < c.lo*(1-modelSlack) || *c.v > c.hi*(1+modelSlack)) {
+			return columnErr(c.col, "%v is not %s = [%v, %v]", *c.v, c.what, c.lo, c.hi)
+		}
+	}
+	return nil
 }
 
 // StormPoint is one row of storm-timeline.csv and storm-zipf-timeline.csv:

@@ -76,3 +76,15 @@ func (Switch) columns() []string {
 		"~eps", "~partitions", "~table_size", "~probes", "~capacity", "~key_file", "~key_kind", "~go_version", "~commit",
 	}
 }
+
+// check: the warm-up model's relations ([warmUp.check]) with f the
+// fraction of keys the switch routes differently.
+func (r Switch) check() error {
+	return warmUp{
+		fCol: "differ_frac", f: r.DifferFrac, fHi: r.DifferFracHi, reads: r.Reads, hit: r.HitRatio, workingSet: r.WorkingSet,
+		hitAfter: r.HitAfter, hitAfterLo: r.HitAfterLo, hitAfterHi: r.HitAfterHi,
+		dbReads: r.DBReads, dbReadsLo: r.DBReadsLo, dbReadsHi: r.DBReadsHi, dbSteady: r.DBSteady,
+		dbMultiple: r.DBMultiple, dbMultipleLo: r.DBMultipleLo, dbMultipleHi: r.DBMultipleHi,
+		extra: r.ExtraDBReads, extraHi: r.ExtraDBReadsHi, tau: r.TauS,
+	}.check()
+}

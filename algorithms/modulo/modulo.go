@@ -91,9 +91,15 @@ func (m *Modulo) ExactShares() []float64 {
 		}
 		return shares
 	}
+	// Node i gets floor((2^64-1-i)/n)+1 values: 2^64 on one node, a
+	// count that wraps a uint64 to 0, so it is the whole space.
 	const max = ^uint64(0)
 	for i := range shares {
-		shares[i] = float64((max-uint64(i))/m.n+1) / 18446744073709551616.0
+		if c := (max-uint64(i))/m.n + 1; c == 0 {
+			shares[i] = 1
+		} else {
+			shares[i] = float64(c) / 18446744073709551616.0
+		}
 	}
 	return shares
 }

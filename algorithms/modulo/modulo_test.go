@@ -119,3 +119,13 @@ func TestErrors(t *testing.T) {
 		t.Error("NaN weight accepted")
 	}
 }
+
+// One node owns the whole hash space: with a 64-bit hash its 2^64 values
+// are a share of exactly 1 (a uint64 count of them wrapped to 0).
+func TestExactSharesOneNode(t *testing.T) {
+	for _, h := range []string{"xxhash", "murmur3"} {
+		if s := mustNew(t, 1, h).ExactShares(); len(s) != 1 || s[0] != 1 {
+			t.Errorf("%s: one node's exact shares %v, want [1]", h, s)
+		}
+	}
+}

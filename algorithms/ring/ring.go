@@ -264,19 +264,27 @@ func (r *Ring) Rebalance(nodes []algorithms.Node) (algorithms.Placer, error) {
 
 // ExactShares returns each node's exact share of the ring: the sum of the
 // arcs (previous point, point] of its points, as a fraction of 2^64 (2^32
-// for 32-bit hashes, which is the same fraction).
+// for 32-bit hashes, which is the same fraction). Each node's arcs are
+// summed exactly, in 128 bits (a node holding the whole ring sums 2^64),
+// and rounded once, so a single node's share is exactly 1.
 func (r *Ring) ExactShares() []float64 {
-	shares := make([]float64, len(r.nodes))
-	last := r.pos[len(r.pos)-1]
-	prev := last
+	hi := make([]uint64, len(r.nodes))
+	lo := make([]uint64, len(r.nodes))
+	prev := r.pos[len(r.pos)-1]
 	for i, p := range r.pos {
 		arc := p - prev // wraps modulo 2^64 for i == 0
-		if i == 0 && len(r.pos) == 1 {
-			shares[r.owner[0]] = 1
-			return shares
+		if len(r.pos) == 1 {
+			hi[r.owner[0]] = 1 // one point owns the whole ring (arc 0 = 2^64)
+			break
 		}
-		shares[r.owner[i]] += float64(arc) / 18446744073709551616.0
+		var carry uint64
+		lo[r.owner[i]], carry = bits.Add64(lo[r.owner[i]], arc, 0)
+		hi[r.owner[i]] += carry
 		prev = p
+	}
+	shares := make([]float64, len(r.nodes))
+	for i := range shares {
+		shares[i] = float64(hi[i]) + float64(lo[i])/18446744073709551616.0
 	}
 	return shares
 }

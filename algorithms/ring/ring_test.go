@@ -244,3 +244,13 @@ func floatsSum(xs []float64) float64 {
 	}
 	return s
 }
+
+// A ring of one node gives it the whole ring: its 160 arcs sum to 2^64,
+// a share of exactly 1 (float sums of the arcs ended at 1 - 2^-52).
+func TestExactSharesOneNode(t *testing.T) {
+	for _, h := range []string{"xxhash", "fnv1a32"} {
+		if s := mustNew(t, 1, 160, h).ExactShares(); len(s) != 1 || s[0] != 1 {
+			t.Errorf("%s: one node's exact shares %v, want [1]", h, s)
+		}
+	}
+}
