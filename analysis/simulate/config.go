@@ -112,6 +112,22 @@ type Config struct {
 	MaxItems int64
 }
 
+// MaxItemOverhead bounds Config.ItemOverhead and SpreadOptions.ItemOverhead:
+// 1 TiB per item. With the traces' key and value sizes (each at most 2^40
+// bytes) an item's bytes stay below 2^42, so no sum of them a run forms
+// (a cache's bytes, a node's bytes and request bytes) wraps around.
+const MaxItemOverhead = 1 << 40
+
+// CheckItemOverhead returns an error naming n unless 0 <= n <=
+// MaxItemOverhead: the check of every per-item overhead (simulate,
+// spread and load by bytes).
+func CheckItemOverhead(n int64) error {
+	if n < 0 || n > MaxItemOverhead {
+		return fmt.Errorf("item overhead %d bytes: need 0 to %d (1 TiB)", n, int64(MaxItemOverhead))
+	}
+	return nil
+}
+
 // ItemBytes is about what one cached item costs a replay: its entry (32
 // bytes) and at least two slots of the table, which is at most half full
 // (16 bytes each).
@@ -142,8 +158,11 @@ func (c Config) Validate() error {
 	if math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0) || c.Rate < 0 {
 		return fmt.Errorf("simulate: rate %v: need a finite number of requests per second >= 0", c.Rate)
 	}
-	if c.ItemOverhead < 0 || c.DefaultValueSize < 0 || c.Baseline < 0 || c.MaxItems < 0 {
-		return fmt.Errorf("simulate: item overhead %d, default value size %d, baseline %d, item bound %d: need >= 0", c.ItemOverhead, c.DefaultValueSize, c.Baseline, c.MaxItems)
+	if err := CheckItemOverhead(c.ItemOverhead); err != nil {
+		return fmt.Errorf("simulate: %w", err)
+	}
+	if c.DefaultValueSize < 0 || c.Baseline < 0 || c.MaxItems < 0 {
+		return fmt.Errorf("simulate: default value size %d, baseline %d, item bound %d: need >= 0", c.DefaultValueSize, c.Baseline, c.MaxItems)
 	}
 	if math.IsNaN(c.Capacity.PerWeight) || math.IsInf(c.Capacity.PerWeight, 0) || c.Capacity.PerWeight < 0 {
 		return fmt.Errorf("simulate: capacity per weight %v: need a finite number of bytes >= 0", c.Capacity.PerWeight)

@@ -318,8 +318,8 @@ func (rp *replay) request(q *creq, nd *node) {
 				rp.store(c, q.h, size, expires)
 			}
 		case trace.OpAppend, trace.OpPrepend:
-			if it, ok := c.get(q.h, q.t); ok {
-				rp.store(c, q.h, it.size+q.valueSize, it.expires)
+			if it, ok := c.get(q.h, q.t); ok { // it.size holds the overhead already
+				rp.store(c, q.h, it.size-rp.cfg.ItemOverhead+q.valueSize, it.expires)
 			}
 		default: // incr, decr: the value changes in place
 			c.get(q.h, q.t)
