@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis/simulate"
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/trace"
 )
@@ -41,8 +42,8 @@ func readRequestTrace(rt *RequestTrace, budget int64) ([]requestStream, int64, e
 	if rt.Sets < 1 || rt.Sets > keyset.MaxSets {
 		return nil, 0, fmt.Errorf("request trace %q: %d streams: need 1 to %d", rt.Path, rt.Sets, keyset.MaxSets)
 	}
-	if rt.ItemOverhead < 0 {
-		return nil, 0, fmt.Errorf("request trace %q: item overhead %d bytes: need >= 0", rt.Path, rt.ItemOverhead)
+	if err := simulate.CheckItemOverhead(rt.ItemOverhead); err != nil {
+		return nil, 0, fmt.Errorf("request trace %q: %w", rt.Path, err)
 	}
 	r, err := rt.Open()
 	if err != nil {

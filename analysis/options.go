@@ -34,6 +34,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
+	"github.com/chbench/chbench/analysis/simulate"
 
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/memory"
@@ -168,8 +169,8 @@ func (o Options) checkConfig() error {
 	default:
 		return fmt.Errorf("key source %T: want a *keyset.Generator or a FileSource (a key file, a trace's keys)", o.Keys)
 	}
-	if o.ItemOverhead < 0 {
-		return fmt.Errorf("item overhead %d bytes: need >= 0", o.ItemOverhead)
+	if err := simulate.CheckItemOverhead(o.ItemOverhead); err != nil {
+		return err
 	}
 	if o.Workers > MaxWorkers {
 		return fmt.Errorf("workers %d: at most %d", o.Workers, MaxWorkers)

@@ -49,7 +49,27 @@ type Options struct {
 	// MaxLine bounds a text line; a longer line is a SyntaxError (its
 	// first MaxLine bytes are not used). 0 means DefaultMaxLine.
 	MaxLine int
+	// MaxBadRun and MaxBadBytes bound a run without a readable request:
+	// after MaxBadRun unreadable records in a row, or MaxBadBytes bytes of
+	// decompressed input since the end of the last request (or the start),
+	// the trace ends with an error (Err) instead of reading on: an endless
+	// stream of unreadable records (/dev/zero, the wrong format on a pipe)
+	// ends. 0 means DefaultMaxBadRun and DefaultMaxBadBytes.
+	MaxBadRun   int64
+	MaxBadBytes int64
 }
+
+// DefaultMaxBadRun and DefaultMaxBadBytes are the bounds of a run without
+// a readable request (Options.MaxBadRun, Options.MaxBadBytes): 2^20
+// unreadable records in a row, or 1 GiB of input (an over-long line, or
+// lines that are no records) since the last request. The unreadable
+// records of a real trace are rare and apart (a torn last line, a
+// corrupted block); a million in a row, or a gigabyte of input without one
+// request, is input of another format or no trace at all.
+const (
+	DefaultMaxBadRun   = 1 << 20
+	DefaultMaxBadBytes = 1 << 30
+)
 
 // DefaultMaxLine is the longest text line read by default: 1 MiB, the
 // bound of chbench's key files.
@@ -71,6 +91,12 @@ var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 func NewReader(r io.Reader, opt Options) (Reader, error) {
 	if opt.MaxLine <= 0 {
 		opt.MaxLine = DefaultMaxLine
+	}
+	if opt.MaxBadRun <= 0 {
+		opt.MaxBadRun = DefaultMaxBadRun
+	}
+	if opt.MaxBadBytes <= 0 {
+		opt.MaxBadBytes = DefaultMaxBadBytes
 	}
 	var f Format
 	if opt.Format != "" {
@@ -107,7 +133,8 @@ func NewReader(r io.Reader, opt Options) (Reader, error) {
 			return nil, err
 		}
 	}
-	rd := &reader{format: f, in: in, br: br, lines: lineReader{br: br, max: opt.MaxLine}, closeDec: closeDec}
+	rd := &reader{format: f, in: in, br: br, lines: lineReader{br: br, max: opt.MaxLine, maxGap: opt.MaxBadBytes},
+		maxBadRun: opt.MaxBadRun, closeDec: closeDec}
 	rd.stats.Format = f.Name
 	rd.stats.Compressed = compressed
 	rd.stats.init(f)
@@ -202,6 +229,9 @@ type reader struct {
 	// distinct count) and hashed, and counts MaxID itself.
 	hash   uint64
 	hashed bool
+	// badRun counts the unreadable records since the last request, up to
+	// maxBadRun (Options.MaxBadRun).
+	badRun, maxBadRun int64
 	// closeDec releases the zstd decoder, if any.
 	closeDec func()
 }
@@ -223,6 +253,7 @@ func (r *reader) Scan() bool {
 		return false
 	}
 	if r.rec == &r.req {
+		r.badRun, r.lines.good = 0, r.lines.off
 		if r.hashed {
 			r.stats.add(&r.req, r.hash, true)
 			r.hashed = false
@@ -231,6 +262,14 @@ func (r *reader) Scan() bool {
 		}
 	} else {
 		r.stats.BadRecords++
+		if r.badRun++; r.badRun >= r.maxBadRun || r.lines.off-r.lines.good > r.lines.maxGap {
+			r.err = r.lines.runaway(r.format.Name, r.badRun, r.maxBadRun)
+			r.done = true
+			r.stats.InputBytes = r.in.n
+			r.stats.DataBytes = r.offset()
+			r.stats.finish()
+			return false
+		}
 	}
 	return true
 }
@@ -258,10 +297,29 @@ type lineReader struct {
 	n    int64 // lines read so far
 	off  int64 // offset of the next line
 	long []byte
+	// good is the offset after the last request (0 before the first);
+	// past maxGap bytes after it, read returns errGap.
+	good, maxGap int64
 }
 
-// errLong marks a line longer than the limit.
-var errLong = errors.New("line too long")
+// errLong marks a line longer than the limit, errGap input that went on
+// past lineReader.maxGap bytes without a request.
+var (
+	errLong = errors.New("line too long")
+	errGap  = errors.New("no request in too many bytes")
+)
+
+// runaway returns the error that ends a trace after bad unreadable
+// records in a row (maxBad the bound) or too many bytes without a
+// request.
+func (l *lineReader) runaway(format string, bad, maxBad int64) error {
+	what := fmt.Sprintf("%d unreadable records in a row", bad)
+	if bad < maxBad {
+		what = fmt.Sprintf("%d bytes without a readable request", l.off-l.good)
+	}
+	return fmt.Errorf("trace: %s: %s (bytes %d to %d): the input is no trace of format %s, or is damaged past reading; the reader stops after %d unreadable records in a row or %d bytes without a request",
+		format, what, l.good, l.off, format, maxBad, l.maxGap)
+}
 
 // read returns the next line without its "\n", and the offset where it
 // starts. A last line without "\n" is a line. At the end it returns
@@ -269,11 +327,18 @@ var errLong = errors.New("line too long")
 // other errors are the input's.
 func (l *lineReader) read() (line []byte, start int64, err error) {
 	start = l.off
+	if l.off-l.good > l.maxGap {
+		return nil, start, errGap
+	}
 	line, err = l.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		l.long = append(l.long[:0], line...)
 		total := len(line)
 		for err == bufio.ErrBufferFull {
+			if l.off+int64(total)-l.good > l.maxGap {
+				l.off += int64(total)
+				return nil, start, errGap
+			}
 			line, err = l.br.ReadSlice('\n')
 			total += len(line)
 			if len(l.long) <= l.max {
@@ -317,6 +382,9 @@ func (t textParser) next(r *reader) bool {
 		case errLong:
 			r.bad(r.lines.n, off, "line longer than %d bytes", r.lines.max)
 			return true
+		case errGap:
+			r.err = r.lines.runaway(r.format.Name, r.badRun, r.maxBadRun)
+			return false
 		case io.EOF:
 			return false
 		default:

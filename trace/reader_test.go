@@ -462,3 +462,70 @@ func TestStatsString(t *testing.T) {
 		t.Errorf("summary\n%s\nwant\n%s", got, want)
 	}
 }
+
+// repeat is an endless input of its pattern.
+type repeat struct {
+	pattern []byte
+	at      int
+}
+
+func (r *repeat) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = r.pattern[r.at]
+		r.at = (r.at + 1) % len(r.pattern)
+	}
+	return len(p), nil
+}
+
+// TestEndlessUnreadableInput checks that an endless input without a
+// readable request ends with an error at the run bounds: one endless line
+// (zeros), endless blank lines, and endless unreadable binary records,
+// while a request now and then restarts the count.
+func TestEndlessUnreadableInput(t *testing.T) {
+	cases := []struct {
+		name, format, pattern string
+		opt                   trace.Options
+		records               int64 // records Scan returns before the end
+		want                  string
+	}{
+		{"one endless line", "keys", "\x00", trace.Options{MaxLine: 1 << 10, MaxBadBytes: 1 << 20}, 0, "bytes without a readable request (bytes 0 to 1310720)"},
+		{"blank lines", "keys", "\n", trace.Options{MaxBadBytes: 1 << 20}, 0, "1048577 bytes without a readable request (bytes 0 to 1048577)"},
+		{"zero records", "oracle-general", "\x00", trace.Options{MaxBadRun: 1000}, 999, "1000 unreadable records in a row (bytes 0 to 24000)"},
+		{"NUL lines", "keys", "\x00\n", trace.Options{MaxBadRun: 100}, 99, "100 unreadable records in a row (bytes 0 to 200)"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.opt.Format = c.format
+			r, err := trace.NewReader(&repeat{pattern: []byte(c.pattern)}, c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n int64
+			for r.Scan() {
+				if _, ok := r.Record().(*trace.Request); ok {
+					t.Fatalf("record %d is a request", n)
+				}
+				n++
+			}
+			if n != c.records || r.Err() == nil || !strings.Contains(r.Err().Error(), c.want) {
+				t.Fatalf("%d records, then %v; want %d records, then an error with %q", n, r.Err(), c.records, c.want)
+			}
+		})
+	}
+	// A request every 10 records restarts the run: 50 bad lines in a row
+	// never come, and the input ends cleanly.
+	text := strings.Repeat(strings.Repeat("\x00\n", 9)+"k\n", 1000)
+	r, err := trace.NewReader(strings.NewReader(text), trace.Options{Format: "keys", MaxBadRun: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reqs int
+	for r.Scan() {
+		if _, ok := r.Record().(*trace.Request); ok {
+			reqs++
+		}
+	}
+	if r.Err() != nil || reqs != 1000 || r.Stats().BadRecords != 9000 {
+		t.Fatalf("%d requests, %d bad records, error %v; want 1000, 9000 and none", reqs, r.Stats().BadRecords, r.Err())
+	}
+}

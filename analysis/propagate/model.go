@@ -379,7 +379,9 @@ func (m Gossip) Draw(learn []float64, r *rand.Rand) {
 	rngs := make([]*rand.Rand, c)
 	sent := make([]int, c)
 	informed := 0
-	targets := make([]int, 0, m.Fanout)
+	// A tick sends to at most the C-1 others, whatever the fan-out.
+	targets := make([]int, 0, min(m.Fanout, c-1))
+	var pick picker
 	for q.Len() > 0 && informed < c {
 		e := heap.Pop(&q).(gossipEvent)
 		i := e.member
@@ -403,7 +405,7 @@ func (m Gossip) Draw(learn []float64, r *rand.Rand) {
 		if m.Transmits > 0 {
 			k = min(k, m.Transmits-sent[i])
 		}
-		targets = pickOthers(targets[:0], k, i, c, rngs[i])
+		targets = pick.others(targets[:0], k, i, c, rngs[i])
 		for _, t := range targets {
 			if math.IsInf(learn[t], 1) {
 				heap.Push(&q, gossipEvent{at: e.at + m.Latency, member: t})
@@ -416,19 +418,66 @@ func (m Gossip) Draw(learn []float64, r *rand.Rand) {
 	}
 }
 
-// pickOthers appends k distinct members of 0..c-1 other than self, drawn
-// uniformly (k <= c-1, small: rejection of repeats).
-func pickOthers(dst []int, k, self, c int, r *rand.Rand) []int {
-	for len(dst) < k {
-		t := r.IntN(c - 1)
+// smallFanout is the largest k that picker.others draws by rejecting
+// repeats (k random numbers and a scan of the ones drawn: O(k^2), the
+// fastest for small k); a larger k is a partial Fisher-Yates shuffle,
+// O(k) whatever k and c.
+const smallFanout = 16
+
+// picker draws a member's gossip targets; its permutation of the members
+// (other than the sender) is kept between draws, restored after each.
+type picker struct {
+	perm  []int32 // 0..c-2, the identity between draws
+	swaps []int32 // the swaps of the current draw, undone in reverse
+}
+
+// others appends k distinct members of 0..c-1 other than self, drawn
+// uniformly (k <= c-1).
+func (p *picker) others(dst []int, k, self, c int, r *rand.Rand) []int {
+	if k <= smallFanout {
+		for len(dst) < k {
+			t := r.IntN(c - 1)
+			if t >= self {
+				t++
+			}
+			if !slices.Contains(dst, t) {
+				dst = append(dst, t)
+			}
+		}
+		return dst
+	}
+	if len(p.perm) != c-1 {
+		p.perm = make([]int32, c-1)
+		for i := range p.perm {
+			p.perm[i] = int32(i)
+		}
+	}
+	p.swaps = p.swaps[:0]
+	for j := range k {
+		x := j + r.IntN(c-1-j)
+		p.perm[j], p.perm[x] = p.perm[x], p.perm[j]
+		p.swaps = append(p.swaps, int32(x))
+		t := int(p.perm[j])
 		if t >= self {
 			t++
 		}
-		if !slices.Contains(dst, t) {
-			dst = append(dst, t)
-		}
+		dst = append(dst, t)
+	}
+	for j := len(p.swaps) - 1; j >= 0; j-- {
+		x := p.swaps[j]
+		p.perm[j], p.perm[x] = p.perm[x], p.perm[j]
 	}
 	return dst
+}
+
+// CurveBytes returns about what [Gossip.Curve] holds for C clients: the
+// pooled delays (8 B each of GossipCurveDraws(C) x C) and one simulated
+// spread's state (a phase, an order, a sent count, a generator of about
+// 48 B, four queued events of 24 B and two permutation entries per
+// member).
+func (m Gossip) CurveBytes(clients int) int64 {
+	c := int64(max(clients, 0))
+	return int64(GossipCurveDraws(clients))*c*8 + c*(8+8+8+8+48+4*24+2*4)
 }
 
 // GossipCurveDraws returns the number of simulated spreads [Gossip.Curve]

@@ -3,6 +3,7 @@ package propagate
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -170,6 +171,75 @@ func TestGossipFullFanout(t *testing.T) {
 	se := float64(c-1) / c * p / math.Sqrt(12) / math.Sqrt(float64(GossipCurveDraws(c)))
 	if got := curve.MeanDelay(); math.Abs(got-want) > 4*se {
 		t.Errorf("curve mean delay %v, want %v ± %v", got, want, 4*se)
+	}
+}
+
+// A fan-out above the C-1 other members sends to all of them: the same
+// spread as k = C-1, drawn without allocating anything by k (k = MaxInt
+// made a slice of MaxInt targets).
+func TestGossipFanoutAboveMembers(t *testing.T) {
+	const c = 10
+	for _, k := range []int{c, 1_000_000, math.MaxInt} {
+		got, want := make([]float64, c), make([]float64, c)
+		Gossip{Fanout: k, Period: 0.2, Seeds: 1}.Draw(got, rand.New(rand.NewPCG(1, 2)))
+		Gossip{Fanout: c - 1, Period: 0.2, Seeds: 1}.Draw(want, rand.New(rand.NewPCG(1, 2)))
+		if !slices.Equal(got, want) {
+			t.Errorf("k=%d: delays %v, want those of k=%d %v", k, got, c-1, want)
+		}
+	}
+	m := Gossip{Fanout: 1_000_000, Period: 0.2, Seeds: 1}
+	learn := make([]float64, c)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m.Draw(learn, rand.New(rand.NewPCG(1, 2)))
+	runtime.ReadMemStats(&after)
+	if b := after.TotalAlloc - before.TotalAlloc; b > 64<<10 {
+		t.Errorf("a draw of %d members at k=%d allocated %d bytes, want < 64 KiB", c, m.Fanout, b)
+	}
+}
+
+// picker.others above smallFanout is a uniform draw of k distinct members
+// other than the sender: over 20,000 draws of k = 30 of c = 50 from
+// sender 7, every other member is picked k/(c-1) of the time (a binomial
+// count within 5 standard deviations), the sender never, and the
+// permutation is the identity again after each draw.
+func TestPickerLargeFanout(t *testing.T) {
+	const c, k, self, draws = 50, 30, 7, 20000
+	var p picker
+	r := rand.New(rand.NewPCG(3, 4))
+	counts := make([]int, c)
+	var dst []int
+	for range draws {
+		dst = p.others(dst[:0], k, self, c, r)
+		seen := map[int]bool{}
+		for _, t2 := range dst {
+			if seen[t2] || t2 == self || t2 < 0 || t2 >= c {
+				t.Fatalf("draw %v: want %d distinct members of 0..%d other than %d", dst, k, c-1, self)
+			}
+			seen[t2] = true
+			counts[t2]++
+		}
+		if len(dst) != k {
+			t.Fatalf("draw of %d members, want %d", len(dst), k)
+		}
+		for i, v := range p.perm {
+			if int(v) != i {
+				t.Fatalf("permutation %v not restored", p.perm)
+			}
+		}
+	}
+	q := float64(k) / (c - 1)
+	mean, sd := draws*q, math.Sqrt(draws*q*(1-q))
+	for i, n := range counts {
+		if i == self {
+			if n != 0 {
+				t.Errorf("the sender was picked %d times", n)
+			}
+			continue
+		}
+		if math.Abs(float64(n)-mean) > 5*sd {
+			t.Errorf("member %d picked %d times, want %.0f ± %.0f", i, n, mean, 5*sd)
+		}
 	}
 }
 

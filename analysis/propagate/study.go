@@ -216,6 +216,12 @@ func (s *Study) checkBudget() error {
 		return fmt.Errorf("propagate: %d keys%s need about %s, more than the memory budget %s: fewer keys or algorithms, or a larger budget",
 			keys, cached, catalog.HumanBytes(est), catalog.HumanBytes(budget))
 	}
+	if g, ok := s.Model.(Gossip); ok {
+		if curve := g.CurveBytes(s.Clients); est+curve > budget {
+			return fmt.Errorf("propagate: the gossip curve of %d clients (%d simulated spreads) needs about %s beside the keys' %s, more than the memory budget %s: fewer clients, or a larger budget",
+				s.Clients, GossipCurveDraws(s.Clients), catalog.HumanBytes(curve), catalog.HumanBytes(est), catalog.HumanBytes(budget))
+		}
+	}
 	return nil
 }
 

@@ -170,6 +170,26 @@ func TestStudyBudget(t *testing.T) {
 	}
 }
 
+// The gossip curve's pooled delays and state are charged to the budget:
+// 2^20 clients (64 spreads of 8 B per client, 512 MiB of delays) under a
+// 256 MiB budget are refused before any spread is drawn, naming the
+// clients and the budget.
+func TestStudyGossipCurveBudget(t *testing.T) {
+	sc, _ := analysis.Resize(10, 11)
+	cfg := catalog.DefaultConfig()
+	cfg.MemoryBudget = 256 << 20
+	st := Study{Algorithms: []string{"ring"}, Catalog: cfg, Scenarios: []analysis.Scenario{sc}, At: []float64{0},
+		Model: Gossip{Fanout: 3, Period: 0.2, Seeds: 1}, Clients: MaxClients, Requests: GeneratedConfig{Keys: 1000, Rate: 1, Seed: 1}, Windows: 1, Replays: 1}
+	err := st.Check()
+	if err == nil || !strings.Contains(err.Error(), "the gossip curve of 1048576 clients (64 simulated spreads) needs about 696 MiB") ||
+		!strings.Contains(err.Error(), "memory budget 256 MiB") {
+		t.Errorf("err = %v, want the gossip curve's refusal", err)
+	}
+	if got := (Gossip{}).CurveBytes(MaxClients); got < 64*MaxClients*8 {
+		t.Errorf("CurveBytes(2^20) = %d, below the %d bytes of pooled delays", got, 64*MaxClients*8)
+	}
+}
+
 // Slack: the median and 99.9th percentile of the round trips and twice
 // the latter; a request answered before it was sent is an error.
 func TestSlack(t *testing.T) {

@@ -8,8 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/memory"
+	"github.com/chbench/chbench/schema"
 )
 
 // Capacity gives every node its memory in bytes: PerNode[id] when the
@@ -110,6 +113,105 @@ type Config struct {
 	// The check depends only on the replay, so it fails at the same
 	// request for any number of workers.
 	MaxItems int64
+	// Memory is the run's budget (nil: memory.DefaultLimit), from which
+	// every replay reserves its rows as it emits them (RowBytes per window
+	// row, NodeRowBytes per node row), so that a window far too short for
+	// the trace is an error naming the window, never more rows than the
+	// budget holds.
+	Memory *memory.Budget
+}
+
+// MaxRebuiltNodes bounds the work of a run's membership changes: every
+// event rebuilds each placement on the members after it (Rebalance), and
+// the members summed over the events may be at most 2^19 (524,288: 512
+// events on 1,024 nodes; a ring of 160 virtual nodes rebuilds about
+// 2 x 10^4 nodes a second, so such a run takes about 25 seconds per
+// placement). More is refused before any work, instead of a run that does
+// not end (a million joins rebuilt a million rings).
+const MaxRebuiltNodes = 1 << 19
+
+// checkRebuilds returns an error when the events of c rebuild more than
+// MaxRebuiltNodes nodes in all, or make the membership pass
+// algorithms.MaxNodes; it runs in O(events).
+func (c Config) checkRebuilds() error {
+	m, sum := int64(len(c.Nodes)), int64(0)
+	for i, e := range c.Events {
+		switch e.Kind {
+		case Join:
+			m++
+		case Leave, Fail:
+			m--
+		}
+		if m > algorithms.MaxNodes {
+			return fmt.Errorf("simulate: event %d (%s %s): %d members, more than %d", i, e.Kind, e.Node.ID, m, algorithms.MaxNodes)
+		}
+		if sum += max(m, 0); sum > MaxRebuiltNodes {
+			return fmt.Errorf("simulate: %d membership events from %d nodes rebuild every placement on more than %d nodes in all (the members after each event, summed; %d by event %d): give fewer events or nodes",
+				len(c.Events), len(c.Nodes), MaxRebuiltNodes, sum, i)
+		}
+	}
+	return nil
+}
+
+// RowBytes and NodeRowBytes are what a window row and a node row cost a
+// run: the row as Run keeps it and as Outcome.Rows writes it.
+const (
+	RowBytes     = int64(unsafe.Sizeof(Window{}) + unsafe.Sizeof(schema.SimWindow{}))
+	NodeRowBytes = int64(unsafe.Sizeof(NodeWindow{}) + unsafe.Sizeof(schema.SimNode{}))
+)
+
+// RowsNeed returns the bytes of the rows a run of span (the time from the
+// first request to the last) holds with placements placements: per
+// placement one row per window of the grid and per time an event cuts
+// one (events at one time cut once; a failure's detection cuts again),
+// each with a node row for every node that is a member then (at most the
+// nodes ever members), or -1 when that overflows. It needs a valid c.
+func (c Config) RowsNeed(span time.Duration, placements int) int64 {
+	cuts := map[time.Duration]bool{}
+	nodes := int64(len(c.Nodes))
+	for _, e := range c.Events {
+		cuts[e.At] = true
+		if e.Kind == Fail {
+			cuts[e.At+e.Detect] = true
+		}
+		if e.Kind == Join {
+			nodes++
+		}
+	}
+	windows := int64(span/c.Window) + 2 + int64(len(cuts))
+	perWindow := memory.Mul(nodes, NodeRowBytes)
+	if perWindow < 0 {
+		return -1
+	}
+	return memory.Mul(memory.Mul(windows, perWindow+RowBytes), int64(placements))
+}
+
+// CheckRows returns the budget's error (c.Memory) when the rows of a run
+// of span with placements placements ([Config.RowsNeed]) do not fit, naming
+// the window: the check before the work of a run whose span is known.
+func (c Config) CheckRows(span time.Duration, placements int) error {
+	n := c.RowsNeed(span, placements)
+	what := fmt.Sprintf("the time series of %d placement(s) over %v in windows of %v", placements, span, c.Window)
+	if err := memory.OrDefault(c.Memory).Fits(what, n); err != nil {
+		return fmt.Errorf("simulate: %w; or make the window longer", err)
+	}
+	return nil
+}
+
+// MaxItemOverhead bounds Config.ItemOverhead and SpreadOptions.ItemOverhead:
+// 1 TiB per item. With the traces' key and value sizes (each at most 2^40
+// bytes) an item's bytes stay below 2^42, so no sum of them a run forms
+// (a cache's bytes, a node's bytes and request bytes) wraps around.
+const MaxItemOverhead = 1 << 40
+
+// CheckItemOverhead returns an error naming n unless 0 <= n <=
+// MaxItemOverhead: the check of every per-item overhead (simulate,
+// spread and load by bytes).
+func CheckItemOverhead(n int64) error {
+	if n < 0 || n > MaxItemOverhead {
+		return fmt.Errorf("item overhead %d bytes: need 0 to %d (1 TiB)", n, int64(MaxItemOverhead))
+	}
+	return nil
 }
 
 // ItemBytes is about what one cached item costs a replay: its entry (32
@@ -142,11 +244,17 @@ func (c Config) Validate() error {
 	if math.IsNaN(c.Rate) || math.IsInf(c.Rate, 0) || c.Rate < 0 {
 		return fmt.Errorf("simulate: rate %v: need a finite number of requests per second >= 0", c.Rate)
 	}
-	if c.ItemOverhead < 0 || c.DefaultValueSize < 0 || c.Baseline < 0 || c.MaxItems < 0 {
-		return fmt.Errorf("simulate: item overhead %d, default value size %d, baseline %d, item bound %d: need >= 0", c.ItemOverhead, c.DefaultValueSize, c.Baseline, c.MaxItems)
+	if err := CheckItemOverhead(c.ItemOverhead); err != nil {
+		return fmt.Errorf("simulate: %w", err)
+	}
+	if c.DefaultValueSize < 0 || c.Baseline < 0 || c.MaxItems < 0 {
+		return fmt.Errorf("simulate: default value size %d, baseline %d, item bound %d: need >= 0", c.DefaultValueSize, c.Baseline, c.MaxItems)
 	}
 	if math.IsNaN(c.Capacity.PerWeight) || math.IsInf(c.Capacity.PerWeight, 0) || c.Capacity.PerWeight < 0 {
 		return fmt.Errorf("simulate: capacity per weight %v: need a finite number of bytes >= 0", c.Capacity.PerWeight)
+	}
+	if err := c.checkRebuilds(); err != nil {
+		return err
 	}
 	members := slices.Clone(c.Nodes)
 	known := map[string]bool{}

@@ -318,8 +318,8 @@ func (rp *replay) request(q *creq, nd *node) {
 				rp.store(c, q.h, size, expires)
 			}
 		case trace.OpAppend, trace.OpPrepend:
-			if it, ok := c.get(q.h, q.t); ok {
-				rp.store(c, q.h, it.size+q.valueSize, it.expires)
+			if it, ok := c.get(q.h, q.t); ok { // it.size holds the overhead already
+				rp.store(c, q.h, it.size-rp.cfg.ItemOverhead+q.valueSize, it.expires)
 			}
 		default: // incr, decr: the value changes in place
 			c.get(q.h, q.t)
@@ -361,6 +361,7 @@ func (rp *replay) emit(end time.Duration, partial bool) {
 		}
 		r.DBReadsPerSec = float64(r.DBReads) / d
 	}
+	nodes0 := len(rp.res.Nodes)
 	for _, nd := range rp.order {
 		if !nd.inRow {
 			continue
@@ -394,6 +395,12 @@ func (rp *replay) emit(end time.Duration, partial bool) {
 	t.Expired += r.Expired
 	rp.res.Windows = append(rp.res.Windows, r)
 	rp.row = Window{}
+	n := RowBytes + int64(len(rp.res.Nodes)-nodes0)*NodeRowBytes
+	what := fmt.Sprintf("the time series of %s up to %v in windows of %v", rp.label, end, rp.cfg.Window)
+	if err := rp.cfg.Memory.Reserve(what, n); err != nil {
+		rp.err = fmt.Errorf("simulate: %w; or make the window longer", err)
+		return
+	}
 	if len(rp.res.Nodes) > rp.maxRows {
 		rp.err = fmt.Errorf("simulate: %s: more than %d node rows by %v: make the window longer", rp.label, rp.maxRows, end)
 	}

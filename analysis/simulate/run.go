@@ -13,6 +13,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/trace"
 )
 
@@ -95,6 +96,7 @@ func Run(r trace.Reader, placements []Placement, cfg Config) (*Outcome, error) {
 	if cfg.Baseline == 0 {
 		cfg.Baseline = 5
 	}
+	cfg.Memory = memory.OrDefault(cfg.Memory)
 	if cfg.Rate == 0 && !r.Stats().HasTime {
 		return nil, fmt.Errorf("simulate: the %s trace has no clock: give a request rate", r.Format().Name)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/chbench/chbench/algorithms"
+	"github.com/chbench/chbench/memory"
 	"github.com/chbench/chbench/trace"
 )
 
@@ -77,8 +78,8 @@ func SpreadBytes(r trace.Reader, loc algorithms.Locator, opt SpreadOptions) (*By
 	if opt.MaxObjects <= 0 {
 		opt.MaxObjects = DefaultMaxObjects
 	}
-	if opt.ItemOverhead < 0 {
-		return nil, fmt.Errorf("spread bytes: item overhead %d: need >= 0", opt.ItemOverhead)
+	if err := CheckItemOverhead(opt.ItemOverhead); err != nil {
+		return nil, fmt.Errorf("spread bytes: %w", err)
 	}
 	nodes := loc.Nodes()
 	label := opt.Label
@@ -114,9 +115,14 @@ func SpreadBytes(r trace.Reader, loc algorithms.Locator, opt SpreadOptions) (*By
 			if o < 0 || o >= len(nodes) {
 				return fmt.Errorf("spread bytes: %s: owner %d of %d nodes", label, o, len(nodes))
 			}
-			size := q.keySize + q.valueSize + opt.ItemOverhead
-			out.Nodes[o].Requests += q.count
-			out.Nodes[o].RequestBytes += q.count * size
+			size := q.keySize + q.valueSize + opt.ItemOverhead // < 2^42 (MaxItemOverhead)
+			nb := &out.Nodes[o]
+			rb := memory.Mul(q.count, size)
+			if rb < 0 || rb > math.MaxInt64-nb.RequestBytes {
+				return fmt.Errorf("spread bytes: %s: node %s: its requests' bytes pass 2^63-1 at a record of %d requests of %d bytes", label, nb.ID, q.count, size)
+			}
+			nb.Requests += q.count
+			nb.RequestBytes += rb
 			h := hashes[i]
 			if sampleHash(h)&(1<<level-1) != 0 {
 				continue

@@ -10,6 +10,7 @@ import (
 	"github.com/chbench/chbench/algorithms"
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/simulate"
 	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/keyset"
 	"github.com/chbench/chbench/schema"
@@ -40,8 +41,8 @@ func runLoad(ctx context.Context, args []string, stdout, stderr io.Writer) (err 
 		if err := tr.Check(set, "requestlog", "keys", "requests", "zipf", "keys-kind"); err != nil {
 			return analysis.LoadOptions{}, nil, nil, err
 		}
-		if *overhead < 0 || set["overhead"] && !tr.Given() {
-			return analysis.LoadOptions{}, nil, nil, fmt.Errorf("overhead %d: give bytes >= 0, with -trace", *overhead)
+		if simulate.CheckItemOverhead(*overhead) != nil || set["overhead"] && !tr.Given() {
+			return analysis.LoadOptions{}, nil, nil, fmt.Errorf("overhead %d: give bytes 0 to %d, with -trace", *overhead, int64(simulate.MaxItemOverhead))
 		}
 		o, nodes, err := t.Options(set)
 		if err != nil {

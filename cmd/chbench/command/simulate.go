@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -168,6 +169,7 @@ func (s *simFlags) parse(fs *flag.FlagSet, args []string) (*simRun, error) {
 		return nil, err
 	}
 	run.cfg.MaxItems = max(1, (run.catCfg.Budget()-64<<20)/simulate.ItemBytes/int64(len(run.names)))
+	run.cfg.Memory = s.p.Budget()
 	commit := s.commit
 	if commit == "" {
 		commit = cli.Revision()
@@ -177,7 +179,16 @@ func (s *simFlags) parse(fs *flag.FlagSet, args []string) (*simRun, error) {
 		return nil, err
 	}
 	run.rc = schema.Config{Hash: h.Name(), VNodes: s.p.VNodes, Seed: s.wl.Seed(), KeyFile: s.tr.Path, GoVersion: runtime.Version(), Commit: commit}
-	return run, run.cfg.Validate()
+	if err := run.cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if w := run.workload; w != nil { // the span is known: requests at the rate
+		span := time.Duration(min(float64(w.Requests)/w.Rate*float64(time.Second), math.MaxInt64/2))
+		if err := run.cfg.CheckRows(span, len(run.names)); err != nil {
+			return nil, fmt.Errorf("-window %v: %w", s.window, err)
+		}
+	}
+	return run, nil
 }
 
 // output checks -format, -o and -rows.
@@ -298,8 +309,8 @@ func (s *simFlags) eventList(set map[string]bool, n int, wc *workload.Config) ([
 		evs = append(evs, e...)
 	}
 	switch {
-	case s.joinN < 0:
-		return nil, fmt.Errorf("join-n %d: give the number of nodes that join, >= 1", s.joinN)
+	case s.joinN < 0 || s.joinN > algorithms.MaxNodes-n:
+		return nil, fmt.Errorf("join-n %d: give the number of nodes that join, 1 to %d (at most %d nodes in all)", s.joinN, algorithms.MaxNodes-n, algorithms.MaxNodes)
 	case s.joinN == 0 && (set["join-at"] || set["join-weight"]):
 		return nil, fmt.Errorf("-join-at and -join-weight need -join-n")
 	case s.joinN > 0:

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chbench/chbench/algorithms/catalog"
 	"github.com/chbench/chbench/analysis"
+	"github.com/chbench/chbench/analysis/simulate"
 	"github.com/chbench/chbench/cmd/internal/cli"
 	"github.com/chbench/chbench/schema"
 )
@@ -32,8 +33,8 @@ func runSpread(ctx context.Context, args []string, stdout, stderr io.Writer) (er
 	set, o, sw, err := a.Parse(fs, args)
 	switch {
 	case err != nil:
-	case *overhead < 0 || set["overhead"] && !a.Trace.Given():
-		err = fmt.Errorf("overhead %d: give bytes >= 0, with -trace", *overhead)
+	case simulate.CheckItemOverhead(*overhead) != nil || set["overhead"] && !a.Trace.Given():
+		err = fmt.Errorf("overhead %d: give bytes 0 to %d, with -trace", *overhead, int64(simulate.MaxItemOverhead))
 	case *draws < 0 || *draws > analysis.MaxDraws:
 		err = fmt.Errorf("draws %d: give 0 to %d layouts", *draws, analysis.MaxDraws)
 	case *shares && !slices.Contains(a.Formats, schema.FormatCSV):
