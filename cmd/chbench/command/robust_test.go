@@ -332,15 +332,7 @@ func TestReportOfOneKeySet(t *testing.T) {
 		"-format", "csv", "-o", filepath.Join(dir, "movement")); err != nil {
 		t.Fatalf("move: %v\n%s", err, stderr)
 	}
-	out := filepath.Join(dir, "REPORT.md")
-	if _, stderr, err := runCLI(t, "report", "-dir", dir, "-o", out); err != nil {
-		t.Fatalf("report: %v\n%s", err, stderr)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	md := string(b)
+	md := reportOf(t, dir)
 	for _, want := range []string{"- **Warning**: no 95% intervals in `movement.csv`", "(one key set: no 95% intervals)"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the report lacks %q", want)
@@ -372,18 +364,7 @@ func TestReportRefusesPlotsOfReplacedResults(t *testing.T) {
 			t.Fatalf("spread: %v\n%s", err, stderr)
 		}
 	}
-	report := func() string {
-		t.Helper()
-		out := filepath.Join(dir, "REPORT.md")
-		if _, stderr, err := runCLI(t, "report", "-dir", dir, "-o", out); err != nil {
-			t.Fatalf("report: %v\n%s", err, stderr)
-		}
-		b, err := os.ReadFile(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	report := func() string { return reportOf(t, dir) }
 	plot := func() {
 		t.Helper()
 		if _, stderr, err := runCLI(t, "plot", "-dir", dir); err != nil {
@@ -405,4 +386,19 @@ func TestReportRefusesPlotsOfReplacedResults(t *testing.T) {
 	if md := report(); !strings.Contains(md, embed) {
 		t.Errorf("after plotting again the report does not embed the spread plot")
 	}
+}
+
+// reportOf runs chbench report on dir, writing dir/REPORT.md, and returns
+// it.
+func reportOf(t *testing.T, dir string) string {
+	t.Helper()
+	out := filepath.Join(dir, "REPORT.md")
+	if _, stderr, err := runCLI(t, "report", "-dir", dir, "-o", out); err != nil {
+		t.Fatalf("report: %v\n%s", err, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
