@@ -543,17 +543,16 @@ func writeFleetReplication(b *strings.Builder, d *Data) {
 			if r.Algo == p.Client {
 				name += " (today)"
 			}
-			fmt.Fprintf(b, "| %s | %s | %sx | %s |\n", name,
-				interval(est(r.PairsMovedFrac, r.PairsMovedFracLo, r.PairsMovedFracHi), pct2, ""),
-				fixed2(r.PairsMovedFrac/r.IdealFrac),
-				interval(est(r.AllLostFrac, r.AllLostFracLo, r.AllLostFracHi), func(x float64) string { return numfmt.Percent(x, 3) }, ""))
+			fmt.Fprintf(b, "| %s | %s | %sx | %s |\n", name, interval(pairsMoved(r), pct2, ""), fixed2(r.PairsMovedFrac/r.IdealFrac),
+				interval(allLost(r), func(x float64) string { return numfmt.Percent(x, 3) }, ""))
 		}
 		var fewest, none []string
+		least := pairsMoved(rows[0])
 		for _, r := range rows {
-			if est(r.PairsMovedFrac, r.PairsMovedFracLo, r.PairsMovedFracHi).Lo <= est(rows[0].PairsMovedFrac, rows[0].PairsMovedFracLo, rows[0].PairsMovedFracHi).Hi {
+			if pairsMoved(r).Lo <= least.Hi {
 				fewest = append(fewest, "`"+r.Algo+"`")
 			}
-			if est(r.AllLostFrac, r.AllLostFracLo, r.AllLostFracHi).Hi == 0 {
+			if allLost(r).Hi == 0 {
 				none = append(none, "`"+r.Algo+"`")
 			}
 		}
@@ -674,3 +673,13 @@ func withinEach(n int) string {
 	}
 	return ""
 }
+
+// pairsMoved is a replication row's fraction of key-replica pairs
+// re-homed, with its interval.
+func pairsMoved(r schema.Replication) value {
+	return est(r.PairsMovedFrac, r.PairsMovedFracLo, r.PairsMovedFracHi)
+}
+
+// allLost is a replication row's fraction of keys that lost every
+// replica, with its interval.
+func allLost(r schema.Replication) value { return est(r.AllLostFrac, r.AllLostFracLo, r.AllLostFracHi) }
