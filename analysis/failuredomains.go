@@ -173,10 +173,6 @@ func (f domainFleet) locators(o Options, scheme string) ([]algorithms.Locator, e
 	return out, nil
 }
 
-// estimate copies a domains.Estimate into a row's mean and interval (no
-// interval when the estimate has none: one key set).
-func estimate(mean *float64, lo, hi **float64, e domains.Estimate) { setEstimate(mean, lo, hi, e) }
-
 // domainSizes returns the number of nodes of each domain at level of t.
 func domainSizes(t *topology.Topology, level string) ([]int, error) {
 	l, err := t.Level(level)
@@ -277,9 +273,9 @@ func domainViolations(o Options, nodes []algorithms.Node, rs []int) ([]schema.Do
 				return nil, err
 			}
 			row := schema.DomainViolation{Config: f.rc, Scheme: scheme, Nodes: len(nodes), Domains: v.Domains, Replicas: r, RandomSharedFrac: random}
-			estimate(&row.KeysSharedFrac, &row.KeysSharedFracLo, &row.KeysSharedFracHi, v.KeysShared)
-			estimate(&row.PairsSharedFrac, &row.PairsSharedFracLo, &row.PairsSharedFracHi, v.PairsShared)
-			estimate(&row.KeysOneDomainFrac, &row.KeysOneDomainFracLo, &row.KeysOneDomainFracHi, v.KeysOneDomain)
+			setEstimate(&row.KeysSharedFrac, &row.KeysSharedFracLo, &row.KeysSharedFracHi, v.KeysShared)
+			setEstimate(&row.PairsSharedFrac, &row.PairsSharedFracLo, &row.PairsSharedFracHi, v.PairsShared)
+			setEstimate(&row.KeysOneDomainFrac, &row.KeysOneDomainFracLo, &row.KeysOneDomainFracHi, v.KeysOneDomain)
 			for _, c := range v.Sets {
 				row.Samples = append(row.Samples, schema.DomainViolationSample{Keys: c.Keys, KeysShared: c.KeysShared, Pairs: c.Pairs, PairsShared: c.PairsShared, KeysOneDomain: c.KeysOneDomain})
 			}
@@ -385,8 +381,8 @@ func rankRows(f domainFleet, rl domains.RankLoad, scheme string, nodes []algorit
 			if rank > 0 {
 				share, rel = rl.Share[rank-1][j], rl.Relative[rank-1][j]
 			}
-			estimate(&row.Share, &row.ShareLo, &row.ShareHi, share)
-			estimate(&row.Relative, &row.RelativeLo, &row.RelativeHi, rel)
+			setEstimate(&row.Share, &row.ShareLo, &row.ShareHi, share)
+			setEstimate(&row.Relative, &row.RelativeLo, &row.RelativeHi, rel)
 			if rl.Theory != nil && scheme == schema.SchemePlain { // the law without domains
 				th := 0.0
 				if rank > 0 {
@@ -705,13 +701,13 @@ func changeRow(f domainFleet, ch domains.Change, scheme string, e DomainEvent, s
 	if e.Level == NodeLevel {
 		row.EventDomain = strings.TrimPrefix(sc.Name, "node ")
 	}
-	estimate(&row.CopiesFrac, &row.CopiesFracLo, &row.CopiesFracHi, ch.Copies)
+	setEstimate(&row.CopiesFrac, &row.CopiesFracLo, &row.CopiesFracHi, ch.Copies)
 	row.IdealFrac = IdealFraction(sc.Before.Nodes(), sc.After.Nodes()) // ch.Ideal, with one rounding
-	estimate(&row.CollateralFrac, &row.CollateralFracLo, &row.CollateralFracHi, ch.Collateral)
-	estimate(&row.KeysMovedFrac, &row.KeysMovedFracLo, &row.KeysMovedFracHi, ch.KeysMoved)
-	estimate(&row.KeysLostFrac, &row.KeysLostFracLo, &row.KeysLostFracHi, ch.KeysLost)
+	setEstimate(&row.CollateralFrac, &row.CollateralFracLo, &row.CollateralFracHi, ch.Collateral)
+	setEstimate(&row.KeysMovedFrac, &row.KeysMovedFracLo, &row.KeysMovedFracHi, ch.KeysMoved)
+	setEstimate(&row.KeysLostFrac, &row.KeysLostFracLo, &row.KeysLostFracHi, ch.KeysLost)
 	fd := slices.Index(ch.Levels, level)
-	estimate(&row.CrossFrac, &row.CrossFracLo, &row.CrossFracHi, ch.Cross[fd])
+	setEstimate(&row.CrossFrac, &row.CrossFracLo, &row.CrossFracHi, ch.Cross[fd])
 	if fd > 0 {
 		c := ch.Cross[0]
 		row.OuterLevel = ch.Levels[0]
